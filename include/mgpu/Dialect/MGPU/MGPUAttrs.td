@@ -1,0 +1,179 @@
+//===- MGPUAttrs.td - Attributes of the mgpu dialect -------*- tablegen -*-===//
+//
+// The four attributes of the dialect: a GPU mesh, a block spec, compiler
+// parameters and the module-level target. All use a `key = value` struct
+// syntax in which every key with a default may be omitted; their verifiers
+// carry the mesh rules S12-S17 of the support-rule table.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGPU_DIALECT_MGPU_MGPUATTRS_TD
+#define MGPU_DIALECT_MGPU_MGPUATTRS_TD
+
+include "mgpu/Dialect/MGPU/MGPUDialect.td"
+include "mgpu/Dialect/MGPU/MGPUEnums.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Parameters with a bracketed list syntax (`[4, 2]`, `["i", "j"]`).
+//===----------------------------------------------------------------------===//
+
+class MGPU_I64ListParameter<string desc>
+    : OptionalArrayRefParameter<"int64_t", desc> {
+  let parser = "::mlir::mgpu::parseI64List($_parser)";
+  let printer = "::mlir::mgpu::printI64List($_printer, $_self)";
+}
+
+class MGPU_NameListParameter<string desc>
+    : OptionalArrayRefParameter<"::mlir::StringAttr", desc> {
+  let parser = "::mlir::mgpu::parseNameList($_parser)";
+  let printer = "::mlir::mgpu::printNameList($_printer, $_self)";
+}
+
+def MGPU_SemanticsListParameter
+    : OptionalArrayRefParameter<"::mlir::mgpu::DimensionSemantics",
+                                "semantics of each grid axis"> {
+  let parser = "::mlir::mgpu::parseSemanticsList($_parser)";
+  let printer = "::mlir::mgpu::printSemanticsList($_printer, $_self)";
+}
+
+// `true` / `false` keywords (the generic integer parser rejects them).
+class MGPU_BoolParameter<string value, string desc>
+    : DefaultValuedParameter<"bool", value, desc> {
+  let parser = "::mlir::mgpu::parseBool($_parser)";
+  let printer = "$_printer << ($_self ? \"true\" : \"false\")";
+}
+
+class MGPU_Attr<string name, string attrMnemonic>
+    : AttrDef<MGPU_Dialect, name> {
+  let mnemonic = attrMnemonic;
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// MeshAttr
+//===----------------------------------------------------------------------===//
+
+def MGPU_MeshAttr : MGPU_Attr<"Mesh", "mesh"> {
+  let summary = "a GPU mesh: grid, cluster and Pallas threads per CTA";
+  let description = [{
+    A mesh names the axes of a launch: `grid` (CTAs), `cluster` (CTAs per
+    cluster, at most 3-D) and `num_threads` Pallas threads per CTA (one
+    warpgroup of 128 CUDA threads each) named `thread_name`. Every key is
+    optional; the lists default to empty and a mesh without `num_threads`
+    runs one warpgroup per CTA.
+
+    ```mlir
+    #m = #mgpu.mesh<grid = [4, 2], grid_names = ["i", "j"], cluster = [2],
+                    cluster_names = ["c"], num_threads = 2, thread_name = "wg">
+    ```
+  }];
+  let parameters = (ins
+    MGPU_I64ListParameter<"grid sizes">:$grid,
+    MGPU_NameListParameter<"grid axis names">:$grid_names,
+    MGPU_I64ListParameter<"cluster sizes">:$cluster,
+    MGPU_NameListParameter<"cluster axis names">:$cluster_names,
+    OptionalParameter<"std::optional<int64_t>", "Pallas threads per CTA">:$num_threads,
+    OptionalParameter<"::mlir::StringAttr", "name of the thread axis">:$thread_name
+  );
+  let extraClassDeclaration = [{
+    /// The mesh's shape: grid sizes, then cluster sizes, then the number of
+    /// threads when set. This is what a pallas_call grid must equal (S11).
+    ::llvm::SmallVector<int64_t> getShape() const;
+    /// Every named axis with its size, in grid, cluster, thread order.
+    ::llvm::SmallVector<std::pair<::mlir::StringAttr, int64_t>>
+    getNamedAxes() const;
+    /// The size of the named axis, if the mesh has it.
+    std::optional<int64_t> getAxisSize(::llvm::StringRef name) const;
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// BlockSpecAttr
+//===----------------------------------------------------------------------===//
+
+def MGPU_MemorySpaceParameter : EnumParameter<MGPU_MemorySpace> {
+  let defaultValue = "::mlir::mgpu::MemorySpace::smem";
+}
+
+def MGPU_BlockSpecAttr : MGPU_Attr<"BlockSpec", "block_spec"> {
+  let summary = "the block of an operand that one program sees";
+  let description = [{
+    `shape` is the window, `index_map` maps grid indices to *block* indices
+    (the element offset is the block index times the window size), and
+    `memory_space` says whether the block is staged through shared memory
+    (`smem`, the default) or seen whole in global memory (`gmem`, which needs
+    the array's own shape and an all-zero index map).
+
+    ```mlir
+    #b = #mgpu.block_spec<shape = [128, 64],
+                          index_map = affine_map<(d0, d1) -> (d0, 0)>>
+    ```
+  }];
+  let parameters = (ins
+    MGPU_I64ListParameter<"window shape">:$shape,
+    "::mlir::AffineMapAttr":$index_map,
+    MGPU_MemorySpaceParameter:$memory_space
+  );
+  let extraClassDeclaration = [{
+    bool isStaged() const { return getMemorySpace() == MemorySpace::smem; }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// CompilerParamsAttr
+//===----------------------------------------------------------------------===//
+
+def MGPU_CompilerParamsAttr : MGPU_Attr<"CompilerParams", "compiler_params"> {
+  let summary = "Mosaic GPU compiler parameters";
+  let description = [{
+    `dimension_semantics` marks each grid axis `parallel` (mapped to CTAs) or
+    `sequential` (a loop inside the CTA); `max_concurrent_steps` is the number
+    of buffers of each staged block (default 1); `approx_math` allows fast
+    approximate math (default false).
+
+    ```mlir
+    #p = #mgpu.compiler_params<dimension_semantics = [parallel, sequential],
+                               max_concurrent_steps = 2, approx_math = false>
+    ```
+  }];
+  let parameters = (ins
+    MGPU_SemanticsListParameter:$dimension_semantics,
+    DefaultValuedParameter<"int64_t", "1",
+                           "buffers per staged block">:$max_concurrent_steps,
+    MGPU_BoolParameter<"false", "allow approximate math">:$approx_math
+  );
+}
+
+//===----------------------------------------------------------------------===//
+// TargetAttr
+//===----------------------------------------------------------------------===//
+
+def MGPU_ProfileParameter : EnumParameter<MGPU_Profile> {
+  let defaultValue = "::mlir::mgpu::Profile::extended";
+}
+
+def MGPU_TargetAttr : MGPU_Attr<"Target", "target"> {
+  let summary = "the chip and the support-rule profile of a module";
+  let description = [{
+    Attached to a module as `mgpu.target`. `chip` selects the shared-memory
+    budget and the default binary target (`sm_90a` when omitted); `profile`
+    selects the rules: `extended` (the default) accepts what mgpu can lower,
+    `jax` reproduces exactly what JAX's Mosaic GPU backend accepts.
+
+    ```mlir
+    module attributes {mgpu.target = #mgpu.target<chip = "sm_90a", profile = jax>} {}
+    ```
+  }];
+  let parameters = (ins
+    StringRefParameter<"the GPU chip", "\"sm_90a\"">:$chip,
+    MGPU_ProfileParameter:$profile
+  );
+  let extraClassDeclaration = [{
+    bool isJaxProfile() const { return getProfile() == Profile::jax; }
+  }];
+}
+
+#endif // MGPU_DIALECT_MGPU_MGPUATTRS_TD

@@ -1,0 +1,46 @@
+//===- MGPUDialect.h - The mgpu dialect -------------------------*- C++ -*-===//
+//
+// Everything a user of the mgpu dialect includes: the dialect, its enums,
+// attributes and ops, and the helpers their parsers use.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGPU_DIALECT_MGPU_MGPUDIALECT_H
+#define MGPU_DIALECT_MGPU_MGPUDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "mgpu/Dialect/MGPU/MGPUDialect.h.inc"
+#include "mgpu/Dialect/MGPU/MGPUEnums.h.inc"
+
+namespace mlir::mgpu {
+
+// Parsers and printers of the bracketed list parameters (MGPUAttrs.td).
+FailureOr<SmallVector<int64_t>> parseI64List(AsmParser &parser);
+void printI64List(AsmPrinter &printer, ArrayRef<int64_t> values);
+FailureOr<SmallVector<StringAttr>> parseNameList(AsmParser &parser);
+void printNameList(AsmPrinter &printer, ArrayRef<StringAttr> names);
+FailureOr<SmallVector<DimensionSemantics>>
+parseSemanticsList(AsmParser &parser);
+void printSemanticsList(AsmPrinter &printer,
+                        ArrayRef<DimensionSemantics> values);
+FailureOr<bool> parseBool(AsmParser &parser);
+
+} // namespace mlir::mgpu
+
+#define GET_ATTRDEF_CLASSES
+#include "mgpu/Dialect/MGPU/MGPUAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "mgpu/Dialect/MGPU/MGPUOps.h.inc"
+
+#endif // MGPU_DIALECT_MGPU_MGPUDIALECT_H

@@ -1,0 +1,45 @@
+//===- MGPUDialect.td - The mgpu dialect definition --------*- tablegen -*-===//
+//
+// The mgpu dialect models JAX Pallas kernels for the Mosaic GPU backend:
+// pallas_call (a pipelined grid of programs) and mpmd_map (mesh/function pairs
+// run concurrently in one launch). This file declares only the dialect; its
+// enums, attributes and ops live beside it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGPU_DIALECT_MGPU_MGPUDIALECT_TD
+#define MGPU_DIALECT_MGPU_MGPUDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def MGPU_Dialect : Dialect {
+  let name = "mgpu";
+  let cppNamespace = "::mlir::mgpu";
+  let summary = "Pallas / Mosaic GPU kernels as MLIR ops";
+  let description = [{
+    The `mgpu` dialect represents JAX Pallas kernels written for the Mosaic
+    GPU backend. `mgpu.pallas_call` runs a body once per point of a grid, with
+    inputs and outputs staged block by block through shared memory;
+    `mgpu.mpmd_map` runs one region per mesh, all concurrently in one launch.
+    The verifiers of both ops encode the support rules of the Mosaic GPU
+    backend (the module attribute `mgpu.target` selects the rule profile:
+    `extended`, the default, or `jax`, which accepts exactly what JAX does).
+
+    Kernel bodies are written once per Pallas thread (a warpgroup of 128 CUDA
+    threads) at array level; `mgpu.program_id`, `mgpu.num_programs`,
+    `mgpu.axis_index` and `mgpu.axis_size` query the program's position, and
+    `mgpu.semaphore_signal` / `mgpu.semaphore_wait` synchronize programs
+    through global memory.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// The name of the module attribute holding the `#mgpu.target`.
+    static constexpr ::llvm::StringLiteral getTargetAttrName() {
+      return ::llvm::StringLiteral("mgpu.target");
+    }
+  }];
+}
+
+#endif // MGPU_DIALECT_MGPU_MGPUDIALECT_TD

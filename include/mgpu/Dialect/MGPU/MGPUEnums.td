@@ -1,0 +1,40 @@
+//===- MGPUEnums.td - Enumerations of the mgpu dialect -----*- tablegen -*-===//
+//
+// Enumerations used as attribute parameters: the semantics of a grid axis,
+// the memory space of a block, and the rule profile of a target.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGPU_DIALECT_MGPU_MGPUENUMS_TD
+#define MGPU_DIALECT_MGPU_MGPUENUMS_TD
+
+include "mlir/IR/EnumAttr.td"
+
+def MGPU_DimensionSemantics : I32EnumAttr<"DimensionSemantics",
+    "how the programs along a grid axis are scheduled", [
+      I32EnumAttrCase<"parallel", 0>,
+      I32EnumAttrCase<"sequential", 1>
+    ]> {
+  let cppNamespace = "::mlir::mgpu";
+  let genSpecializedAttr = 0;
+}
+
+def MGPU_MemorySpace : I32EnumAttr<"MemorySpace",
+    "where the block of an operand lives while the body runs", [
+      I32EnumAttrCase<"smem", 0>,
+      I32EnumAttrCase<"gmem", 1>
+    ]> {
+  let cppNamespace = "::mlir::mgpu";
+  let genSpecializedAttr = 0;
+}
+
+def MGPU_Profile : I32EnumAttr<"Profile",
+    "which support rules the verifiers apply", [
+      I32EnumAttrCase<"extended", 0>,
+      I32EnumAttrCase<"jax", 1>
+    ]> {
+  let cppNamespace = "::mlir::mgpu";
+  let genSpecializedAttr = 0;
+}
+
+#endif // MGPU_DIALECT_MGPU_MGPUENUMS_TD

@@ -1,0 +1,51 @@
+//===- MGPURules.h - Support-rule helpers shared by verifiers ---*- C++ -*-===//
+//
+// What the verifiers of the mgpu ops need beyond a single op: the effective
+// target of an op (the nearest `mgpu.target`, else sm_90a / extended), the
+// shared-memory budget of a chip, byte sizes of staged blocks, and Python
+// style tuple formatting for messages that must match JAX's word for word.
+// Lowering passes use the same functions, so rules and lowering agree.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGPU_DIALECT_MGPU_MGPURULES_H
+#define MGPU_DIALECT_MGPU_MGPURULES_H
+
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::mgpu {
+
+/// The chips the rules know, in the order they are listed in diagnostics.
+ArrayRef<StringRef> getKnownChips();
+
+/// The static shared memory a CTA may use on `chip`, if the chip is known.
+std::optional<int64_t> getMaxSharedMemoryBytes(StringRef chip);
+
+/// The target in force for `op`: the `mgpu.target` of the nearest enclosing
+/// op that has one, else the default target (sm_90a, extended profile).
+TargetAttr getEffectiveTarget(Operation *op);
+
+/// Bytes of a statically shaped buffer of `shape` x `elementType`, if known.
+std::optional<int64_t> getBufferBytes(ArrayRef<int64_t> shape,
+                                      Type elementType);
+
+/// Formats sizes as a Python tuple: `(8,)`, `(8, 4)`, `()`; dynamic sizes
+/// print as `?`.
+std::string formatTuple(ArrayRef<int64_t> sizes);
+
+/// Whether `type` is a memref in the GPU workgroup (shared) address space.
+bool isWorkgroupMemRef(Type type);
+
+/// The memref type a kernel region sees for a whole array operand: the
+/// operand's memref type, or for a tensor a memref of the same shape.
+MemRefType getGlobalRefType(Type operandType);
+
+/// The memref type of a staged (smem) block of `operandType`.
+MemRefType getStagedBlockType(Type operandType, BlockSpecAttr spec);
+
+} // namespace mlir::mgpu
+
+#endif // MGPU_DIALECT_MGPU_MGPURULES_H

@@ -1,0 +1,471 @@
+//===- KernelOps.cpp - pallas_call and mpmd_map ---------------------------===//
+//
+// Verifiers of the two kernel ops, which encode the support rules S1-S11 and
+// S18-S26 of the Mosaic GPU backend (see SPEC section 4), and their memory
+// effects. Messages that JAX emits are reproduced word for word with
+// emitError (no op-name prefix); rules in our own wording use emitOpError.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mgpu/Dialect/MGPU/MGPURules.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/StringMap.h"
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+//===----------------------------------------------------------------------===//
+// Shared checks
+//===----------------------------------------------------------------------===//
+
+/// S26: kernels are launched from host code, never from inside a kernel.
+static LogicalResult verifyLaunchedFromHost(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    if (isa<PallasCallOp, MpmdMapOp, gpu::GPUFuncOp, gpu::LaunchOp>(parent)) {
+      InFlightDiagnostic diag =
+          op->emitOpError() << "cannot be nested inside '"
+                            << parent->getName()
+                            << "': kernels are launched from host code";
+      diag.attachNote(parent->getLoc()) << "enclosing kernel is here";
+      return diag;
+    }
+    if (isa<FunctionOpInterface>(parent))
+      return success();
+  }
+  return op->emitOpError() << "must be inside a host function";
+}
+
+/// Whether every kernel operand is a tensor, or every one a memref.
+static LogicalResult verifyOperandForm(Operation *op, ValueRange operands) {
+  if (operands.empty())
+    return success();
+  bool tensors = isa<TensorType>(operands.front().getType());
+  for (Value operand : operands)
+    if (isa<TensorType>(operand.getType()) != tensors)
+      return op->emitOpError()
+             << "expects ins and outs to be all tensors or all memrefs";
+  return success();
+}
+
+/// Scratch entries must be statically shaped memrefs.
+static LogicalResult verifyScratchTypes(Operation *op,
+                                        std::optional<ArrayAttr> scratch) {
+  if (!scratch)
+    return success();
+  for (auto [i, attr] : llvm::enumerate(*scratch)) {
+    auto memref = dyn_cast<MemRefType>(cast<TypeAttr>(attr).getValue());
+    if (!memref || !memref.hasStaticShape())
+      return op->emitOpError()
+             << "scratch[" << i << "] must be a statically shaped memref, got "
+             << cast<TypeAttr>(attr).getValue();
+  }
+  return success();
+}
+
+/// Bytes of the shared-memory scratch buffers.
+static int64_t getWorkgroupScratchBytes(std::optional<ArrayAttr> scratch) {
+  int64_t bytes = 0;
+  if (!scratch)
+    return bytes;
+  for (Attribute attr : *scratch) {
+    auto memref = cast<MemRefType>(cast<TypeAttr>(attr).getValue());
+    if (isWorkgroupMemRef(memref))
+      bytes += getBufferBytes(memref.getShape(), memref.getElementType())
+                   .value_or(0);
+  }
+  return bytes;
+}
+
+/// S25: the static shared memory of a CTA against the chip's limit.
+static LogicalResult verifySharedMemoryBudget(Operation *op, int64_t bytes,
+                                              int64_t buffers) {
+  TargetAttr target = getEffectiveTarget(op);
+  std::optional<int64_t> limit = getMaxSharedMemoryBytes(target.getChip());
+  if (!limit || bytes <= *limit)
+    return success();
+  InFlightDiagnostic diag =
+      op->emitError() << "Mosaic GPU kernel exceeds available shared memory: "
+                         "smem_bytes="
+                      << bytes << " > max_smem_bytes=" << *limit;
+  diag.attachNote() << "each staged block is buffered max_concurrent_steps = "
+                    << buffers << " times on " << target.getChip()
+                    << "; use smaller blocks, fewer buffers or "
+                       "memory_space = gmem";
+  return diag;
+}
+
+/// S22: the region's arguments are the operands' blocks, then the scratch.
+static LogicalResult verifyRegionArguments(Operation *op, Region &region,
+                                           StringRef regionName,
+                                           ArrayRef<Type> expected,
+                                           ArrayRef<std::string> origins) {
+  Block &block = region.front();
+  if (block.getNumArguments() != expected.size())
+    return op->emitOpError()
+           << regionName << " has " << block.getNumArguments()
+           << " arguments, expected " << expected.size()
+           << " (one per input, output and scratch buffer)";
+  for (auto [i, arg, type] :
+       llvm::enumerate(block.getArguments(), expected)) {
+    if (arg.getType() == type)
+      continue;
+    InFlightDiagnostic diag = op->emitOpError()
+                              << regionName << " argument #" << i << " (for "
+                              << origins[i] << ") has type " << arg.getType()
+                              << ", expected " << type;
+    return diag;
+  }
+  return success();
+}
+
+static void addKernelEffects(
+    MutableOperandRange ins, MutableOperandRange outs,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  for (OpOperand &operand : ins)
+    if (isa<MemRefType>(operand.get().getType()))
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
+  for (OpOperand &operand : outs) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                         SideEffects::DefaultResource::get());
+    effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                         SideEffects::DefaultResource::get());
+  }
+}
+
+/// `ins[i]`, `outs[i]`, `scratch[i]`: how messages name an operand.
+static SmallVector<std::string> getOriginNames(size_t numIns, size_t numOuts,
+                                               size_t numScratch) {
+  SmallVector<std::string> names;
+  for (size_t i = 0; i < numIns; ++i)
+    names.push_back("ins[" + std::to_string(i) + "]");
+  for (size_t i = 0; i < numOuts; ++i)
+    names.push_back("outs[" + std::to_string(i) + "]");
+  for (size_t i = 0; i < numScratch; ++i)
+    names.push_back("scratch[" + std::to_string(i) + "]");
+  return names;
+}
+
+static size_t getNumScratch(std::optional<ArrayAttr> scratch) {
+  return scratch ? scratch->size() : 0;
+}
+
+//===----------------------------------------------------------------------===//
+// PallasCallOp
+//===----------------------------------------------------------------------===//
+
+BlockSpecAttr PallasCallOp::getInSpec(unsigned i) {
+  return i < getInSpecs().size() ? dyn_cast<BlockSpecAttr>(getInSpecs()[i])
+                                 : BlockSpecAttr();
+}
+
+BlockSpecAttr PallasCallOp::getOutSpec(unsigned i) {
+  return i < getOutSpecs().size() ? dyn_cast<BlockSpecAttr>(getOutSpecs()[i])
+                                  : BlockSpecAttr();
+}
+
+MeshAttr PallasCallOp::getMeshAttrOrNull() {
+  return dyn_cast_or_null<MeshAttr>(getMeshAttr());
+}
+
+void PallasCallOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  addKernelEffects(getInsMutable(), getOutsMutable(), effects);
+}
+
+/// S19 and S20 for one operand and its block spec.
+static LogicalResult verifyBlockSpec(PallasCallOp op, StringRef origin,
+                                     Type operandType, Attribute specAttr) {
+  auto spec = dyn_cast<BlockSpecAttr>(specAttr);
+  if (!spec)
+    return op.emitOpError() << "expects " << origin
+                            << " to have a #mgpu.block_spec, got " << specAttr;
+  ArrayRef<int64_t> arrayShape = cast<ShapedType>(operandType).getShape();
+  ArrayRef<int64_t> blockShape = spec.getShape();
+  if (blockShape.size() != arrayShape.size())
+    return op.emitError() << "Block shape for " << origin << " (= "
+                          << formatTuple(blockShape)
+                          << ") must have the same number of dimensions as "
+                             "the array shape "
+                          << formatTuple(arrayShape) << ".";
+  AffineMap map = spec.getIndexMap().getValue();
+  size_t gridRank = op.getStaticGrid().size();
+  if (map.getNumDims() != gridRank) {
+    InFlightDiagnostic diag = op.emitOpError()
+                              << "index_map of " << origin << " takes "
+                              << map.getNumDims()
+                              << " grid indices, but the grid has rank "
+                              << gridRank;
+    diag.attachNote() << "an index map takes one dimension per grid axis";
+    return diag;
+  }
+  if (spec.isStaged())
+    return success();
+  bool trivialMap = llvm::all_of(map.getResults(), [](AffineExpr expr) {
+    auto constant = dyn_cast<AffineConstantExpr>(expr);
+    return constant && constant.getValue() == 0;
+  });
+  if (blockShape != arrayShape || !trivialMap) {
+    InFlightDiagnostic diag =
+        op.emitError() << "Mosaic GPU lowering currently requires blocks in "
+                          "GMEM memory space to have same block shape as the "
+                          "array shape and a trivial index_map (returning all "
+                          "0s).";
+    diag.attachNote() << "for " << origin << " use shape = "
+                      << formatTuple(arrayShape)
+                      << " with an all-zero index map, or memory_space = "
+                         "smem to stage a window";
+    return diag;
+  }
+  return success();
+}
+
+LogicalResult PallasCallOp::verify() {
+  if (failed(verifyLaunchedFromHost(*this)))
+    return failure();
+
+  // S1.
+  Attribute mesh = getMeshAttr();
+  if (mesh && !isa<MeshAttr>(mesh)) {
+    InFlightDiagnostic diag =
+        emitError() << "Mesh " << mesh
+                    << " is not supported by the Mosaic GPU backend";
+    diag.attachNote() << "use a #mgpu.mesh<...> attribute";
+    return diag;
+  }
+
+  // The grid: static sizes positive, one operand per dynamic size; S6.
+  ArrayRef<int64_t> grid = getStaticGrid();
+  if (failed(verifyListOfOperandsOrIntegers(*this, "grid", grid.size(), grid,
+                                            getGrid())))
+    return failure();
+  for (auto [i, size] : llvm::enumerate(grid))
+    if (!ShapedType::isDynamic(size) && size <= 0)
+      return emitOpError() << "grid size #" << i << " must be positive, got "
+                           << size;
+  if (!getGrid().empty() && getEffectiveTarget(*this).isJaxProfile()) {
+    InFlightDiagnostic diag =
+        emitError()
+        << "dynamic grid bounds not supported in the Mosaic GPU backend";
+    diag.attachNote() << "the extended profile (the default) supports "
+                         "dynamic grids";
+    return diag;
+  }
+
+  if (failed(verifyOperandForm(*this, getOperation()->getOperands().drop_front(
+                                          getGrid().size()))))
+    return failure();
+
+  // S18.
+  if (getInSpecs().size() != getIns().size())
+    return emitOpError() << "expects one in_spec per input: got "
+                         << getInSpecs().size() << " in_specs for "
+                         << getIns().size() << " inputs";
+  if (getOutSpecs().size() != getOuts().size())
+    return emitOpError() << "expects one out_spec per output: got "
+                         << getOutSpecs().size() << " out_specs for "
+                         << getOuts().size() << " outputs";
+
+  // S19, S20.
+  for (auto [i, operand] : llvm::enumerate(getIns()))
+    if (failed(verifyBlockSpec(*this, "ins[" + std::to_string(i) + "]",
+                               operand.getType(), getInSpecs()[i])))
+      return failure();
+  for (auto [i, operand] : llvm::enumerate(getOuts()))
+    if (failed(verifyBlockSpec(*this, "outs[" + std::to_string(i) + "]",
+                               operand.getType(), getOutSpecs()[i])))
+      return failure();
+
+  if (failed(verifyScratchTypes(*this, getScratch())))
+    return failure();
+
+  // S21.
+  CompilerParamsAttr params = getParamsAttr();
+  if (params && !params.getDimensionSemantics().empty() &&
+      params.getDimensionSemantics().size() != grid.size())
+    return emitOpError() << "dimension_semantics has "
+                         << params.getDimensionSemantics().size()
+                         << " entries, but the grid has rank " << grid.size();
+
+  // S11.
+  if (auto meshAttr = getMeshAttrOrNull()) {
+    SmallVector<int64_t> meshShape = meshAttr.getShape();
+    if (ArrayRef<int64_t>(meshShape) != grid) {
+      InFlightDiagnostic diag = emitError()
+                                << "Mesh shape " << formatTuple(meshShape)
+                                << " does not match grid shape "
+                                << formatTuple(grid) << ".";
+      diag.attachNote() << "the grid must list the mesh's grid, cluster and "
+                           "thread sizes in order";
+      return diag;
+    }
+  }
+
+  // S25.
+  int64_t buffers = params ? params.getMaxConcurrentSteps() : 1;
+  int64_t smemBytes = getWorkgroupScratchBytes(getScratch());
+  auto addStaged = [&](ValueRange operands, ArrayAttr specs) {
+    for (auto [operand, specAttr] : llvm::zip(operands, specs)) {
+      auto spec = cast<BlockSpecAttr>(specAttr);
+      if (spec.isStaged())
+        smemBytes +=
+            buffers *
+            getBufferBytes(spec.getShape(),
+                           cast<ShapedType>(operand.getType()).getElementType())
+                .value_or(0);
+    }
+  };
+  addStaged(getIns(), getInSpecs());
+  addStaged(getOuts(), getOutSpecs());
+  return verifySharedMemoryBudget(*this, smemBytes, buffers);
+}
+
+LogicalResult PallasCallOp::verifyRegions() {
+  SmallVector<Type> expected;
+  auto addBlocks = [&](ValueRange operands, ArrayAttr specs) {
+    for (auto [operand, specAttr] : llvm::zip(operands, specs)) {
+      auto spec = cast<BlockSpecAttr>(specAttr);
+      expected.push_back(spec.isStaged()
+                             ? getStagedBlockType(operand.getType(), spec)
+                             : getGlobalRefType(operand.getType()));
+    }
+  };
+  addBlocks(getIns(), getInSpecs());
+  addBlocks(getOuts(), getOutSpecs());
+  if (std::optional<ArrayAttr> scratch = getScratch())
+    for (Attribute attr : *scratch)
+      expected.push_back(cast<TypeAttr>(attr).getValue());
+  return verifyRegionArguments(
+      *this, getBody(), "body", expected,
+      getOriginNames(getIns().size(), getOuts().size(),
+                     getNumScratch(getScratch())));
+}
+
+//===----------------------------------------------------------------------===//
+// MpmdMapOp
+//===----------------------------------------------------------------------===//
+
+MeshAttr MpmdMapOp::getMeshAttrOrNull(unsigned i) {
+  return i < getMeshes().size() ? dyn_cast<MeshAttr>(getMeshes()[i])
+                                : MeshAttr();
+}
+
+void MpmdMapOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  addKernelEffects(getInsMutable(), getOutsMutable(), effects);
+}
+
+/// S2 for one entry of `meshes` or `external_meshes`.
+static LogicalResult verifyIsMesh(MpmdMapOp op, Attribute mesh) {
+  if (isa<MeshAttr>(mesh))
+    return success();
+  InFlightDiagnostic diag = op.emitError()
+                            << "Mesh " << mesh
+                            << " is not supported by the Mosaic GPU backend";
+  diag.attachNote() << "use a #mgpu.mesh<...> attribute";
+  return diag;
+}
+
+LogicalResult MpmdMapOp::verify() {
+  if (failed(verifyLaunchedFromHost(*this)))
+    return failure();
+
+  // S7, S2, S8.
+  if (getBodies().empty())
+    return emitError() << "At least one mesh/function pair is required";
+  ArrayAttr external = getExternalMeshesAttr();
+  for (Attribute mesh : getMeshes())
+    if (failed(verifyIsMesh(*this, mesh)))
+      return failure();
+  if (external)
+    for (Attribute mesh : external)
+      if (failed(verifyIsMesh(*this, mesh)))
+        return failure();
+  if (getMeshes().size() != getBodies().size()) {
+    InFlightDiagnostic diag = emitError()
+                              << "expected " << getMeshes().size()
+                              << " regions, one per mesh, got "
+                              << getBodies().size();
+    diag.attachNote() << "mesh i runs region i: give one region per mesh";
+    return diag;
+  }
+
+  // S3-S5 (jax profile).
+  if (getEffectiveTarget(*this).isJaxProfile()) {
+    auto jaxError = [&](StringRef message) {
+      InFlightDiagnostic diag = emitError() << message;
+      diag.attachNote() << "the extended profile (the default) supports this";
+      return diag;
+    };
+    if (getMeshes().size() > 1)
+      return jaxError("Lowering multiple mesh/function pairs is not "
+                      "supported by the Mosaic GPU backend");
+    if (external && !external.empty())
+      return jaxError(
+          "External meshes are not supported by the Mosaic GPU backend");
+    if (getScratch() && !getScratch()->empty())
+      return jaxError("Scratch operands are not supported by the Mosaic GPU "
+                      "mpmd_map lowering");
+  }
+
+  // S9.
+  if (CompilerParamsAttr params = getParamsAttr();
+      params && !params.getDimensionSemantics().empty()) {
+    InFlightDiagnostic diag = emitError() << "dimension_semantics= is not "
+                                             "supported by the unpipelined "
+                                             "lowering";
+    diag.attachNote() << "mpmd_map is not pipelined: remove "
+                         "dimension_semantics from params";
+    return diag;
+  }
+
+  // S10: the super-mesh.
+  llvm::StringMap<int64_t> axisSizes;
+  SmallVector<Attribute> allMeshes(getMeshes().begin(), getMeshes().end());
+  if (external)
+    llvm::append_range(allMeshes, external);
+  for (Attribute attr : allMeshes) {
+    for (auto [name, size] : cast<MeshAttr>(attr).getNamedAxes()) {
+      auto [it, inserted] = axisSizes.try_emplace(name.getValue(), size);
+      if (!inserted && it->second != size)
+        return emitError() << "Conflicting size for axis " << name.getValue()
+                           << ": " << it->second << " and " << size;
+    }
+  }
+
+  if (failed(verifyOperandForm(*this, getOperation()->getOperands())) ||
+      failed(verifyScratchTypes(*this, getScratch())))
+    return failure();
+
+  // S25: shared-memory scratch is the only static shared memory here.
+  int64_t buffers = 1;
+  return verifySharedMemoryBudget(
+      *this, getWorkgroupScratchBytes(getScratch()), buffers);
+}
+
+LogicalResult MpmdMapOp::verifyRegions() {
+  SmallVector<Type> expected;
+  for (Value operand : getOperation()->getOperands())
+    expected.push_back(getGlobalRefType(operand.getType()));
+  if (std::optional<ArrayAttr> scratch = getScratch())
+    for (Attribute attr : *scratch)
+      expected.push_back(cast<TypeAttr>(attr).getValue());
+  SmallVector<std::string> origins = getOriginNames(
+      getIns().size(), getOuts().size(), getNumScratch(getScratch()));
+  for (auto [i, region] : llvm::enumerate(getBodies()))
+    if (failed(verifyRegionArguments(*this, region,
+                                     "region #" + std::to_string(i), expected,
+                                     origins)))
+      return failure();
+  return success();
+}

@@ -1,0 +1,251 @@
+//===- MGPUAttrs.cpp - Attributes of the mgpu dialect ---------------------===//
+//
+// Parsers and printers for the bracketed list parameters of the mgpu
+// attributes, the attribute verifiers (mesh rules S12-S17, block specs,
+// compiler params, targets) and the mesh's axis queries.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mgpu/Dialect/MGPU/MGPURules.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+//===----------------------------------------------------------------------===//
+// List parameters
+//===----------------------------------------------------------------------===//
+
+FailureOr<SmallVector<int64_t>> mlir::mgpu::parseI64List(AsmParser &parser) {
+  SmallVector<int64_t> values;
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+        int64_t value;
+        if (parser.parseInteger(value))
+          return failure();
+        values.push_back(value);
+        return success();
+      }))
+    return failure();
+  return values;
+}
+
+void mlir::mgpu::printI64List(AsmPrinter &printer, ArrayRef<int64_t> values) {
+  printer << '[';
+  llvm::interleaveComma(values, printer);
+  printer << ']';
+}
+
+FailureOr<SmallVector<StringAttr>>
+mlir::mgpu::parseNameList(AsmParser &parser) {
+  SmallVector<StringAttr> names;
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+        std::string name;
+        if (parser.parseString(&name))
+          return failure();
+        names.push_back(StringAttr::get(parser.getContext(), name));
+        return success();
+      }))
+    return failure();
+  return names;
+}
+
+void mlir::mgpu::printNameList(AsmPrinter &printer,
+                               ArrayRef<StringAttr> names) {
+  printer << '[';
+  llvm::interleaveComma(names, printer,
+                        [&](StringAttr name) { printer << name; });
+  printer << ']';
+}
+
+FailureOr<SmallVector<DimensionSemantics>>
+mlir::mgpu::parseSemanticsList(AsmParser &parser) {
+  SmallVector<DimensionSemantics> values;
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() -> ParseResult {
+        SMLoc loc = parser.getCurrentLocation();
+        StringRef keyword;
+        if (parser.parseKeyword(&keyword))
+          return failure();
+        std::optional<DimensionSemantics> value =
+            symbolizeDimensionSemantics(keyword);
+        if (!value)
+          return parser.emitError(loc, "expected 'parallel' or 'sequential', "
+                                       "got '")
+                 << keyword << "'";
+        values.push_back(*value);
+        return success();
+      }))
+    return failure();
+  return values;
+}
+
+void mlir::mgpu::printSemanticsList(AsmPrinter &printer,
+                                    ArrayRef<DimensionSemantics> values) {
+  printer << '[';
+  llvm::interleaveComma(values, printer, [&](DimensionSemantics value) {
+    printer << stringifyDimensionSemantics(value);
+  });
+  printer << ']';
+}
+
+FailureOr<bool> mlir::mgpu::parseBool(AsmParser &parser) {
+  if (succeeded(parser.parseOptionalKeyword("true")))
+    return true;
+  if (succeeded(parser.parseOptionalKeyword("false")))
+    return false;
+  return parser.emitError(parser.getCurrentLocation(),
+                          "expected 'true' or 'false'");
+}
+
+//===----------------------------------------------------------------------===//
+// MeshAttr
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> MeshAttr::getShape() const {
+  SmallVector<int64_t> shape(getGrid());
+  llvm::append_range(shape, getCluster());
+  if (std::optional<int64_t> threads = getNumThreads())
+    shape.push_back(*threads);
+  return shape;
+}
+
+SmallVector<std::pair<StringAttr, int64_t>> MeshAttr::getNamedAxes() const {
+  SmallVector<std::pair<StringAttr, int64_t>> axes;
+  for (auto [name, size] : llvm::zip(getGridNames(), getGrid()))
+    axes.emplace_back(name, size);
+  for (auto [name, size] : llvm::zip(getClusterNames(), getCluster()))
+    axes.emplace_back(name, size);
+  if (getThreadName() && getNumThreads())
+    axes.emplace_back(getThreadName(), *getNumThreads());
+  return axes;
+}
+
+std::optional<int64_t> MeshAttr::getAxisSize(StringRef name) const {
+  for (auto [axis, size] : getNamedAxes())
+    if (axis.getValue() == name)
+      return size;
+  return std::nullopt;
+}
+
+LogicalResult
+MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                 ArrayRef<int64_t> grid, ArrayRef<StringAttr> gridNames,
+                 ArrayRef<int64_t> cluster, ArrayRef<StringAttr> clusterNames,
+                 std::optional<int64_t> numThreads, StringAttr threadName) {
+  // S12-S16 carry JAX's messages; the order follows JAX's checks.
+  if (cluster.size() > 3)
+    return emitError() << "cluster= must be at most 3D";
+  if (!gridNames.empty() && gridNames.size() != grid.size())
+    return emitError() << "grid_names must have the same length as grid";
+  if (!clusterNames.empty() && clusterNames.size() != cluster.size())
+    return emitError() << "cluster_names must have the same length as cluster";
+  if (numThreads.has_value() != static_cast<bool>(threadName)) {
+    InFlightDiagnostic diag = emitError()
+                              << "num_threads and thread_name must be either "
+                                 "both set or both None";
+    diag.attachNote() << "set both (e.g. num_threads = 2, thread_name = "
+                         "\"wg\"), or neither for one warpgroup per CTA";
+    return diag;
+  }
+  if (numThreads && *numThreads > 8) {
+    InFlightDiagnostic diag =
+        emitError() << "Requested too many CUDA threads per block. Each "
+                       "Mosaic thread corresponds to 128 CUDA threads. At "
+                       "most 8 are supported";
+    diag.attachNote() << "num_threads = " << *numThreads
+                      << " asks for " << *numThreads * 128
+                      << " CUDA threads; use at most 8";
+    return diag;
+  }
+  // S17: sizes and names.
+  auto checkSizes = [&](StringRef what, ArrayRef<int64_t> sizes) {
+    for (auto [i, size] : llvm::enumerate(sizes)) {
+      if (size > 0)
+        continue;
+      emitError() << "mesh " << what << " size #" << i
+                  << " must be positive, got " << size;
+      return failure();
+    }
+    return success();
+  };
+  if (failed(checkSizes("grid", grid)) || failed(checkSizes("cluster", cluster)))
+    return failure();
+  if (numThreads && *numThreads <= 0)
+    return emitError() << "mesh num_threads must be positive, got "
+                       << *numThreads;
+  llvm::StringSet<> seen;
+  SmallVector<StringAttr> names(gridNames);
+  llvm::append_range(names, clusterNames);
+  if (threadName)
+    names.push_back(threadName);
+  for (StringAttr name : names) {
+    if (name.getValue().empty())
+      return emitError() << "mesh axis names must not be empty";
+    if (!seen.insert(name.getValue()).second)
+      return emitError() << "mesh axis name \"" << name.getValue()
+                         << "\" is used more than once";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// BlockSpecAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+BlockSpecAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      ArrayRef<int64_t> shape, AffineMapAttr indexMap,
+                      MemorySpace memorySpace) {
+  if (!indexMap)
+    return emitError() << "block_spec requires an index_map";
+  for (auto [i, size] : llvm::enumerate(shape))
+    if (size <= 0)
+      return emitError() << "block shape size #" << i
+                         << " must be positive, got " << size;
+  AffineMap map = indexMap.getValue();
+  if (map.getNumSymbols() != 0)
+    return emitError() << "block index_map must not have symbols, got "
+                       << indexMap;
+  if (map.getNumResults() != shape.size()) {
+    InFlightDiagnostic diag = emitError()
+                              << "block index_map has " << map.getNumResults()
+                              << " results but the block shape has rank "
+                              << shape.size();
+    diag.attachNote() << "the index map returns one block index per "
+                         "dimension of the block";
+    return diag;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CompilerParamsAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult CompilerParamsAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError,
+    ArrayRef<DimensionSemantics> dimensionSemantics, int64_t maxConcurrentSteps,
+    bool approxMath) {
+  if (maxConcurrentSteps < 1)
+    return emitError() << "max_concurrent_steps must be at least 1, got "
+                       << maxConcurrentSteps;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TargetAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef chip, Profile profile) {
+  if (getMaxSharedMemoryBytes(chip))
+    return success();
+  InFlightDiagnostic diag = emitError() << "unknown chip \"" << chip << "\"";
+  diag.attachNote() << "known chips: "
+                    << llvm::join(getKnownChips(), ", ");
+  return diag;
+}

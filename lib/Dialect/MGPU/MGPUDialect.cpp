@@ -1,0 +1,72 @@
+//===- MGPUDialect.cpp - The mgpu dialect ---------------------------------===//
+//
+// Registers the ops and attributes of the mgpu dialect, gives the attributes
+// short aliases in printed IR (#mesh, #block_spec, ...), and checks the
+// discardable `mgpu.*` attributes: only `mgpu.target`, on a module.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+#include "mgpu/Dialect/MGPU/MGPUDialect.cpp.inc"
+#include "mgpu/Dialect/MGPU/MGPUEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "mgpu/Dialect/MGPU/MGPUAttrs.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "mgpu/Dialect/MGPU/MGPUOps.cpp.inc"
+
+namespace {
+/// Prints the (often repeated, often long) mgpu attributes once, at the top
+/// of the module, under a short alias.
+struct MGPUOpAsmInterface : public OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    return TypeSwitch<Attribute, AliasResult>(attr)
+        .Case<MeshAttr, BlockSpecAttr, CompilerParamsAttr, TargetAttr>(
+            [&](auto a) {
+              os << a.getMnemonic();
+              return AliasResult::OverridableAlias;
+            })
+        .Default([](Attribute) { return AliasResult::NoAlias; });
+  }
+};
+} // namespace
+
+void MGPUDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "mgpu/Dialect/MGPU/MGPUAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "mgpu/Dialect/MGPU/MGPUOps.cpp.inc"
+      >();
+  addInterfaces<MGPUOpAsmInterface>();
+}
+
+LogicalResult MGPUDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  if (attr.getName() != getTargetAttrName())
+    return op->emitError() << "unknown mgpu attribute '" << attr.getName()
+                           << "'; the only discardable one is '"
+                           << getTargetAttrName() << "'";
+  if (!isa<TargetAttr>(attr.getValue()))
+    return op->emitError() << "'" << getTargetAttrName()
+                           << "' must be a #mgpu.target attribute, got "
+                           << attr.getValue();
+  if (!isa<ModuleOp>(op))
+    return op->emitError() << "'" << getTargetAttrName()
+                           << "' must be attached to a builtin.module";
+  return success();
+}

@@ -1,0 +1,112 @@
+//===- MGPURules.cpp - Support-rule helpers -------------------------------===//
+//
+// Chip table, effective target lookup, buffer sizes and message formatting
+// shared by the verifiers (and later the lowerings) of the mgpu dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Dialect/MGPU/MGPURules.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+namespace {
+struct ChipInfo {
+  StringLiteral name;
+  int64_t maxSharedMemoryBytes;
+};
+} // namespace
+
+// Static shared memory per CTA (the opt-in maximum) of each supported chip.
+static constexpr ChipInfo kChips[] = {
+    {"sm_80", 163 * 1024},  {"sm_90", 227 * 1024},
+    {"sm_90a", 227 * 1024}, {"sm_100", 227 * 1024},
+    {"sm_100a", 227 * 1024},
+};
+
+ArrayRef<StringRef> mlir::mgpu::getKnownChips() {
+  static const SmallVector<StringRef> names = llvm::map_to_vector(
+      kChips, [](const ChipInfo &chip) -> StringRef { return chip.name; });
+  return names;
+}
+
+std::optional<int64_t> mlir::mgpu::getMaxSharedMemoryBytes(StringRef chip) {
+  for (const ChipInfo &info : kChips)
+    if (info.name == chip)
+      return info.maxSharedMemoryBytes;
+  return std::nullopt;
+}
+
+TargetAttr mlir::mgpu::getEffectiveTarget(Operation *op) {
+  for (Operation *cur = op; cur; cur = cur->getParentOp())
+    if (auto target = cur->getAttrOfType<TargetAttr>(
+            MGPUDialect::getTargetAttrName()))
+      return target;
+  return TargetAttr::get(op->getContext(), "sm_90a", Profile::extended);
+}
+
+std::optional<int64_t> mlir::mgpu::getBufferBytes(ArrayRef<int64_t> shape,
+                                                  Type elementType) {
+  int64_t bits;
+  if (elementType.isIndex())
+    bits = 64;
+  else if (elementType.isIntOrFloat())
+    bits = elementType.getIntOrFloatBitWidth();
+  else if (auto complex = dyn_cast<ComplexType>(elementType);
+           complex && complex.getElementType().isIntOrFloat())
+    bits = 2 * complex.getElementType().getIntOrFloatBitWidth();
+  else
+    return std::nullopt;
+  int64_t elements = 1;
+  for (int64_t size : shape) {
+    if (ShapedType::isDynamic(size) || size < 0)
+      return std::nullopt;
+    elements *= size;
+  }
+  return (elements * bits + 7) / 8;
+}
+
+std::string mlir::mgpu::formatTuple(ArrayRef<int64_t> sizes) {
+  std::string text = "(";
+  llvm::raw_string_ostream os(text);
+  llvm::interleave(
+      sizes, os,
+      [&](int64_t size) {
+        if (ShapedType::isDynamic(size))
+          os << '?';
+        else
+          os << size;
+      },
+      ", ");
+  if (sizes.size() == 1)
+    os << ',';
+  os << ')';
+  return text;
+}
+
+bool mlir::mgpu::isWorkgroupMemRef(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref)
+    return false;
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(memref.getMemorySpace());
+  return space && space.getValue() == gpu::AddressSpace::Workgroup;
+}
+
+MemRefType mlir::mgpu::getGlobalRefType(Type operandType) {
+  if (auto memref = dyn_cast<MemRefType>(operandType))
+    return memref;
+  auto tensor = cast<RankedTensorType>(operandType);
+  return MemRefType::get(tensor.getShape(), tensor.getElementType());
+}
+
+MemRefType mlir::mgpu::getStagedBlockType(Type operandType,
+                                          BlockSpecAttr spec) {
+  MLIRContext *ctx = operandType.getContext();
+  return MemRefType::get(
+      spec.getShape(), cast<ShapedType>(operandType).getElementType(),
+      MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+}
