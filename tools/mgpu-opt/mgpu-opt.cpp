@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mgpu/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -17,6 +18,7 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  mlir::mgpu::registerMGPUPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

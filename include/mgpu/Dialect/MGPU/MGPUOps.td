@@ -177,7 +177,7 @@ def MGPU_YieldOp : MGPU_Op<"yield", [
 // Body queries
 //===----------------------------------------------------------------------===//
 
-class MGPU_AxisOp<string mnemonic, string what>
+class MGPU_AxisOp<string mnemonic>
     : MGPU_Op<mnemonic, [Pure]> {
   let arguments = (ins I64Attr:$axis);
   let results = (outs Index:$result);
@@ -185,7 +185,7 @@ class MGPU_AxisOp<string mnemonic, string what>
   let hasVerifier = 1;
 }
 
-def MGPU_ProgramIdOp : MGPU_AxisOp<"program_id", "index"> {
+def MGPU_ProgramIdOp : MGPU_AxisOp<"program_id"> {
   let summary = "index of this program along a grid axis";
   let description = [{
     `mgpu.program_id 0` is the index of the running program along axis 0 of
@@ -193,7 +193,7 @@ def MGPU_ProgramIdOp : MGPU_AxisOp<"program_id", "index"> {
   }];
 }
 
-def MGPU_NumProgramsOp : MGPU_AxisOp<"num_programs", "size"> {
+def MGPU_NumProgramsOp : MGPU_AxisOp<"num_programs"> {
   let summary = "size of a grid axis";
   let description = [{
     `mgpu.num_programs 0` is the size of axis 0 of the enclosing grid, static

@@ -1,0 +1,40 @@
+//===- Passes.td - mgpu transformation passes --------------*- tablegen -*-===//
+//
+// Declarations of the mgpu passes. Each pass lives in its own file under
+// lib/Transforms; the pipelines that compose them are in Pipelines.h.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGPU_TRANSFORMS_PASSES_TD
+#define MGPU_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def MGPUSplitMpmd : Pass<"mgpu-split-mpmd"> {
+  let summary = "Split an mpmd_map with N mesh/function pairs into N launches";
+  let description = [{
+    Rewrites every `mgpu.mpmd_map` with several mesh/function pairs into one
+    single-pair `mgpu.mpmd_map` per pair, run one after the other in pair
+    order: the workaround JAX users apply by hand for "Lowering multiple
+    mesh/function pairs is not supported by the Mosaic GPU backend".
+
+    Every launch sees the same refs. Global-memory scratch is shared by the
+    regions, so it becomes a zero-initialized host buffer passed to each
+    launch as an extra output; shared-memory scratch stays per launch. Other
+    meshes whose axes a region's `mgpu.axis_size` names become external
+    meshes of that region's launch, so the super-mesh is kept.
+
+    Regions that synchronize with each other (semaphore ops in more than one
+    region) must run concurrently and cannot be split: the pass reports an
+    error at the semaphore op.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+#endif // MGPU_TRANSFORMS_PASSES_TD
