@@ -15,7 +15,7 @@ CMAKE_ARGS := -G Ninja -DCMAKE_BUILD_TYPE=Release \
               -DMLIR_DIR=$(LLVM_DIR)/lib/cmake/mlir \
               -DLLVM_EXTERNAL_LIT=$(LLVM_DIR)/bin/lit
 
-.PHONY: all deps configure build check check-sanitize demo docs format-check clean
+.PHONY: all deps configure build check check-sanitize demo docs docs-check format-check clean
 
 all: build
 
@@ -40,6 +40,7 @@ build: configure
 
 check: build
 	ninja -C $(BUILD) check-mgpu
+	@$(MAKE) --no-print-directory docs-check
 
 $(ASAN_BUILD)/build.ninja:
 	cmake -S . -B $(ASAN_BUILD) $(CMAKE_ARGS) -DMGPU_SANITIZE=ON
@@ -52,9 +53,20 @@ check-sanitize: deps $(ASAN_BUILD)/build.ninja
 demo: build
 	@./examples/demo.sh $(BUILD)
 
+GENERATED_DOCS := Dialects/MGPUDialect.md MGPUPasses.md
+
 docs: build
 	ninja -C $(BUILD) mlir-doc
-	cp $(BUILD)/docs/Dialects/MGPUDialect.md docs/MGPUDialect.md
+	@for d in $(GENERATED_DOCS); do cp $(BUILD)/docs/$$d docs/$$(basename $$d); done
+
+# The committed docs must be what ODS generates now.
+docs-check: build
+	@ninja -C $(BUILD) mlir-doc >/dev/null
+	@for d in $(GENERATED_DOCS); do \
+	  if ! diff -q $(BUILD)/docs/$$d docs/$$(basename $$d) >/dev/null; then \
+	    echo "docs-check: docs/$$(basename $$d) is stale; run 'make docs'"; exit 1; \
+	  fi; \
+	done; echo "docs-check: docs are up to date"
 
 format-check:
 	@files=$$(git ls-files '*.cpp' '*.h' '*.c'); \

@@ -15,10 +15,13 @@ config.test_exec_root = os.path.join(config.mgpu_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%mgpu_src_root", config.mgpu_src_root))
 config.substitutions.append(("%mgpu_lib_dir", config.mgpu_lib_dir))
+config.substitutions.append(("%mgpu_obj_root", config.mgpu_obj_root))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
                                      "ASAN_OPTIONS", "UBSAN_OPTIONS"])
 llvm_config.use_default_substitutions()
+# `not`, `count` and `split-file` at the start of a RUN line come from PATH.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.mgpu_tools_dir, config.llvm_tools_dir]
 tools = ["mgpu-opt"]
