@@ -10,6 +10,28 @@
 
 include "mlir/Pass/PassBase.td"
 
+def MGPUBufferize : Pass<"mgpu-bufferize", "::mlir::ModuleOp"> {
+  let summary = "Bufferize tensor-form pallas_call / mpmd_map (one-shot)";
+  let description = [{
+    Runs one-shot bufferization over the module, function boundaries
+    included, with the BufferizableOpInterface models of the kernel ops:
+    tensor `ins` / `outs` become buffers, results become the `outs` buffers,
+    and an input passed again as an `outs` init is updated in place when the
+    op reads and writes it block by block (same staged block spec), and
+    copied otherwise. Function arguments and results get identity-layout
+    memref types, the form the kernel regions use for whole arrays.
+  }];
+  let options = [
+    Option<"identityLayout", "identity-layout", "bool", /*default=*/"true",
+           "Give function boundaries identity-layout memref types (else "
+           "fully dynamic layouts, cast back inside the kernels)">
+  ];
+  let dependentDialects = [
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
 def MGPUSplitMpmd : Pass<"mgpu-split-mpmd"> {
   let summary = "Split an mpmd_map with N mesh/function pairs into N launches";
   let description = [{
