@@ -32,6 +32,28 @@ def MGPUBufferize : Pass<"mgpu-bufferize", "::mlir::ModuleOp"> {
   ];
 }
 
+def MGPULowerToCPU : Pass<"mgpu-lower-to-cpu"> {
+  let summary = "Lower pallas_call / mpmd_map to host loops (interpret mode)";
+  let description = [{
+    Runs memref-form kernels on the host with Pallas semantics: a loop nest
+    over the grid in Pallas order (last axis innermost), one host buffer per
+    SMEM-staged operand holding its current block (inputs copied in when
+    their block index changes; outputs copied out when it changes and after
+    the last step, so a revisited output block stays resident), out-of-bounds
+    reads zero-filled and writes masked. mpmd_map regions run in order, each
+    over its mesh (grid, cluster and thread axes), with zero-initialized
+    scratch. Shared-memory types become host memory; program ids and axis
+    queries become loop indices and constants; semaphores become atomics.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 def MGPUSplitMpmd : Pass<"mgpu-split-mpmd"> {
   let summary = "Split an mpmd_map with N mesh/function pairs into N launches";
   let description = [{

@@ -1,0 +1,461 @@
+//===- LowerToCPU.cpp - --mgpu-lower-to-cpu (interpret mode) --------------===//
+//
+// Lowers memref-form pallas_call and mpmd_map to host loops with Pallas
+// semantics, so the kernels of a module run on the CPU unchanged. A
+// pallas_call becomes a loop nest over its grid in Pallas order (last axis
+// innermost). Each SMEM-staged operand gets one host buffer holding its
+// current block: an input block is copied in when its block index changes,
+// an output block is copied out when its index changes and after the last
+// step (so a block revisited across consecutive steps stays resident, the
+// accumulator pattern) and copied in when it becomes current, so unwritten
+// elements keep the array's values. Out-of-bounds parts of a block read as
+// zeros and are never written back. An mpmd_map runs its regions in order,
+// each over its whole mesh, with zero-initialized global scratch.
+//
+// Programs run one after another here; a kernel whose programs wait on each
+// other through semaphores is refused with a diagnostic rather than left to
+// hang.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Dialect/MGPU/MGPURules.h"
+#include "mgpu/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir::mgpu {
+#define GEN_PASS_DEF_MGPULOWERTOCPU
+#include "mgpu/Transforms/Passes.h.inc"
+} // namespace mlir::mgpu
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+namespace {
+
+Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+/// What the body queries (program_id, axis_index, ...) stand for at one
+/// program of the grid.
+struct ProgramBindings {
+  SmallVector<Value> programIds;
+  SmallVector<Value> numPrograms;
+  llvm::StringMap<Value> axisIndex;
+  llvm::StringMap<Value> axisSize;
+};
+
+/// The host type of a kernel value: shared memory is ordinary host memory.
+Type toHostType(Type type) {
+  if (!isWorkgroupMemRef(type))
+    return type;
+  auto memref = cast<MemRefType>(type);
+  return MemRefType::get(memref.getShape(), memref.getElementType(),
+                         memref.getLayout());
+}
+
+/// Binds the axes of `mesh` (grid, cluster, thread, in that order) to the
+/// induction variables `ivs` of a loop nest over the mesh's shape.
+void bindMeshAxes(MeshAttr mesh, ValueRange ivs, ProgramBindings &bindings) {
+  unsigned position = 0;
+  auto bind = [&](ArrayRef<StringAttr> names, size_t count) {
+    for (size_t i = 0; i < count; ++i, ++position)
+      if (i < names.size())
+        bindings.axisIndex[names[i].getValue()] = ivs[position];
+  };
+  bind(mesh.getGridNames(), mesh.getGrid().size());
+  bind(mesh.getClusterNames(), mesh.getCluster().size());
+  if (mesh.getNumThreads() && mesh.getThreadName())
+    bindings.axisIndex[mesh.getThreadName().getValue()] = ivs[position];
+}
+
+void bindAxisSizes(OpBuilder &b, Location loc, ArrayRef<MeshAttr> meshes,
+                   ProgramBindings &bindings) {
+  for (MeshAttr mesh : meshes)
+    for (auto [name, size] : mesh.getNamedAxes())
+      if (!bindings.axisSize.count(name.getValue()))
+        bindings.axisSize[name.getValue()] = indexConstant(b, loc, size);
+}
+
+/// Moves the kernel `body` to the insertion point of `b`, inside an
+/// alloca_scope (so per-program allocas do not grow the host stack), with its
+/// arguments replaced by `args` and its queries by `bindings`.
+void inlineKernelBody(OpBuilder &b, Location loc, Block &body, ValueRange args,
+                      const ProgramBindings &bindings) {
+  auto scope = memref::AllocaScopeOp::create(b, loc, TypeRange());
+  Block *scopeBlock = new Block();
+  scope.getBodyRegion().push_back(scopeBlock);
+  for (auto [arg, value] : llvm::zip(body.getArguments(), args))
+    arg.replaceAllUsesWith(value);
+  scopeBlock->getOperations().splice(scopeBlock->end(), body.getOperations());
+  Operation *terminator = scopeBlock->getTerminator();
+  OpBuilder end(terminator);
+  memref::AllocaScopeReturnOp::create(end, terminator->getLoc());
+  terminator->erase();
+
+  scope.getBodyRegion().walk([&](Operation *op) {
+    Value replacement;
+    if (auto id = dyn_cast<ProgramIdOp>(op))
+      replacement = bindings.programIds[id.getAxis()];
+    else if (auto num = dyn_cast<NumProgramsOp>(op))
+      replacement = bindings.numPrograms[num.getAxis()];
+    else if (auto index = dyn_cast<AxisIndexOp>(op))
+      replacement = bindings.axisIndex.lookup(index.getAxisName());
+    else if (auto size = dyn_cast<AxisSizeOp>(op))
+      replacement = bindings.axisSize.lookup(size.getAxisName());
+    if (replacement) {
+      op->getResult(0).replaceAllUsesWith(replacement);
+      op->erase();
+      return;
+    }
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          arg.setType(toHostType(arg.getType()));
+    for (OpResult result : op->getResults())
+      result.setType(toHostType(result.getType()));
+  });
+}
+
+/// Semaphores on the host: an atomic add, and a spin on "subtract if at
+/// least `value`" done as one atomic read-modify-write.
+void lowerSemaphores(Operation *root) {
+  root->walk([&](SemaphoreSignalOp op) {
+    OpBuilder b(op);
+    memref::AtomicRMWOp::create(b, op.getLoc(), arith::AtomicRMWKind::addi,
+                                op.getValue(), op.getSem(), op.getIndices());
+    op.erase();
+  });
+  root->walk([&](SemaphoreWaitOp op) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Value value = op.getValue();
+    auto loop = scf::WhileOp::create(b, loc, TypeRange(), ValueRange());
+    Block *before = b.createBlock(&loop.getBefore());
+    auto rmw = memref::GenericAtomicRMWOp::create(b, loc, op.getSem(),
+                                                  op.getIndices());
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(rmw.getBody());
+      Value current = rmw.getCurrentValue();
+      Value ready = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                          current, value);
+      Value taken = arith::SubIOp::create(b, loc, current, value);
+      Value next = arith::SelectOp::create(b, loc, ready, taken, current);
+      memref::AtomicYieldOp::create(b, loc, next);
+    }
+    Value notReady = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::slt, rmw.getResult(), value);
+    scf::ConditionOp::create(b, loc, notReady, ValueRange());
+    b.createBlock(&loop.getAfter());
+    scf::YieldOp::create(b, loc);
+    (void)before;
+    op.erase();
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Block staging
+//===----------------------------------------------------------------------===//
+
+/// One SMEM-staged operand of a pallas_call and its host-side state.
+struct StagedOperand {
+  Value array;
+  BlockSpecAttr spec;
+  bool isOutput;
+  Value buffer;    // the current block
+  Value lastIndex; // memref<rank x index>: block index held in `buffer`
+  Value valid;     // memref<i1>: whether `buffer` holds a block
+};
+
+/// Copies block `blockIndex` between `array` and `buffer`, clipped to the
+/// array: out-of-bounds elements read as zero and are not written.
+void copyBlock(OpBuilder &b, Location loc, const StagedOperand &operand,
+               ValueRange blockIndex, bool toBuffer) {
+  ArrayRef<int64_t> window = operand.spec.getShape();
+  SmallVector<OpFoldResult> arrayOffsets, bufferOffsets, sizes, strides;
+  Value partial = arith::ConstantIntOp::create(b, loc, 0, 1);
+  Value zero = indexConstant(b, loc, 0);
+  for (auto [dim, index] : llvm::enumerate(blockIndex)) {
+    Value size = indexConstant(b, loc, window[dim]);
+    Value extentOfArray = memref::DimOp::create(b, loc, operand.array, dim);
+    Value offset = arith::MulIOp::create(b, loc, index, size);
+    Value lo = arith::MaxSIOp::create(b, loc, offset, zero);
+    Value end = arith::AddIOp::create(b, loc, offset, size);
+    Value hi = arith::MinSIOp::create(b, loc, end, extentOfArray);
+    Value extent = arith::MaxSIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, hi, lo), zero);
+    Value clipped = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                          extent, size);
+    partial = arith::OrIOp::create(b, loc, partial, clipped);
+    arrayOffsets.push_back(lo);
+    bufferOffsets.push_back(
+        Value(arith::SubIOp::create(b, loc, lo, offset)));
+    sizes.push_back(extent);
+    strides.push_back(b.getIndexAttr(1));
+  }
+  Value arrayView = memref::SubViewOp::create(b, loc, operand.array,
+                                              arrayOffsets, sizes, strides);
+  Value bufferView = memref::SubViewOp::create(b, loc, operand.buffer,
+                                               bufferOffsets, sizes, strides);
+  if (!toBuffer) {
+    linalg::CopyOp::create(b, loc, bufferView, arrayView);
+    return;
+  }
+  Type elementType = cast<MemRefType>(operand.buffer.getType()).getElementType();
+  auto fill = scf::IfOp::create(b, loc, partial, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(fill.thenBlock());
+    Value zeroElement = arith::ConstantOp::create(
+        b, loc, cast<TypedAttr>(b.getZeroAttr(elementType)));
+    linalg::FillOp::create(b, loc, zeroElement, operand.buffer);
+  }
+  linalg::CopyOp::create(b, loc, arrayView, bufferView);
+}
+
+SmallVector<Value> loadIndex(OpBuilder &b, Location loc, Value stored,
+                             size_t rank) {
+  SmallVector<Value> index;
+  for (size_t d = 0; d < rank; ++d)
+    index.push_back(memref::LoadOp::create(b, loc, stored,
+                                           indexConstant(b, loc, d)));
+  return index;
+}
+
+/// At one grid step: brings each staged operand's current block into its
+/// buffer, writing back an output's previous block first.
+void stageBlocks(OpBuilder &b, Location loc,
+                 ArrayRef<StagedOperand> operands, ValueRange ivs) {
+  for (const StagedOperand &operand : operands) {
+    AffineMap map = operand.spec.getIndexMap().getValue();
+    SmallVector<Value> index;
+    for (unsigned r = 0; r < map.getNumResults(); ++r)
+      index.push_back(affine::AffineApplyOp::create(
+          b, loc, map.getSubMap({r}), ivs));
+    Value valid = memref::LoadOp::create(b, loc, operand.valid);
+    SmallVector<Value> last = loadIndex(b, loc, operand.lastIndex, index.size());
+    Value changed = arith::XOrIOp::create(
+        b, loc, valid, arith::ConstantIntOp::create(b, loc, 1, 1));
+    for (auto [now, before] : llvm::zip(index, last))
+      changed = arith::OrIOp::create(
+          b, loc, changed,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, now,
+                                before));
+    auto ifChanged = scf::IfOp::create(b, loc, changed, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifChanged.thenBlock());
+    if (operand.isOutput) {
+      auto ifValid = scf::IfOp::create(b, loc, valid, false);
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(ifValid.thenBlock());
+      copyBlock(b, loc, operand, last, /*toBuffer=*/false);
+    }
+    copyBlock(b, loc, operand, index, /*toBuffer=*/true);
+    for (auto [d, value] : llvm::enumerate(index))
+      memref::StoreOp::create(b, loc, value, operand.lastIndex,
+                              indexConstant(b, loc, d));
+    memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 1, 1),
+                            operand.valid);
+  }
+}
+
+/// Zero-filled host buffer for a scratch operand.
+Value allocateZeroed(OpBuilder &b, Location loc, MemRefType type) {
+  Value buffer = memref::AllocOp::create(b, loc, cast<MemRefType>(toHostType(type)));
+  Value zero = arith::ConstantOp::create(
+      b, loc, cast<TypedAttr>(b.getZeroAttr(type.getElementType())));
+  linalg::FillOp::create(b, loc, zero, buffer);
+  return buffer;
+}
+
+/// A kernel whose programs wait on each other cannot run one program after
+/// another.
+LogicalResult verifySequentiallyRunnable(Operation *kernel) {
+  WalkResult result = kernel->walk([&](SemaphoreWaitOp wait) {
+    InFlightDiagnostic diag =
+        wait.emitOpError()
+        << "cannot run in interpret mode yet: the CPU lowering runs programs "
+           "one after another, so a program waiting for another one could "
+           "hang";
+    diag.attachNote(kernel->getLoc()) << "in this kernel";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+LogicalResult lowerPallasCall(PallasCallOp op) {
+  if (!op.getResultTensors().empty())
+    return op.emitOpError()
+           << "must be bufferized before --mgpu-lower-to-cpu (run "
+              "--mgpu-bufferize)";
+  if (failed(verifySequentiallyRunnable(op)))
+    return failure();
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+
+  // Grid sizes.
+  SmallVector<Value> sizes;
+  unsigned dynamicIndex = 0;
+  for (int64_t size : op.getStaticGrid())
+    sizes.push_back(ShapedType::isDynamic(size) ? op.getGrid()[dynamicIndex++]
+                                                : indexConstant(b, loc, size));
+
+  // Region arguments: staged blocks get buffers, GMEM blocks the arrays.
+  SmallVector<Value> args;
+  SmallVector<StagedOperand> staged;
+  SmallVector<Value> toFree;
+  auto addOperands = [&](ValueRange operands, ArrayAttr specs, bool output) {
+    for (auto [array, specAttr] : llvm::zip(operands, specs)) {
+      auto spec = cast<BlockSpecAttr>(specAttr);
+      if (!spec.isStaged()) {
+        args.push_back(array);
+        continue;
+      }
+      auto blockType = MemRefType::get(
+          spec.getShape(), cast<MemRefType>(array.getType()).getElementType());
+      StagedOperand operand{array, spec, output};
+      operand.buffer = memref::AllocOp::create(b, loc, blockType);
+      operand.lastIndex = memref::AllocaOp::create(
+          b, loc,
+          MemRefType::get({static_cast<int64_t>(spec.getShape().size())},
+                          b.getIndexType()));
+      operand.valid =
+          memref::AllocaOp::create(b, loc, MemRefType::get({}, b.getI1Type()));
+      memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 0, 1),
+                              operand.valid);
+      args.push_back(operand.buffer);
+      toFree.push_back(operand.buffer);
+      staged.push_back(operand);
+    }
+  };
+  addOperands(op.getIns(), op.getInSpecs(), false);
+  addOperands(op.getOuts(), op.getOutSpecs(), true);
+  if (std::optional<ArrayAttr> scratch = op.getScratch())
+    for (Attribute attr : *scratch) {
+      Value buffer = allocateZeroed(
+          b, loc, cast<MemRefType>(cast<TypeAttr>(attr).getValue()));
+      args.push_back(buffer);
+      toFree.push_back(buffer);
+    }
+
+  ProgramBindings bindings;
+  bindings.numPrograms = sizes;
+  SmallVector<MeshAttr> meshes;
+  if (MeshAttr mesh = op.getMeshAttrOrNull())
+    meshes.push_back(mesh);
+  bindAxisSizes(b, loc, meshes, bindings);
+
+  Value zero = indexConstant(b, loc, 0), one = indexConstant(b, loc, 1);
+  scf::buildLoopNest(
+      b, loc, SmallVector<Value>(sizes.size(), zero), sizes,
+      SmallVector<Value>(sizes.size(), one),
+      [&](OpBuilder &nested, Location loc, ValueRange ivs) {
+        bindings.programIds = llvm::to_vector(ivs);
+        if (!meshes.empty())
+          bindMeshAxes(meshes.front(), ivs, bindings);
+        stageBlocks(nested, loc, staged, ivs);
+        inlineKernelBody(nested, loc, op.getBody().front(), args, bindings);
+      });
+
+  // The last block of each output goes back.
+  for (const StagedOperand &operand : staged) {
+    if (!operand.isOutput)
+      continue;
+    Value valid = memref::LoadOp::create(b, loc, operand.valid);
+    auto ifValid = scf::IfOp::create(b, loc, valid, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifValid.thenBlock());
+    copyBlock(b, loc, operand,
+              loadIndex(b, loc, operand.lastIndex, operand.spec.getShape().size()),
+              /*toBuffer=*/false);
+  }
+  for (Value buffer : toFree)
+    memref::DeallocOp::create(b, loc, buffer);
+  op.erase();
+  return success();
+}
+
+LogicalResult lowerMpmdMap(MpmdMapOp op) {
+  if (!op.getResultTensors().empty())
+    return op.emitOpError()
+           << "must be bufferized before --mgpu-lower-to-cpu (run "
+              "--mgpu-bufferize)";
+  if (failed(verifySequentiallyRunnable(op)))
+    return failure();
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+
+  SmallVector<Value> args(op.getOperands());
+  SmallVector<Value> toFree;
+  if (std::optional<ArrayAttr> scratch = op.getScratch())
+    for (Attribute attr : *scratch) {
+      Value buffer = allocateZeroed(
+          b, loc, cast<MemRefType>(cast<TypeAttr>(attr).getValue()));
+      args.push_back(buffer);
+      toFree.push_back(buffer);
+    }
+
+  SmallVector<MeshAttr> superMesh;
+  for (unsigned i = 0, e = op.getMeshes().size(); i < e; ++i)
+    superMesh.push_back(op.getMeshAttrOrNull(i));
+  if (ArrayAttr external = op.getExternalMeshesAttr())
+    for (Attribute attr : external)
+      superMesh.push_back(cast<MeshAttr>(attr));
+
+  Value zero = indexConstant(b, loc, 0), one = indexConstant(b, loc, 1);
+  for (auto [index, region] : llvm::enumerate(op.getBodies())) {
+    MeshAttr mesh = op.getMeshAttrOrNull(index);
+    ProgramBindings bindings;
+    bindAxisSizes(b, loc, superMesh, bindings);
+    for (int64_t size : mesh.getGrid())
+      bindings.numPrograms.push_back(indexConstant(b, loc, size));
+    SmallVector<Value> sizes;
+    for (int64_t size : mesh.getShape())
+      sizes.push_back(indexConstant(b, loc, size));
+    scf::buildLoopNest(
+        b, loc, SmallVector<Value>(sizes.size(), zero), sizes,
+        SmallVector<Value>(sizes.size(), one),
+        [&](OpBuilder &nested, Location loc, ValueRange ivs) {
+          bindings.programIds =
+              llvm::to_vector(ivs.take_front(mesh.getGrid().size()));
+          bindMeshAxes(mesh, ivs, bindings);
+          inlineKernelBody(nested, loc, region.front(), args, bindings);
+        });
+  }
+  for (Value buffer : toFree)
+    memref::DeallocOp::create(b, loc, buffer);
+  op.erase();
+  return success();
+}
+
+struct LowerToCPUPass
+    : public mgpu::impl::MGPULowerToCPUBase<LowerToCPUPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> kernels;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<PallasCallOp, MpmdMapOp>(op))
+        kernels.push_back(op);
+    });
+    for (Operation *kernel : kernels) {
+      Operation *parent = kernel->getParentOp();
+      LogicalResult result =
+          isa<PallasCallOp>(kernel) ? lowerPallasCall(cast<PallasCallOp>(kernel))
+                                    : lowerMpmdMap(cast<MpmdMapOp>(kernel));
+      if (failed(result))
+        return signalPassFailure();
+      lowerSemaphores(parent);
+    }
+  }
+};
+
+} // namespace

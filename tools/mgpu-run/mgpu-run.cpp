@@ -1,0 +1,186 @@
+//===- mgpu-run.cpp - Compile and run an mgpu program ---------------------===//
+//
+// mgpu-run FILE -e main [--backend=auto|cpu|cuda] [--shared-libs=...]
+//
+// Parses a module, checks the entry function (no arguments, no results),
+// lowers the module for the chosen backend and runs the entry in-process
+// with the MLIR ExecutionEngine, so printMemref* and vector.print output
+// appear as with mlir-runner. `auto` picks CUDA when a driver and a device
+// answer and the GPU lowering is available, else the CPU interpret lowering;
+// --verbose says which and why. The MLIR runner utility libraries are loaded
+// by default, so a test needs no --shared-libs for printMemref.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/InitAll.h"
+#include "mgpu/Transforms/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace mlir;
+using namespace llvm;
+
+namespace {
+enum class Backend { Auto, CPU, CUDA };
+
+cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<input file>"),
+                                   cl::init("-"));
+cl::opt<std::string> entryPoint("e", cl::desc("Function to run (no arguments, "
+                                              "no results)"),
+                                cl::init("main"));
+cl::opt<Backend> backend(
+    "backend", cl::desc("Where to run the kernels"), cl::init(Backend::Auto),
+    cl::values(clEnumValN(Backend::Auto, "auto",
+                          "cuda when a driver and a device answer, else cpu"),
+               clEnumValN(Backend::CPU, "cpu", "CPU interpret lowering"),
+               clEnumValN(Backend::CUDA, "cuda", "NVIDIA GPU")));
+cl::list<std::string> sharedLibs("shared-libs",
+                                 cl::desc("Libraries to load before running"),
+                                 cl::CommaSeparated);
+cl::opt<bool> verbose("verbose", cl::desc("Say which backend runs and why"));
+cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level (0-3)"),
+                           cl::init(3));
+
+int fail(const Twine &message) {
+  WithColor::error(errs(), "mgpu-run") << message << "\n";
+  return 1;
+}
+
+/// The directory holding this tool's libraries (build/lib beside build/bin).
+std::string getLibraryDir(const char *argv0) {
+  std::string exe =
+      sys::fs::getMainExecutable(argv0, reinterpret_cast<void *>(&fail));
+  SmallString<256> dir(sys::path::parent_path(sys::path::parent_path(exe)));
+  sys::path::append(dir, "lib");
+  return std::string(dir);
+}
+
+/// Asks the mgpu CUDA runtime (loaded with dlopen, so that mgpu-run works
+/// where it was not built) whether a driver and a device answer.
+bool probeCudaDevice(const std::string &libDir, std::string &reason) {
+  SmallString<256> path(libDir);
+  sys::path::append(path, "libmgpu_cuda_runtime.so");
+  std::string error;
+  auto lib = sys::DynamicLibrary::getPermanentLibrary(path.c_str(), &error);
+  if (!lib.isValid()) {
+    reason = "cannot load " + std::string(path) + ": " + error;
+    return false;
+  }
+  auto hasDevice =
+      reinterpret_cast<bool (*)()>(lib.getAddressOfSymbol("mgpuRuntimeHasDevice"));
+  auto whyNot = reinterpret_cast<const char *(*)()>(
+      lib.getAddressOfSymbol("mgpuRuntimeNoDeviceReason"));
+  if (!hasDevice || !whyNot) {
+    reason = std::string(path) + " has no device query";
+    return false;
+  }
+  if (hasDevice())
+    return true;
+  reason = whyNot();
+  return false;
+}
+
+/// The entry must exist and take and return nothing.
+LogicalResult checkEntry(ModuleOp module) {
+  auto func = module.lookupSymbol<func::FuncOp>(entryPoint);
+  if (!func)
+    return module.emitError() << "entry function '@" << entryPoint
+                              << "' not found (choose one with -e)";
+  if (func.isExternal())
+    return func.emitError() << "entry function '@" << entryPoint
+                            << "' has no body";
+  if (func.getNumArguments() != 0 || func.getNumResults() != 0)
+    return func.emitError() << "entry function '@" << entryPoint
+                            << "' must take no arguments and return nothing, "
+                               "got "
+                            << func.getFunctionType();
+  return success();
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  InitializeNativeTarget();
+  InitializeNativeTargetAsmPrinter();
+  mgpu::registerAllMGPUPassesAndPipelines();
+  cl::ParseCommandLineOptions(argc, argv, "mgpu-run: run an mgpu program\n");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  mgpu::registerAllMGPUDialects(registry);
+  MLIRContext context(registry);
+
+  std::string libDir = getLibraryDir(argv[0]);
+  std::string reason;
+  bool cuda = false;
+  if (backend != Backend::CPU)
+    cuda = probeCudaDevice(libDir, reason);
+  if (backend == Backend::CUDA) {
+    if (!cuda)
+      return fail("--backend=cuda: no usable CUDA device: " + reason);
+    return fail("--backend=cuda: this build has no GPU lowering yet "
+                "(--mgpu-lower-to-gpu); use --backend=cpu");
+  }
+  if (verbose)
+    errs() << "mgpu-run: backend cpu ("
+           << (backend == Backend::CPU
+                   ? std::string("requested")
+                   : cuda ? std::string("CUDA device found, but this build "
+                                        "has no GPU lowering yet")
+                          : "no CUDA device: " + reason)
+           << ")\n";
+
+  std::string errorMessage;
+  auto file = openInputFile(inputFilename, &errorMessage);
+  if (!file)
+    return fail(errorMessage);
+  SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module || failed(checkEntry(*module)))
+    return 1;
+
+  mlir::PassManager pm(&context);
+  mgpu::buildMGPUToCPUPipeline(pm, mgpu::MGPUToCPUPipelineOptions());
+  if (failed(pm.run(*module)))
+    return 1;
+
+  SmallVector<std::string> libs(sharedLibs.begin(), sharedLibs.end());
+  for (StringRef name : {"libmlir_runner_utils.so", "libmlir_c_runner_utils.so"}) {
+    SmallString<256> path(MGPU_MLIR_LIB_DIR);
+    sys::path::append(path, name);
+    libs.push_back(std::string(path));
+  }
+  SmallVector<StringRef> libRefs(libs.begin(), libs.end());
+  ExecutionEngineOptions options;
+  options.transformer = makeOptimizingTransformer(optLevel, 0, nullptr);
+  options.sharedLibPaths = libRefs;
+  options.jitCodeGenOptLevel = static_cast<CodeGenOptLevel>(optLevel.getValue());
+  auto engine = mlir::ExecutionEngine::create(*module, options);
+  if (!engine)
+    return fail("cannot compile the module: " + toString(engine.takeError()));
+  if (Error error = (*engine)->invokePacked(entryPoint))
+    return fail("cannot run '@" + entryPoint + "': " + toString(std::move(error)));
+  return 0;
+}
