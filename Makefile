@@ -9,7 +9,7 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 LLVM_DIR   ?= /usr/lib/llvm-22
-PACKAGES   := llvm-22-dev libmlir-22-dev mlir-22-tools cmake ninja-build g++ python3
+PACKAGES   := llvm-22-dev libmlir-22-dev mlir-22-tools libomp-22-dev cmake ninja-build g++ python3
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CMAKE_ARGS := -G Ninja -DCMAKE_BUILD_TYPE=Release \
               -DMLIR_DIR=$(LLVM_DIR)/lib/cmake/mlir \

@@ -12,8 +12,11 @@
 // zeros and are never written back. An mpmd_map runs its regions in order,
 // each over its whole mesh, with zero-initialized global scratch.
 //
-// Programs run one after another here; a kernel whose programs wait on each
-// other through semaphores is refused with a diagnostic rather than left to
+// Programs run one after another, except in an mpmd_map that waits on a
+// semaphore: there every program of every region gets its own host thread
+// (an OpenMP team with one thread per program), so a consumer that waits for
+// a producer cannot deadlock whatever the order of the regions. A pallas_call
+// that waits on a semaphore is refused with a diagnostic rather than left to
 // hang.
 //
 //===----------------------------------------------------------------------===//
@@ -22,6 +25,8 @@
 #include "mgpu/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/Builders.h"
@@ -82,44 +87,48 @@ void bindAxisSizes(OpBuilder &b, Location loc, ArrayRef<MeshAttr> meshes,
         bindings.axisSize[name.getValue()] = indexConstant(b, loc, size);
 }
 
-/// Moves the kernel `body` to the insertion point of `b`, inside an
-/// alloca_scope (so per-program allocas do not grow the host stack), with its
-/// arguments replaced by `args` and its queries by `bindings`.
+/// Moves the kernel `body` to the insertion point of `b`, with its arguments
+/// replaced by `args` and its queries by `bindings`. The host stack is saved
+/// before and restored after it (what memref.alloca_scope would do, but
+/// without a region that must keep a single block once scf is lowered to cf),
+/// so allocas of the body do not grow the stack with every program.
 void inlineKernelBody(OpBuilder &b, Location loc, Block &body, ValueRange args,
                       const ProgramBindings &bindings) {
-  auto scope = memref::AllocaScopeOp::create(b, loc, TypeRange());
-  Block *scopeBlock = new Block();
-  scope.getBodyRegion().push_back(scopeBlock);
+  Value stack = LLVM::StackSaveOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()));
   for (auto [arg, value] : llvm::zip(body.getArguments(), args))
     arg.replaceAllUsesWith(value);
-  scopeBlock->getOperations().splice(scopeBlock->end(), body.getOperations());
-  Operation *terminator = scopeBlock->getTerminator();
-  OpBuilder end(terminator);
-  memref::AllocaScopeReturnOp::create(end, terminator->getLoc());
-  terminator->erase();
+  body.getTerminator()->erase();
+  SmallVector<Operation *> ops =
+      llvm::map_to_vector(body, [](Operation &op) { return &op; });
+  b.getInsertionBlock()->getOperations().splice(b.getInsertionPoint(),
+                                                body.getOperations());
+  LLVM::StackRestoreOp::create(b, loc, stack);
 
-  scope.getBodyRegion().walk([&](Operation *op) {
-    Value replacement;
-    if (auto id = dyn_cast<ProgramIdOp>(op))
-      replacement = bindings.programIds[id.getAxis()];
-    else if (auto num = dyn_cast<NumProgramsOp>(op))
-      replacement = bindings.numPrograms[num.getAxis()];
-    else if (auto index = dyn_cast<AxisIndexOp>(op))
-      replacement = bindings.axisIndex.lookup(index.getAxisName());
-    else if (auto size = dyn_cast<AxisSizeOp>(op))
-      replacement = bindings.axisSize.lookup(size.getAxisName());
-    if (replacement) {
-      op->getResult(0).replaceAllUsesWith(replacement);
-      op->erase();
-      return;
-    }
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (BlockArgument arg : block.getArguments())
-          arg.setType(toHostType(arg.getType()));
-    for (OpResult result : op->getResults())
-      result.setType(toHostType(result.getType()));
-  });
+  for (Operation *top : ops) {
+    top->walk([&](Operation *op) {
+      Value replacement;
+      if (auto id = dyn_cast<ProgramIdOp>(op))
+        replacement = bindings.programIds[id.getAxis()];
+      else if (auto num = dyn_cast<NumProgramsOp>(op))
+        replacement = bindings.numPrograms[num.getAxis()];
+      else if (auto index = dyn_cast<AxisIndexOp>(op))
+        replacement = bindings.axisIndex.lookup(index.getAxisName());
+      else if (auto size = dyn_cast<AxisSizeOp>(op))
+        replacement = bindings.axisSize.lookup(size.getAxisName());
+      if (replacement) {
+        op->getResult(0).replaceAllUsesWith(replacement);
+        op->erase();
+        return;
+      }
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            arg.setType(toHostType(arg.getType()));
+      for (OpResult result : op->getResults())
+        result.setType(toHostType(result.getType()));
+    });
+  }
 }
 
 /// Semaphores on the host: an atomic add, and a spin on "subtract if at
@@ -274,6 +283,13 @@ Value allocateZeroed(OpBuilder &b, Location loc, MemRefType type) {
   return buffer;
 }
 
+/// Whether programs of `kernel` may wait for each other.
+bool waitsOnSemaphores(Operation *kernel) {
+  return kernel
+      ->walk([](SemaphoreWaitOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
 /// A kernel whose programs wait on each other cannot run one program after
 /// another.
 LogicalResult verifySequentiallyRunnable(Operation *kernel) {
@@ -385,13 +401,95 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
   return success();
 }
 
+using ProgramBuilder =
+    function_ref<void(OpBuilder &, Location, unsigned, ValueRange)>;
+
+/// Each region over its whole mesh, one program after another.
+void runProgramsInOrder(OpBuilder &b, Location loc, MpmdMapOp op,
+                        ProgramBuilder runProgram) {
+  Value zero = indexConstant(b, loc, 0), one = indexConstant(b, loc, 1);
+  for (unsigned index = 0, e = op.getBodies().size(); index < e; ++index) {
+    SmallVector<Value> sizes;
+    for (int64_t size : op.getMeshAttrOrNull(index).getShape())
+      sizes.push_back(indexConstant(b, loc, size));
+    scf::buildLoopNest(b, loc, SmallVector<Value>(sizes.size(), zero), sizes,
+                       SmallVector<Value>(sizes.size(), one),
+                       [&](OpBuilder &nested, Location loc, ValueRange ivs) {
+                         runProgram(nested, loc, index, ivs);
+                       });
+  }
+}
+
+/// Every program of every region on its own host thread: an OpenMP team of
+/// one thread per program, each taking one iteration of a statically
+/// scheduled loop over all programs (chunk 1), so programs that wait on each
+/// other all make progress, as on a GPU where they are all resident.
+void runProgramsConcurrently(OpBuilder &b, Location loc, MpmdMapOp op,
+                             ProgramBuilder runProgram) {
+  SmallVector<int64_t> firstProgram;
+  int64_t total = 0;
+  for (unsigned index = 0, e = op.getBodies().size(); index < e; ++index) {
+    firstProgram.push_back(total);
+    int64_t count = 1;
+    for (int64_t size : op.getMeshAttrOrNull(index).getShape())
+      count *= size;
+    total += count;
+  }
+  firstProgram.push_back(total);
+
+  Value zero = indexConstant(b, loc, 0), one = indexConstant(b, loc, 1);
+  Value numPrograms = indexConstant(b, loc, total);
+  omp::ParallelOperands team;
+  team.numThreads = arith::ConstantIntOp::create(b, loc, total, 32);
+  auto parallel = omp::ParallelOp::create(b, loc, team);
+  OpBuilder::InsertionGuard guard(b);
+  b.createBlock(&parallel.getRegion());
+  omp::WsloopOperands schedule;
+  schedule.scheduleKind = omp::ClauseScheduleKindAttr::get(
+      b.getContext(), omp::ClauseScheduleKind::Static);
+  schedule.scheduleChunk = arith::ConstantIntOp::create(b, loc, 1, 32);
+  auto wsloop = omp::WsloopOp::create(b, loc, schedule);
+  omp::TerminatorOp::create(b, loc);
+  b.createBlock(&wsloop.getRegion());
+  omp::LoopNestOperands bounds;
+  bounds.loopLowerBounds = {zero};
+  bounds.loopUpperBounds = {numPrograms};
+  bounds.loopSteps = {one};
+  auto nest = omp::LoopNestOp::create(b, loc, bounds);
+  Block *body = b.createBlock(&nest.getRegion(), {}, {b.getIndexType()}, {loc});
+  Value program = body->getArgument(0);
+  omp::YieldOp::create(b, loc);
+  b.setInsertionPointToStart(body);
+
+  for (unsigned index = 0, e = op.getBodies().size(); index < e; ++index) {
+    Value first = indexConstant(b, loc, firstProgram[index]);
+    Value end = indexConstant(b, loc, firstProgram[index + 1]);
+    Value inRegion = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, program,
+                              first),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, program, end));
+    auto ifInRegion = scf::IfOp::create(b, loc, inRegion, false);
+    OpBuilder::InsertionGuard regionGuard(b);
+    b.setInsertionPointToStart(ifInRegion.thenBlock());
+    // Row-major mesh indices of the program within its region.
+    SmallVector<int64_t> shape = op.getMeshAttrOrNull(index).getShape();
+    Value rest = arith::SubIOp::create(b, loc, program, first);
+    SmallVector<Value> ivs(shape.size());
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+      Value size = indexConstant(b, loc, shape[d]);
+      ivs[d] = arith::RemUIOp::create(b, loc, rest, size);
+      rest = arith::DivUIOp::create(b, loc, rest, size);
+    }
+    runProgram(b, loc, index, ivs);
+  }
+}
+
 LogicalResult lowerMpmdMap(MpmdMapOp op) {
   if (!op.getResultTensors().empty())
     return op.emitOpError()
            << "must be bufferized before --mgpu-lower-to-cpu (run "
               "--mgpu-bufferize)";
-  if (failed(verifySequentiallyRunnable(op)))
-    return failure();
   OpBuilder b(op);
   Location loc = op.getLoc();
 
@@ -412,26 +510,24 @@ LogicalResult lowerMpmdMap(MpmdMapOp op) {
     for (Attribute attr : external)
       superMesh.push_back(cast<MeshAttr>(attr));
 
-  Value zero = indexConstant(b, loc, 0), one = indexConstant(b, loc, 1);
-  for (auto [index, region] : llvm::enumerate(op.getBodies())) {
+  // Runs region `index` at the program whose mesh indices are `ivs`.
+  auto runProgram = [&](OpBuilder &nested, Location loc, unsigned index,
+                        ValueRange ivs) {
     MeshAttr mesh = op.getMeshAttrOrNull(index);
     ProgramBindings bindings;
-    bindAxisSizes(b, loc, superMesh, bindings);
+    bindAxisSizes(nested, loc, superMesh, bindings);
     for (int64_t size : mesh.getGrid())
-      bindings.numPrograms.push_back(indexConstant(b, loc, size));
-    SmallVector<Value> sizes;
-    for (int64_t size : mesh.getShape())
-      sizes.push_back(indexConstant(b, loc, size));
-    scf::buildLoopNest(
-        b, loc, SmallVector<Value>(sizes.size(), zero), sizes,
-        SmallVector<Value>(sizes.size(), one),
-        [&](OpBuilder &nested, Location loc, ValueRange ivs) {
-          bindings.programIds =
-              llvm::to_vector(ivs.take_front(mesh.getGrid().size()));
-          bindMeshAxes(mesh, ivs, bindings);
-          inlineKernelBody(nested, loc, region.front(), args, bindings);
-        });
-  }
+      bindings.numPrograms.push_back(indexConstant(nested, loc, size));
+    bindings.programIds = llvm::to_vector(ivs.take_front(mesh.getGrid().size()));
+    bindMeshAxes(mesh, ivs, bindings);
+    inlineKernelBody(nested, loc, op.getBodies()[index].front(), args,
+                     bindings);
+  };
+
+  if (waitsOnSemaphores(op))
+    runProgramsConcurrently(b, loc, op, runProgram);
+  else
+    runProgramsInOrder(b, loc, op, runProgram);
   for (Value buffer : toFree)
     memref::DeallocOp::create(b, loc, buffer);
   op.erase();

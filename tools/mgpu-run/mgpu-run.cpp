@@ -167,7 +167,9 @@ int main(int argc, char **argv) {
     return 1;
 
   SmallVector<std::string> libs(sharedLibs.begin(), sharedLibs.end());
-  for (StringRef name : {"libmlir_runner_utils.so", "libmlir_c_runner_utils.so"}) {
+  // libomp runs the programs of kernels that wait on each other concurrently.
+  for (StringRef name : {"libmlir_runner_utils.so", "libmlir_c_runner_utils.so",
+                         "libomp.so"}) {
     SmallString<256> path(MGPU_MLIR_LIB_DIR);
     sys::path::append(path, name);
     libs.push_back(std::string(path));

@@ -48,8 +48,10 @@ def MGPULowerToCPU : Pass<"mgpu-lower-to-cpu"> {
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::memref::MemRefDialect",
+    "::mlir::omp::OpenMPDialect",
     "::mlir::scf::SCFDialect"
   ];
 }
