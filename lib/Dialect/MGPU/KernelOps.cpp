@@ -14,6 +14,9 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::mgpu;
@@ -67,6 +70,15 @@ static LogicalResult verifyScratchTypes(Operation *op,
   return success();
 }
 
+/// `a + b * c` for byte counts, saturating instead of wrapping around, so
+/// that huge shapes or max_concurrent_steps still exceed the budget (S25).
+static int64_t addBytes(int64_t a, int64_t b, int64_t c = 1) {
+  int64_t product, sum;
+  if (llvm::MulOverflow(b, c, product) || llvm::AddOverflow(a, product, sum))
+    return std::numeric_limits<int64_t>::max();
+  return sum;
+}
+
 /// Bytes of the shared-memory scratch buffers.
 static int64_t getWorkgroupScratchBytes(std::optional<ArrayAttr> scratch) {
   int64_t bytes = 0;
@@ -75,15 +87,19 @@ static int64_t getWorkgroupScratchBytes(std::optional<ArrayAttr> scratch) {
   for (Attribute attr : *scratch) {
     auto memref = cast<MemRefType>(cast<TypeAttr>(attr).getValue());
     if (isWorkgroupMemRef(memref))
-      bytes += getBufferBytes(memref.getShape(), memref.getElementType())
-                   .value_or(0);
+      bytes = addBytes(
+          bytes, getBufferBytes(memref.getShape(), memref.getElementType())
+                     .value_or(0));
   }
   return bytes;
 }
 
 /// S25: the static shared memory of a CTA against the chip's limit.
-static LogicalResult verifySharedMemoryBudget(Operation *op, int64_t bytes,
-                                              int64_t buffers) {
+/// `buffers` is max_concurrent_steps for a pallas_call; an mpmd_map (no
+/// staged blocks, only scratch) passes std::nullopt and gets its own hint.
+static LogicalResult
+verifySharedMemoryBudget(Operation *op, int64_t bytes,
+                         std::optional<int64_t> buffers) {
   TargetAttr target = getEffectiveTarget(op);
   std::optional<int64_t> limit = getMaxSharedMemoryBytes(target.getChip());
   if (!limit || bytes <= *limit)
@@ -92,10 +108,16 @@ static LogicalResult verifySharedMemoryBudget(Operation *op, int64_t bytes,
       op->emitError() << "Mosaic GPU kernel exceeds available shared memory: "
                          "smem_bytes="
                       << bytes << " > max_smem_bytes=" << *limit;
-  diag.attachNote() << "each staged block is buffered max_concurrent_steps = "
-                    << buffers << " times on " << target.getChip()
-                    << "; use smaller blocks, fewer buffers or "
-                       "memory_space = gmem";
+  if (buffers)
+    diag.attachNote() << "each staged block is buffered max_concurrent_steps = "
+                      << *buffers << " times on " << target.getChip()
+                      << "; use smaller blocks, fewer buffers or "
+                         "memory_space = gmem";
+  else
+    diag.attachNote() << "scratch in #gpu.address_space<workgroup> is shared "
+                         "memory of every CTA on "
+                      << target.getChip()
+                      << "; use smaller or global-memory scratch";
   return diag;
 }
 
@@ -317,11 +339,12 @@ LogicalResult PallasCallOp::verify() {
     for (auto [operand, specAttr] : llvm::zip(operands, specs)) {
       auto spec = cast<BlockSpecAttr>(specAttr);
       if (spec.isStaged())
-        smemBytes +=
-            buffers *
+        smemBytes = addBytes(
+            smemBytes,
             getBufferBytes(spec.getShape(),
                            cast<ShapedType>(operand.getType()).getElementType())
-                .value_or(0);
+                .value_or(0),
+            buffers);
     }
   };
   addStaged(getIns(), getInSpecs());
@@ -448,9 +471,8 @@ LogicalResult MpmdMapOp::verify() {
     return failure();
 
   // S25: shared-memory scratch is the only static shared memory here.
-  int64_t buffers = 1;
   return verifySharedMemoryBudget(
-      *this, getWorkgroupScratchBytes(getScratch()), buffers);
+      *this, getWorkgroupScratchBytes(getScratch()), std::nullopt);
 }
 
 LogicalResult MpmdMapOp::verifyRegions() {

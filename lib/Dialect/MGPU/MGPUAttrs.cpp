@@ -21,13 +21,25 @@ using namespace mlir::mgpu;
 // List parameters
 //===----------------------------------------------------------------------===//
 
+FailureOr<int64_t> mlir::mgpu::parseInt64(AsmParser &parser) {
+  // parseInteger accepts `true` / `false` as the 1-bit integers -1 and 0.
+  SMLoc loc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalKeyword("true")) ||
+      succeeded(parser.parseOptionalKeyword("false")))
+    return parser.emitError(loc, "expected an integer, got a boolean");
+  int64_t value = 0;
+  if (parser.parseInteger(value))
+    return failure();
+  return value;
+}
+
 FailureOr<SmallVector<int64_t>> mlir::mgpu::parseI64List(AsmParser &parser) {
   SmallVector<int64_t> values;
   if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
-        int64_t value;
-        if (parser.parseInteger(value))
+        FailureOr<int64_t> value = parseInt64(parser);
+        if (failed(value))
           return failure();
-        values.push_back(value);
+        values.push_back(*value);
         return success();
       }))
     return failure();

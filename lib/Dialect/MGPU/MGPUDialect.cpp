@@ -55,10 +55,43 @@ void MGPUDialect::initialize() {
   addInterfaces<MGPUOpAsmInterface>();
 }
 
+/// `mgpu.target` belongs on a module; no other `mgpu.*` name is known. `where`
+/// says what carries the attribute when it is not `op` itself.
+static LogicalResult verifyArgOrResultAttribute(Operation *op,
+                                                NamedAttribute attr,
+                                                StringRef where) {
+  if (attr.getName() == MGPUDialect::getTargetAttrName())
+    return op->emitError() << "'" << MGPUDialect::getTargetAttrName()
+                           << "' must be attached to a builtin.module, not "
+                           << where;
+  return op->emitError() << "unknown mgpu attribute '"
+                         << attr.getName().getValue() << "' on " << where
+                         << "; the only discardable one is '"
+                         << MGPUDialect::getTargetAttrName() << "'";
+}
+
+LogicalResult MGPUDialect::verifyRegionArgAttribute(Operation *op,
+                                                    unsigned regionIndex,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attr) {
+  return verifyArgOrResultAttribute(op, attr,
+                                    "argument #" + std::to_string(argIndex));
+}
+
+LogicalResult MGPUDialect::verifyRegionResultAttribute(Operation *op,
+                                                       unsigned regionIndex,
+                                                       unsigned resultIndex,
+                                                       NamedAttribute attr) {
+  return verifyArgOrResultAttribute(op, attr,
+                                    "result #" + std::to_string(resultIndex));
+}
+
 LogicalResult MGPUDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   if (attr.getName() != getTargetAttrName())
-    return op->emitError() << "unknown mgpu attribute '" << attr.getName()
+    // getValue(): a StringAttr would print quoted inside the quotes.
+    return op->emitError() << "unknown mgpu attribute '"
+                           << attr.getName().getValue()
                            << "'; the only discardable one is '"
                            << getTargetAttrName() << "'";
   if (!isa<TargetAttr>(attr.getValue()))

@@ -9,6 +9,9 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::mgpu;
@@ -48,25 +51,44 @@ TargetAttr mlir::mgpu::getEffectiveTarget(Operation *op) {
   return TargetAttr::get(op->getContext(), "sm_90a", Profile::extended);
 }
 
+/// Bits of one element of a buffer, if known.
+static std::optional<int64_t> getElementBits(Type elementType) {
+  if (elementType.isIndex())
+    return 64;
+  if (elementType.isIntOrFloat())
+    return elementType.getIntOrFloatBitWidth();
+  if (auto complex = dyn_cast<ComplexType>(elementType);
+      complex && complex.getElementType().isIntOrFloat())
+    return 2 * complex.getElementType().getIntOrFloatBitWidth();
+  // memref<128xvector<4xf32>> is a valid block; counting it as 0 bytes
+  // would let it past the shared-memory budget (S25).
+  if (auto vector = dyn_cast<VectorType>(elementType);
+      vector && !vector.isScalable())
+    if (std::optional<int64_t> bits =
+            getElementBits(vector.getElementType())) {
+      int64_t total;
+      if (llvm::MulOverflow(*bits, vector.getNumElements(), total))
+        return std::numeric_limits<int64_t>::max();
+      return total;
+    }
+  return std::nullopt;
+}
+
 std::optional<int64_t> mlir::mgpu::getBufferBytes(ArrayRef<int64_t> shape,
                                                   Type elementType) {
-  int64_t bits;
-  if (elementType.isIndex())
-    bits = 64;
-  else if (elementType.isIntOrFloat())
-    bits = elementType.getIntOrFloatBitWidth();
-  else if (auto complex = dyn_cast<ComplexType>(elementType);
-           complex && complex.getElementType().isIntOrFloat())
-    bits = 2 * complex.getElementType().getIntOrFloatBitWidth();
-  else
+  std::optional<int64_t> elementBits = getElementBits(elementType);
+  if (!elementBits)
     return std::nullopt;
-  int64_t elements = 1;
+  // Saturate instead of wrapping around: an absurdly large buffer must still
+  // exceed the shared-memory budget.
+  int64_t bits = *elementBits;
   for (int64_t size : shape) {
     if (ShapedType::isDynamic(size) || size < 0)
       return std::nullopt;
-    elements *= size;
+    if (llvm::MulOverflow(bits, size, bits))
+      return std::numeric_limits<int64_t>::max();
   }
-  return (elements * bits + 7) / 8;
+  return bits / 8 + (bits % 8 != 0);
 }
 
 std::string mlir::mgpu::formatTuple(ArrayRef<int64_t> sizes) {

@@ -25,6 +25,14 @@ class MGPU_I64ListParameter<string desc>
   let printer = "::mlir::mgpu::printI64List($_printer, $_self)";
 }
 
+// The block shape is required (`shape = []` for a rank-0 block): a block spec
+// that forgets its window must not silently become rank 0.
+class MGPU_RequiredI64ListParameter<string desc>
+    : ArrayRefParameter<"int64_t", desc> {
+  let parser = "::mlir::mgpu::parseI64List($_parser)";
+  let printer = "::mlir::mgpu::printI64List($_printer, $_self)";
+}
+
 class MGPU_NameListParameter<string desc>
     : OptionalArrayRefParameter<"::mlir::StringAttr", desc> {
   let parser = "::mlir::mgpu::parseNameList($_parser)";
@@ -36,6 +44,19 @@ def MGPU_SemanticsListParameter
                                 "semantics of each grid axis"> {
   let parser = "::mlir::mgpu::parseSemanticsList($_parser)";
   let printer = "::mlir::mgpu::printSemanticsList($_printer, $_self)";
+}
+
+// Sizes and counts. The generic integer parser reads `true` as the 1-bit
+// integer 1 (-1 once sign-extended) and `false` as 0, which turned
+// `max_concurrent_steps = true` into "got -1"; this one rejects them.
+class MGPU_I64Parameter<string value, string desc>
+    : DefaultValuedParameter<"int64_t", value, desc> {
+  let parser = "::mlir::mgpu::parseInt64($_parser)";
+}
+
+class MGPU_OptionalI64Parameter<string desc>
+    : OptionalParameter<"std::optional<int64_t>", desc> {
+  let parser = "::mlir::mgpu::parseInt64($_parser)";
 }
 
 // `true` / `false` keywords (the generic integer parser rejects them).
@@ -75,7 +96,7 @@ def MGPU_MeshAttr : MGPU_Attr<"Mesh", "mesh"> {
     MGPU_NameListParameter<"grid axis names">:$grid_names,
     MGPU_I64ListParameter<"cluster sizes">:$cluster,
     MGPU_NameListParameter<"cluster axis names">:$cluster_names,
-    OptionalParameter<"std::optional<int64_t>", "Pallas threads per CTA">:$num_threads,
+    MGPU_OptionalI64Parameter<"Pallas threads per CTA">:$num_threads,
     OptionalParameter<"::mlir::StringAttr", "name of the thread axis">:$thread_name
   );
   let extraClassDeclaration = [{
@@ -113,7 +134,7 @@ def MGPU_BlockSpecAttr : MGPU_Attr<"BlockSpec", "block_spec"> {
     ```
   }];
   let parameters = (ins
-    MGPU_I64ListParameter<"window shape">:$shape,
+    MGPU_RequiredI64ListParameter<"window shape">:$shape,
     "::mlir::AffineMapAttr":$index_map,
     MGPU_MemorySpaceParameter:$memory_space
   );
@@ -141,8 +162,7 @@ def MGPU_CompilerParamsAttr : MGPU_Attr<"CompilerParams", "compiler_params"> {
   }];
   let parameters = (ins
     MGPU_SemanticsListParameter:$dimension_semantics,
-    DefaultValuedParameter<"int64_t", "1",
-                           "buffers per staged block">:$max_concurrent_steps,
+    MGPU_I64Parameter<"1", "buffers per staged block">:$max_concurrent_steps,
     MGPU_BoolParameter<"false", "allow approximate math">:$approx_math
   );
 }

@@ -34,6 +34,7 @@ parseSemanticsList(AsmParser &parser);
 void printSemanticsList(AsmPrinter &printer,
                         ArrayRef<DimensionSemantics> values);
 FailureOr<bool> parseBool(AsmParser &parser);
+FailureOr<int64_t> parseInt64(AsmParser &parser);
 
 } // namespace mlir::mgpu
 

@@ -34,6 +34,10 @@ def MGPU_Dialect : Dialect {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  // Argument and result attributes too: an `mgpu.*` name there is as unknown
+  // (or misplaced) as on an op.
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
   let extraClassDeclaration = [{
     /// The name of the module attribute holding the `#mgpu.target`.
     static constexpr ::llvm::StringLiteral getTargetAttrName() {

@@ -28,7 +28,8 @@ std::optional<int64_t> getMaxSharedMemoryBytes(StringRef chip);
 /// op that has one, else the default target (sm_90a, extended profile).
 TargetAttr getEffectiveTarget(Operation *op);
 
-/// Bytes of a statically shaped buffer of `shape` x `elementType`, if known.
+/// Bytes of a statically shaped buffer of `shape` x `elementType`, if known;
+/// saturates at INT64_MAX instead of overflowing.
 std::optional<int64_t> getBufferBytes(ArrayRef<int64_t> shape,
                                       Type elementType);
 
