@@ -24,9 +24,55 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.mgpu_tools_dir, config.llvm_tools_dir]
-tools = ["mgpu-opt"]
+tools = ["mgpu-opt", "mgpu-run"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 if config.mgpu_ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.mgpu_ptxas))
+
+# The CUDA runtime (lib/Runtime). `mgpu-cuda-runtime`: the library was built
+# (it needs cuda.h). `cuda-device`: a CUDA driver and device answer, as told
+# by the probe built from test/Runtime/cuda_probe.c; tests that run kernels
+# on a GPU require it and are UNSUPPORTED elsewhere.
+mgpu_cuda_runtime = os.path.join(config.mgpu_lib_dir, "libmgpu_cuda_runtime.so")
+if os.path.exists(mgpu_cuda_runtime):
+    config.available_features.add("mgpu-cuda-runtime")
+    config.substitutions.append(("%mgpu_cuda_runtime", mgpu_cuda_runtime))
+    mgpu_cuda_probe = os.path.join(config.mgpu_obj_root, "test", "Runtime",
+                                   "mgpu-cuda-probe")
+    if os.path.exists(mgpu_cuda_probe):
+        import subprocess
+        try:
+            probe = subprocess.run([mgpu_cuda_probe], capture_output=True,
+                                   timeout=120)
+            if probe.returncode == 0:
+                config.available_features.add("cuda-device")
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+
+# Reuse from other MLIR compilers (test/Plugin, test/CAPI, test/Downstream).
+# `mgpu-sanitize`: an ASan/UBSan build, whose MGPUPlugin.so the uninstrumented
+# stock mlir-opt cannot load.
+import lit.util
+
+if lit.util.pythonize_bool(config.mgpu_sanitize):
+    config.available_features.add("mgpu-sanitize")
+# %mlir_opt: the stock mlir-opt of the MLIR packages, which loads
+# MGPUPlugin.so (%mgpu_plugin).
+config.substitutions.append(
+    ("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
+config.substitutions.append(
+    ("%mgpu_plugin", os.path.join(config.mgpu_lib_dir, "MGPUPlugin.so")))
+config.substitutions.append(
+    ("%mgpu_capi_test",
+     os.path.join(config.mgpu_obj_root, "test", "CAPI", "mgpu-capi-test")))
+# %cmake and the flags that configure a downstream project with this build's
+# generator and compiler (and no optimization: it only has to run once).
+config.substitutions.append(("%cmake", '"%s"' % config.cmake_command))
+config.substitutions.append(
+    ("%mgpu_downstream_cmake_flags",
+     '-G "%s" -DCMAKE_MAKE_PROGRAM="%s" -DCMAKE_C_COMPILER="%s" '
+     '-DCMAKE_CXX_COMPILER="%s" -DCMAKE_BUILD_TYPE=' % (
+         config.cmake_generator, config.cmake_make_program,
+         config.cmake_c_compiler, config.cmake_cxx_compiler)))

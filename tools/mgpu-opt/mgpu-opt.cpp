@@ -6,8 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mgpu/Dialect/MGPU/MGPUDialect.h"
-#include "mgpu/Transforms/Passes.h"
+#include "mgpu/InitAll.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -18,13 +17,13 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
-  mlir::mgpu::registerMGPUPasses();
+  mlir::mgpu::registerAllMGPUPassesAndPipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   mlir::registerAllToLLVMIRTranslations(registry);
-  registry.insert<mlir::mgpu::MGPUDialect>();
+  mlir::mgpu::registerAllMGPUDialects(registry);
 
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "mgpu optimizer driver: mlir-opt with the mgpu dialect\n",
