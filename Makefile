@@ -9,7 +9,7 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 LLVM_DIR   ?= /usr/lib/llvm-22
-PACKAGES   := llvm-22-dev libmlir-22-dev mlir-22-tools libomp-22-dev cmake ninja-build g++ python3
+PACKAGES   := llvm-22-dev libmlir-22-dev mlir-22-tools libomp-22-dev cmake ninja-build g++ python3 clang-format
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CMAKE_ARGS := -G Ninja -DCMAKE_BUILD_TYPE=Release \
               -DMLIR_DIR=$(LLVM_DIR)/lib/cmake/mlir \
@@ -47,7 +47,7 @@ $(ASAN_BUILD)/build.ninja:
 
 check-sanitize: deps $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD)
-	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	ASAN_OPTIONS=detect_leaks=0:allow_user_poisoning=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ninja -C $(ASAN_BUILD) check-mgpu
 
 demo: build
@@ -68,7 +68,7 @@ docs-check: build
 	  fi; \
 	done; echo "docs-check: docs are up to date"
 
-format-check:
+format-check: deps
 	@files=$$(git ls-files '*.cpp' '*.h' '*.c'); \
 	clang-format --dry-run --Werror $$files && echo "format-check: clean"
 

@@ -51,9 +51,8 @@ bool isGlobalRefArgument(Operation *op, unsigned index) {
 }
 
 template <typename KernelOp>
-struct KernelOpInterface
-    : public DstBufferizableOpInterfaceExternalModel<KernelOpInterface<KernelOp>,
-                                                     KernelOp> {
+struct KernelOpInterface : public DstBufferizableOpInterfaceExternalModel<
+                               KernelOpInterface<KernelOp>, KernelOp> {
   bool bufferizesToElementwiseAccess(Operation *op, const AnalysisState &state,
                                      ArrayRef<OpOperand *> operands) const {
     auto call = dyn_cast<PallasCallOp>(op);
@@ -100,9 +99,9 @@ struct KernelOpInterface
 
     // Whole-array region arguments take the buffers' types (which may carry
     // a layout); a cast keeps the body's view of them unchanged.
-    ValueRange refs = ValueRange(operands).drop_front(
-        op->getNumOperands() - kernel.getIns().size() -
-        kernel.getOuts().size());
+    ValueRange refs = ValueRange(operands).drop_front(op->getNumOperands() -
+                                                      kernel.getIns().size() -
+                                                      kernel.getOuts().size());
     for (auto [oldRegion, newRegion] :
          llvm::zip(op->getRegions(), newOp->getRegions())) {
       rewriter.inlineRegionBefore(oldRegion, newRegion, newRegion.end());
@@ -110,13 +109,12 @@ struct KernelOpInterface
       rewriter.setInsertionPointToStart(&body);
       for (auto [index, ref] : llvm::enumerate(refs)) {
         BlockArgument arg = body.getArgument(index);
-        if (arg.getType() == ref.getType() ||
-            !isGlobalRefArgument(op, index))
+        if (arg.getType() == ref.getType() || !isGlobalRefArgument(op, index))
           continue;
         Type viewType = arg.getType();
         arg.setType(ref.getType());
-        auto view = memref::CastOp::create(rewriter, arg.getLoc(), viewType,
-                                           arg);
+        auto view =
+            memref::CastOp::create(rewriter, arg.getLoc(), viewType, arg);
         rewriter.replaceAllUsesExcept(arg, view, view);
       }
     }

@@ -27,8 +27,7 @@ using namespace mlir;
 using namespace mlir::mgpu;
 
 namespace {
-struct BufferizePass
-    : public mgpu::impl::MGPUBufferizeBase<BufferizePass> {
+struct BufferizePass : public mgpu::impl::MGPUBufferizeBase<BufferizePass> {
   using Base::Base;
 
   void getDependentDialects(DialectRegistry &registry) const override {
@@ -49,8 +48,8 @@ struct BufferizePass
         identityLayout ? bufferization::LayoutMapOption::IdentityLayoutMap
                        : bufferization::LayoutMapOption::FullyDynamicLayoutMap);
     bufferization::BufferizationState state;
-    if (failed(bufferization::runOneShotModuleBufferize(getOperation(),
-                                                        options, state)))
+    if (failed(bufferization::runOneShotModuleBufferize(getOperation(), options,
+                                                        state)))
       return signalPassFailure();
   }
 };

@@ -158,8 +158,8 @@ void lowerSemaphores(Operation *root) {
       Value next = arith::SelectOp::create(b, loc, ready, taken, current);
       memref::AtomicYieldOp::create(b, loc, next);
     }
-    Value notReady = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::slt, rmw.getResult(), value);
+    Value notReady = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                           rmw.getResult(), value);
     scf::ConditionOp::create(b, loc, notReady, ValueRange());
     b.createBlock(&loop.getAfter());
     scf::YieldOp::create(b, loc);
@@ -199,12 +199,11 @@ void copyBlock(OpBuilder &b, Location loc, const StagedOperand &operand,
     Value hi = arith::MinSIOp::create(b, loc, end, extentOfArray);
     Value extent = arith::MaxSIOp::create(
         b, loc, arith::SubIOp::create(b, loc, hi, lo), zero);
-    Value clipped = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                          extent, size);
+    Value clipped =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, extent, size);
     partial = arith::OrIOp::create(b, loc, partial, clipped);
     arrayOffsets.push_back(lo);
-    bufferOffsets.push_back(
-        Value(arith::SubIOp::create(b, loc, lo, offset)));
+    bufferOffsets.push_back(Value(arith::SubIOp::create(b, loc, lo, offset)));
     sizes.push_back(extent);
     strides.push_back(b.getIndexAttr(1));
   }
@@ -216,7 +215,8 @@ void copyBlock(OpBuilder &b, Location loc, const StagedOperand &operand,
     linalg::CopyOp::create(b, loc, bufferView, arrayView);
     return;
   }
-  Type elementType = cast<MemRefType>(operand.buffer.getType()).getElementType();
+  Type elementType =
+      cast<MemRefType>(operand.buffer.getType()).getElementType();
   auto fill = scf::IfOp::create(b, loc, partial, /*withElseRegion=*/false);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -232,30 +232,30 @@ SmallVector<Value> loadIndex(OpBuilder &b, Location loc, Value stored,
                              size_t rank) {
   SmallVector<Value> index;
   for (size_t d = 0; d < rank; ++d)
-    index.push_back(memref::LoadOp::create(b, loc, stored,
-                                           indexConstant(b, loc, d)));
+    index.push_back(
+        memref::LoadOp::create(b, loc, stored, indexConstant(b, loc, d)));
   return index;
 }
 
 /// At one grid step: brings each staged operand's current block into its
 /// buffer, writing back an output's previous block first.
-void stageBlocks(OpBuilder &b, Location loc,
-                 ArrayRef<StagedOperand> operands, ValueRange ivs) {
+void stageBlocks(OpBuilder &b, Location loc, ArrayRef<StagedOperand> operands,
+                 ValueRange ivs) {
   for (const StagedOperand &operand : operands) {
     AffineMap map = operand.spec.getIndexMap().getValue();
     SmallVector<Value> index;
     for (unsigned r = 0; r < map.getNumResults(); ++r)
-      index.push_back(affine::AffineApplyOp::create(
-          b, loc, map.getSubMap({r}), ivs));
+      index.push_back(
+          affine::AffineApplyOp::create(b, loc, map.getSubMap({r}), ivs));
     Value valid = memref::LoadOp::create(b, loc, operand.valid);
-    SmallVector<Value> last = loadIndex(b, loc, operand.lastIndex, index.size());
+    SmallVector<Value> last =
+        loadIndex(b, loc, operand.lastIndex, index.size());
     Value changed = arith::XOrIOp::create(
         b, loc, valid, arith::ConstantIntOp::create(b, loc, 1, 1));
     for (auto [now, before] : llvm::zip(index, last))
       changed = arith::OrIOp::create(
           b, loc, changed,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, now,
-                                before));
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, now, before));
     auto ifChanged = scf::IfOp::create(b, loc, changed, false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifChanged.thenBlock());
@@ -276,7 +276,8 @@ void stageBlocks(OpBuilder &b, Location loc,
 
 /// Zero-filled host buffer for a scratch operand.
 Value allocateZeroed(OpBuilder &b, Location loc, MemRefType type) {
-  Value buffer = memref::AllocOp::create(b, loc, cast<MemRefType>(toHostType(type)));
+  Value buffer =
+      memref::AllocOp::create(b, loc, cast<MemRefType>(toHostType(type)));
   Value zero = arith::ConstantOp::create(
       b, loc, cast<TypedAttr>(b.getZeroAttr(type.getElementType())));
   linalg::FillOp::create(b, loc, zero, buffer);
@@ -285,8 +286,7 @@ Value allocateZeroed(OpBuilder &b, Location loc, MemRefType type) {
 
 /// Whether programs of `kernel` may wait for each other.
 bool waitsOnSemaphores(Operation *kernel) {
-  return kernel
-      ->walk([](SemaphoreWaitOp) { return WalkResult::interrupt(); })
+  return kernel->walk([](SemaphoreWaitOp) { return WalkResult::interrupt(); })
       .wasInterrupted();
 }
 
@@ -347,8 +347,8 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
                           b.getIndexType()));
       operand.valid =
           memref::AllocaOp::create(b, loc, MemRefType::get({}, b.getI1Type()));
-      memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 0, 1),
-                              operand.valid);
+      memref::StoreOp::create(
+          b, loc, arith::ConstantIntOp::create(b, loc, 0, 1), operand.valid);
       args.push_back(operand.buffer);
       toFree.push_back(operand.buffer);
       staged.push_back(operand);
@@ -372,16 +372,16 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
   bindAxisSizes(b, loc, meshes, bindings);
 
   Value zero = indexConstant(b, loc, 0), one = indexConstant(b, loc, 1);
-  scf::buildLoopNest(
-      b, loc, SmallVector<Value>(sizes.size(), zero), sizes,
-      SmallVector<Value>(sizes.size(), one),
-      [&](OpBuilder &nested, Location loc, ValueRange ivs) {
-        bindings.programIds = llvm::to_vector(ivs);
-        if (!meshes.empty())
-          bindMeshAxes(meshes.front(), ivs, bindings);
-        stageBlocks(nested, loc, staged, ivs);
-        inlineKernelBody(nested, loc, op.getBody().front(), args, bindings);
-      });
+  scf::buildLoopNest(b, loc, SmallVector<Value>(sizes.size(), zero), sizes,
+                     SmallVector<Value>(sizes.size(), one),
+                     [&](OpBuilder &nested, Location loc, ValueRange ivs) {
+                       bindings.programIds = llvm::to_vector(ivs);
+                       if (!meshes.empty())
+                         bindMeshAxes(meshes.front(), ivs, bindings);
+                       stageBlocks(nested, loc, staged, ivs);
+                       inlineKernelBody(nested, loc, op.getBody().front(), args,
+                                        bindings);
+                     });
 
   // The last block of each output goes back.
   for (const StagedOperand &operand : staged) {
@@ -391,9 +391,10 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
     auto ifValid = scf::IfOp::create(b, loc, valid, false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifValid.thenBlock());
-    copyBlock(b, loc, operand,
-              loadIndex(b, loc, operand.lastIndex, operand.spec.getShape().size()),
-              /*toBuffer=*/false);
+    copyBlock(
+        b, loc, operand,
+        loadIndex(b, loc, operand.lastIndex, operand.spec.getShape().size()),
+        /*toBuffer=*/false);
   }
   for (Value buffer : toFree)
     memref::DeallocOp::create(b, loc, buffer);
@@ -518,7 +519,8 @@ LogicalResult lowerMpmdMap(MpmdMapOp op) {
     bindAxisSizes(nested, loc, superMesh, bindings);
     for (int64_t size : mesh.getGrid())
       bindings.numPrograms.push_back(indexConstant(nested, loc, size));
-    bindings.programIds = llvm::to_vector(ivs.take_front(mesh.getGrid().size()));
+    bindings.programIds =
+        llvm::to_vector(ivs.take_front(mesh.getGrid().size()));
     bindMeshAxes(mesh, ivs, bindings);
     inlineKernelBody(nested, loc, op.getBodies()[index].front(), args,
                      bindings);
@@ -534,8 +536,7 @@ LogicalResult lowerMpmdMap(MpmdMapOp op) {
   return success();
 }
 
-struct LowerToCPUPass
-    : public mgpu::impl::MGPULowerToCPUBase<LowerToCPUPass> {
+struct LowerToCPUPass : public mgpu::impl::MGPULowerToCPUBase<LowerToCPUPass> {
   void runOnOperation() override {
     SmallVector<Operation *> kernels;
     getOperation()->walk([&](Operation *op) {
@@ -544,9 +545,9 @@ struct LowerToCPUPass
     });
     for (Operation *kernel : kernels) {
       Operation *parent = kernel->getParentOp();
-      LogicalResult result =
-          isa<PallasCallOp>(kernel) ? lowerPallasCall(cast<PallasCallOp>(kernel))
-                                    : lowerMpmdMap(cast<MpmdMapOp>(kernel));
+      LogicalResult result = isa<PallasCallOp>(kernel)
+                                 ? lowerPallasCall(cast<PallasCallOp>(kernel))
+                                 : lowerMpmdMap(cast<MpmdMapOp>(kernel));
       if (failed(result))
         return signalPassFailure();
       lowerSemaphores(parent);

@@ -103,8 +103,7 @@ FailureOr<Value> createZeroedScratch(OpBuilder &b, MpmdMapOp op,
       type)
     return op.emitOpError() << "cannot pass global scratch of type " << type
                             << " as a tensor when splitting; bufferize first";
-  Value empty =
-      tensor::EmptyOp::create(b, loc, type.getShape(), elementType);
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), elementType);
   return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
 }
 

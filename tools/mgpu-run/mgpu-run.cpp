@@ -43,8 +43,9 @@ enum class Backend { Auto, CPU, CUDA };
 
 cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<input file>"),
                                    cl::init("-"));
-cl::opt<std::string> entryPoint("e", cl::desc("Function to run (no arguments, "
-                                              "no results)"),
+cl::opt<std::string> entryPoint("e",
+                                cl::desc("Function to run (no arguments, "
+                                         "no results)"),
                                 cl::init("main"));
 cl::opt<Backend> backend(
     "backend", cl::desc("Where to run the kernels"), cl::init(Backend::Auto),
@@ -84,8 +85,8 @@ bool probeCudaDevice(const std::string &libDir, std::string &reason) {
     reason = "cannot load " + std::string(path) + ": " + error;
     return false;
   }
-  auto hasDevice =
-      reinterpret_cast<bool (*)()>(lib.getAddressOfSymbol("mgpuRuntimeHasDevice"));
+  auto hasDevice = reinterpret_cast<bool (*)()>(
+      lib.getAddressOfSymbol("mgpuRuntimeHasDevice"));
   auto whyNot = reinterpret_cast<const char *(*)()>(
       lib.getAddressOfSymbol("mgpuRuntimeNoDeviceReason"));
   if (!hasDevice || !whyNot) {
@@ -105,8 +106,8 @@ LogicalResult checkEntry(ModuleOp module) {
     return module.emitError() << "entry function '@" << entryPoint
                               << "' not found (choose one with -e)";
   if (func.isExternal())
-    return func.emitError() << "entry function '@" << entryPoint
-                            << "' has no body";
+    return func.emitError()
+           << "entry function '@" << entryPoint << "' has no body";
   if (func.getNumArguments() != 0 || func.getNumResults() != 0)
     return func.emitError() << "entry function '@" << entryPoint
                             << "' must take no arguments and return nothing, "
@@ -143,11 +144,10 @@ int main(int argc, char **argv) {
   }
   if (verbose)
     errs() << "mgpu-run: backend cpu ("
-           << (backend == Backend::CPU
-                   ? std::string("requested")
-                   : cuda ? std::string("CUDA device found, but this build "
-                                        "has no GPU lowering yet")
-                          : "no CUDA device: " + reason)
+           << (backend == Backend::CPU ? std::string("requested")
+               : cuda ? std::string("CUDA device found, but this build "
+                                    "has no GPU lowering yet")
+                      : "no CUDA device: " + reason)
            << ")\n";
 
   std::string errorMessage;
@@ -168,8 +168,8 @@ int main(int argc, char **argv) {
 
   SmallVector<std::string> libs(sharedLibs.begin(), sharedLibs.end());
   // libomp runs the programs of kernels that wait on each other concurrently.
-  for (StringRef name : {"libmlir_runner_utils.so", "libmlir_c_runner_utils.so",
-                         "libomp.so"}) {
+  for (StringRef name :
+       {"libmlir_runner_utils.so", "libmlir_c_runner_utils.so", "libomp.so"}) {
     SmallString<256> path(MGPU_MLIR_LIB_DIR);
     sys::path::append(path, name);
     libs.push_back(std::string(path));
@@ -178,11 +178,13 @@ int main(int argc, char **argv) {
   ExecutionEngineOptions options;
   options.transformer = makeOptimizingTransformer(optLevel, 0, nullptr);
   options.sharedLibPaths = libRefs;
-  options.jitCodeGenOptLevel = static_cast<CodeGenOptLevel>(optLevel.getValue());
+  options.jitCodeGenOptLevel =
+      static_cast<CodeGenOptLevel>(optLevel.getValue());
   auto engine = mlir::ExecutionEngine::create(*module, options);
   if (!engine)
     return fail("cannot compile the module: " + toString(engine.takeError()));
   if (Error error = (*engine)->invokePacked(entryPoint))
-    return fail("cannot run '@" + entryPoint + "': " + toString(std::move(error)));
+    return fail("cannot run '@" + entryPoint +
+                "': " + toString(std::move(error)));
   return 0;
 }

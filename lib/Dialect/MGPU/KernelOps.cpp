@@ -31,8 +31,7 @@ static LogicalResult verifyLaunchedFromHost(Operation *op) {
        parent = parent->getParentOp()) {
     if (isa<PallasCallOp, MpmdMapOp, gpu::GPUFuncOp, gpu::LaunchOp>(parent)) {
       InFlightDiagnostic diag =
-          op->emitOpError() << "cannot be nested inside '"
-                            << parent->getName()
+          op->emitOpError() << "cannot be nested inside '" << parent->getName()
                             << "': kernels are launched from host code";
       diag.attachNote(parent->getLoc()) << "enclosing kernel is here";
       return diag;
@@ -97,9 +96,8 @@ static int64_t getWorkgroupScratchBytes(std::optional<ArrayAttr> scratch) {
 /// S25: the static shared memory of a CTA against the chip's limit.
 /// `buffers` is max_concurrent_steps for a pallas_call; an mpmd_map (no
 /// staged blocks, only scratch) passes std::nullopt and gets its own hint.
-static LogicalResult
-verifySharedMemoryBudget(Operation *op, int64_t bytes,
-                         std::optional<int64_t> buffers) {
+static LogicalResult verifySharedMemoryBudget(Operation *op, int64_t bytes,
+                                              std::optional<int64_t> buffers) {
   TargetAttr target = getEffectiveTarget(op);
   std::optional<int64_t> limit = getMaxSharedMemoryBytes(target.getChip());
   if (!limit || bytes <= *limit)
@@ -128,12 +126,10 @@ static LogicalResult verifyRegionArguments(Operation *op, Region &region,
                                            ArrayRef<std::string> origins) {
   Block &block = region.front();
   if (block.getNumArguments() != expected.size())
-    return op->emitOpError()
-           << regionName << " has " << block.getNumArguments()
-           << " arguments, expected " << expected.size()
-           << " (one per input, output and scratch buffer)";
-  for (auto [i, arg, type] :
-       llvm::enumerate(block.getArguments(), expected)) {
+    return op->emitOpError() << regionName << " has " << block.getNumArguments()
+                             << " arguments, expected " << expected.size()
+                             << " (one per input, output and scratch buffer)";
+  for (auto [i, arg, type] : llvm::enumerate(block.getArguments(), expected)) {
     if (arg.getType() == type)
       continue;
     InFlightDiagnostic diag = op->emitOpError()
@@ -214,19 +210,18 @@ static LogicalResult verifyBlockSpec(PallasCallOp op, StringRef origin,
   ArrayRef<int64_t> arrayShape = cast<ShapedType>(operandType).getShape();
   ArrayRef<int64_t> blockShape = spec.getShape();
   if (blockShape.size() != arrayShape.size())
-    return op.emitError() << "Block shape for " << origin << " (= "
-                          << formatTuple(blockShape)
+    return op.emitError() << "Block shape for " << origin
+                          << " (= " << formatTuple(blockShape)
                           << ") must have the same number of dimensions as "
                              "the array shape "
                           << formatTuple(arrayShape) << ".";
   AffineMap map = spec.getIndexMap().getValue();
   size_t gridRank = op.getStaticGrid().size();
   if (map.getNumDims() != gridRank) {
-    InFlightDiagnostic diag = op.emitOpError()
-                              << "index_map of " << origin << " takes "
-                              << map.getNumDims()
-                              << " grid indices, but the grid has rank "
-                              << gridRank;
+    InFlightDiagnostic diag =
+        op.emitOpError() << "index_map of " << origin << " takes "
+                         << map.getNumDims()
+                         << " grid indices, but the grid has rank " << gridRank;
     diag.attachNote() << "an index map takes one dimension per grid axis";
     return diag;
   }
@@ -242,8 +237,8 @@ static LogicalResult verifyBlockSpec(PallasCallOp op, StringRef origin,
                           "GMEM memory space to have same block shape as the "
                           "array shape and a trivial index_map (returning all "
                           "0s).";
-    diag.attachNote() << "for " << origin << " use shape = "
-                      << formatTuple(arrayShape)
+    diag.attachNote() << "for " << origin
+                      << " use shape = " << formatTuple(arrayShape)
                       << " with an all-zero index map, or memory_space = "
                          "smem to stage a window";
     return diag;
@@ -258,9 +253,9 @@ LogicalResult PallasCallOp::verify() {
   // S1.
   Attribute mesh = getMeshAttr();
   if (mesh && !isa<MeshAttr>(mesh)) {
-    InFlightDiagnostic diag =
-        emitError() << "Mesh " << mesh
-                    << " is not supported by the Mosaic GPU backend";
+    InFlightDiagnostic diag = emitError()
+                              << "Mesh " << mesh
+                              << " is not supported by the Mosaic GPU backend";
     diag.attachNote() << "use a #mgpu.mesh<...> attribute";
     return diag;
   }
@@ -283,8 +278,8 @@ LogicalResult PallasCallOp::verify() {
     return diag;
   }
 
-  if (failed(verifyOperandForm(*this, getOperation()->getOperands().drop_front(
-                                          getGrid().size()))))
+  if (failed(verifyOperandForm(
+          *this, getOperation()->getOperands().drop_front(getGrid().size()))))
     return failure();
 
   // S18.
@@ -367,10 +362,9 @@ LogicalResult PallasCallOp::verifyRegions() {
   if (std::optional<ArrayAttr> scratch = getScratch())
     for (Attribute attr : *scratch)
       expected.push_back(cast<TypeAttr>(attr).getValue());
-  return verifyRegionArguments(
-      *this, getBody(), "body", expected,
-      getOriginNames(getIns().size(), getOuts().size(),
-                     getNumScratch(getScratch())));
+  return verifyRegionArguments(*this, getBody(), "body", expected,
+                               getOriginNames(getIns().size(), getOuts().size(),
+                                              getNumScratch(getScratch())));
 }
 
 //===----------------------------------------------------------------------===//
@@ -415,10 +409,9 @@ LogicalResult MpmdMapOp::verify() {
       if (failed(verifyIsMesh(*this, mesh)))
         return failure();
   if (getMeshes().size() != getBodies().size()) {
-    InFlightDiagnostic diag = emitError()
-                              << "expected " << getMeshes().size()
-                              << " regions, one per mesh, got "
-                              << getBodies().size();
+    InFlightDiagnostic diag = emitError() << "expected " << getMeshes().size()
+                                          << " regions, one per mesh, got "
+                                          << getBodies().size();
     diag.attachNote() << "mesh i runs region i: give one region per mesh";
     return diag;
   }
@@ -471,8 +464,8 @@ LogicalResult MpmdMapOp::verify() {
     return failure();
 
   // S25: shared-memory scratch is the only static shared memory here.
-  return verifySharedMemoryBudget(
-      *this, getWorkgroupScratchBytes(getScratch()), std::nullopt);
+  return verifySharedMemoryBudget(*this, getWorkgroupScratchBytes(getScratch()),
+                                  std::nullopt);
 }
 
 LogicalResult MpmdMapOp::verifyRegions() {
@@ -485,9 +478,8 @@ LogicalResult MpmdMapOp::verifyRegions() {
   SmallVector<std::string> origins = getOriginNames(
       getIns().size(), getOuts().size(), getNumScratch(getScratch()));
   for (auto [i, region] : llvm::enumerate(getBodies()))
-    if (failed(verifyRegionArguments(*this, region,
-                                     "region #" + std::to_string(i), expected,
-                                     origins)))
+    if (failed(verifyRegionArguments(
+            *this, region, "region #" + std::to_string(i), expected, origins)))
       return failure();
   return success();
 }

@@ -77,20 +77,22 @@ void mlir::mgpu::printNameList(AsmPrinter &printer,
 FailureOr<SmallVector<DimensionSemantics>>
 mlir::mgpu::parseSemanticsList(AsmParser &parser) {
   SmallVector<DimensionSemantics> values;
-  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() -> ParseResult {
-        SMLoc loc = parser.getCurrentLocation();
-        StringRef keyword;
-        if (parser.parseKeyword(&keyword))
-          return failure();
-        std::optional<DimensionSemantics> value =
-            symbolizeDimensionSemantics(keyword);
-        if (!value)
-          return parser.emitError(loc, "expected 'parallel' or 'sequential', "
-                                       "got '")
-                 << keyword << "'";
-        values.push_back(*value);
-        return success();
-      }))
+  if (parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            SMLoc loc = parser.getCurrentLocation();
+            StringRef keyword;
+            if (parser.parseKeyword(&keyword))
+              return failure();
+            std::optional<DimensionSemantics> value =
+                symbolizeDimensionSemantics(keyword);
+            if (!value)
+              return parser.emitError(loc,
+                                      "expected 'parallel' or 'sequential', "
+                                      "got '")
+                     << keyword << "'";
+            values.push_back(*value);
+            return success();
+          }))
     return failure();
   return values;
 }
@@ -168,9 +170,8 @@ MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
         emitError() << "Requested too many CUDA threads per block. Each "
                        "Mosaic thread corresponds to 128 CUDA threads. At "
                        "most 8 are supported";
-    diag.attachNote() << "num_threads = " << *numThreads
-                      << " asks for " << *numThreads * 128
-                      << " CUDA threads; use at most 8";
+    diag.attachNote() << "num_threads = " << *numThreads << " asks for "
+                      << *numThreads * 128 << " CUDA threads; use at most 8";
     return diag;
   }
   // S17: sizes and names.
@@ -184,7 +185,8 @@ MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     }
     return success();
   };
-  if (failed(checkSizes("grid", grid)) || failed(checkSizes("cluster", cluster)))
+  if (failed(checkSizes("grid", grid)) ||
+      failed(checkSizes("cluster", cluster)))
     return failure();
   if (numThreads && *numThreads <= 0)
     return emitError() << "mesh num_threads must be positive, got "
@@ -223,10 +225,9 @@ BlockSpecAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "block index_map must not have symbols, got "
                        << indexMap;
   if (map.getNumResults() != shape.size()) {
-    InFlightDiagnostic diag = emitError()
-                              << "block index_map has " << map.getNumResults()
-                              << " results but the block shape has rank "
-                              << shape.size();
+    InFlightDiagnostic diag =
+        emitError() << "block index_map has " << map.getNumResults()
+                    << " results but the block shape has rank " << shape.size();
     diag.attachNote() << "the index map returns one block index per "
                          "dimension of the block";
     return diag;
@@ -238,10 +239,10 @@ BlockSpecAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // CompilerParamsAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult CompilerParamsAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError,
-    ArrayRef<DimensionSemantics> dimensionSemantics, int64_t maxConcurrentSteps,
-    bool approxMath) {
+LogicalResult
+CompilerParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           ArrayRef<DimensionSemantics> dimensionSemantics,
+                           int64_t maxConcurrentSteps, bool approxMath) {
   if (maxConcurrentSteps < 1)
     return emitError() << "max_concurrent_steps must be at least 1, got "
                        << maxConcurrentSteps;
@@ -257,7 +258,6 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (getMaxSharedMemoryBytes(chip))
     return success();
   InFlightDiagnostic diag = emitError() << "unknown chip \"" << chip << "\"";
-  diag.attachNote() << "known chips: "
-                    << llvm::join(getKnownChips(), ", ");
+  diag.attachNote() << "known chips: " << llvm::join(getKnownChips(), ", ");
   return diag;
 }

@@ -25,9 +25,8 @@ struct ChipInfo {
 
 // Static shared memory per CTA (the opt-in maximum) of each supported chip.
 static constexpr ChipInfo kChips[] = {
-    {"sm_80", 163 * 1024},  {"sm_90", 227 * 1024},
-    {"sm_90a", 227 * 1024}, {"sm_100", 227 * 1024},
-    {"sm_100a", 227 * 1024},
+    {"sm_80", 163 * 1024},  {"sm_90", 227 * 1024},   {"sm_90a", 227 * 1024},
+    {"sm_100", 227 * 1024}, {"sm_100a", 227 * 1024},
 };
 
 ArrayRef<StringRef> mlir::mgpu::getKnownChips() {
@@ -45,8 +44,8 @@ std::optional<int64_t> mlir::mgpu::getMaxSharedMemoryBytes(StringRef chip) {
 
 TargetAttr mlir::mgpu::getEffectiveTarget(Operation *op) {
   for (Operation *cur = op; cur; cur = cur->getParentOp())
-    if (auto target = cur->getAttrOfType<TargetAttr>(
-            MGPUDialect::getTargetAttrName()))
+    if (auto target =
+            cur->getAttrOfType<TargetAttr>(MGPUDialect::getTargetAttrName()))
       return target;
   return TargetAttr::get(op->getContext(), "sm_90a", Profile::extended);
 }
@@ -64,8 +63,7 @@ static std::optional<int64_t> getElementBits(Type elementType) {
   // would let it past the shared-memory budget (S25).
   if (auto vector = dyn_cast<VectorType>(elementType);
       vector && !vector.isScalable())
-    if (std::optional<int64_t> bits =
-            getElementBits(vector.getElementType())) {
+    if (std::optional<int64_t> bits = getElementBits(vector.getElementType())) {
       int64_t total;
       if (llvm::MulOverflow(*bits, vector.getNumElements(), total))
         return std::numeric_limits<int64_t>::max();
