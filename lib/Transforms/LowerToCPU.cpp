@@ -284,6 +284,30 @@ Value allocateZeroed(OpBuilder &b, Location loc, MemRefType type) {
   return buffer;
 }
 
+/// Zero-filled host buffers for the scratch operands, appended to the region
+/// arguments `args` and to the buffers to free after the kernel.
+void appendZeroedScratch(OpBuilder &b, Location loc,
+                         std::optional<ArrayAttr> scratch,
+                         SmallVectorImpl<Value> &args,
+                         SmallVectorImpl<Value> &toFree) {
+  if (!scratch)
+    return;
+  for (Attribute attr : *scratch) {
+    Value buffer = allocateZeroed(
+        b, loc, cast<MemRefType>(cast<TypeAttr>(attr).getValue()));
+    args.push_back(buffer);
+    toFree.push_back(buffer);
+  }
+}
+
+/// The interpret lowering works on the memref form.
+LogicalResult verifyBufferized(Operation *kernel) {
+  if (kernel->getNumResults() == 0)
+    return success();
+  return kernel->emitOpError() << "must be bufferized before "
+                                  "--mgpu-lower-to-cpu (run --mgpu-bufferize)";
+}
+
 /// Whether programs of `kernel` may wait for each other.
 bool waitsOnSemaphores(Operation *kernel) {
   return kernel->walk([](SemaphoreWaitOp) { return WalkResult::interrupt(); })
@@ -310,10 +334,8 @@ LogicalResult verifySequentiallyRunnable(Operation *kernel) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult lowerPallasCall(PallasCallOp op) {
-  if (!op.getResultTensors().empty())
-    return op.emitOpError()
-           << "must be bufferized before --mgpu-lower-to-cpu (run "
-              "--mgpu-bufferize)";
+  if (failed(verifyBufferized(op)))
+    return failure();
   if (failed(verifySequentiallyRunnable(op)))
     return failure();
   OpBuilder b(op);
@@ -356,13 +378,7 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
   };
   addOperands(op.getIns(), op.getInSpecs(), false);
   addOperands(op.getOuts(), op.getOutSpecs(), true);
-  if (std::optional<ArrayAttr> scratch = op.getScratch())
-    for (Attribute attr : *scratch) {
-      Value buffer = allocateZeroed(
-          b, loc, cast<MemRefType>(cast<TypeAttr>(attr).getValue()));
-      args.push_back(buffer);
-      toFree.push_back(buffer);
-    }
+  appendZeroedScratch(b, loc, op.getScratch(), args, toFree);
 
   ProgramBindings bindings;
   bindings.numPrograms = sizes;
@@ -487,22 +503,14 @@ void runProgramsConcurrently(OpBuilder &b, Location loc, MpmdMapOp op,
 }
 
 LogicalResult lowerMpmdMap(MpmdMapOp op) {
-  if (!op.getResultTensors().empty())
-    return op.emitOpError()
-           << "must be bufferized before --mgpu-lower-to-cpu (run "
-              "--mgpu-bufferize)";
+  if (failed(verifyBufferized(op)))
+    return failure();
   OpBuilder b(op);
   Location loc = op.getLoc();
 
   SmallVector<Value> args(op.getOperands());
   SmallVector<Value> toFree;
-  if (std::optional<ArrayAttr> scratch = op.getScratch())
-    for (Attribute attr : *scratch) {
-      Value buffer = allocateZeroed(
-          b, loc, cast<MemRefType>(cast<TypeAttr>(attr).getValue()));
-      args.push_back(buffer);
-      toFree.push_back(buffer);
-    }
+  appendZeroedScratch(b, loc, op.getScratch(), args, toFree);
 
   SmallVector<MeshAttr> superMesh;
   for (unsigned i = 0, e = op.getMeshes().size(); i < e; ++i)

@@ -1,0 +1,31 @@
+// RUN: mgpu-opt %s --mgpu-lower-to-cpu -split-input-file -verify-diagnostics
+
+#b = #mgpu.block_spec<shape = [64], index_map = affine_map<(i) -> (i)>>
+
+func.func @tensor_form(%a: tensor<64xf32>) -> tensor<64xf32> {
+  // expected-error @below {{'mgpu.pallas_call' op must be bufferized before --mgpu-lower-to-cpu (run --mgpu-bufferize)}}
+  %r = mgpu.pallas_call grid [1] ins(%a : tensor<64xf32>) outs(%a : tensor<64xf32>)
+      in_specs [#b] out_specs [#b] {
+  ^bb0(%x: memref<64xf32, #gpu.address_space<workgroup>>,
+       %y: memref<64xf32, #gpu.address_space<workgroup>>):
+  } -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+
+// -----
+
+#g = #mgpu.block_spec<shape = [4], index_map = affine_map<(i) -> (0)>, memory_space = gmem>
+
+// Programs of a pallas_call that wait on each other are not run
+// concurrently in interpret mode yet: refused, never left to hang.
+func.func @pallas_wait(%sem: memref<4xi32>) {
+  // expected-note @below {{in this kernel}}
+  mgpu.pallas_call grid [2] outs(%sem : memref<4xi32>) in_specs [] out_specs [#g] {
+  ^bb0(%s: memref<4xi32>):
+    %c0 = arith.constant 0 : index
+    %one = arith.constant 1 : i32
+    // expected-error @below {{'mgpu.semaphore_wait' op cannot run in interpret mode yet}}
+    mgpu.semaphore_wait %s[%c0], %one : memref<4xi32>
+  }
+  return
+}
