@@ -175,8 +175,12 @@ int main(int argc, char **argv) {
     libs.push_back(std::string(path));
   }
   SmallVector<StringRef> libRefs(libs.begin(), libs.end());
+  // ExecutionEngineOptions keeps a function_ref: the transformer must
+  // outlive the engine's creation.
+  std::function<Error(llvm::Module *)> optimize =
+      makeOptimizingTransformer(optLevel, 0, nullptr);
   ExecutionEngineOptions options;
-  options.transformer = makeOptimizingTransformer(optLevel, 0, nullptr);
+  options.transformer = optimize;
   options.sharedLibPaths = libRefs;
   options.jitCodeGenOptLevel =
       static_cast<CodeGenOptLevel>(optLevel.getValue());
