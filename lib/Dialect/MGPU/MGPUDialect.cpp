@@ -57,6 +57,20 @@ void MGPUDialect::initialize() {
 
 /// `mgpu.target` belongs on a module; no other `mgpu.*` name is known. `where`
 /// says what carries the attribute when it is not `op` itself.
+/// An `mgpu.*` attribute other than `mgpu.target`, on the op itself or (with
+/// `where`) on one of its region arguments or results.
+static InFlightDiagnostic
+emitUnknownAttributeError(Operation *op, NamedAttribute attr, StringRef where) {
+  // getValue(): a StringAttr would print quoted inside the quotes.
+  InFlightDiagnostic diag = op->emitError() << "unknown mgpu attribute '"
+                                            << attr.getName().getValue() << "'";
+  if (!where.empty())
+    diag << " on " << where;
+  diag << "; the only discardable one is '" << MGPUDialect::getTargetAttrName()
+       << "'";
+  return diag;
+}
+
 static LogicalResult verifyArgOrResultAttribute(Operation *op,
                                                 NamedAttribute attr,
                                                 StringRef where) {
@@ -64,10 +78,7 @@ static LogicalResult verifyArgOrResultAttribute(Operation *op,
     return op->emitError() << "'" << MGPUDialect::getTargetAttrName()
                            << "' must be attached to a builtin.module, not "
                            << where;
-  return op->emitError() << "unknown mgpu attribute '"
-                         << attr.getName().getValue() << "' on " << where
-                         << "; the only discardable one is '"
-                         << MGPUDialect::getTargetAttrName() << "'";
+  return emitUnknownAttributeError(op, attr, where);
 }
 
 LogicalResult MGPUDialect::verifyRegionArgAttribute(Operation *op,
@@ -89,11 +100,7 @@ LogicalResult MGPUDialect::verifyRegionResultAttribute(Operation *op,
 LogicalResult MGPUDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   if (attr.getName() != getTargetAttrName())
-    // getValue(): a StringAttr would print quoted inside the quotes.
-    return op->emitError() << "unknown mgpu attribute '"
-                           << attr.getName().getValue()
-                           << "'; the only discardable one is '"
-                           << getTargetAttrName() << "'";
+    return emitUnknownAttributeError(op, attr, /*where=*/"");
   if (!isa<TargetAttr>(attr.getValue()))
     return op->emitError() << "'" << getTargetAttrName()
                            << "' must be a #mgpu.target attribute, got "
