@@ -21,3 +21,8 @@ echo "== the same program in the extended profile (the default) verifies:"
 echo
 echo "== --mgpu-split-mpmd refuses to split regions that synchronize:"
 "$opt" --mgpu-split-mpmd "$here/producer_consumer.mlir" 2>&1 >/dev/null | head -n 1 || true
+
+echo
+echo "== vector add run by mgpu-run on the best backend available here:"
+"$build/bin/mgpu-run" "$here/../test/Integration/CPU/vector_add.mlir" -e main \
+  --backend=auto --verbose
