@@ -502,8 +502,35 @@ void runProgramsConcurrently(OpBuilder &b, Location loc, MpmdMapOp op,
   }
 }
 
+/// Host threads one synchronizing mpmd_map may start in interpret mode: far
+/// more than any test needs, few enough that thread creation cannot fail.
+constexpr int64_t kMaxHostThreads = 1024;
+
+/// The programs of a synchronizing mpmd_map each take a host thread.
+LogicalResult verifyConcurrentlyRunnable(MpmdMapOp op) {
+  int64_t total = 0;
+  for (unsigned index = 0, e = op.getBodies().size(); index < e; ++index) {
+    int64_t count = 1;
+    for (int64_t size : op.getMeshAttrOrNull(index).getShape())
+      count *= size;
+    total += count;
+  }
+  if (total <= kMaxHostThreads)
+    return success();
+  InFlightDiagnostic diag =
+      op.emitOpError() << "has " << total
+                       << " programs that may wait on each other; interpret "
+                          "mode runs each on its own host thread, at most "
+                       << kMaxHostThreads;
+  diag.attachNote() << "use smaller meshes to run it on the CPU";
+  return diag;
+}
+
 LogicalResult lowerMpmdMap(MpmdMapOp op) {
   if (failed(verifyBufferized(op)))
+    return failure();
+  bool concurrent = waitsOnSemaphores(op);
+  if (concurrent && failed(verifyConcurrentlyRunnable(op)))
     return failure();
   OpBuilder b(op);
   Location loc = op.getLoc();
@@ -534,7 +561,7 @@ LogicalResult lowerMpmdMap(MpmdMapOp op) {
                      bindings);
   };
 
-  if (waitsOnSemaphores(op))
+  if (concurrent)
     runProgramsConcurrently(b, loc, op, runProgram);
   else
     runProgramsInOrder(b, loc, op, runProgram);

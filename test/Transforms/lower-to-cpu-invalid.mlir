@@ -29,3 +29,26 @@ func.func @pallas_wait(%sem: memref<4xi32>) {
   }
   return
 }
+
+// -----
+
+#big = #mgpu.mesh<grid = [64, 16]>
+#one = #mgpu.mesh<grid = [1]>
+
+// 1025 programs that may wait on each other would need 1025 host threads.
+func.func @too_many_threads(%o: memref<4xf32>) {
+  // expected-error @below {{'mgpu.mpmd_map' op has 1025 programs that may wait on each other; interpret mode runs each on its own host thread, at most 1024}}
+  // expected-note @below {{use smaller meshes to run it on the CPU}}
+  mgpu.mpmd_map meshes [#big, #one] outs(%o : memref<4xf32>) scratch [memref<1xi32>] {
+  ^bb0(%o0: memref<4xf32>, %s0: memref<1xi32>):
+    %c0 = arith.constant 0 : index
+    %one = arith.constant 1 : i32
+    mgpu.semaphore_signal %s0[%c0], %one : memref<1xi32>
+  }, {
+  ^bb0(%o1: memref<4xf32>, %s1: memref<1xi32>):
+    %c0 = arith.constant 0 : index
+    %n = arith.constant 1024 : i32
+    mgpu.semaphore_wait %s1[%c0], %n : memref<1xi32>
+  }
+  return
+}
