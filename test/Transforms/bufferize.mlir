@@ -1,6 +1,7 @@
 // RUN: mgpu-opt %s --mgpu-bufferize -split-input-file | FileCheck %s
 // RUN: mgpu-opt %s --mgpu-bufferize -split-input-file | mgpu-opt -split-input-file > /dev/null
 // RUN: mgpu-opt %s --one-shot-bufferize="bufferize-function-boundaries" -split-input-file | FileCheck %s --check-prefix=DYN
+// RUN: mgpu-opt %s --mgpu-bufferize="identity-layout=false" -split-input-file | FileCheck %s --check-prefix=DYN
 
 #b = #mgpu.block_spec<shape = [256], index_map = affine_map<(i) -> (i)>>
 
