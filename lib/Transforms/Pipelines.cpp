@@ -11,6 +11,8 @@
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
@@ -50,7 +52,76 @@ void mlir::mgpu::buildMGPUToCPUPipeline(
   pm.addPass(createCanonicalizerPass());
 }
 
+StringRef mlir::mgpu::getDefaultCudaToolkitPath() {
+#ifdef MGPU_CUDA_TOOLKIT_PATH
+  return MGPU_CUDA_TOOLKIT_PATH;
+#else
+  return "";
+#endif
+}
+
+void mlir::mgpu::buildMGPUToBinaryPipeline(
+    OpPassManager &pm, const MGPUToBinaryPipelineOptions &options) {
+  MGPUBufferizeOptions bufferize;
+  bufferize.identityLayout = options.identityLayout;
+  pm.addPass(createMGPUBufferize(bufferize));
+  MGPULowerToGPUOptions lower;
+  lower.mpmdForm = options.mpmdForm;
+  pm.addPass(createMGPULowerToGPU(lower));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // Host code: what the interpret pipeline does around the kernels.
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());
+  pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass());
+
+  // Both sides, as upstream's gpu-lower-to-nvvm-pipeline does.
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  MGPUAttachTargetOptions target;
+  target.chip = options.chip;
+  target.optLevel = options.optLevel;
+  pm.addPass(createMGPUAttachTarget(target));
+  pm.addNestedPass<func::FuncOp>(createConvertVectorToLLVMPass());
+  pm.addNestedPass<func::FuncOp>(createConvertMathToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // Kernels to NVVM.
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+
+  // Host launches to runtime calls, kernels to binaries.
+  pm.addPass(createGpuToLLVMConversionPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.format;
+  binary.toolkitPath = options.toolkit.empty()
+                           ? getDefaultCudaToolkitPath().str()
+                           : options.toolkit.getValue();
+  binary.cmdOptions = "-O" + std::to_string(std::min(3u, options.optLevel.getValue()));
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
 void mlir::mgpu::registerMGPUPipelines() {
+  PassPipelineRegistration<MGPUToBinaryPipelineOptions>(
+      "mgpu-to-binary",
+      "Whole GPU pipeline: mgpu kernels to gpu.binary (PTX, cubin or "
+      "fatbin) plus host code in the LLVM dialect",
+      buildMGPUToBinaryPipeline);
   PassPipelineRegistration<MGPUToCPUPipelineOptions>(
       "mgpu-to-cpu",
       "Whole interpret pipeline: mgpu kernels to host code in the LLVM "

@@ -56,6 +56,74 @@ def MGPULowerToCPU : Pass<"mgpu-lower-to-cpu"> {
   ];
 }
 
+def MGPULowerToGPU : Pass<"mgpu-lower-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Lower pallas_call / mpmd_map to gpu.module kernels and "
+                "gpu.launch_func";
+  let description = [{
+    Lowers memref-form kernels to GPU kernels launched from the host
+    function. The host operands get device copies (gpu.alloc and
+    gpu.memcpy, chained through async tokens) so the same host program runs
+    on the CPU and the GPU.
+
+    pallas_call: parallel grid axes are CTAs (numbered row-major on a 1-D
+    grid), a mesh's cluster is the launch cluster, each Pallas thread is a
+    warpgroup of 128 threads (`nvvm.reqntid` on the kernel). Sequential axes
+    are a loop in the CTA. Staged blocks live in dynamic shared memory and
+    are copied by the whole CTA with 128-bit accesses where the block is
+    inside the array (masked element copies at the edges): inputs when their
+    block index changes, outputs when it is about to change and after the
+    last step (revisiting).
+
+    The body of each Pallas thread is distributed over its 128 lanes: vector
+    values are spread chunk-wise over the lanes, elementwise ops stay in
+    registers, data moving between lanes goes through shared memory, and
+    reductions use warp shuffles. Each warpgroup synchronizes with its own
+    named barrier (bar.sync 1 + warpgroup, 128).
+
+    mpmd_map: all pairs run in one launch, warp-specialized (one range of
+    warpgroups per region in every CTA) when all meshes have the same grid
+    and cluster and at most 8 warpgroups are needed, CTA-partitioned (one
+    range of CTAs per region) otherwise; `mpmd-form` forces one. A kernel
+    whose programs wait on semaphores must fit in the CTAs the chip keeps
+    resident at once.
+  }];
+  let options = [
+    Option<"mpmdForm", "mpmd-form", "std::string", /*default=*/"\"auto\"",
+           "How the pairs of an mpmd_map share a launch: auto, "
+           "warp-specialized or cta-partitioned">
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def MGPUAttachTarget : Pass<"mgpu-attach-target", "::mlir::ModuleOp"> {
+  let summary = "Give every gpu.module the NVVM target of the mgpu target";
+  let description = [{
+    Sets the `targets` of every `gpu.module` to one `#nvvm.target` for the
+    chip given by `chip`, or else by the module's `mgpu.target` (sm_90a by
+    default), with the PTX version the chip needs (PTX 8.0 for sm_80 and
+    sm_90 families, 8.6 for sm_100). Unlike upstream `nvvm-attach-target`,
+    which appends a target to those already present, it replaces them, so
+    running it twice is harmless.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Chip to compile for (default: the module's mgpu.target)">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "PTX features (default: the PTX version the chip needs)">,
+    Option<"optLevel", "O", "unsigned", /*default=*/"3",
+           "Optimization level of the NVPTX backend">
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+}
+
 def MGPUSplitMpmd : Pass<"mgpu-split-mpmd"> {
   let summary = "Split an mpmd_map with N mesh/function pairs into N launches";
   let description = [{

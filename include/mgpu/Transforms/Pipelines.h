@@ -27,7 +27,48 @@ struct MGPUToCPUPipelineOptions
 void buildMGPUToCPUPipeline(OpPassManager &pm,
                             const MGPUToCPUPipelineOptions &options);
 
-/// Registers the textual pipelines (--mgpu-to-cpu).
+/// Options of --mgpu-to-binary.
+struct MGPUToBinaryPipelineOptions
+    : public PassPipelineOptions<MGPUToBinaryPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("Chip to compile for (default: the module's "
+                     "mgpu.target, else sm_90a)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("What gpu.binary holds: isa (PTX), bin (cubin) or "
+                     "fatbin"),
+      llvm::cl::init("fatbin")};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("Optimization level of the NVPTX backend and ptxas"),
+      llvm::cl::init(3)};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit holding ptxas, fatbinary and libdevice "
+                     "(default: the one found when mgpu was built)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> mpmdForm{
+      *this, "mpmd-form",
+      llvm::cl::desc("How mpmd_map pairs share a launch: auto, "
+                     "warp-specialized or cta-partitioned"),
+      llvm::cl::init("auto")};
+  PassOptions::Option<bool> identityLayout{
+      *this, "identity-layout",
+      llvm::cl::desc("Bufferize function boundaries to identity layouts"),
+      llvm::cl::init(true)};
+};
+
+/// Tensor- or memref-form kernels to gpu.binary kernels plus host code in
+/// the LLVM dialect (ready for mlir-translate --mlir-to-llvmir).
+void buildMGPUToBinaryPipeline(OpPassManager &pm,
+                               const MGPUToBinaryPipelineOptions &options);
+
+/// The CUDA toolkit found when mgpu was configured ("" if none).
+StringRef getDefaultCudaToolkitPath();
+
+/// Registers the textual pipelines (--mgpu-to-cpu, --mgpu-to-binary).
 void registerMGPUPipelines();
 
 } // namespace mlir::mgpu

@@ -130,3 +130,9 @@ MemRefType mlir::mgpu::getStagedBlockType(Type operandType,
       MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
 }
+
+StringRef mlir::mgpu::getRequiredPtxFeatures(StringRef chip) {
+  if (chip.starts_with("sm_100"))
+    return "+ptx86";
+  return "+ptx80";
+}

@@ -24,6 +24,9 @@ ArrayRef<StringRef> getKnownChips();
 /// The static shared memory a CTA may use on `chip`, if the chip is known.
 std::optional<int64_t> getMaxSharedMemoryBytes(StringRef chip);
 
+/// The PTX features (version) that code for `chip` must be generated with.
+StringRef getRequiredPtxFeatures(StringRef chip);
+
 /// The target in force for `op`: the `mgpu.target` of the nearest enclosing
 /// op that has one, else the default target (sm_90a, extended profile).
 TargetAttr getEffectiveTarget(Operation *op);
