@@ -36,6 +36,8 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
@@ -173,6 +175,11 @@ struct KernelBuilder {
         smemBytes, gpu::AsyncTokenType::get(b.getContext()), ValueRange{token},
         TypeRange(), TypeRange(), cx, cy, cz);
     Block &body = launch.getBody().front();
+    // LaunchOp::build leaves out the cluster id and size arguments that the
+    // op (and its parser) have when a cluster is given.
+    if (!cluster.empty() && body.getNumArguments() == 12)
+      for (int i = 0; i < 6; ++i)
+        body.addArgument(b.getIndexType(), loc);
     b.setInsertionPointToStart(&body);
     gpu::TerminatorOp::create(b, loc);
     b.setInsertionPointToStart(&body);
@@ -989,6 +996,20 @@ struct LowerToGPUPass : public mgpu::impl::MGPULowerToGPUBase<LowerToGPUPass> {
     outline.addPass(createGpuKernelOutliningPass());
     if (failed(runPipeline(outline, module)))
       return signalPassFailure();
+    // Strided slices of lane vectors become shuffles, which the NVVM
+    // lowering handles (it has no pattern for the slices themselves). Done
+    // on the outlined kernels so that constants stay inside them.
+    RewritePatternSet patterns(&getContext());
+    vector::populateVectorInsertExtractStridedSliceTransforms(patterns);
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    WalkResult simplified = module.walk([&](gpu::GPUModuleOp kernels) {
+      if (failed(applyPatternsGreedily(kernels, frozen)))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (simplified.wasInterrupted())
+      return signalPassFailure();
+
     module.walk([&](gpu::LaunchFuncOp launch) {
       auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
           launch, launch.getKernel());
