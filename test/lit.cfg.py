@@ -27,6 +27,13 @@ tool_dirs = [config.mgpu_tools_dir, config.llvm_tools_dir]
 tools = ["mgpu-opt", "mgpu-run"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# %extract_ptx: prints the PTX held by the gpu.binary objects of its input.
+import sys
+
+config.substitutions.append(
+    ("%extract_ptx", '"%s" "%s"' % (sys.executable, os.path.join(
+        config.mgpu_src_root, "utils", "extract-ptx.py"))))
+
 if config.mgpu_ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.mgpu_ptxas))

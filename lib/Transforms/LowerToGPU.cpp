@@ -85,10 +85,23 @@ SmallVector<Value> unflatten(OpBuilder &b, Location loc, Value linear,
   return result;
 }
 
+/// The product of `sizes`, folded to a constant where they are constants
+/// (so that outlining sinks it into the kernel rather than passing it).
 Value product(OpBuilder &b, Location loc, ArrayRef<Value> sizes) {
-  Value result = indexConstant(b, loc, 1);
-  for (Value size : sizes)
-    result = arith::MulIOp::create(b, loc, result, size);
+  int64_t known = 1;
+  Value result;
+  for (Value size : sizes) {
+    APInt value;
+    if (matchPattern(size, m_ConstantInt(&value))) {
+      known *= value.getSExtValue();
+      continue;
+    }
+    result = result ? Value(arith::MulIOp::create(b, loc, result, size)) : size;
+  }
+  if (!result)
+    return indexConstant(b, loc, known);
+  if (known != 1)
+    result = arith::MulIOp::create(b, loc, result, indexConstant(b, loc, known));
   return result;
 }
 

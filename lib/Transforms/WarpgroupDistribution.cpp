@@ -70,7 +70,8 @@ int64_t mlir::mgpu::getKnownMultiple(Value value) {
   if (isa<arith::MulIOp>(def))
     return std::min<int64_t>(kCap, getKnownMultiple(def->getOperand(0)) *
                                        getKnownMultiple(def->getOperand(1)));
-  if (isa<arith::AddIOp, arith::SubIOp>(def))
+  if (isa<arith::AddIOp, arith::SubIOp, arith::RemUIOp, arith::RemSIOp,
+          arith::MinUIOp, arith::MinSIOp, arith::MaxUIOp, arith::MaxSIOp>(def))
     return std::min(getKnownMultiple(def->getOperand(0)),
                     getKnownMultiple(def->getOperand(1)));
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))

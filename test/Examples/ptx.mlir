@@ -1,0 +1,63 @@
+// Every example kernel goes through the whole GPU pipeline. The PTX is
+// extracted and assembled by ptxas for sm_90a (no warning, no spill), and
+// the elementwise kernels are checked to spread their work over the lanes
+// (%tid.x in the addressing) with 128-bit global accesses. Each example is
+// also serialized to a cubin by the pipeline itself (format=bin).
+//
+// REQUIRES: ptxas
+
+// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/vector_add.mlir | %extract_ptx -o %t.vector_add.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.vector_add.ptx -o %t.vector_add.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
+// RUN: mgpu-opt --mgpu-to-binary="format=bin" %mgpu_src_root/examples/vector_add.mlir | FileCheck %s --check-prefix=BIN
+// RUN: FileCheck %s --check-prefix=LANES < %t.vector_add.ptx
+
+// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/scale_in_place.mlir | %extract_ptx -o %t.scale_in_place.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.scale_in_place.ptx -o %t.scale_in_place.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
+// RUN: mgpu-opt --mgpu-to-binary="format=bin" %mgpu_src_root/examples/scale_in_place.mlir | FileCheck %s --check-prefix=BIN
+// RUN: FileCheck %s --check-prefix=LANES < %t.scale_in_place.ptx
+
+// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/elementwise_2d.mlir | %extract_ptx -o %t.elementwise_2d.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.elementwise_2d.ptx -o %t.elementwise_2d.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
+// RUN: mgpu-opt --mgpu-to-binary="format=bin" %mgpu_src_root/examples/elementwise_2d.mlir | FileCheck %s --check-prefix=BIN
+// RUN: FileCheck %s --check-prefix=LANES < %t.elementwise_2d.ptx
+
+// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/row_reduction.mlir | %extract_ptx -o %t.row_reduction.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.row_reduction.ptx -o %t.row_reduction.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
+// RUN: mgpu-opt --mgpu-to-binary="format=bin" %mgpu_src_root/examples/row_reduction.mlir | FileCheck %s --check-prefix=BIN
+
+// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/softmax.mlir | %extract_ptx -o %t.softmax.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.softmax.ptx -o %t.softmax.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
+// RUN: mgpu-opt --mgpu-to-binary="format=bin" %mgpu_src_root/examples/softmax.mlir | FileCheck %s --check-prefix=BIN
+
+// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/matmul.mlir | %extract_ptx -o %t.matmul.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.matmul.ptx -o %t.matmul.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
+// RUN: mgpu-opt --mgpu-to-binary="format=bin" %mgpu_src_root/examples/matmul.mlir | FileCheck %s --check-prefix=BIN
+
+// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/threads.mlir | %extract_ptx -o %t.threads.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.threads.ptx -o %t.threads.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
+// RUN: mgpu-opt --mgpu-to-binary="format=bin" %mgpu_src_root/examples/threads.mlir | FileCheck %s --check-prefix=BIN
+// RUN: FileCheck %s --check-prefix=LANES < %t.threads.ptx
+
+// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/cluster.mlir | %extract_ptx -o %t.cluster.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.cluster.ptx -o %t.cluster.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
+// RUN: mgpu-opt --mgpu-to-binary="format=bin" %mgpu_src_root/examples/cluster.mlir | FileCheck %s --check-prefix=BIN
+// RUN: FileCheck %s --check-prefix=LANES < %t.cluster.ptx
+
+// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/dynamic_grid.mlir | %extract_ptx -o %t.dynamic_grid.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.dynamic_grid.ptx -o %t.dynamic_grid.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
+// RUN: mgpu-opt --mgpu-to-binary="format=bin" %mgpu_src_root/examples/dynamic_grid.mlir | FileCheck %s --check-prefix=BIN
+// RUN: FileCheck %s --check-prefix=LANES < %t.dynamic_grid.ptx
+
+// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/producer_consumer.mlir | %extract_ptx -o %t.producer_consumer.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.producer_consumer.ptx -o %t.producer_consumer.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
+// RUN: mgpu-opt --mgpu-to-binary="format=bin" %mgpu_src_root/examples/producer_consumer.mlir | FileCheck %s --check-prefix=BIN
+
+// PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+
+// BIN: gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">, properties = {{.*}}, bin = "
+
+// LANES: .reqntid
+// LANES: mov.u32 %r{{[0-9]+}}, %tid.x;
+// LANES: ld.global.v4.b32
+// LANES: bar.sync {{(1|%r[0-9]+)}}, {{(128|%r[0-9]+)}};
+// LANES: st.global.v4.b32
