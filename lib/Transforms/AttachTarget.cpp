@@ -46,7 +46,10 @@ struct AttachTargetPass
       gpuModule.setTargetsAttr(ArrayAttr::get(&getContext(), {target}));
     });
     if (failedAny)
-      signalPassFailure();
+      return signalPassFailure();
+    // The mgpu target now lives in the NVVM targets; dropping it leaves a
+    // module that upstream tools (mlir-translate) read without the dialect.
+    module->removeAttr(MGPUDialect::getTargetAttrName());
   }
 };
 } // namespace

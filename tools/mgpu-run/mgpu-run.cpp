@@ -136,17 +136,13 @@ int main(int argc, char **argv) {
   bool cuda = false;
   if (backend != Backend::CPU)
     cuda = probeCudaDevice(libDir, reason);
-  if (backend == Backend::CUDA) {
-    if (!cuda)
-      return fail("--backend=cuda: no usable CUDA device: " + reason);
-    return fail("--backend=cuda: this build has no GPU lowering yet "
-                "(--mgpu-lower-to-gpu); use --backend=cpu");
-  }
+  if (backend == Backend::CUDA && !cuda)
+    return fail("--backend=cuda: no usable CUDA device: " + reason);
   if (verbose)
-    errs() << "mgpu-run: backend cpu ("
-           << (backend == Backend::CPU ? std::string("requested")
-               : cuda ? std::string("CUDA device found, but this build "
-                                    "has no GPU lowering yet")
+    errs() << "mgpu-run: backend " << (cuda ? "cuda" : "cpu") << " ("
+           << (backend == Backend::CPU    ? std::string("requested")
+               : backend == Backend::CUDA ? std::string("requested")
+               : cuda ? std::string("a CUDA driver and device answer")
                       : "no CUDA device: " + reason)
            << ")\n";
 
@@ -162,11 +158,24 @@ int main(int argc, char **argv) {
     return 1;
 
   mlir::PassManager pm(&context);
-  mgpu::buildMGPUToCPUPipeline(pm, mgpu::MGPUToCPUPipelineOptions());
+  if (cuda) {
+    // Kernels become cubins for the module's chip; the host calls the mgpu*
+    // runtime ABI, which libmgpu_cuda_runtime.so implements.
+    mgpu::MGPUToBinaryPipelineOptions options;
+    options.format = "bin";
+    mgpu::buildMGPUToBinaryPipeline(pm, options);
+  } else {
+    mgpu::buildMGPUToCPUPipeline(pm, mgpu::MGPUToCPUPipelineOptions());
+  }
   if (failed(pm.run(*module)))
     return 1;
 
   SmallVector<std::string> libs(sharedLibs.begin(), sharedLibs.end());
+  if (cuda) {
+    SmallString<256> runtime(libDir);
+    sys::path::append(runtime, "libmgpu_cuda_runtime.so");
+    libs.push_back(std::string(runtime));
+  }
   // libomp runs the programs of kernels that wait on each other concurrently.
   for (StringRef name :
        {"libmlir_runner_utils.so", "libmlir_c_runner_utils.so", "libomp.so"}) {

@@ -111,7 +111,9 @@ def MGPUAttachTarget : Pass<"mgpu-attach-target", "::mlir::ModuleOp"> {
     default), with the PTX version the chip needs (PTX 8.0 for sm_80 and
     sm_90 families, 8.6 for sm_100). Unlike upstream `nvvm-attach-target`,
     which appends a target to those already present, it replaces them, so
-    running it twice is harmless.
+    running it twice is harmless. The module's `mgpu.target` is removed once
+    it has been carried over, so that the module no longer needs the mgpu
+    dialect (mlir-translate reads the result).
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
