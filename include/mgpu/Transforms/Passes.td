@@ -110,8 +110,8 @@ def MGPUAttachTarget : Pass<"mgpu-attach-target", "::mlir::ModuleOp"> {
     chip given by `chip`, or else by the module's `mgpu.target` (sm_90a by
     default), with the PTX version the chip needs (PTX 8.0 for sm_80 and
     sm_90 families, 8.6 for sm_100). Unlike upstream `nvvm-attach-target`,
-    which appends a target to those already present, it replaces them, so
-    running it twice is harmless. The module's `mgpu.target` is removed once
+    which appends a target to those already present, it replaces them. The
+    module's `mgpu.target` is removed once
     it has been carried over, so that the module no longer needs the mgpu
     dialect (mlir-translate reads the result).
   }];
