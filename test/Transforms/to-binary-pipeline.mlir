@@ -19,8 +19,10 @@
 // FATBIN: gpu.binary @scale_kernel {{ *}}[#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">, properties = {{.*}}, "
 
 // LLVMIR: @scale_kernel_binary = internal constant
+// LLVMIR-LABEL: define {{.*}} @scale(
+// LLVMIR: call ptr @mgpuMemAlloc(i64 2048,
+// LLVMIR: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 4, i64 1, i64 1, i64 128, i64 1, i64 1, i32 1024,
 // LLVMIR: call ptr @mgpuModuleLoad(
-// LLVMIR: call void @mgpuLaunchKernel(
 
 #block = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> (i)>>
 func.func @scale(%x: tensor<512xf32>) -> tensor<512xf32> {
