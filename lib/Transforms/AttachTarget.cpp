@@ -1,4 +1,5 @@
-//===- AttachTarget.cpp - --mgpu-attach-target -----------------------------===//
+//===- AttachTarget.cpp - --mgpu-attach-target
+//-----------------------------===//
 //
 // Attaches the NVVM target that serializes the kernels of a module: the chip
 // of its `mgpu.target` unless overridden, and the PTX version that chip
@@ -33,8 +34,8 @@ struct AttachTargetPass
       std::string targetChip =
           chip.empty() ? getEffectiveTarget(gpuModule).getChip().str() : chip;
       if (!llvm::is_contained(getKnownChips(), targetChip)) {
-        gpuModule.emitError() << "mgpu-attach-target: unknown chip '"
-                              << targetChip << "'";
+        gpuModule.emitError()
+            << "mgpu-attach-target: unknown chip '" << targetChip << "'";
         failedAny = true;
         return;
       }

@@ -1,4 +1,5 @@
-//===- LowerToGPU.cpp - --mgpu-lower-to-gpu --------------------------------===//
+//===- LowerToGPU.cpp - --mgpu-lower-to-gpu
+//--------------------------------===//
 //
 // Lowers memref-form pallas_call and mpmd_map to GPU kernels: each op becomes
 // a `gpu.launch` (outlined at the end of the pass into a `gpu.module` kernel
@@ -37,10 +38,10 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -101,7 +102,8 @@ Value product(OpBuilder &b, Location loc, ArrayRef<Value> sizes) {
   if (!result)
     return indexConstant(b, loc, known);
   if (known != 1)
-    result = arith::MulIOp::create(b, loc, result, indexConstant(b, loc, known));
+    result =
+        arith::MulIOp::create(b, loc, result, indexConstant(b, loc, known));
   return result;
 }
 
@@ -124,9 +126,9 @@ void bindQueries(OpBuilder &b, Location loc, Block &body,
       mapping.map(axis.getResult(),
                   bindings.axisIndex.lookup(axis.getAxisName()));
     else if (auto size = dyn_cast<AxisSizeOp>(op))
-      mapping.map(size.getResult(),
-                  indexConstant(b, loc,
-                                bindings.axisSize.lookup(size.getAxisName())));
+      mapping.map(
+          size.getResult(),
+          indexConstant(b, loc, bindings.axisSize.lookup(size.getAxisName())));
   });
 }
 
@@ -212,10 +214,9 @@ struct KernelBuilder {
   Value allocateShared(MemRefType type) {
     int64_t start = llvm::alignTo(smemUsed, kSmemAlignment);
     smemUsed = start + *getBufferBytes(type.getShape(), type.getElementType());
-    auto viewType =
-        MemRefType::get(type.getShape(), type.getElementType(),
-                        MemRefLayoutAttrInterface(),
-                        workgroupSpace(b.getContext()));
+    auto viewType = MemRefType::get(type.getShape(), type.getElementType(),
+                                    MemRefLayoutAttrInterface(),
+                                    workgroupSpace(b.getContext()));
     return memref::ViewOp::create(b, loc, viewType, smem,
                                   indexConstant(b, loc, start), ValueRange());
   }
@@ -239,8 +240,7 @@ struct KernelBuilder {
   /// Per-lane code of `body` for the current warpgroup.
   LogicalResult distribute(Block &body, IRMapping &mapping) {
     Value barrierId = arith::AddIOp::create(
-        b, loc,
-        arith::IndexCastOp::create(b, loc, b.getI32Type(), warpgroup),
+        b, loc, arith::IndexCastOp::create(b, loc, b.getI32Type(), warpgroup),
         arith::ConstantIntOp::create(b, loc, 1, 32));
     Value offset = arith::AddIOp::create(
         b, loc, scratchStart,
@@ -292,8 +292,8 @@ struct DeviceOperands {
   SmallVector<Value> scratch;
 
   DeviceOperands(OpBuilder &b, Location loc) : b(b), loc(loc) {
-    token = gpu::WaitOp::create(b, loc, gpu::AsyncTokenType::get(b.getContext()),
-                                ValueRange())
+    token = gpu::WaitOp::create(
+                b, loc, gpu::AsyncTokenType::get(b.getContext()), ValueRange())
                 .getAsyncToken();
   }
 
@@ -318,14 +318,13 @@ struct DeviceOperands {
   FailureOr<Value> copyIn(Operation *op, Value host) {
     if (Value device = copies.lookup(host))
       return device;
-    FailureOr<Value> device =
-        alloc(op, cast<MemRefType>(host.getType()), host);
+    FailureOr<Value> device = alloc(op, cast<MemRefType>(host.getType()), host);
     if (failed(device))
       return failure();
-    token = gpu::MemcpyOp::create(b, loc,
-                                  gpu::AsyncTokenType::get(b.getContext()),
-                                  ValueRange{token}, *device, host)
-                .getAsyncToken();
+    token =
+        gpu::MemcpyOp::create(b, loc, gpu::AsyncTokenType::get(b.getContext()),
+                              ValueRange{token}, *device, host)
+            .getAsyncToken();
     copies[host] = *device;
     return *device;
   }
@@ -336,10 +335,10 @@ struct DeviceOperands {
       return failure();
     Value zero = arith::ConstantOp::create(
         b, loc, cast<TypedAttr>(b.getZeroAttr(type.getElementType())));
-    token = gpu::MemsetOp::create(b, loc,
-                                  gpu::AsyncTokenType::get(b.getContext()),
-                                  ValueRange{token}, *device, zero)
-                .getAsyncToken();
+    token =
+        gpu::MemsetOp::create(b, loc, gpu::AsyncTokenType::get(b.getContext()),
+                              ValueRange{token}, *device, zero)
+            .getAsyncToken();
     scratch.push_back(*device);
     return *device;
   }
@@ -356,13 +355,13 @@ struct DeviceOperands {
                                       host, copies.lookup(host))
                     .getAsyncToken();
     for (auto [host, device] : copies)
-      token = gpu::DeallocOp::create(b, loc, tokenType, ValueRange{token},
-                                     device)
-                  .getAsyncToken();
+      token =
+          gpu::DeallocOp::create(b, loc, tokenType, ValueRange{token}, device)
+              .getAsyncToken();
     for (Value device : scratch)
-      token = gpu::DeallocOp::create(b, loc, tokenType, ValueRange{token},
-                                     device)
-                  .getAsyncToken();
+      token =
+          gpu::DeallocOp::create(b, loc, tokenType, ValueRange{token}, device)
+              .getAsyncToken();
     gpu::WaitOp::create(b, loc, Type(), ValueRange{token});
   }
 };
@@ -480,24 +479,23 @@ void copyBlock(KernelBuilder &k, const StagedBlock &block,
     b.setInsertionPointToStart(ifInside.thenBlock());
     int64_t width = accessWidth(window, element);
     auto vectorType = VectorType::get({width}, element);
-    auto loop = scf::ForOp::create(b, loc, k.tid,
-                                   indexConstant(b, loc, total / width),
-                                   threads);
+    auto loop = scf::ForOp::create(
+        b, loc, k.tid, indexConstant(b, loc, total / width), threads);
     b.setInsertionPointToStart(loop.getBody());
     Value flat = arith::MulIOp::create(b, loc, loop.getInductionVar(),
                                        indexConstant(b, loc, width));
     SmallVector<Value> local = localIndex(b, flat);
     SmallVector<Value> global = globalIndex(b, local);
     int64_t globalAlign = getKnownAlignment(block.array, global);
-    int64_t bytes = width * (element.isIndex()
-                                 ? 8
-                                 : std::max(1u, element.getIntOrFloatBitWidth() / 8));
+    int64_t bytes =
+        width * (element.isIndex()
+                     ? 8
+                     : std::max(1u, element.getIntOrFloatBitWidth() / 8));
     int64_t sharedAlign = std::min<int64_t>(16, bytes);
     if (toBuffer) {
-      Value v = vector::LoadOp::create(b, loc, vectorType, block.array, global,
-                                       false,
-                                       llvm::MaybeAlign(std::min(globalAlign,
-                                                                 bytes)));
+      Value v = vector::LoadOp::create(
+          b, loc, vectorType, block.array, global, false,
+          llvm::MaybeAlign(std::min(globalAlign, bytes)));
       vector::StoreOp::create(b, loc, v, block.buffer, local, false,
                               llvm::MaybeAlign(sharedAlign));
     } else {
@@ -526,7 +524,8 @@ void copyBlock(KernelBuilder &k, const StagedBlock &block,
           b, loc, valid,
           [&](OpBuilder &nb, Location l) {
             scf::YieldOp::create(
-                nb, l, Value(memref::LoadOp::create(nb, l, block.array, global)));
+                nb, l,
+                Value(memref::LoadOp::create(nb, l, block.array, global)));
           },
           [&](OpBuilder &nb, Location l) {
             scf::YieldOp::create(
@@ -615,9 +614,8 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
 
   int64_t staticCtas = 1;
   for (int64_t size : op.getStaticGrid())
-    staticCtas = ShapedType::isDynamic(size) || staticCtas < 0
-                     ? -1
-                     : staticCtas * size;
+    staticCtas =
+        ShapedType::isDynamic(size) || staticCtas < 0 ? -1 : staticCtas * size;
   if (failed(verifyCoResident(op, staticCtas)))
     return failure();
 
@@ -726,16 +724,16 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
   Value step = loop.getInductionVar();
   SmallVector<Value> ids = idsAt(unflatten(b, loc, step, stepSizes));
   Value last = arith::SubIOp::create(b, loc, steps, one);
-  SmallVector<Value> prevIds = idsAt(unflatten(
-      b, loc,
-      arith::SubIOp::create(b, loc, arith::MaxUIOp::create(b, loc, step, one),
-                            one),
-      stepSizes));
-  SmallVector<Value> nextIds = idsAt(unflatten(
-      b, loc,
-      arith::AddIOp::create(b, loc, arith::MinUIOp::create(b, loc, step, last),
-                            one),
-      stepSizes));
+  SmallVector<Value> prevIds = idsAt(
+      unflatten(b, loc,
+                arith::SubIOp::create(
+                    b, loc, arith::MaxUIOp::create(b, loc, step, one), one),
+                stepSizes));
+  SmallVector<Value> nextIds = idsAt(
+      unflatten(b, loc,
+                arith::AddIOp::create(
+                    b, loc, arith::MinUIOp::create(b, loc, step, last), one),
+                stepSizes));
   Value isFirst =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, step, zero);
   Value isLast =
@@ -831,8 +829,8 @@ LogicalResult lowerMpmdMap(MpmdMapOp op, MpmdForm requested) {
   if (form == MpmdForm::Auto)
     form = canSpecialize ? MpmdForm::WarpSpecialized : MpmdForm::CtaPartitioned;
   if (form == MpmdForm::WarpSpecialized && !canSpecialize) {
-    InFlightDiagnostic diag =
-        op.emitOpError() << "cannot be warp-specialized: ";
+    InFlightDiagnostic diag = op.emitOpError()
+                              << "cannot be warp-specialized: ";
     if (!sameGeometry)
       diag << "its meshes do not all have the same grid and cluster";
     else
@@ -842,10 +840,10 @@ LogicalResult lowerMpmdMap(MpmdMapOp op, MpmdForm requested) {
     return diag;
   }
   if (form == MpmdForm::CtaPartitioned && !sameCluster && numRegions > 1) {
-    InFlightDiagnostic diag =
-        op.emitOpError() << "cannot be CTA-partitioned: its meshes have "
-                            "different clusters, and one launch has one "
-                            "cluster shape";
+    InFlightDiagnostic diag = op.emitOpError()
+                              << "cannot be CTA-partitioned: its meshes have "
+                                 "different clusters, and one launch has one "
+                                 "cluster shape";
     diag.attachNote() << "give every mesh the same cluster";
     return diag;
   }
@@ -863,8 +861,8 @@ LogicalResult lowerMpmdMap(MpmdMapOp op, MpmdForm requested) {
     threads = sumThreads;
   } else {
     for (MeshAttr mesh : meshes) {
-      placements.push_back({totalCtas, gridCount(mesh), 0,
-                            mesh.getNumThreads().value_or(1)});
+      placements.push_back(
+          {totalCtas, gridCount(mesh), 0, mesh.getNumThreads().value_or(1)});
       totalCtas += gridCount(mesh);
     }
     threads = maxThreads;
@@ -923,8 +921,8 @@ LogicalResult lowerMpmdMap(MpmdMapOp op, MpmdForm requested) {
   for (unsigned i = 0; i < numRegions; ++i) {
     const RegionPlacement &place = placements[i];
     MeshAttr mesh = meshes[i];
-    Value ctaInRegion =
-        arith::SubIOp::create(b, loc, cta, indexConstant(b, loc, place.firstCta));
+    Value ctaInRegion = arith::SubIOp::create(
+        b, loc, cta, indexConstant(b, loc, place.firstCta));
     Value wgInRegion = arith::SubIOp::create(
         b, loc, k.warpgroup, indexConstant(b, loc, place.firstWarpgroup));
     auto inRange = [&](Value x, int64_t n) {
@@ -932,9 +930,9 @@ LogicalResult lowerMpmdMap(MpmdMapOp op, MpmdForm requested) {
       return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x,
                                    indexConstant(b, loc, n));
     };
-    Value mine = arith::AndIOp::create(b, loc,
-                                       inRange(ctaInRegion, place.numCtas),
-                                       inRange(wgInRegion, place.numWarpgroups));
+    Value mine =
+        arith::AndIOp::create(b, loc, inRange(ctaInRegion, place.numCtas),
+                              inRange(wgInRegion, place.numWarpgroups));
     auto ifMine = scf::IfOp::create(b, loc, mine, false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifMine.thenBlock());
@@ -982,8 +980,7 @@ struct LowerToGPUPass : public mgpu::impl::MGPULowerToGPUBase<LowerToGPUPass> {
             .Case("cta-partitioned", MpmdForm::CtaPartitioned)
             .Default(std::nullopt);
     if (!form) {
-      module.emitError() << "mgpu-lower-to-gpu: unknown mpmd-form '"
-                         << mpmdForm
+      module.emitError() << "mgpu-lower-to-gpu: unknown mpmd-form '" << mpmdForm
                          << "' (expected auto, warp-specialized or "
                             "cta-partitioned)";
       return signalPassFailure();
@@ -996,10 +993,9 @@ struct LowerToGPUPass : public mgpu::impl::MGPULowerToGPUBase<LowerToGPUPass> {
     if (kernels.empty())
       return;
     for (Operation *kernel : kernels) {
-      LogicalResult result =
-          isa<PallasCallOp>(kernel)
-              ? lowerPallasCall(cast<PallasCallOp>(kernel))
-              : lowerMpmdMap(cast<MpmdMapOp>(kernel), *form);
+      LogicalResult result = isa<PallasCallOp>(kernel)
+                                 ? lowerPallasCall(cast<PallasCallOp>(kernel))
+                                 : lowerMpmdMap(cast<MpmdMapOp>(kernel), *form);
       if (failed(result))
         return signalPassFailure();
     }
@@ -1032,10 +1028,10 @@ struct LowerToGPUPass : public mgpu::impl::MGPULowerToGPUBase<LowerToGPUPass> {
       // convert-gpu-to-nvvm turns known_block_size into .maxntid, which
       // ptxas refuses next to .reqntid; reqntid says more.
       kernel.removeKnownBlockSizeAttr();
-      kernel->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
-                        DenseI32ArrayAttr::get(
-                            &getContext(),
-                            {static_cast<int32_t>(*threads), 1, 1}));
+      kernel->setAttr(
+          NVVM::NVVMDialect::getReqntidAttrName(),
+          DenseI32ArrayAttr::get(&getContext(),
+                                 {static_cast<int32_t>(*threads), 1, 1}));
     });
   }
 };

@@ -107,7 +107,8 @@ void mlir::mgpu::buildMGPUToBinaryPipeline(
   binary.toolkitPath = options.toolkit.empty()
                            ? getDefaultCudaToolkitPath().str()
                            : options.toolkit.getValue();
-  binary.cmdOptions = "-O" + std::to_string(std::min(3u, options.optLevel.getValue()));
+  binary.cmdOptions =
+      "-O" + std::to_string(std::min(3u, options.optLevel.getValue()));
   pm.addPass(createGpuModuleToBinaryPass(binary));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());

@@ -37,7 +37,8 @@ using namespace mlir::mgpu;
 //===----------------------------------------------------------------------===//
 
 static int64_t storageBytes(Type elementType) {
-  unsigned bits = elementType.isIndex() ? 64 : elementType.getIntOrFloatBitWidth();
+  unsigned bits =
+      elementType.isIndex() ? 64 : elementType.getIntOrFloatBitWidth();
   return std::max<int64_t>(1, (bits + 7) / 8);
 }
 
@@ -50,8 +51,7 @@ Value WarpgroupScratch::allocate(OpBuilder &b, Location loc, Type elementType,
       b, loc, offset, arith::ConstantIndexOp::create(b, loc, start));
   auto type = MemRefType::get(
       {count}, elementType, MemRefLayoutAttrInterface(),
-      gpu::AddressSpaceAttr::get(b.getContext(),
-                                 gpu::AddressSpace::Workgroup));
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup));
   return memref::ViewOp::create(b, loc, type, base, shift, ValueRange());
 }
 
@@ -92,8 +92,8 @@ int64_t mlir::mgpu::getKnownAlignment(Value memref, ValueRange indices) {
   for (int64_t d = type.getRank() - 1; d >= 0; --d) {
     int64_t indexMultiple = getKnownMultiple(indices[d]);
     APInt constant;
-    bool isZero = matchPattern(indices[d], m_ConstantInt(&constant)) &&
-                  constant.isZero();
+    bool isZero =
+        matchPattern(indices[d], m_ConstantInt(&constant)) && constant.isZero();
     if (!isZero)
       multiple = std::min(multiple, strideKnown ? indexMultiple * stride : 1);
     if (type.isDynamicDim(d))
@@ -244,12 +244,12 @@ private:
   /// inside the vector.
   Value chunkStart(Location loc, const Layout &layout, int64_t slot,
                    bool clamp) {
-    Value chunk = arith::AddIOp::create(
-        b, loc, ctx.lane, index(loc, slot * kWarpgroupLanes));
+    Value chunk = arith::AddIOp::create(b, loc, ctx.lane,
+                                        index(loc, slot * kWarpgroupLanes));
     Value flat = arith::MulIOp::create(b, loc, chunk, index(loc, layout.v));
     if (clamp && !layout.isFullSlot(slot))
-      flat = arith::MinUIOp::create(b, loc, flat,
-                                    index(loc, layout.n - layout.v));
+      flat =
+          arith::MinUIOp::create(b, loc, flat, index(loc, layout.n - layout.v));
     return flat;
   }
   Value chunkValid(Location loc, const Layout &layout, Value flat) {
@@ -282,8 +282,8 @@ private:
     for (int64_t slot = 0; slot < layout.slots; ++slot) {
       Value start = chunkStart(loc, layout, slot, /*clamp=*/true);
       for (int64_t k = 0; k < layout.v; ++k) {
-        Value flat = k ? arith::AddIOp::create(b, loc, start, index(loc, k))
-                       : start;
+        Value flat =
+            k ? arith::AddIOp::create(b, loc, start, index(loc, k)) : start;
         Value value = element(delinearize(loc, flat, layout.shape), flat);
         result = vector::InsertOp::create(b, loc, value, result,
                                           slot * layout.v + k);
@@ -306,9 +306,9 @@ private:
       guarded(loc, valid, [&] {
         Value chunk = vector::ExtractStridedSliceOp::create(
             b, loc, stored, slot * layout.v, layout.v, 1);
-        vector::StoreOp::create(b, loc, chunk, buffer, start, false,
-                                llvm::MaybeAlign(layout.v *
-                                                 storageBytes(element)));
+        vector::StoreOp::create(
+            b, loc, chunk, buffer, start, false,
+            llvm::MaybeAlign(layout.v * storageBytes(element)));
       });
     }
     hazards.scratch = true;
@@ -347,14 +347,12 @@ private:
   LogicalResult distributeReduction(Operation *op, vector::CombiningKind kind,
                                     Value source, ArrayRef<bool> reduced,
                                     Value acc, Type resultType);
-  LogicalResult distributeRead(Operation *op, Value memref,
-                               ValueRange indices, VectorType type,
-                               AffineMap permutation, ArrayRef<bool> inBounds,
-                               Value padding);
+  LogicalResult distributeRead(Operation *op, Value memref, ValueRange indices,
+                               VectorType type, AffineMap permutation,
+                               ArrayRef<bool> inBounds, Value padding);
   LogicalResult distributeWrite(Operation *op, Value value, Value memref,
                                 ValueRange indices, VectorType type,
-                                AffineMap permutation,
-                                ArrayRef<bool> inBounds);
+                                AffineMap permutation, ArrayRef<bool> inBounds);
   LogicalResult distributeFor(scf::ForOp op);
   LogicalResult distributeIf(scf::IfOp op);
   LogicalResult distributeParallel(scf::ParallelOp op);
@@ -370,8 +368,8 @@ private:
     SmallVector<Value> indices(base.begin(), base.end());
     for (auto [i, expr] : llvm::enumerate(permutation.getResults()))
       if (auto dim = dyn_cast<AffineDimExpr>(expr))
-        indices[dim.getPosition()] = arith::AddIOp::create(
-            b, loc, indices[dim.getPosition()], multi[i]);
+        indices[dim.getPosition()] =
+            arith::AddIOp::create(b, loc, indices[dim.getPosition()], multi[i]);
     return indices;
   }
   /// Whether the element at `indices` is inside the memref along the dims
@@ -429,8 +427,7 @@ LogicalResult Distributor::distributeBlock(Block &block) {
 LogicalResult Distributor::distributeOp(Operation *op) {
   if (auto constant = dyn_cast<arith::ConstantOp>(op))
     return distributeConstant(constant);
-  if ((OpTrait::hasElementwiseMappableTraits(op) ||
-       isa<vector::FMAOp>(op)) &&
+  if ((OpTrait::hasElementwiseMappableTraits(op) || isa<vector::FMAOp>(op)) &&
       hasVectorType(op))
     return distributeElementwise(op);
 
@@ -455,9 +452,9 @@ LogicalResult Distributor::distributeOp(Operation *op) {
           return cannotDistribute(o, "masked transfers are not supported");
         if (!isa<MemRefType>(o.getBase().getType()))
           return cannotDistribute(o, "the body must be in memref form");
-        return distributeRead(o, o.getBase(), o.getIndices(),
-                              o.getVectorType(), o.getPermutationMap(),
-                              o.getInBoundsValues(), o.getPadding());
+        return distributeRead(o, o.getBase(), o.getIndices(), o.getVectorType(),
+                              o.getPermutationMap(), o.getInBoundsValues(),
+                              o.getPadding());
       })
       .Case([&](vector::TransferWriteOp o) -> LogicalResult {
         if (o.getMask())
@@ -473,8 +470,8 @@ LogicalResult Distributor::distributeOp(Operation *op) {
         AffineMap map = AffineMap::getMinorIdentityMap(
             memrefType.getRank(), o.getVectorType().getRank(), b.getContext());
         SmallVector<bool> inBounds(o.getVectorType().getRank(), true);
-        return distributeRead(o, o.getBase(), o.getIndices(),
-                              o.getVectorType(), map, inBounds, Value());
+        return distributeRead(o, o.getBase(), o.getIndices(), o.getVectorType(),
+                              map, inBounds, Value());
       })
       .Case([&](vector::StoreOp o) {
         auto memrefType = o.getMemRefType();
@@ -524,8 +521,8 @@ LogicalResult Distributor::distributeOp(Operation *op) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult Distributor::distributeElementwise(Operation *op) {
-  SmallVector<Value> operands =
-      llvm::map_to_vector(op->getOperands(), [&](Value v) { return lookup(v); });
+  SmallVector<Value> operands = llvm::map_to_vector(
+      op->getOperands(), [&](Value v) { return lookup(v); });
   SmallVector<Type> types;
   for (Type t : op->getResultTypes())
     types.push_back(isa<VectorType>(t) ? Type(getLaneType(cast<VectorType>(t)))
@@ -556,7 +553,8 @@ LogicalResult Distributor::distributeConstant(arith::ConstantOp op) {
 
 LogicalResult Distributor::distributeShapeCast(vector::ShapeCastOp op) {
   Location loc = op.getLoc();
-  VectorType source = op.getSourceVectorType(), result = op.getResultVectorType();
+  VectorType source = op.getSourceVectorType(),
+             result = op.getResultVectorType();
   if (Layout(source).v == Layout(result).v) {
     map.map(op.getResult(), lookup(op.getSource()));
     return success();
@@ -638,24 +636,22 @@ LogicalResult Distributor::distributeExtract(vector::ExtractOp op) {
     SmallVector<Value> full = position;
     while (full.size() < static_cast<size_t>(source.getRank()))
       full.push_back(index(loc, 0));
-    Value scalar = loadStaged(loc, buffer,
-                              linearize(loc, full, source.getShape()),
-                              source.getElementType());
+    Value scalar =
+        loadStaged(loc, buffer, linearize(loc, full, source.getShape()),
+                   source.getElementType());
     if (resultVector)
       scalar = vector::BroadcastOp::create(b, loc, getLaneType(resultVector),
                                            scalar);
     map.map(op.getResult(), scalar);
     return success();
   }
-  Value lane = buildPerElement(loc, resultVector,
-                               [&](ArrayRef<Value> multi, Value) {
-                                 SmallVector<Value> full = position;
-                                 full.append(multi.begin(), multi.end());
-                                 return loadStaged(
-                                     loc, buffer,
-                                     linearize(loc, full, source.getShape()),
-                                     source.getElementType());
-                               });
+  Value lane =
+      buildPerElement(loc, resultVector, [&](ArrayRef<Value> multi, Value) {
+        SmallVector<Value> full = position;
+        full.append(multi.begin(), multi.end());
+        return loadStaged(loc, buffer, linearize(loc, full, source.getShape()),
+                          source.getElementType());
+      });
   map.map(op.getResult(), lane);
   return success();
 }
@@ -677,25 +673,25 @@ LogicalResult Distributor::distributeInsert(vector::InsertOp op) {
   if (sourceVector)
     sourceBuffer = stage(loc, lookup(op.getValueToStore()), sourceVector);
   barrier(loc);
-  Value lane = buildPerElement(loc, dest, [&](ArrayRef<Value> multi,
-                                              Value flat) {
-    Value old = loadStaged(loc, destBuffer, flat, dest.getElementType());
-    Value hit = arith::ConstantIntOp::create(b, loc, 1, 1);
-    for (auto [i, p] : llvm::enumerate(position))
-      hit = arith::AndIOp::create(
-          b, loc, hit,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, multi[i], p));
-    Value fresh;
-    if (sourceVector)
-      fresh = loadStaged(
-          loc, sourceBuffer,
-          linearize(loc, multi.drop_front(position.size()),
-                    sourceVector.getShape()),
-          dest.getElementType());
-    else
-      fresh = lookup(op.getValueToStore());
-    return arith::SelectOp::create(b, loc, hit, fresh, old);
-  });
+  Value lane =
+      buildPerElement(loc, dest, [&](ArrayRef<Value> multi, Value flat) {
+        Value old = loadStaged(loc, destBuffer, flat, dest.getElementType());
+        Value hit = arith::ConstantIntOp::create(b, loc, 1, 1);
+        for (auto [i, p] : llvm::enumerate(position))
+          hit = arith::AndIOp::create(
+              b, loc, hit,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, multi[i],
+                                    p));
+        Value fresh;
+        if (sourceVector)
+          fresh = loadStaged(loc, sourceBuffer,
+                             linearize(loc, multi.drop_front(position.size()),
+                                       sourceVector.getShape()),
+                             dest.getElementType());
+        else
+          fresh = lookup(op.getValueToStore());
+        return arith::SelectOp::create(b, loc, hit, fresh, old);
+      });
   map.map(op.getResult(), lane);
   return success();
 }
@@ -750,43 +746,44 @@ LogicalResult Distributor::distributeContract(vector::ContractionOp op) {
       return cannotDistribute(op, "indexing maps must be projected "
                                   "permutations");
 
-  Value lane = buildPerElement(loc, accType, [&](ArrayRef<Value> multi,
-                                                 Value flat) -> Value {
-    SmallVector<Value> dims(numDims, index(loc, 0));
-    for (auto [i, expr] : llvm::enumerate(maps[2].getResults()))
-      dims[cast<AffineDimExpr>(expr).getPosition()] = multi[i];
-    Value acc = loadStaged(loc, accBuffer, flat, accElement);
-    // One loop per reduction dimension, innermost last.
-    std::function<Value(unsigned, Value)> loop = [&](unsigned r,
-                                                     Value acc) -> Value {
-      if (r == reductionDims.size()) {
-        Value l = loadStaged(
-            loc, lhsBuffer,
-            linearize(loc, operandIndex(maps[0], dims), lhsType.getShape()),
-            lhsType.getElementType());
-        Value rr = loadStaged(
-            loc, rhsBuffer,
-            linearize(loc, operandIndex(maps[1], dims), rhsType.getShape()),
-            rhsType.getElementType());
-        l = promote(l);
-        rr = promote(rr);
-        Value product = isa<FloatType>(accElement)
-                            ? Value(arith::MulFOp::create(b, loc, l, rr))
-                            : Value(arith::MulIOp::create(b, loc, l, rr));
-        return vector::makeArithReduction(b, loc, op.getKind(), product, acc);
-      }
-      auto forOp = scf::ForOp::create(
-          b, loc, index(loc, 0), index(loc, dimSizes[reductionDims[r]]),
-          index(loc, 1), ValueRange{acc});
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(forOp.getBody());
-      dims[reductionDims[r]] = forOp.getInductionVar();
-      Value next = loop(r + 1, forOp.getRegionIterArgs()[0]);
-      scf::YieldOp::create(b, loc, next);
-      return forOp.getResult(0);
-    };
-    return loop(0, acc);
-  });
+  Value lane = buildPerElement(
+      loc, accType, [&](ArrayRef<Value> multi, Value flat) -> Value {
+        SmallVector<Value> dims(numDims, index(loc, 0));
+        for (auto [i, expr] : llvm::enumerate(maps[2].getResults()))
+          dims[cast<AffineDimExpr>(expr).getPosition()] = multi[i];
+        Value acc = loadStaged(loc, accBuffer, flat, accElement);
+        // One loop per reduction dimension, innermost last.
+        std::function<Value(unsigned, Value)> loop = [&](unsigned r,
+                                                         Value acc) -> Value {
+          if (r == reductionDims.size()) {
+            Value l = loadStaged(
+                loc, lhsBuffer,
+                linearize(loc, operandIndex(maps[0], dims), lhsType.getShape()),
+                lhsType.getElementType());
+            Value rr = loadStaged(
+                loc, rhsBuffer,
+                linearize(loc, operandIndex(maps[1], dims), rhsType.getShape()),
+                rhsType.getElementType());
+            l = promote(l);
+            rr = promote(rr);
+            Value product = isa<FloatType>(accElement)
+                                ? Value(arith::MulFOp::create(b, loc, l, rr))
+                                : Value(arith::MulIOp::create(b, loc, l, rr));
+            return vector::makeArithReduction(b, loc, op.getKind(), product,
+                                              acc);
+          }
+          auto forOp = scf::ForOp::create(
+              b, loc, index(loc, 0), index(loc, dimSizes[reductionDims[r]]),
+              index(loc, 1), ValueRange{acc});
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(forOp.getBody());
+          dims[reductionDims[r]] = forOp.getInductionVar();
+          Value next = loop(r + 1, forOp.getRegionIterArgs()[0]);
+          scf::YieldOp::create(b, loc, next);
+          return forOp.getResult(0);
+        };
+        return loop(0, acc);
+      });
   map.map(op.getResult(), lane);
   return success();
 }
@@ -843,8 +840,7 @@ static Value shuffleXor(OpBuilder &b, Location loc, Value value,
   Type type = value.getType();
   Value offsetValue = arith::ConstantIntOp::create(b, loc, offset, 32);
   Value width = arith::ConstantIntOp::create(b, loc, 32, 32);
-  if (type.isF32() || type.isF64() || type.isInteger(32) ||
-      type.isInteger(64))
+  if (type.isF32() || type.isF64() || type.isInteger(32) || type.isInteger(64))
     return gpu::ShuffleOp::create(b, loc, value, offsetValue, width,
                                   gpu::ShuffleMode::XOR)
         .getShuffleResult();
@@ -901,8 +897,8 @@ LogicalResult Distributor::distributeReduction(Operation *op,
   Value accBuffer;
   if (accVector)
     accBuffer = stage(loc, lookup(acc), accVector);
-  Value resultBuffer =
-      ctx.scratch->allocate(b, loc, storageType(element), std::max<int64_t>(m, 1));
+  Value resultBuffer = ctx.scratch->allocate(b, loc, storageType(element),
+                                             std::max<int64_t>(m, 1));
   Value warpBuffer;
   if (group > 32)
     warpBuffer = ctx.scratch->allocate(b, loc, storageType(element),
@@ -924,8 +920,8 @@ LogicalResult Distributor::distributeReduction(Operation *op,
   };
 
   auto emitRound = [&](Value out) {
-    Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                         out, index(loc, m));
+    Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, out,
+                                         index(loc, m));
     Value safeOut = arith::MinUIOp::create(b, loc, out, index(loc, m - 1));
     Value identity = getIdentity(b, loc, kind, element);
     auto fold = scf::ForOp::create(b, loc, j, index(loc, k), groupSize,
@@ -933,9 +929,9 @@ LogicalResult Distributor::distributeReduction(Operation *op,
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(fold.getBody());
-      Value x = loadStaged(loc, sourceBuffer,
-                           sourceIndex(safeOut, fold.getInductionVar()),
-                           element);
+      Value x =
+          loadStaged(loc, sourceBuffer,
+                     sourceIndex(safeOut, fold.getInductionVar()), element);
       Value next = vector::makeArithReduction(b, loc, kind, x,
                                               fold.getRegionIterArgs()[0]);
       scf::YieldOp::create(b, loc, next);
@@ -946,7 +942,8 @@ LogicalResult Distributor::distributeReduction(Operation *op,
       partial = vector::makeArithReduction(
           b, loc, kind, shuffleXor(b, loc, partial, offset), partial);
     if (group > 32) {
-      Value laneInWarp = arith::RemUIOp::create(b, loc, ctx.lane, index(loc, 32));
+      Value laneInWarp =
+          arith::RemUIOp::create(b, loc, ctx.lane, index(loc, 32));
       Value warp = arith::DivUIOp::create(b, loc, ctx.lane, index(loc, 32));
       Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                           laneInWarp, index(loc, 0));
@@ -1028,30 +1025,30 @@ LogicalResult Distributor::distributeRead(Operation *op, Value memref,
       SmallVector<Value> multi = delinearize(loc, start, layout.shape);
       SmallVector<Value> at(baseIndices);
       for (int64_t d = 0; d < type.getRank(); ++d)
-        at[rankDiff + d] = arith::AddIOp::create(b, loc, at[rankDiff + d],
-                                                 multi[d]);
+        at[rankDiff + d] =
+            arith::AddIOp::create(b, loc, at[rankDiff + d], multi[d]);
       int64_t align =
           std::min(getKnownAlignment(base, at),
                    layout.v * static_cast<int64_t>(storageBytes(element)));
-      Value chunk = vector::LoadOp::create(
-          b, loc, VectorType::get({layout.v}, element), base, at, false,
-          llvm::MaybeAlign(align));
+      Value chunk =
+          vector::LoadOp::create(b, loc, VectorType::get({layout.v}, element),
+                                 base, at, false, llvm::MaybeAlign(align));
       lane = vector::InsertStridedSliceOp::create(b, loc, chunk, lane,
                                                   slot * layout.v, 1);
     }
   } else {
     Value pad = padding ? lookup(padding) : Value();
     lane = buildPerElement(loc, type, [&](ArrayRef<Value> multi, Value) {
-      SmallVector<Value> at = transferIndices(loc, baseIndices, permutation,
-                                              multi);
+      SmallVector<Value> at =
+          transferIndices(loc, baseIndices, permutation, multi);
       Value inside = transferInBounds(loc, base, at, permutation, inBounds);
       if (!inside)
         return Value(memref::LoadOp::create(b, loc, base, at));
       auto ifOp = scf::IfOp::create(
           b, loc, inside,
           [&](OpBuilder &nb, Location l) {
-            scf::YieldOp::create(nb, l,
-                                 Value(memref::LoadOp::create(nb, l, base, at)));
+            scf::YieldOp::create(
+                nb, l, Value(memref::LoadOp::create(nb, l, base, at)));
           },
           [&](OpBuilder &nb, Location l) {
             Value p = pad;
@@ -1116,8 +1113,8 @@ LogicalResult Distributor::distributeWrite(Operation *op, Value value,
               transferIndices(loc, baseIndices, permutation, multi);
           Value inside = transferInBounds(loc, base, at, permutation, inBounds);
           guarded(loc, inside, [&] {
-            Value x = vector::ExtractOp::create(b, loc, lane,
-                                                slot * layout.v + k);
+            Value x =
+                vector::ExtractOp::create(b, loc, lane, slot * layout.v + k);
             memref::StoreOp::create(b, loc, x, base, at);
           });
         });
@@ -1153,8 +1150,7 @@ LogicalResult Distributor::distributeSideEffect(Operation *op) {
   if (!buffers.empty()) {
     barrier(loc);
     for (auto [result, buffer] : llvm::zip(op->getResults(), buffers))
-      map.map(result,
-              loadStaged(loc, buffer, index(loc, 0), result.getType()));
+      map.map(result, loadStaged(loc, buffer, index(loc, 0), result.getType()));
     hazards.scratch = true;
   }
   return success();
@@ -1238,10 +1234,9 @@ LogicalResult Distributor::distributeFor(scf::ForOp op) {
   if (failed(distributeBlock(*op.getBody())))
     return failure();
   auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
-  scf::YieldOp::create(b, loc, llvm::map_to_vector(yield.getOperands(), [&](
-                                                        Value v) {
-                         return lookup(v);
-                       }));
+  scf::YieldOp::create(b, loc,
+                       llvm::map_to_vector(yield.getOperands(),
+                                           [&](Value v) { return lookup(v); }));
   hazards = Hazards::all();
   map.map(op.getResults(), forOp.getResults());
   return success();
@@ -1266,11 +1261,10 @@ LogicalResult Distributor::distributeIf(scf::IfOp op) {
       if (failed(distributeBlock(from.front())))
         return failure();
       auto yield = cast<scf::YieldOp>(from.front().getTerminator());
-      scf::YieldOp::create(b, loc,
-                           llvm::map_to_vector(yield.getOperands(), [&](
-                                                   Value v) {
-                             return lookup(v);
-                           }));
+      scf::YieldOp::create(
+          b, loc, llvm::map_to_vector(yield.getOperands(), [&](Value v) {
+            return lookup(v);
+          }));
     } else {
       scf::YieldOp::create(b, loc);
     }
@@ -1311,8 +1305,8 @@ LogicalResult Distributor::distributeParallel(scf::ParallelOp op) {
     trips.push_back(trip);
     total = arith::MulIOp::create(b, loc, total, trip);
   }
-  auto loop = scf::ForOp::create(b, loc, ctx.lane, total,
-                                 index(loc, kWarpgroupLanes));
+  auto loop =
+      scf::ForOp::create(b, loc, ctx.lane, total, index(loc, kWarpgroupLanes));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value rest = loop.getInductionVar();
@@ -1321,8 +1315,8 @@ LogicalResult Distributor::distributeParallel(scf::ParallelOp op) {
     if (d)
       rest = arith::DivUIOp::create(b, loc, rest, trips[d]);
     map.map(op.getInductionVars()[d],
-            arith::AddIOp::create(
-                b, loc, lbs[d], arith::MulIOp::create(b, loc, i, steps[d])));
+            arith::AddIOp::create(b, loc, lbs[d],
+                                  arith::MulIOp::create(b, loc, i, steps[d])));
   }
   for (Operation &inner : op.getBody()->without_terminator())
     b.clone(inner, map);
@@ -1333,9 +1327,10 @@ LogicalResult Distributor::distributeParallel(scf::ParallelOp op) {
 
 } // namespace
 
-LogicalResult mlir::mgpu::distributeWarpgroupBody(
-    OpBuilder &b, Block &body, IRMapping &mapping,
-    const WarpgroupContext &context) {
+LogicalResult
+mlir::mgpu::distributeWarpgroupBody(OpBuilder &b, Block &body,
+                                    IRMapping &mapping,
+                                    const WarpgroupContext &context) {
   // linalg ops on memrefs become parallel loops first.
   SmallVector<linalg::LinalgOp> linalgOps;
   body.walk([&](linalg::LinalgOp op) { linalgOps.push_back(op); });
