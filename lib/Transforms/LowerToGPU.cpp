@@ -1000,6 +1000,8 @@ struct LowerToGPUPass : public mgpu::impl::MGPULowerToGPUBase<LowerToGPUPass> {
         return signalPassFailure();
     }
 
+    if (!outline)
+      return;
     // Every gpu.launch becomes a kernel in a gpu.module.
     OpPassManager outline(ModuleOp::getOperationName());
     outline.addPass(createGpuKernelOutliningPass());

@@ -22,12 +22,9 @@
 using namespace mlir;
 using namespace mlir::mgpu;
 
-void mlir::mgpu::buildMGPUToCPUPipeline(
-    OpPassManager &pm, const MGPUToCPUPipelineOptions &options) {
-  MGPUBufferizeOptions bufferize;
-  bufferize.identityLayout = options.identityLayout;
-  pm.addPass(createMGPUBufferize(bufferize));
-  pm.addPass(createMGPULowerToCPU());
+/// Host code with loops, vectors and memrefs to the LLVM dialect: what
+/// remains of a module once its kernels are host loops.
+static void addHostToLLVMPasses(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // convert-vector-to-llvm does not lower vector.multi_reduction.
@@ -50,6 +47,24 @@ void mlir::mgpu::buildMGPUToCPUPipeline(
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::mgpu::buildMGPUToCPUPipeline(
+    OpPassManager &pm, const MGPUToCPUPipelineOptions &options) {
+  MGPUBufferizeOptions bufferize;
+  bufferize.identityLayout = options.identityLayout;
+  pm.addPass(createMGPUBufferize(bufferize));
+  pm.addPass(createMGPULowerToCPU());
+  addHostToLLVMPasses(pm);
+}
+
+void mlir::mgpu::buildMGPUToGPUEmulatorPipeline(OpPassManager &pm) {
+  pm.addPass(createMGPUBufferize());
+  MGPULowerToGPUOptions lower;
+  lower.outline = false;
+  pm.addPass(createMGPULowerToGPU(lower));
+  pm.addPass(createMGPUEmulateGPU());
+  addHostToLLVMPasses(pm);
 }
 
 StringRef mlir::mgpu::getDefaultCudaToolkitPath() {

@@ -39,7 +39,7 @@ using namespace mlir;
 using namespace llvm;
 
 namespace {
-enum class Backend { Auto, CPU, CUDA };
+enum class Backend { Auto, CPU, CUDA, Emulate };
 
 cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<input file>"),
                                    cl::init("-"));
@@ -52,7 +52,11 @@ cl::opt<Backend> backend(
     cl::values(clEnumValN(Backend::Auto, "auto",
                           "cuda when a driver and a device answer, else cpu"),
                clEnumValN(Backend::CPU, "cpu", "CPU interpret lowering"),
-               clEnumValN(Backend::CUDA, "cuda", "NVIDIA GPU")));
+               clEnumValN(Backend::CUDA, "cuda", "NVIDIA GPU"),
+               clEnumValN(Backend::Emulate, "emulate",
+                          "the GPU lowering's kernels on host threads, one "
+                          "per CUDA thread (slow; tests the GPU lowering "
+                          "without a GPU)")));
 cl::list<std::string> sharedLibs("shared-libs",
                                  cl::desc("Libraries to load before running"),
                                  cl::CommaSeparated);
@@ -134,11 +138,14 @@ int main(int argc, char **argv) {
   std::string libDir = getLibraryDir(argv[0]);
   std::string reason;
   bool cuda = false;
-  if (backend != Backend::CPU)
+  if (backend == Backend::Auto || backend == Backend::CUDA)
     cuda = probeCudaDevice(libDir, reason);
   if (backend == Backend::CUDA && !cuda)
     return fail("--backend=cuda: no usable CUDA device: " + reason);
-  if (verbose)
+  bool emulate = backend == Backend::Emulate;
+  if (verbose && emulate)
+    errs() << "mgpu-run: backend emulate (requested)\n";
+  else if (verbose)
     errs() << "mgpu-run: backend " << (cuda ? "cuda" : "cpu") << " ("
            << (backend == Backend::CPU    ? std::string("requested")
                : backend == Backend::CUDA ? std::string("requested")
@@ -164,6 +171,8 @@ int main(int argc, char **argv) {
     mgpu::MGPUToBinaryPipelineOptions options;
     options.format = "bin";
     mgpu::buildMGPUToBinaryPipeline(pm, options);
+  } else if (emulate) {
+    mgpu::buildMGPUToGPUEmulatorPipeline(pm);
   } else {
     mgpu::buildMGPUToCPUPipeline(pm, mgpu::MGPUToCPUPipelineOptions());
   }

@@ -90,7 +90,10 @@ def MGPULowerToGPU : Pass<"mgpu-lower-to-gpu", "::mlir::ModuleOp"> {
   let options = [
     Option<"mpmdForm", "mpmd-form", "std::string", /*default=*/"\"auto\"",
            "How the pairs of an mpmd_map share a launch: auto, "
-           "warp-specialized or cta-partitioned">
+           "warp-specialized or cta-partitioned">,
+    Option<"outline", "outline", "bool", /*default=*/"true",
+           "Outline the gpu.launch ops into gpu.module kernels (false keeps "
+           "them in place, for --mgpu-emulate-gpu)">
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
@@ -124,6 +127,30 @@ def MGPUAttachTarget : Pass<"mgpu-attach-target", "::mlir::ModuleOp"> {
            "Optimization level of the NVPTX backend">
   ];
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+}
+
+def MGPUEmulateGPU : Pass<"mgpu-emulate-gpu", "::mlir::ModuleOp"> {
+  let summary = "Run the kernels of --mgpu-lower-to-gpu{outline=false} on "
+                "host threads (a test vehicle)";
+  let description = [{
+    Replaces every `gpu.launch` by an OpenMP team with one host thread per
+    CUDA thread running the kernel body unchanged: thread, block and cluster
+    ids come from the thread number, workgroup memory is a host buffer with
+    one slice per CTA, `gpu.barrier` and named `nvvm.barrier`s are counters
+    spun on with sched_yield, and xor shuffles exchange values through a host
+    array between two warp-wide barriers. Host-side gpu ops become memref ops.
+    This checks the GPU lowering itself (staging, lane distribution,
+    barriers, shuffles, semaphores) with numbers on machines without a GPU;
+    it is slow and meant for small tests (`mgpu-run --backend=emulate`).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::omp::OpenMPDialect",
+    "::mlir::scf::SCFDialect"
+  ];
 }
 
 def MGPUSplitMpmd : Pass<"mgpu-split-mpmd"> {

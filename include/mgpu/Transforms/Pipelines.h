@@ -27,6 +27,11 @@ struct MGPUToCPUPipelineOptions
 void buildMGPUToCPUPipeline(OpPassManager &pm,
                             const MGPUToCPUPipelineOptions &options);
 
+/// The GPU lowering run on host threads (--mgpu-lower-to-gpu without
+/// outlining, then --mgpu-emulate-gpu), down to the LLVM dialect: how
+/// `mgpu-run --backend=emulate` checks the GPU lowering without a GPU.
+void buildMGPUToGPUEmulatorPipeline(OpPassManager &pm);
+
 /// Options of --mgpu-to-binary.
 struct MGPUToBinaryPipelineOptions
     : public PassPipelineOptions<MGPUToBinaryPipelineOptions> {

@@ -1,0 +1,442 @@
+//===- EmulateGPU.cpp - --mgpu-emulate-gpu ---------------------------------===//
+//
+// Runs the kernels that --mgpu-lower-to-gpu produces (before outlining) on
+// the host, one host thread per CUDA thread, so that the GPU lowering itself
+// (block staging, lane distribution, named barriers, shuffles, semaphores)
+// is checked with numbers on machines without a GPU. It is a test vehicle,
+// not a fast path: every CUDA thread of every CTA is an OpenMP thread, barriers
+// are counters spun on with sched_yield, and a warp shuffle goes through a
+// host array between two warp-wide barriers.
+//
+// Host-side gpu ops become their memref equivalents (alloc, copy, fill,
+// dealloc), async tokens disappear, and workgroup memory becomes one host
+// buffer with a slice per CTA.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Dialect/MGPU/MGPURules.h"
+#include "mgpu/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace mlir::mgpu {
+#define GEN_PASS_DEF_MGPUEMULATEGPU
+#include "mgpu/Transforms/Passes.h.inc"
+} // namespace mlir::mgpu
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+namespace {
+
+/// Barrier slots per CTA: 16 named barriers, then one per warp (32 warps).
+constexpr int64_t kSlotsPerCta = 64;
+constexpr int64_t kFirstWarpSlot = 16;
+
+Value index(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Type toHostType(Type type) {
+  if (!isWorkgroupMemRef(type))
+    return type;
+  auto memref = cast<MemRefType>(type);
+  return MemRefType::get(memref.getShape(), memref.getElementType(),
+                         memref.getLayout());
+}
+
+/// `@__mgpu_emu_barrier(%sync, %slot, %count)`: counter at 2*slot, generation
+/// at 2*slot+1; the last thread to arrive resets the counter and bumps the
+/// generation, the others yield until the generation moves.
+func::FuncOp getOrCreateBarrier(ModuleOp module, func::FuncOp yield) {
+  StringRef name = "__mgpu_emu_barrier";
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  Location loc = module.getLoc();
+  auto syncType = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
+  auto func = func::FuncOp::create(
+      b, loc, name,
+      b.getFunctionType({syncType, b.getIndexType(), b.getIndexType()}, {}));
+  func.setPrivate();
+  Block *entry = func.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  Value sync = entry->getArgument(0), slot = entry->getArgument(1);
+  Value count = arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                           entry->getArgument(2));
+  Value counterAt = arith::MulIOp::create(b, loc, slot, index(b, loc, 2));
+  Value generationAt =
+      arith::AddIOp::create(b, loc, counterAt, index(b, loc, 1));
+  Value zero = arith::ConstantIntOp::create(b, loc, 0, 64);
+  Value one = arith::ConstantIntOp::create(b, loc, 1, 64);
+  Value generation = memref::AtomicRMWOp::create(
+      b, loc, arith::AtomicRMWKind::addi, zero, sync, generationAt);
+  Value arrived = memref::AtomicRMWOp::create(
+      b, loc, arith::AtomicRMWKind::addi, one, sync, counterAt);
+  Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                     arith::AddIOp::create(b, loc, arrived, one),
+                                     count);
+  auto ifLast = scf::IfOp::create(b, loc, last, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifLast.thenBlock());
+    memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::assign, zero,
+                                sync, counterAt);
+    memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, one, sync,
+                                generationAt);
+    b.setInsertionPointToStart(ifLast.elseBlock());
+    auto loop = scf::WhileOp::create(b, loc, TypeRange(), ValueRange());
+    b.createBlock(&loop.getBefore());
+    Value now = memref::AtomicRMWOp::create(
+        b, loc, arith::AtomicRMWKind::addi, zero, sync, generationAt);
+    Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, now,
+                                       generation);
+    scf::ConditionOp::create(b, loc, same, ValueRange());
+    b.createBlock(&loop.getAfter());
+    func::CallOp::create(b, loc, yield, ValueRange());
+    scf::YieldOp::create(b, loc);
+  }
+  func::ReturnOp::create(b, loc);
+  return func;
+}
+
+func::FuncOp getOrCreateYield(ModuleOp module) {
+  StringRef name = "sched_yield";
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  auto func = func::FuncOp::create(b, module.getLoc(), name,
+                                   b.getFunctionType({}, {b.getI32Type()}));
+  func.setPrivate();
+  return func;
+}
+
+/// A scalar as i64 bits and back (for the shuffle exchange array).
+Value toBits(OpBuilder &b, Location loc, Value v) {
+  Type type = v.getType();
+  if (type.isIndex())
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
+  unsigned bits = type.getIntOrFloatBitWidth();
+  if (isa<FloatType>(type))
+    v = arith::BitcastOp::create(b, loc, b.getIntegerType(bits), v);
+  if (bits < 64)
+    v = arith::ExtUIOp::create(b, loc, b.getI64Type(), v);
+  return v;
+}
+Value fromBits(OpBuilder &b, Location loc, Value v, Type type) {
+  if (type.isIndex())
+    return arith::IndexCastOp::create(b, loc, type, v);
+  unsigned bits = type.getIntOrFloatBitWidth();
+  if (bits < 64)
+    v = arith::TruncIOp::create(b, loc, b.getIntegerType(bits), v);
+  if (isa<FloatType>(type))
+    v = arith::BitcastOp::create(b, loc, type, v);
+  return v;
+}
+
+struct Emulator {
+  ModuleOp module;
+  func::FuncOp yield, barrier;
+
+  LogicalResult emulate(gpu::LaunchOp launch);
+};
+
+LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
+  OpBuilder b(launch);
+  Location loc = launch.getLoc();
+  if (launch.getBody().getBlocks().size() != 1)
+    return launch.emitOpError() << "cannot be emulated: its body must be one "
+                                   "block (run before scf is lowered)";
+  Value gx = launch.getGridSizeX(), gy = launch.getGridSizeY(),
+        gz = launch.getGridSizeZ();
+  Value bx = launch.getBlockSizeX(), by = launch.getBlockSizeY(),
+        bz = launch.getBlockSizeZ();
+  Value ctas = arith::MulIOp::create(b, loc,
+                                     arith::MulIOp::create(b, loc, gx, gy), gz);
+  Value perCta = arith::MulIOp::create(b, loc,
+                                       arith::MulIOp::create(b, loc, bx, by), bz);
+  Value threads = arith::MulIOp::create(b, loc, ctas, perCta);
+  Value smemBytes = index(b, loc, 0);
+  if (Value dynamic = launch.getDynamicSharedMemorySize())
+    smemBytes = arith::IndexCastOp::create(b, loc, b.getIndexType(), dynamic);
+  // Keep every CTA's slice 128-byte aligned, like shared memory.
+  Value stride = arith::MulIOp::create(
+      b, loc,
+      arith::CeilDivUIOp::create(b, loc, smemBytes, index(b, loc, 128)),
+      index(b, loc, 128));
+  auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
+  auto wordsType = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
+  Value smem = memref::AllocOp::create(
+      b, loc, bytesType,
+      ValueRange{arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, ctas, stride),
+          index(b, loc, 128))},
+      b.getI64IntegerAttr(128));
+  Value sync = memref::AllocOp::create(
+      b, loc, wordsType,
+      ValueRange{arith::MulIOp::create(b, loc, ctas,
+                                       index(b, loc, 2 * kSlotsPerCta))});
+  Value zeroWord = arith::ConstantIntOp::create(b, loc, 0, 64);
+  linalg::FillOp::create(b, loc, zeroWord, sync);
+  Value exchange =
+      memref::AllocOp::create(b, loc, wordsType, ValueRange{threads});
+
+  // One OpenMP thread per CUDA thread: a statically scheduled loop with
+  // chunk 1 over a team of exactly that many threads.
+  Value zeroIndex = index(b, loc, 0), oneIndex = index(b, loc, 1);
+  Value chunk = arith::ConstantIntOp::create(b, loc, 1, 32);
+  omp::ParallelOperands team;
+  team.numThreads = arith::IndexCastOp::create(b, loc, b.getI32Type(), threads);
+  auto parallel = omp::ParallelOp::create(b, loc, team);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.createBlock(&parallel.getRegion());
+    omp::WsloopOperands schedule;
+    schedule.scheduleKind = omp::ClauseScheduleKindAttr::get(
+        b.getContext(), omp::ClauseScheduleKind::Static);
+    schedule.scheduleChunk = chunk;
+    auto wsloop = omp::WsloopOp::create(b, loc, schedule);
+    omp::TerminatorOp::create(b, loc);
+    b.createBlock(&wsloop.getRegion());
+    omp::LoopNestOperands bounds;
+    bounds.loopLowerBounds = {zeroIndex};
+    bounds.loopUpperBounds = {threads};
+    bounds.loopSteps = {oneIndex};
+    auto nest = omp::LoopNestOp::create(b, loc, bounds);
+    Block *body =
+        b.createBlock(&nest.getRegion(), {}, {b.getIndexType()}, {loc});
+    omp::YieldOp::create(b, loc);
+    b.setInsertionPointToStart(body);
+
+    Value t = body->getArgument(0);
+    Value cta = arith::DivUIOp::create(b, loc, t, perCta);
+    Value tid = arith::RemUIOp::create(b, loc, t, perCta);
+    Value tx = arith::RemUIOp::create(b, loc, tid, bx);
+    Value rest = arith::DivUIOp::create(b, loc, tid, bx);
+    Value ty = arith::RemUIOp::create(b, loc, rest, by);
+    Value tz = arith::DivUIOp::create(b, loc, rest, by);
+    Value bxId = arith::RemUIOp::create(b, loc, cta, gx);
+    Value ctaRest = arith::DivUIOp::create(b, loc, cta, gx);
+    Value byId = arith::RemUIOp::create(b, loc, ctaRest, gy);
+    Value bzId = arith::DivUIOp::create(b, loc, ctaRest, gy);
+    Value one = index(b, loc, 1);
+    Value cx = launch.getClusterSizeX() ? launch.getClusterSizeX() : one;
+    Value cy = launch.getClusterSizeY() ? launch.getClusterSizeY() : one;
+    Value cz = launch.getClusterSizeZ() ? launch.getClusterSizeZ() : one;
+    Value ctaBase = arith::MulIOp::create(b, loc, cta, stride);
+    Value slotBase =
+        arith::MulIOp::create(b, loc, cta, index(b, loc, kSlotsPerCta));
+
+    auto pick = [](gpu::Dimension d, Value x, Value y, Value z) {
+      return d == gpu::Dimension::x ? x : d == gpu::Dimension::y ? y : z;
+    };
+    IRMapping mapping;
+    Block &kernel = launch.getBody().front();
+    gpu::KernelDim3 blockIds = launch.getBlockIds();
+    gpu::KernelDim3 threadIds = launch.getThreadIds();
+    mapping.map(blockIds.x, bxId);
+    mapping.map(blockIds.y, byId);
+    mapping.map(blockIds.z, bzId);
+    mapping.map(threadIds.x, tx);
+    mapping.map(threadIds.y, ty);
+    mapping.map(threadIds.z, tz);
+    gpu::KernelDim3 gridSize = launch.getGridSize();
+    gpu::KernelDim3 blockSize = launch.getBlockSize();
+    mapping.map(gridSize.x, gx);
+    mapping.map(gridSize.y, gy);
+    mapping.map(gridSize.z, gz);
+    mapping.map(blockSize.x, bx);
+    mapping.map(blockSize.y, by);
+    mapping.map(blockSize.z, bz);
+    SmallVector<Operation *> cloned;
+    for (Operation &op : kernel.without_terminator())
+      cloned.push_back(b.clone(op, mapping));
+
+    auto callBarrier = [&](OpBuilder &nb, Location l, Value slot,
+                           Value count) {
+      func::CallOp::create(
+          nb, l, barrier,
+          ValueRange{sync, arith::AddIOp::create(nb, l, slotBase, slot),
+                     count});
+    };
+    // Visit a snapshot of the ops: the rewrites below erase ops.
+    SmallVector<Operation *> ops;
+    for (Operation *top : cloned)
+      top->walk<WalkOrder::PreOrder>([&](Operation *op) { ops.push_back(op); });
+    llvm::SmallPtrSet<Operation *, 16> erased;
+    for (Operation *op : ops) {
+      if (erased.contains(op))
+        continue;
+      auto rewrite = [&]() -> WalkResult {
+        OpBuilder nb(op);
+        Location l = op->getLoc();
+        Value replacement;
+        if (auto id = dyn_cast<gpu::ThreadIdOp>(op))
+          replacement = pick(id.getDimension(), tx, ty, tz);
+        else if (auto id = dyn_cast<gpu::BlockIdOp>(op))
+          replacement = pick(id.getDimension(), bxId, byId, bzId);
+        else if (auto dim = dyn_cast<gpu::BlockDimOp>(op))
+          replacement = pick(dim.getDimension(), bx, by, bz);
+        else if (auto dim = dyn_cast<gpu::GridDimOp>(op))
+          replacement = pick(dim.getDimension(), gx, gy, gz);
+        else if (auto id = dyn_cast<gpu::ClusterBlockIdOp>(op))
+          replacement = arith::RemUIOp::create(
+              nb, l, pick(id.getDimension(), bxId, byId, bzId),
+              pick(id.getDimension(), cx, cy, cz));
+        else if (auto id = dyn_cast<gpu::ClusterIdOp>(op))
+          replacement = arith::DivUIOp::create(
+              nb, l, pick(id.getDimension(), bxId, byId, bzId),
+              pick(id.getDimension(), cx, cy, cz));
+        else if (isa<gpu::DynamicSharedMemoryOp>(op)) {
+          // Views into this CTA's slice of the host buffer.
+          for (Operation *user : llvm::make_early_inc_range(op->getUsers())) {
+            auto view = dyn_cast<memref::ViewOp>(user);
+            if (!view)
+              return user->emitOpError()
+                     << "cannot be emulated: dynamic shared memory is only "
+                        "used through memref.view";
+            OpBuilder vb(view);
+            Value shift = arith::AddIOp::create(vb, l, view.getByteShift(),
+                                                ctaBase);
+            auto hostView = memref::ViewOp::create(
+                vb, l, cast<MemRefType>(toHostType(view.getType())), smem,
+                shift, view.getSizes());
+            view.replaceAllUsesWith(hostView.getResult());
+            erased.insert(view);
+            view.erase();
+          }
+          op->erase();
+          return WalkResult::skip();
+        } else if (isa<gpu::BarrierOp>(op)) {
+          callBarrier(nb, l, index(nb, l, 0), perCta);
+          op->erase();
+          return WalkResult::skip();
+        } else if (auto bar = dyn_cast<NVVM::BarrierOp>(op)) {
+          Value id = bar.getBarrierId()
+                         ? Value(arith::IndexCastOp::create(
+                               nb, l, nb.getIndexType(), bar.getBarrierId()))
+                         : index(nb, l, 0);
+          Value count = bar.getNumberOfThreads()
+                            ? Value(arith::IndexCastOp::create(
+                                  nb, l, nb.getIndexType(),
+                                  bar.getNumberOfThreads()))
+                            : perCta;
+          callBarrier(nb, l, id, count);
+          op->erase();
+          return WalkResult::skip();
+        } else if (auto shuffle = dyn_cast<gpu::ShuffleOp>(op)) {
+          if (shuffle.getMode() != gpu::ShuffleMode::XOR)
+            return op->emitOpError() << "cannot be emulated: only xor "
+                                        "shuffles are";
+          Value warpSlot = arith::AddIOp::create(
+              nb, l, index(nb, l, kFirstWarpSlot),
+              arith::DivUIOp::create(nb, l, tid, index(nb, l, 32)));
+          memref::StoreOp::create(
+              nb, l, toBits(nb, l, shuffle.getValue()), exchange, t);
+          callBarrier(nb, l, warpSlot, index(nb, l, 32));
+          Value offset = arith::IndexCastOp::create(nb, l, nb.getIndexType(),
+                                                    shuffle.getOffset());
+          Value peer = arith::XOrIOp::create(nb, l, t, offset);
+          Value bits = memref::LoadOp::create(nb, l, exchange, peer);
+          callBarrier(nb, l, warpSlot, index(nb, l, 32));
+          shuffle.getShuffleResult().replaceAllUsesWith(
+              fromBits(nb, l, bits, shuffle.getValue().getType()));
+          shuffle.getValid().replaceAllUsesWith(
+              arith::ConstantIntOp::create(nb, l, 1, 1).getResult());
+          op->erase();
+          return WalkResult::skip();
+        } else if (isa<NVVM::MembarOp>(op)) {
+          op->erase(); // host atomics are already sequentially consistent
+          return WalkResult::skip();
+        } else if (isa<NVVM::NanosleepOp>(op)) {
+          func::CallOp::create(nb, l, yield, ValueRange());
+          op->erase();
+          return WalkResult::skip();
+        }
+        if (replacement) {
+          op->getResult(0).replaceAllUsesWith(replacement);
+          op->erase();
+          return WalkResult::skip();
+        }
+        if (op->getDialect() &&
+            isa<gpu::GPUDialect, NVVM::NVVMDialect>(op->getDialect()))
+          return op->emitOpError() << "cannot be emulated on the host";
+        for (Region &region : op->getRegions())
+          for (Block &block : region)
+            for (BlockArgument arg : block.getArguments())
+              arg.setType(toHostType(arg.getType()));
+        for (OpResult r : op->getResults())
+          r.setType(toHostType(r.getType()));
+        return WalkResult::advance();
+      };
+      if (rewrite().wasInterrupted())
+        return failure();
+    }
+  }
+  memref::DeallocOp::create(b, loc, exchange);
+  memref::DeallocOp::create(b, loc, sync);
+  memref::DeallocOp::create(b, loc, smem);
+  return success();
+}
+
+/// Host-side gpu ops to memref ops; async tokens disappear.
+LogicalResult emulateHostOps(Operation *root) {
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (isa<gpu::AllocOp, gpu::MemcpyOp, gpu::MemsetOp, gpu::DeallocOp,
+            gpu::WaitOp, gpu::LaunchOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
+      Value host = memref::AllocOp::create(b, loc, alloc.getMemref().getType(),
+                                           alloc.getDynamicSizes());
+      alloc.getMemref().replaceAllUsesWith(host);
+    } else if (auto copy = dyn_cast<gpu::MemcpyOp>(op)) {
+      memref::CopyOp::create(b, loc, copy.getSrc(), copy.getDst());
+    } else if (auto set = dyn_cast<gpu::MemsetOp>(op)) {
+      linalg::FillOp::create(b, loc, set.getValue(), set.getDst());
+    } else if (auto dealloc = dyn_cast<gpu::DeallocOp>(op)) {
+      memref::DeallocOp::create(b, loc, dealloc.getMemref());
+    }
+  }
+  for (Operation *op : llvm::reverse(ops)) {
+    for (OpResult r : op->getResults())
+      if (!r.use_empty() && !isa<gpu::AsyncTokenType>(r.getType()))
+        return op->emitOpError() << "cannot be emulated: result still used";
+    op->dropAllUses();
+    op->erase();
+  }
+  return success();
+}
+
+struct EmulateGPUPass
+    : public mgpu::impl::MGPUEmulateGPUBase<EmulateGPUPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<gpu::LaunchOp> launches;
+    module.walk([&](gpu::LaunchOp op) { launches.push_back(op); });
+    if (launches.empty())
+      return;
+    Emulator emulator{module, getOrCreateYield(module), {}};
+    emulator.barrier = getOrCreateBarrier(module, emulator.yield);
+    for (gpu::LaunchOp launch : launches)
+      if (failed(emulator.emulate(launch)))
+        return signalPassFailure();
+    if (failed(emulateHostOps(module)))
+      return signalPassFailure();
+    module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
+  }
+};
+
+} // namespace
