@@ -314,12 +314,16 @@ private:
     hazards.scratch = true;
     return buffer;
   }
+  /// Reads element `flat` of a scratch buffer. The scratch is then busy:
+  /// the next exchange must wait until every lane has read.
   Value loadStaged(Location loc, Value buffer, Value flat, Type element) {
+    hazards.scratch = true;
     return fromStorage(loc, memref::LoadOp::create(b, loc, buffer, flat),
                        element);
   }
   /// Reads a row-major scratch buffer back into the layout of `type`.
   Value unstage(Location loc, Value buffer, VectorType type) {
+    hazards.scratch = true;
     Layout layout(type);
     Type element = storageType(type.getElementType());
     Value result = zeroVector(loc, getLaneType(type).clone(element));
