@@ -289,6 +289,7 @@ struct DeviceOperands {
   Location loc;
   Value token;
   llvm::MapVector<Value, Value> copies; // host -> device
+  llvm::MapVector<Value, Value> staging; // strided host -> contiguous host
   SmallVector<Value> scratch;
 
   DeviceOperands(OpBuilder &b, Location loc) : b(b), loc(loc) {
@@ -315,15 +316,32 @@ struct DeviceOperands {
     return alloc.getMemref();
   }
 
-  FailureOr<Value> copyIn(Operation *op, Value host) {
+  /// The device copy of `host`. A strided host memref (a subview) goes
+  /// through a contiguous host buffer when `relayout` allows it (the kernel
+  /// only sees it through staged copies, which index it themselves).
+  FailureOr<Value> copyIn(Operation *op, Value host, bool relayout) {
     if (Value device = copies.lookup(host))
       return device;
-    FailureOr<Value> device = alloc(op, cast<MemRefType>(host.getType()), host);
+    auto type = cast<MemRefType>(host.getType());
+    Value source = host;
+    if (!type.getLayout().isIdentity() && relayout) {
+      auto contiguous =
+          MemRefType::get(type.getShape(), type.getElementType());
+      SmallVector<Value> dynamicSizes;
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        if (type.isDynamicDim(d))
+          dynamicSizes.push_back(memref::DimOp::create(b, loc, host, d));
+      source = memref::AllocOp::create(b, loc, contiguous, dynamicSizes);
+      memref::CopyOp::create(b, loc, host, source);
+      staging[host] = source;
+    }
+    FailureOr<Value> device =
+        alloc(op, cast<MemRefType>(source.getType()), source);
     if (failed(device))
       return failure();
     token =
         gpu::MemcpyOp::create(b, loc, gpu::AsyncTokenType::get(b.getContext()),
-                              ValueRange{token}, *device, host)
+                              ValueRange{token}, *device, source)
             .getAsyncToken();
     copies[host] = *device;
     return *device;
@@ -352,17 +370,25 @@ struct DeviceOperands {
     for (Value host : outputs)
       if (done.insert(host).second)
         token = gpu::MemcpyOp::create(b, loc, tokenType, ValueRange{token},
-                                      host, copies.lookup(host))
+                                      staging.lookup(host)
+                                          ? staging.lookup(host)
+                                          : host,
+                                      copies.lookup(host))
                     .getAsyncToken();
     for (auto [host, device] : copies)
-      token =
-          gpu::DeallocOp::create(b, loc, tokenType, ValueRange{token}, device)
-              .getAsyncToken();
+      token = gpu::DeallocOp::create(b, loc, tokenType, ValueRange{token},
+                                     device)
+                  .getAsyncToken();
     for (Value device : scratch)
-      token =
-          gpu::DeallocOp::create(b, loc, tokenType, ValueRange{token}, device)
-              .getAsyncToken();
+      token = gpu::DeallocOp::create(b, loc, tokenType, ValueRange{token},
+                                     device)
+                  .getAsyncToken();
     gpu::WaitOp::create(b, loc, Type(), ValueRange{token});
+    for (auto [host, contiguous] : staging) {
+      if (done.contains(host))
+        memref::CopyOp::create(b, loc, contiguous, host);
+      memref::DeallocOp::create(b, loc, contiguous);
+    }
   }
 };
 
@@ -622,14 +648,16 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
   // Device copies of the arrays.
   DeviceOperands device(b, loc);
   SmallVector<Value> deviceIns, deviceOuts;
-  for (Value v : op.getIns()) {
-    FailureOr<Value> d = device.copyIn(op, v);
+  for (auto [v, spec] : llvm::zip(op.getIns(), op.getInSpecs())) {
+    FailureOr<Value> d =
+        device.copyIn(op, v, cast<BlockSpecAttr>(spec).isStaged());
     if (failed(d))
       return failure();
     deviceIns.push_back(*d);
   }
-  for (Value v : op.getOuts()) {
-    FailureOr<Value> d = device.copyIn(op, v);
+  for (auto [v, spec] : llvm::zip(op.getOuts(), op.getOutSpecs())) {
+    FailureOr<Value> d =
+        device.copyIn(op, v, cast<BlockSpecAttr>(spec).isStaged());
     if (failed(d))
       return failure();
     deviceOuts.push_back(*d);
@@ -878,7 +906,7 @@ LogicalResult lowerMpmdMap(MpmdMapOp op, MpmdForm requested) {
   DeviceOperands device(b, loc);
   SmallVector<Value> args;
   for (Value v : op.getOperands()) {
-    FailureOr<Value> d = device.copyIn(op, v);
+    FailureOr<Value> d = device.copyIn(op, v, /*relayout=*/false);
     if (failed(d))
       return failure();
     args.push_back(*d);

@@ -84,25 +84,28 @@ int64_t mlir::mgpu::getKnownAlignment(Value memref, ValueRange indices) {
   int64_t elementBytes = storageBytes(type.getElementType());
   if (!type.getLayout().isIdentity())
     return elementBytes;
-  // Element offset = sum of index * stride; a stride is known while every
-  // inner dimension is static.
+  // Element offset = sum of index * stride. Only powers of two matter: track
+  // the power-of-two part of each stride (capped at 16 elements), known
+  // while every inner dimension is static.
+  auto powerOfTwoPart = [](int64_t v) {
+    return v == 0 ? int64_t(16) : std::min<int64_t>(16, v & -v);
+  };
   int64_t multiple = 16;
   int64_t stride = 1;
   bool strideKnown = true;
   for (int64_t d = type.getRank() - 1; d >= 0; --d) {
-    int64_t indexMultiple = getKnownMultiple(indices[d]);
     APInt constant;
-    bool isZero =
-        matchPattern(indices[d], m_ConstantInt(&constant)) && constant.isZero();
+    bool isZero = matchPattern(indices[d], m_ConstantInt(&constant)) &&
+                  constant.isZero();
     if (!isZero)
-      multiple = std::min(multiple, strideKnown ? indexMultiple * stride : 1);
+      multiple = std::min(
+          multiple,
+          strideKnown ? powerOfTwoPart(getKnownMultiple(indices[d]) * stride)
+                      : int64_t(1));
     if (type.isDynamicDim(d))
       strideKnown = false;
     else
-      stride *= type.getDimSize(d);
-    stride = std::min<int64_t>(stride, 16) == 16 ? 16 : stride;
-    if (stride % 16 == 0)
-      stride = 16;
+      stride = powerOfTwoPart(stride * powerOfTwoPart(type.getDimSize(d)));
   }
   int64_t bytes = std::min<int64_t>(16, multiple * elementBytes);
   return bytes & -bytes;
