@@ -38,6 +38,9 @@ run "$here/examples/demo.sh" "$here/build"
 step "benchmark: compile time of the GPU pipeline"
 run env RUNS=3 "$here/bench/gpu-pipeline.sh" "$here/build"
 
+step "benchmark: one fused mpmd launch against separate launches"
+run "$here/bench/mpmd-fusion.sh" "$here/build"
+
 step "benchmark: interpret mode against C++"
 run "$here/bench/cpu-elementwise.sh" "$here/build"
 

@@ -58,10 +58,12 @@ void mlir::mgpu::buildMGPUToCPUPipeline(
   addHostToLLVMPasses(pm);
 }
 
-void mlir::mgpu::buildMGPUToGPUEmulatorPipeline(OpPassManager &pm) {
+void mlir::mgpu::buildMGPUToGPUEmulatorPipeline(OpPassManager &pm,
+                                                StringRef mpmdForm) {
   pm.addPass(createMGPUBufferize());
   MGPULowerToGPUOptions lower;
   lower.outline = false;
+  lower.mpmdForm = mpmdForm.str();
   pm.addPass(createMGPULowerToGPU(lower));
   pm.addPass(createMGPUEmulateGPU());
   addHostToLLVMPasses(pm);

@@ -60,6 +60,11 @@ cl::opt<Backend> backend(
 cl::list<std::string> sharedLibs("shared-libs",
                                  cl::desc("Libraries to load before running"),
                                  cl::CommaSeparated);
+cl::opt<std::string> mpmdForm(
+    "mpmd-form",
+    cl::desc("How mpmd_map pairs share a GPU launch (cuda and emulate "
+             "backends): auto, warp-specialized or cta-partitioned"),
+    cl::init("auto"));
 cl::opt<bool> verbose("verbose", cl::desc("Say which backend runs and why"));
 cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level (0-3)"),
                            cl::init(3));
@@ -170,9 +175,10 @@ int main(int argc, char **argv) {
     // runtime ABI, which libmgpu_cuda_runtime.so implements.
     mgpu::MGPUToBinaryPipelineOptions options;
     options.format = "bin";
+    options.mpmdForm = mpmdForm;
     mgpu::buildMGPUToBinaryPipeline(pm, options);
   } else if (emulate) {
-    mgpu::buildMGPUToGPUEmulatorPipeline(pm);
+    mgpu::buildMGPUToGPUEmulatorPipeline(pm, mpmdForm);
   } else {
     mgpu::buildMGPUToCPUPipeline(pm, mgpu::MGPUToCPUPipelineOptions());
   }

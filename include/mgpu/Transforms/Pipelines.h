@@ -30,7 +30,8 @@ void buildMGPUToCPUPipeline(OpPassManager &pm,
 /// The GPU lowering run on host threads (--mgpu-lower-to-gpu without
 /// outlining, then --mgpu-emulate-gpu), down to the LLVM dialect: how
 /// `mgpu-run --backend=emulate` checks the GPU lowering without a GPU.
-void buildMGPUToGPUEmulatorPipeline(OpPassManager &pm);
+void buildMGPUToGPUEmulatorPipeline(OpPassManager &pm,
+                                    StringRef mpmdForm = "auto");
 
 /// Options of --mgpu-to-binary.
 struct MGPUToBinaryPipelineOptions
