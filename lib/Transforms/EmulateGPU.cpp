@@ -1,4 +1,5 @@
-//===- EmulateGPU.cpp - --mgpu-emulate-gpu ---------------------------------===//
+//===- EmulateGPU.cpp - --mgpu-emulate-gpu
+//---------------------------------===//
 //
 // Runs the kernels that --mgpu-lower-to-gpu produces (before outlining) on
 // the host, one host thread per CUDA thread, so that the GPU lowering itself
@@ -18,9 +19,9 @@
 #include "mgpu/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -70,8 +71,8 @@ func::FuncOp getOrCreateBarrier(ModuleOp module, func::FuncOp yield) {
   Block *entry = func.addEntryBlock();
   b.setInsertionPointToStart(entry);
   Value sync = entry->getArgument(0), slot = entry->getArgument(1);
-  Value count = arith::IndexCastOp::create(b, loc, b.getI64Type(),
-                                           entry->getArgument(2));
+  Value count =
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), entry->getArgument(2));
   Value counterAt = arith::MulIOp::create(b, loc, slot, index(b, loc, 2));
   Value generationAt =
       arith::AddIOp::create(b, loc, counterAt, index(b, loc, 1));
@@ -81,9 +82,9 @@ func::FuncOp getOrCreateBarrier(ModuleOp module, func::FuncOp yield) {
       b, loc, arith::AtomicRMWKind::addi, zero, sync, generationAt);
   Value arrived = memref::AtomicRMWOp::create(
       b, loc, arith::AtomicRMWKind::addi, one, sync, counterAt);
-  Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                     arith::AddIOp::create(b, loc, arrived, one),
-                                     count);
+  Value last =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            arith::AddIOp::create(b, loc, arrived, one), count);
   auto ifLast = scf::IfOp::create(b, loc, last, /*withElseRegion=*/true);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -95,8 +96,8 @@ func::FuncOp getOrCreateBarrier(ModuleOp module, func::FuncOp yield) {
     b.setInsertionPointToStart(ifLast.elseBlock());
     auto loop = scf::WhileOp::create(b, loc, TypeRange(), ValueRange());
     b.createBlock(&loop.getBefore());
-    Value now = memref::AtomicRMWOp::create(
-        b, loc, arith::AtomicRMWKind::addi, zero, sync, generationAt);
+    Value now = memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
+                                            zero, sync, generationAt);
     Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, now,
                                        generation);
     scf::ConditionOp::create(b, loc, same, ValueRange());
@@ -159,18 +160,17 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
         gz = launch.getGridSizeZ();
   Value bx = launch.getBlockSizeX(), by = launch.getBlockSizeY(),
         bz = launch.getBlockSizeZ();
-  Value ctas = arith::MulIOp::create(b, loc,
-                                     arith::MulIOp::create(b, loc, gx, gy), gz);
-  Value perCta = arith::MulIOp::create(b, loc,
-                                       arith::MulIOp::create(b, loc, bx, by), bz);
+  Value ctas =
+      arith::MulIOp::create(b, loc, arith::MulIOp::create(b, loc, gx, gy), gz);
+  Value perCta =
+      arith::MulIOp::create(b, loc, arith::MulIOp::create(b, loc, bx, by), bz);
   Value threads = arith::MulIOp::create(b, loc, ctas, perCta);
   Value smemBytes = index(b, loc, 0);
   if (Value dynamic = launch.getDynamicSharedMemorySize())
     smemBytes = arith::IndexCastOp::create(b, loc, b.getIndexType(), dynamic);
   // Keep every CTA's slice 128-byte aligned, like shared memory.
   Value stride = arith::MulIOp::create(
-      b, loc,
-      arith::CeilDivUIOp::create(b, loc, smemBytes, index(b, loc, 128)),
+      b, loc, arith::CeilDivUIOp::create(b, loc, smemBytes, index(b, loc, 128)),
       index(b, loc, 128));
   auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
   auto wordsType = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
@@ -260,8 +260,7 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
     for (Operation &op : kernel.without_terminator())
       cloned.push_back(b.clone(op, mapping));
 
-    auto callBarrier = [&](OpBuilder &nb, Location l, Value slot,
-                           Value count) {
+    auto callBarrier = [&](OpBuilder &nb, Location l, Value slot, Value count) {
       func::CallOp::create(
           nb, l, barrier,
           ValueRange{sync, arith::AddIOp::create(nb, l, slotBase, slot),
@@ -304,8 +303,8 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
                      << "cannot be emulated: dynamic shared memory is only "
                         "used through memref.view";
             OpBuilder vb(view);
-            Value shift = arith::AddIOp::create(vb, l, view.getByteShift(),
-                                                ctaBase);
+            Value shift =
+                arith::AddIOp::create(vb, l, view.getByteShift(), ctaBase);
             auto hostView = memref::ViewOp::create(
                 vb, l, cast<MemRefType>(toHostType(view.getType())), smem,
                 shift, view.getSizes());
@@ -324,11 +323,11 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
                          ? Value(arith::IndexCastOp::create(
                                nb, l, nb.getIndexType(), bar.getBarrierId()))
                          : index(nb, l, 0);
-          Value count = bar.getNumberOfThreads()
-                            ? Value(arith::IndexCastOp::create(
-                                  nb, l, nb.getIndexType(),
-                                  bar.getNumberOfThreads()))
-                            : perCta;
+          Value count =
+              bar.getNumberOfThreads()
+                  ? Value(arith::IndexCastOp::create(nb, l, nb.getIndexType(),
+                                                     bar.getNumberOfThreads()))
+                  : perCta;
           callBarrier(nb, l, id, count);
           op->erase();
           return WalkResult::skip();
@@ -339,8 +338,8 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           Value warpSlot = arith::AddIOp::create(
               nb, l, index(nb, l, kFirstWarpSlot),
               arith::DivUIOp::create(nb, l, tid, index(nb, l, 32)));
-          memref::StoreOp::create(
-              nb, l, toBits(nb, l, shuffle.getValue()), exchange, t);
+          memref::StoreOp::create(nb, l, toBits(nb, l, shuffle.getValue()),
+                                  exchange, t);
           callBarrier(nb, l, warpSlot, index(nb, l, 32));
           Value offset = arith::IndexCastOp::create(nb, l, nb.getIndexType(),
                                                     shuffle.getOffset());
@@ -420,8 +419,7 @@ LogicalResult emulateHostOps(Operation *root) {
   return success();
 }
 
-struct EmulateGPUPass
-    : public mgpu::impl::MGPUEmulateGPUBase<EmulateGPUPass> {
+struct EmulateGPUPass : public mgpu::impl::MGPUEmulateGPUBase<EmulateGPUPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<gpu::LaunchOp> launches;

@@ -95,13 +95,13 @@ int64_t mlir::mgpu::getKnownAlignment(Value memref, ValueRange indices) {
   bool strideKnown = true;
   for (int64_t d = type.getRank() - 1; d >= 0; --d) {
     APInt constant;
-    bool isZero = matchPattern(indices[d], m_ConstantInt(&constant)) &&
-                  constant.isZero();
+    bool isZero =
+        matchPattern(indices[d], m_ConstantInt(&constant)) && constant.isZero();
     if (!isZero)
       multiple = std::min(
-          multiple,
-          strideKnown ? powerOfTwoPart(getKnownMultiple(indices[d]) * stride)
-                      : int64_t(1));
+          multiple, strideKnown
+                        ? powerOfTwoPart(getKnownMultiple(indices[d]) * stride)
+                        : int64_t(1));
     if (type.isDynamicDim(d))
       strideKnown = false;
     else

@@ -60,11 +60,11 @@ cl::opt<Backend> backend(
 cl::list<std::string> sharedLibs("shared-libs",
                                  cl::desc("Libraries to load before running"),
                                  cl::CommaSeparated);
-cl::opt<std::string> mpmdForm(
-    "mpmd-form",
-    cl::desc("How mpmd_map pairs share a GPU launch (cuda and emulate "
-             "backends): auto, warp-specialized or cta-partitioned"),
-    cl::init("auto"));
+cl::opt<std::string>
+    mpmdForm("mpmd-form",
+             cl::desc("How mpmd_map pairs share a GPU launch (cuda and emulate "
+                      "backends): auto, warp-specialized or cta-partitioned"),
+             cl::init("auto"));
 cl::opt<bool> verbose("verbose", cl::desc("Say which backend runs and why"));
 cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level (0-3)"),
                            cl::init(3));
