@@ -4,12 +4,15 @@
 // K axis is sequential and c's index map ignores it, affine_map<(i, j, k)
 // -> (i, j)>: the output block stays resident across the 4 K steps and
 // accumulates the products of the 16x8 block of a and the 8x16 block of b
-// (vector.contract), starting from zero at k == 0.
+// (vector.contract), starting from zero at k == 0. max_concurrent_steps = 2
+// double-buffers the input blocks on the GPU: while step k computes, cp.async
+// fetches the blocks of step k + 1 into the other buffer.
 
 #a_block = #mgpu.block_spec<shape = [16, 8], index_map = affine_map<(i, j, k) -> (i, k)>>
 #b_block = #mgpu.block_spec<shape = [8, 16], index_map = affine_map<(i, j, k) -> (k, j)>>
 #c_block = #mgpu.block_spec<shape = [16, 16], index_map = affine_map<(i, j, k) -> (i, j)>>
-#params = #mgpu.compiler_params<dimension_semantics = [parallel, parallel, sequential]>
+#params = #mgpu.compiler_params<dimension_semantics = [parallel, parallel, sequential],
+                                max_concurrent_steps = 2>
 
 module {
   func.func @matmul(%a: tensor<64x32xf32>, %b: tensor<32x48xf32>,

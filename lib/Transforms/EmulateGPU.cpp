@@ -22,6 +22,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -52,6 +53,40 @@ Type toHostType(Type type) {
   auto memref = cast<MemRefType>(type);
   return MemRefType::get(memref.getShape(), memref.getElementType(),
                          memref.getLayout());
+}
+
+/// One thread's cp.async, synchronously: element k of the chunk comes from
+/// the source when k < srcElements, else it is zero.
+void emulateAsyncCopy(OpBuilder &b, Location loc,
+                      nvgpu::DeviceAsyncCopyOp copy) {
+  Type element = cast<MemRefType>(copy.getDst().getType()).getElementType();
+  Value count = index(b, loc, copy.getDstElements().getZExtValue());
+  Value available = copy.getSrcElements() ? copy.getSrcElements() : count;
+  auto loop =
+      scf::ForOp::create(b, loc, index(b, loc, 0), count, index(b, loc, 1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value k = loop.getInductionVar();
+  auto shifted = [&](ValueRange indices) {
+    SmallVector<Value> result(indices);
+    result.back() = arith::AddIOp::create(b, loc, result.back(), k);
+    return result;
+  };
+  Value inside =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, k, available);
+  auto ifInside = scf::IfOp::create(b, loc, element, inside, true);
+  b.setInsertionPointToStart(ifInside.thenBlock());
+  scf::YieldOp::create(b, loc,
+                       memref::LoadOp::create(b, loc, copy.getSrc(),
+                                              shifted(copy.getSrcIndices()))
+                           .getResult());
+  b.setInsertionPointToStart(ifInside.elseBlock());
+  scf::YieldOp::create(
+      b, loc,
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(element)).getResult());
+  b.setInsertionPointAfter(ifInside);
+  memref::StoreOp::create(b, loc, ifInside.getResult(0), copy.getDst(),
+                          shifted(copy.getDstIndices()));
 }
 
 /// `@__mgpu_emu_barrier(%sync, %slot, %count)`: counter at 2*slot, generation
@@ -352,6 +387,18 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
               arith::ConstantIntOp::create(nb, l, 1, 1).getResult());
           op->erase();
           return WalkResult::skip();
+        } else if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {
+          // cp.async done at once: the wait that follows has nothing left
+          // to wait for. Elements past srcElements are zero-filled.
+          emulateAsyncCopy(nb, l, copy);
+          erased.insert(op);
+          op->dropAllUses();
+          op->erase();
+          return WalkResult::skip();
+        } else if (isa<NVVM::CpAsyncCommitGroupOp, NVVM::CpAsyncWaitGroupOp>(
+                       op)) {
+          op->erase(); // the copies above completed when they were issued
+          return WalkResult::skip();
         } else if (isa<NVVM::MembarOp>(op)) {
           op->erase(); // host atomics are already sequentially consistent
           return WalkResult::skip();
@@ -366,7 +413,8 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           return WalkResult::skip();
         }
         if (op->getDialect() &&
-            isa<gpu::GPUDialect, NVVM::NVVMDialect>(op->getDialect()))
+            isa<gpu::GPUDialect, NVVM::NVVMDialect, nvgpu::NVGPUDialect>(
+                op->getDialect()))
           return op->emitOpError() << "cannot be emulated on the host";
         for (Region &region : op->getRegions())
           for (Block &block : region)

@@ -35,6 +35,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -288,7 +289,7 @@ struct DeviceOperands {
   OpBuilder &b;
   Location loc;
   Value token;
-  llvm::MapVector<Value, Value> copies; // host -> device
+  llvm::MapVector<Value, Value> copies;  // host -> device
   llvm::MapVector<Value, Value> staging; // strided host -> contiguous host
   SmallVector<Value> scratch;
 
@@ -325,8 +326,7 @@ struct DeviceOperands {
     auto type = cast<MemRefType>(host.getType());
     Value source = host;
     if (!type.getLayout().isIdentity() && relayout) {
-      auto contiguous =
-          MemRefType::get(type.getShape(), type.getElementType());
+      auto contiguous = MemRefType::get(type.getShape(), type.getElementType());
       SmallVector<Value> dynamicSizes;
       for (int64_t d = 0; d < type.getRank(); ++d)
         if (type.isDynamicDim(d))
@@ -369,20 +369,19 @@ struct DeviceOperands {
     llvm::SmallDenseSet<Value> done;
     for (Value host : outputs)
       if (done.insert(host).second)
-        token = gpu::MemcpyOp::create(b, loc, tokenType, ValueRange{token},
-                                      staging.lookup(host)
-                                          ? staging.lookup(host)
-                                          : host,
-                                      copies.lookup(host))
+        token = gpu::MemcpyOp::create(
+                    b, loc, tokenType, ValueRange{token},
+                    staging.lookup(host) ? staging.lookup(host) : host,
+                    copies.lookup(host))
                     .getAsyncToken();
     for (auto [host, device] : copies)
-      token = gpu::DeallocOp::create(b, loc, tokenType, ValueRange{token},
-                                     device)
-                  .getAsyncToken();
+      token =
+          gpu::DeallocOp::create(b, loc, tokenType, ValueRange{token}, device)
+              .getAsyncToken();
     for (Value device : scratch)
-      token = gpu::DeallocOp::create(b, loc, tokenType, ValueRange{token},
-                                     device)
-                  .getAsyncToken();
+      token =
+          gpu::DeallocOp::create(b, loc, tokenType, ValueRange{token}, device)
+              .getAsyncToken();
     gpu::WaitOp::create(b, loc, Type(), ValueRange{token});
     for (auto [host, contiguous] : staging) {
       if (done.contains(host))
@@ -443,6 +442,10 @@ struct StagedBlock {
   Value buffer; // shared memory
   BlockSpecAttr spec;
   bool isOutput;
+  BlockArgument arg;
+  // Pipelined inputs: a second buffer, filled with cp.async for the next
+  // step while the body works on the current one.
+  Value second;
 };
 
 /// Picks V, the elements per access: up to 16 bytes, dividing the window's
@@ -569,6 +572,97 @@ void copyBlock(KernelBuilder &k, const StagedBlock &block,
   }
 }
 
+/// Elements per 16-byte cp.async of `block`, if its copies can be
+/// asynchronous: whole 16-byte chunks of the window's rows, 16-byte aligned
+/// in the array (a static row length that keeps every row aligned).
+std::optional<int64_t> asyncCopyWidth(const StagedBlock &block) {
+  auto arrayType = cast<MemRefType>(block.array.getType());
+  Type element = arrayType.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8)
+    return std::nullopt;
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  if (16 % bytes)
+    return std::nullopt;
+  int64_t width = 16 / bytes;
+  ArrayRef<int64_t> window = block.spec.getShape();
+  if (window.empty() || window.back() % width)
+    return std::nullopt;
+  if (arrayType.getRank() > 1 &&
+      (arrayType.isDynamicDim(arrayType.getRank() - 1) ||
+       arrayType.getShape().back() % width))
+    return std::nullopt;
+  return width;
+}
+
+/// Starts copying block `blockIndex` of the array into `buffer` with
+/// cp.async (all threads of the CTA, 16 bytes each); chunks past the array
+/// are zero-filled by the copy itself (fewer source elements).
+void copyBlockAsync(KernelBuilder &k, const StagedBlock &block,
+                    ArrayRef<Value> blockIndex, Value buffer, int64_t width) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  ArrayRef<int64_t> window = block.spec.getShape();
+  int64_t total = 1;
+  for (int64_t w : window)
+    total *= w;
+  SmallVector<Value> windowSizes;
+  for (int64_t w : window)
+    windowSizes.push_back(indexConstant(b, loc, w));
+  auto loop =
+      scf::ForOp::create(b, loc, k.tid, indexConstant(b, loc, total / width),
+                         indexConstant(b, loc, k.threads));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value flat = arith::MulIOp::create(b, loc, loop.getInductionVar(),
+                                     indexConstant(b, loc, width));
+  SmallVector<Value> local = unflatten(b, loc, flat, windowSizes);
+  Value zero = indexConstant(b, loc, 0);
+  Value rowsInside = arith::ConstantIntOp::create(b, loc, 1, 1);
+  SmallVector<Value> global;
+  size_t rank = window.size();
+  Value available;
+  for (size_t d = 0; d < rank; ++d) {
+    Value offset = arith::MulIOp::create(b, loc, blockIndex[d], windowSizes[d]);
+    Value g = arith::AddIOp::create(b, loc, offset, local[d]);
+    Value extent = memref::DimOp::create(b, loc, block.array, d);
+    global.push_back(g);
+    if (d + 1 < rank) {
+      rowsInside = arith::AndIOp::create(
+          b, loc, rowsInside,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, g, extent));
+      continue;
+    }
+    // Elements of the chunk inside the row: clamp(extent - g, 0, width).
+    Value left = arith::SubIOp::create(
+        b, loc, arith::MaxSIOp::create(b, loc, extent, g), g);
+    available =
+        arith::MinUIOp::create(b, loc, left, indexConstant(b, loc, width));
+  }
+  Value count = arith::SelectOp::create(b, loc, rowsInside, available, zero);
+  // A chunk that reads nothing still needs an address inside the array.
+  Value reads =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, count, zero);
+  SmallVector<Value> source;
+  for (Value g : global)
+    source.push_back(arith::SelectOp::create(b, loc, reads, g, zero));
+  nvgpu::DeviceAsyncCopyOp::create(
+      b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), buffer, local,
+      block.array, source, b.getIndexAttr(width), count, b.getUnitAttr());
+}
+
+/// The first or the second buffer of a double-buffered block, as a view at
+/// a selected offset: a select between memrefs would leave shared-memory
+/// memref types for the host's arith-to-llvm conversion to trip over.
+Value pickBuffer(OpBuilder &b, Location loc, Value first,
+                 const StagedBlock &block) {
+  auto a = block.buffer.getDefiningOp<memref::ViewOp>();
+  auto c = block.second.getDefiningOp<memref::ViewOp>();
+  Value shift = arith::SelectOp::create(b, loc, first, a.getByteShift(),
+                                        c.getByteShift());
+  return memref::ViewOp::create(b, loc, a.getType(), a.getSource(), shift,
+                                ValueRange());
+}
+
 /// Zeroes a shared-memory scratch buffer with all threads of the CTA.
 void zeroShared(KernelBuilder &k, Value buffer) {
   OpBuilder &b = k.b;
@@ -678,6 +772,12 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
       globalScratch.push_back(*d);
     }
 
+  // With a sequential axis and two buffers or more, input blocks that
+  // cp.async can copy are prefetched one step ahead.
+  int64_t buffers =
+      op.getParamsAttr() ? op.getParamsAttr().getMaxConcurrentSteps() : 1;
+  bool pipelined = !stepSizes.empty() && buffers >= 2;
+
   KernelBuilder k(b, loc);
   Value ctas = product(b, loc, ctaSizes);
   k.create(device.token, ctas, cluster, numThreads * kWarpgroupLanes);
@@ -697,7 +797,13 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
       }
       Value buffer = k.allocateShared(cast<MemRefType>(arg.getType()));
       mapping.map(arg, buffer);
-      staged.push_back({array, buffer, spec, output});
+      staged.push_back({array, buffer, spec, output, arg, Value()});
+      // An input that is also an output is not fetched ahead: the next
+      // step's block may be one this step writes back.
+      if (!output && pipelined && asyncCopyWidth(staged.back()) &&
+          !llvm::is_contained(deviceOuts, array))
+        staged.back().second =
+            k.allocateShared(cast<MemRefType>(arg.getType()));
     }
   };
   addArrays(deviceIns, op.getInSpecs(), false);
@@ -747,8 +853,30 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
 
   Value steps = product(b, loc, stepSizes);
   Value zero = indexConstant(b, loc, 0), one = indexConstant(b, loc, 1);
-  auto loop = scf::ForOp::create(b, loc, zero, steps, one);
-  b.setInsertionPointToStart(loop.getBody());
+  SmallVector<StagedBlock *> prefetched;
+  for (StagedBlock &block : staged)
+    if (block.second)
+      prefetched.push_back(&block);
+
+  // Prologue: the first step's blocks of the prefetched inputs.
+  for (StagedBlock *block : prefetched)
+    copyBlockAsync(k, *block,
+                   blockIndexAt(b, loc, block->spec,
+                                idsAt(unflatten(b, loc, zero, stepSizes))),
+                   block->buffer, *asyncCopyWidth(*block));
+  // The copies sit in loops, so their tokens cannot reach a
+  // device_async_create_group; commit and wait by group count with NVVM.
+  if (!prefetched.empty())
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+
+  // Each prefetched input carries which of its two buffers holds the
+  // current step's block.
+  auto loop = scf::ForOp::create(b, loc, zero, steps, one,
+                                 SmallVector<Value>(prefetched.size(), zero));
+  Block *loopBody = loop.getBody();
+  if (!loopBody->empty() && isa<scf::YieldOp>(loopBody->back()))
+    loopBody->back().erase();
+  b.setInsertionPointToEnd(loopBody);
   Value step = loop.getInductionVar();
   SmallVector<Value> ids = idsAt(unflatten(b, loc, step, stepSizes));
   Value last = arith::SubIOp::create(b, loc, steps, one);
@@ -766,10 +894,47 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, step, zero);
   Value isLast =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, step, last);
+  Value notLast = arith::XOrIOp::create(
+      b, loc, isLast, arith::ConstantIntOp::create(b, loc, 1, 1));
 
-  // Inputs whose block index changed come in.
+  // Prefetched inputs: start the next step's block (when it changes) into
+  // the other buffer, then wait for this step's.
+  SmallVector<Value> nextSlots;
+  for (auto [i, block] : llvm::enumerate(prefetched)) {
+    Value slot = loop.getRegionIterArgs()[i];
+    SmallVector<Value> index = blockIndexAt(b, loc, block->spec, ids);
+    SmallVector<Value> nextIndex = blockIndexAt(b, loc, block->spec, nextIds);
+    Value changes = arith::AndIOp::create(b, loc, notLast,
+                                          differs(b, loc, index, nextIndex));
+    Value nextSlot = arith::SelectOp::create(
+        b, loc, changes, arith::SubIOp::create(b, loc, one, slot), slot);
+    nextSlots.push_back(nextSlot);
+    auto ifChanges = scf::IfOp::create(b, loc, changes, false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifChanges.thenBlock());
+      Value target =
+          pickBuffer(b, loc,
+                     arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           nextSlot, zero),
+                     *block);
+      copyBlockAsync(k, *block, nextIndex, target, *asyncCopyWidth(*block));
+    }
+    Value current = pickBuffer(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slot, zero),
+        *block);
+    mapping.map(block->arg, current);
+  }
+  if (!prefetched.empty()) {
+    // All groups but the one just committed: this step's blocks are in.
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, 1);
+  }
+
+  // Other inputs whose block index changed come in.
   for (const StagedBlock &block : staged) {
-    if (block.isOutput)
+    if (block.isOutput || block.second)
       continue;
     SmallVector<Value> index = blockIndexAt(b, loc, block.spec, ids);
     Value changed = arith::OrIOp::create(
@@ -803,6 +968,7 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
   }
   // The next step's inputs overwrite buffers the copies above read.
   gpu::BarrierOp::create(b, loc);
+  scf::YieldOp::create(b, loc, nextSlots);
 
   if (failed(k.finish(op)))
     return failure();

@@ -96,6 +96,9 @@ void mlir::mgpu::buildMGPUToBinaryPipeline(
   // Both sides, as upstream's gpu-lower-to-nvvm-pipeline does.
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
+  // cp.async of pipelined blocks (nvgpu) to NVVM, before NVVM's own
+  // inline-PTX lowering.
+  pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createConvertNVVMToLLVMPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

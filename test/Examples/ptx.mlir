@@ -32,6 +32,7 @@
 // RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/matmul.mlir | %extract_ptx -o %t.matmul.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.matmul.ptx -o %t.matmul.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
 // RUN: mgpu-opt --mgpu-to-binary="format=bin" %mgpu_src_root/examples/matmul.mlir | FileCheck %s --check-prefix=BIN
+// RUN: FileCheck %s --check-prefix=ASYNC < %t.matmul.ptx
 
 // RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/threads.mlir | %extract_ptx -o %t.threads.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.threads.ptx -o %t.threads.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
@@ -61,3 +62,12 @@
 // LANES: ld.global.v4.b32
 // LANES: bar.sync {{(1|%r[0-9]+)}}, {{(128|%r[0-9]+)}};
 // LANES: st.global.v4.b32
+
+// matmul's inputs are double-buffered (max_concurrent_steps = 2): 16-byte
+// cp.async copies, committed as groups; each step waits for all groups but
+// the newest (the next step's blocks stay in flight during the body).
+// ASYNC: cp.async.cg.shared.global [%{{.*}}], [%{{.*}}], 16, %r{{[0-9]+}};
+// ASYNC: cp.async.commit_group;
+// ASYNC: cp.async.commit_group;
+// ASYNC-NEXT: cp.async.wait_group 1;
+// ASYNC: bar.sync 0;

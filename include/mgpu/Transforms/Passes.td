@@ -72,7 +72,11 @@ def MGPULowerToGPU : Pass<"mgpu-lower-to-gpu", "::mlir::ModuleOp"> {
     are copied by the whole CTA with 128-bit accesses where the block is
     inside the array (masked element copies at the edges): inputs when their
     block index changes, outputs when it is about to change and after the
-    last step (revisiting).
+    last step (revisiting). With a sequential axis and
+    `max_concurrent_steps >= 2`, inputs whose rows are whole 16-byte chunks
+    are double-buffered: cp.async (nvgpu.device_async_copy, zero-filling
+    past the array) fetches the next step's block into the other buffer
+    while the body works on the current one.
 
     The body of each Pallas thread is distributed over its 128 lanes: vector
     values are spread chunk-wise over the lanes, elementwise ops stay in
@@ -101,6 +105,7 @@ def MGPULowerToGPU : Pass<"mgpu-lower-to-gpu", "::mlir::ModuleOp"> {
     "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::NVVM::NVVMDialect",
+    "::mlir::nvgpu::NVGPUDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect"
   ];
@@ -126,7 +131,7 @@ def MGPUAttachTarget : Pass<"mgpu-attach-target", "::mlir::ModuleOp"> {
     Option<"optLevel", "O", "unsigned", /*default=*/"3",
            "Optimization level of the NVPTX backend">
   ];
-  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect", "::mlir::mgpu::MGPUDialect"];
 }
 
 def MGPUEmulateGPU : Pass<"mgpu-emulate-gpu", "::mlir::ModuleOp"> {

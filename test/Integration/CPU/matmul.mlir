@@ -5,7 +5,8 @@
 #a_block = #mgpu.block_spec<shape = [16, 8], index_map = affine_map<(i, j, k) -> (i, k)>>
 #b_block = #mgpu.block_spec<shape = [8, 16], index_map = affine_map<(i, j, k) -> (k, j)>>
 #c_block = #mgpu.block_spec<shape = [16, 16], index_map = affine_map<(i, j, k) -> (i, j)>>
-#params = #mgpu.compiler_params<dimension_semantics = [parallel, parallel, sequential]>
+#params = #mgpu.compiler_params<dimension_semantics = [parallel, parallel, sequential],
+                                max_concurrent_steps = 2>
 
 module {
   func.func @matmul(%a: tensor<64x32xf32>, %b: tensor<32x48xf32>,

@@ -14,6 +14,7 @@
 // RUN: mgpu-run %S/../CPU/softmax.mlir -e main --backend=emulate | FileCheck %S/../CPU/softmax.mlir --match-full-lines
 // RUN: mgpu-run %S/../CPU/matmul.mlir -e main --backend=emulate | FileCheck %S/../CPU/matmul.mlir --match-full-lines
 // RUN: mgpu-run %S/../CPU/matmul_linalg.mlir -e main --backend=emulate | FileCheck %S/../CPU/matmul_linalg.mlir --match-full-lines
+// RUN: mgpu-run %S/../CPU/pipelined_edges.mlir -e main --backend=emulate | FileCheck %S/../CPU/pipelined_edges.mlir --match-full-lines
 // RUN: mgpu-run %S/../CPU/threads.mlir -e main --backend=emulate | FileCheck %S/../CPU/threads.mlir --match-full-lines
 // RUN: mgpu-run %S/../CPU/cluster.mlir -e main --backend=emulate | FileCheck %S/../CPU/cluster.mlir --match-full-lines
 // RUN: mgpu-run %S/../CPU/dynamic_grid.mlir -e main --backend=emulate | FileCheck %S/../CPU/dynamic_grid.mlir --match-full-lines
