@@ -1,8 +1,12 @@
 // Producer/consumer regions of one mpmd_map, synchronized by a semaphore in
 // global scratch, with the regions in both orders: in interpret mode every
 // program runs on its own host thread, so the consumer waiting first cannot
-// deadlock.
+// deadlock. The GPU lowering (run by the emulator, one host thread per CUDA
+// thread) is checked in both of its forms: two warpgroups of one CTA, and
+// one CTA per region.
 // RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s
+// RUN: mgpu-run %s -e main --backend=emulate --mpmd-form=warp-specialized | FileCheck %s
+// RUN: mgpu-run %s -e main --backend=emulate --mpmd-form=cta-partitioned | FileCheck %s
 
 #one = #mgpu.mesh<grid = [1]>
 
