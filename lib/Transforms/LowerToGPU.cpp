@@ -443,9 +443,10 @@ struct StagedBlock {
   BlockSpecAttr spec;
   bool isOutput;
   BlockArgument arg;
-  // Pipelined inputs: a second buffer, filled with cp.async for the next
-  // step while the body works on the current one.
-  Value second;
+  // Pipelined inputs: `depth` buffers `stride` bytes apart from `buffer`,
+  // filled with cp.async up to depth - 1 steps ahead of the body.
+  int64_t depth = 1;
+  int64_t stride = 0;
 };
 
 /// Picks V, the elements per access: up to 16 bytes, dividing the window's
@@ -650,17 +651,26 @@ void copyBlockAsync(KernelBuilder &k, const StagedBlock &block,
       block.array, source, b.getIndexAttr(width), count, b.getUnitAttr());
 }
 
-/// The first or the second buffer of a double-buffered block, as a view at
-/// a selected offset: a select between memrefs would leave shared-memory
-/// memref types for the host's arith-to-llvm conversion to trip over.
-Value pickBuffer(OpBuilder &b, Location loc, Value first,
-                 const StagedBlock &block) {
-  auto a = block.buffer.getDefiningOp<memref::ViewOp>();
-  auto c = block.second.getDefiningOp<memref::ViewOp>();
-  Value shift = arith::SelectOp::create(b, loc, first, a.getByteShift(),
-                                        c.getByteShift());
-  return memref::ViewOp::create(b, loc, a.getType(), a.getSource(), shift,
-                                ValueRange());
+/// Buffer `slot` of a pipelined block: a view at a computed offset (a
+/// select between memrefs would leave shared-memory memref types for the
+/// host's arith-to-llvm conversion to trip over).
+Value bufferAt(OpBuilder &b, Location loc, const StagedBlock &block,
+               Value slot) {
+  auto first = block.buffer.getDefiningOp<memref::ViewOp>();
+  Value shift = arith::AddIOp::create(
+      b, loc, first.getByteShift(),
+      arith::MulIOp::create(b, loc, slot, indexConstant(b, loc, block.stride)));
+  return memref::ViewOp::create(b, loc, first.getType(), first.getSource(),
+                                shift, ValueRange());
+}
+
+/// The slot after `slot` in a ring of `depth` buffers.
+Value nextSlot(OpBuilder &b, Location loc, Value slot, int64_t depth) {
+  Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slot,
+                                      indexConstant(b, loc, depth - 1));
+  return arith::SelectOp::create(
+      b, loc, wraps, indexConstant(b, loc, 0),
+      arith::AddIOp::create(b, loc, slot, indexConstant(b, loc, 1)));
 }
 
 /// Zeroes a shared-memory scratch buffer with all threads of the CTA.
@@ -772,11 +782,13 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
       globalScratch.push_back(*d);
     }
 
-  // With a sequential axis and two buffers or more, input blocks that
-  // cp.async can copy are prefetched one step ahead.
-  int64_t buffers =
+  // With a sequential axis and max_concurrent_steps = N >= 2, input blocks
+  // that cp.async can copy get N buffers and are fetched N - 1 steps ahead
+  // (S25 already counts the N buffers against shared memory).
+  int64_t depth =
       op.getParamsAttr() ? op.getParamsAttr().getMaxConcurrentSteps() : 1;
-  bool pipelined = !stepSizes.empty() && buffers >= 2;
+  if (stepSizes.empty())
+    depth = 1;
 
   KernelBuilder k(b, loc);
   Value ctas = product(b, loc, ctaSizes);
@@ -797,13 +809,22 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
       }
       Value buffer = k.allocateShared(cast<MemRefType>(arg.getType()));
       mapping.map(arg, buffer);
-      staged.push_back({array, buffer, spec, output, arg, Value()});
+      staged.push_back({array, buffer, spec, output, arg});
       // An input that is also an output is not fetched ahead: the next
       // step's block may be one this step writes back.
-      if (!output && pipelined && asyncCopyWidth(staged.back()) &&
-          !llvm::is_contained(deviceOuts, array))
-        staged.back().second =
-            k.allocateShared(cast<MemRefType>(arg.getType()));
+      if (output || depth < 2 || !asyncCopyWidth(staged.back()) ||
+          llvm::is_contained(deviceOuts, array))
+        continue;
+      StagedBlock &block = staged.back();
+      block.depth = depth;
+      auto shiftOf = [](Value view) {
+        return *getConstantIntValue(
+            view.getDefiningOp<memref::ViewOp>().getByteShift());
+      };
+      Value second = k.allocateShared(cast<MemRefType>(arg.getType()));
+      block.stride = shiftOf(second) - shiftOf(buffer);
+      for (int64_t d = 2; d < depth; ++d)
+        k.allocateShared(cast<MemRefType>(arg.getType()));
     }
   };
   addArrays(deviceIns, op.getInSpecs(), false);
@@ -855,24 +876,49 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
   Value zero = indexConstant(b, loc, 0), one = indexConstant(b, loc, 1);
   SmallVector<StagedBlock *> prefetched;
   for (StagedBlock &block : staged)
-    if (block.second)
+    if (block.depth > 1)
       prefetched.push_back(&block);
+  auto blockIndexAtStep = [&](const StagedBlock &block, Value at) {
+    return blockIndexAt(b, loc, block.spec,
+                        idsAt(unflatten(b, loc, at, stepSizes)));
+  };
 
-  // Prologue: the first step's blocks of the prefetched inputs.
-  for (StagedBlock *block : prefetched)
-    copyBlockAsync(k, *block,
-                   blockIndexAt(b, loc, block->spec,
-                                idsAt(unflatten(b, loc, zero, stepSizes))),
-                   block->buffer, *asyncCopyWidth(*block));
-  // The copies sit in loops, so their tokens cannot reach a
-  // device_async_create_group; commit and wait by group count with NVVM.
-  if (!prefetched.empty())
+  // Prologue: the blocks of steps 0 .. depth - 2, one commit group per
+  // step (so that group g always holds step g's blocks), each into the
+  // next slot when its block index changes. The copies sit in loops, so
+  // their tokens cannot reach a device_async_create_group: groups are
+  // committed and waited for by count, with NVVM.
+  SmallVector<Value> issued(prefetched.size(), zero);
+  for (int64_t j = 0; !prefetched.empty() && j + 1 < depth; ++j) {
+    Value at = indexConstant(b, loc, j);
+    Value inRange =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, at, steps);
+    for (auto [i, block] : llvm::enumerate(prefetched)) {
+      SmallVector<Value> index = blockIndexAtStep(*block, at);
+      Value fetch = inRange;
+      if (j > 0) {
+        Value before = indexConstant(b, loc, j - 1);
+        fetch = arith::AndIOp::create(
+            b, loc, inRange,
+            differs(b, loc, blockIndexAtStep(*block, before), index));
+        issued[i] = arith::SelectOp::create(
+            b, loc, fetch, nextSlot(b, loc, issued[i], depth), issued[i]);
+      }
+      auto ifFetch = scf::IfOp::create(b, loc, fetch, false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifFetch.thenBlock());
+      copyBlockAsync(k, *block, index, bufferAt(b, loc, *block, issued[i]),
+                     *asyncCopyWidth(*block));
+    }
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  }
 
-  // Each prefetched input carries which of its two buffers holds the
-  // current step's block.
-  auto loop = scf::ForOp::create(b, loc, zero, steps, one,
-                                 SmallVector<Value>(prefetched.size(), zero));
+  // Each prefetched input carries the slot of the current step's block and
+  // the slot of the newest block fetched.
+  SmallVector<Value> inits;
+  for (Value slot : issued)
+    inits.append({zero, slot});
+  auto loop = scf::ForOp::create(b, loc, zero, steps, one, inits);
   Block *loopBody = loop.getBody();
   if (!loopBody->empty() && isa<scf::YieldOp>(loopBody->back()))
     loopBody->back().erase();
@@ -897,44 +943,51 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
   Value notLast = arith::XOrIOp::create(
       b, loc, isLast, arith::ConstantIntOp::create(b, loc, 1, 1));
 
-  // Prefetched inputs: start the next step's block (when it changes) into
-  // the other buffer, then wait for this step's.
-  SmallVector<Value> nextSlots;
-  for (auto [i, block] : llvm::enumerate(prefetched)) {
-    Value slot = loop.getRegionIterArgs()[i];
-    SmallVector<Value> index = blockIndexAt(b, loc, block->spec, ids);
-    SmallVector<Value> nextIndex = blockIndexAt(b, loc, block->spec, nextIds);
-    Value changes = arith::AndIOp::create(b, loc, notLast,
-                                          differs(b, loc, index, nextIndex));
-    Value nextSlot = arith::SelectOp::create(
-        b, loc, changes, arith::SubIOp::create(b, loc, one, slot), slot);
-    nextSlots.push_back(nextSlot);
-    auto ifChanges = scf::IfOp::create(b, loc, changes, false);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifChanges.thenBlock());
-      Value target =
-          pickBuffer(b, loc,
-                     arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                           nextSlot, zero),
-                     *block);
-      copyBlockAsync(k, *block, nextIndex, target, *asyncCopyWidth(*block));
-    }
-    Value current = pickBuffer(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slot, zero),
-        *block);
-    mapping.map(block->arg, current);
-  }
+  // Prefetched inputs: start step + depth - 1's block (when it changes)
+  // into the next slot, then wait for this step's.
+  SmallVector<Value> yields;
   if (!prefetched.empty()) {
-    // All groups but the one just committed: this step's blocks are in.
+    Value ahead =
+        arith::AddIOp::create(b, loc, step, indexConstant(b, loc, depth - 1));
+    Value inRange =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, ahead, steps);
+    // Clamped: past the end the indices are computed but never used.
+    Value target = arith::MinUIOp::create(b, loc, ahead, last);
+    Value before = arith::MinUIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, ahead, one), last);
+    for (auto [i, block] : llvm::enumerate(prefetched)) {
+      Value current = loop.getRegionIterArgs()[2 * i];
+      Value newest = loop.getRegionIterArgs()[2 * i + 1];
+      SmallVector<Value> targetIndex = blockIndexAtStep(*block, target);
+      Value fetch = arith::AndIOp::create(
+          b, loc, inRange,
+          differs(b, loc, blockIndexAtStep(*block, before), targetIndex));
+      Value slot = arith::SelectOp::create(
+          b, loc, fetch, nextSlot(b, loc, newest, depth), newest);
+      auto ifFetch = scf::IfOp::create(b, loc, fetch, false);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(ifFetch.thenBlock());
+        copyBlockAsync(k, *block, targetIndex, bufferAt(b, loc, *block, slot),
+                       *asyncCopyWidth(*block));
+      }
+      mapping.map(block->arg, bufferAt(b, loc, *block, current));
+      Value moves = arith::AndIOp::create(
+          b, loc, notLast,
+          differs(b, loc, blockIndexAt(b, loc, block->spec, ids),
+                  blockIndexAt(b, loc, block->spec, nextIds)));
+      yields.push_back(arith::SelectOp::create(
+          b, loc, moves, nextSlot(b, loc, current, depth), current));
+      yields.push_back(slot);
+    }
+    // All groups but the newest depth - 1: this step's blocks are in.
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, 1);
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, depth - 1);
   }
 
   // Other inputs whose block index changed come in.
   for (const StagedBlock &block : staged) {
-    if (block.isOutput || block.second)
+    if (block.isOutput || block.depth > 1)
       continue;
     SmallVector<Value> index = blockIndexAt(b, loc, block.spec, ids);
     Value changed = arith::OrIOp::create(
@@ -968,7 +1021,7 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
   }
   // The next step's inputs overwrite buffers the copies above read.
   gpu::BarrierOp::create(b, loc);
-  scf::YieldOp::create(b, loc, nextSlots);
+  scf::YieldOp::create(b, loc, yields);
 
   if (failed(k.finish(op)))
     return failure();

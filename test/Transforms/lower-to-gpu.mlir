@@ -104,10 +104,11 @@ func.func @row_sum(%x: memref<64x256xf32>, %o: memref<64xf32>) {
 // The same reduction with max_concurrent_steps = 2: the input is
 // double-buffered. A prologue starts step 0's block with cp.async
 // (nvgpu.device_async_copy, 16 bytes per thread, zero-filled past the
-// array); each step starts the next block into the other buffer, commits
-// it as a group, waits for all groups but that one and synchronizes the
-// CTA before the body reads the current buffer, picked by the loop-carried
-// slot. The accumulator (an output) stays single-buffered.
+// array); each step starts the next block into the next slot, commits it
+// as a group, waits for all groups but that one and synchronizes the CTA
+// before the body reads the current slot. Both slots (current, newest
+// fetched) are loop-carried. The accumulator (an output) stays
+// single-buffered.
 
 #row = #mgpu.block_spec<shape = [16, 64], index_map = affine_map<(i, k) -> (i, k)>>
 #acc = #mgpu.block_spec<shape = [16], index_map = affine_map<(i, k) -> (i)>>
@@ -128,28 +129,62 @@ func.func @row_sum_pipelined(%x: memref<64x256xf32>, %o: memref<64xf32>) {
 
 // CHECK-LABEL: func.func @row_sum_pipelined
 // CHECK: gpu.func @row_sum_pipelined_kernel
-// CHECK-DAG: %[[SECOND:.*]] = arith.constant 4096 : index
+// CHECK-DAG: %[[STRIDE:.*]] = arith.constant 4096 : index
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: %[[SMEM:.*]] = gpu.dynamic_shared_memory
 // CHECK: %[[FIRST:.*]] = memref.view %[[SMEM]][%[[C0]]][] {{.*}} to memref<16x64xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.for
 // CHECK: nvgpu.device_async_copy %arg0[%{{.*}}, %{{.*}}], %[[FIRST]][%{{.*}}, %{{.*}}], 4, %{{.*}} {bypassL1}
 // CHECK: nvvm.cp.async.commit.group
-// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[SLOT:.*]] = %[[C0]]) -> (index) {
-// CHECK: %[[NEXT:.*]] = arith.select %{{.*}}, %{{.*}}, %[[SLOT]] : index
-// CHECK: scf.if
-// CHECK: arith.cmpi eq, %[[NEXT]], %[[C0]]
-// CHECK: %[[TARGET:.*]] = memref.view %[[SMEM]]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[CUR:.*]] = %[[C0]], %[[NEWEST:.*]] = %[[C0]]) -> (index, index) {
+// CHECK: %[[SLOT:.*]] = arith.select %[[FETCH:.*]], %{{.*}}, %[[NEWEST]] : index
+// CHECK: scf.if %[[FETCH]] {
+// CHECK: %[[OFFSET:.*]] = arith.muli %[[SLOT]], %[[STRIDE]]
+// CHECK: %[[TARGET:.*]] = memref.view %[[SMEM]][%[[OFFSET]]]
 // CHECK: nvgpu.device_async_copy %arg0[%{{.*}}, %{{.*}}], %[[TARGET]]
 // CHECK: }
-// CHECK: %[[CUR:.*]] = arith.cmpi eq, %[[SLOT]], %[[C0]]
-// CHECK: %[[SHIFT:.*]] = arith.select %[[CUR]], %[[C0]], %[[SECOND]]
+// CHECK: %[[SHIFT:.*]] = arith.muli %[[CUR]], %[[STRIDE]]
 // CHECK: %[[CURRENT:.*]] = memref.view %[[SMEM]][%[[SHIFT]]]
+// CHECK: %[[MOVED:.*]] = arith.select %{{.*}}, %{{.*}}, %[[CUR]] : index
 // CHECK-NEXT: nvvm.cp.async.commit.group
 // CHECK-NEXT: nvvm.cp.async.wait.group 1
 // CHECK-NEXT: gpu.barrier
 // CHECK: vector.load %[[CURRENT]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<16x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-// CHECK: scf.yield %[[NEXT]] : index
+// CHECK: scf.yield %[[MOVED]], %[[SLOT]] : index, index
+
+// -----
+
+// Three buffers: the prologue fetches steps 0 and 1 (one commit group
+// each), and each step waits for all groups but the newest two.
+
+#row = #mgpu.block_spec<shape = [16, 64], index_map = affine_map<(i, k) -> (i, k)>>
+#acc = #mgpu.block_spec<shape = [16], index_map = affine_map<(i, k) -> (i)>>
+#seq3 = #mgpu.compiler_params<dimension_semantics = [parallel, sequential], max_concurrent_steps = 3>
+func.func @row_sum_three_buffers(%x: memref<64x256xf32>, %o: memref<64xf32>) {
+  mgpu.pallas_call grid [4, 4] ins(%x : memref<64x256xf32>) outs(%o : memref<64xf32>)
+      in_specs [#row] out_specs [#acc] params #seq3 {
+  ^bb0(%xs: memref<16x64xf32, #gpu.address_space<workgroup>>, %acc: memref<16xf32, #gpu.address_space<workgroup>>):
+    %c0 = arith.constant 0 : index
+    %pad = arith.constant 0.0 : f32
+    %v = vector.transfer_read %xs[%c0, %c0], %pad {in_bounds = [true, true]} : memref<16x64xf32, #gpu.address_space<workgroup>>, vector<16x64xf32>
+    %a = vector.transfer_read %acc[%c0], %pad {in_bounds = [true]} : memref<16xf32, #gpu.address_space<workgroup>>, vector<16xf32>
+    %s = vector.multi_reduction <add>, %v, %a [1] : vector<16x64xf32> to vector<16xf32>
+    vector.transfer_write %s, %acc[%c0] {in_bounds = [true]} : vector<16xf32>, memref<16xf32, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @row_sum_three_buffers
+// CHECK: gpu.launch_func {{.*}} dynamic_shared_memory_size %{{.*}} args
+// CHECK: gpu.func @row_sum_three_buffers_kernel
+// CHECK: nvgpu.device_async_copy
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: nvgpu.device_async_copy
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (index, index) {
+// CHECK: nvgpu.device_async_copy
+// CHECK: nvvm.cp.async.commit.group
+// CHECK-NEXT: nvvm.cp.async.wait.group 2
 
 // -----
 

@@ -73,10 +73,10 @@ def MGPULowerToGPU : Pass<"mgpu-lower-to-gpu", "::mlir::ModuleOp"> {
     inside the array (masked element copies at the edges): inputs when their
     block index changes, outputs when it is about to change and after the
     last step (revisiting). With a sequential axis and
-    `max_concurrent_steps >= 2`, inputs whose rows are whole 16-byte chunks
-    are double-buffered: cp.async (nvgpu.device_async_copy, zero-filling
-    past the array) fetches the next step's block into the other buffer
-    while the body works on the current one.
+    `max_concurrent_steps = N >= 2`, inputs whose rows are whole 16-byte
+    chunks get N buffers: cp.async (nvgpu.device_async_copy, zero-filling
+    past the array) fetches the blocks of up to N - 1 steps ahead while the
+    body works on the current one.
 
     The body of each Pallas thread is distributed over its 128 lanes: vector
     values are spread chunk-wise over the lanes, elementwise ops stay in

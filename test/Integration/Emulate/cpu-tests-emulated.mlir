@@ -15,6 +15,14 @@
 // RUN: mgpu-run %S/../CPU/matmul.mlir -e main --backend=emulate | FileCheck %S/../CPU/matmul.mlir --match-full-lines
 // RUN: mgpu-run %S/../CPU/matmul_linalg.mlir -e main --backend=emulate | FileCheck %S/../CPU/matmul_linalg.mlir --match-full-lines
 // RUN: mgpu-run %S/../CPU/pipelined_edges.mlir -e main --backend=emulate | FileCheck %S/../CPU/pipelined_edges.mlir --match-full-lines
+// RUN: mgpu-run %S/../CPU/pipelined_revisits.mlir -e main --backend=emulate | FileCheck %S/../CPU/pipelined_revisits.mlir --match-full-lines
+// Deeper pipelines: 3 and 4 buffers, fetching 2 and 3 steps ahead.
+// RUN: sed 's/max_concurrent_steps = 2/max_concurrent_steps = 3/' %S/../CPU/pipelined_revisits.mlir > %t.revisits3.mlir
+// RUN: mgpu-run %t.revisits3.mlir -e main --backend=emulate | FileCheck %S/../CPU/pipelined_revisits.mlir --match-full-lines
+// RUN: sed 's/max_concurrent_steps = 2/max_concurrent_steps = 4/' %S/../CPU/pipelined_revisits.mlir > %t.revisits4.mlir
+// RUN: mgpu-run %t.revisits4.mlir -e main --backend=emulate | FileCheck %S/../CPU/pipelined_revisits.mlir --match-full-lines
+// RUN: sed 's/max_concurrent_steps = 2/max_concurrent_steps = 3/' %S/../CPU/pipelined_edges.mlir > %t.edges3.mlir
+// RUN: mgpu-run %t.edges3.mlir -e main --backend=emulate | FileCheck %S/../CPU/pipelined_edges.mlir --match-full-lines
 // RUN: mgpu-run %S/../CPU/threads.mlir -e main --backend=emulate | FileCheck %S/../CPU/threads.mlir --match-full-lines
 // RUN: mgpu-run %S/../CPU/cluster.mlir -e main --backend=emulate | FileCheck %S/../CPU/cluster.mlir --match-full-lines
 // RUN: mgpu-run %S/../CPU/dynamic_grid.mlir -e main --backend=emulate | FileCheck %S/../CPU/dynamic_grid.mlir --match-full-lines

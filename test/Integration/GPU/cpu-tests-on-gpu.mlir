@@ -14,6 +14,9 @@
 // RUN: mgpu-run %S/../CPU/matmul.mlir -e main --backend=cuda | FileCheck %S/../CPU/matmul.mlir --match-full-lines
 // RUN: mgpu-run %S/../CPU/matmul_linalg.mlir -e main --backend=cuda | FileCheck %S/../CPU/matmul_linalg.mlir --match-full-lines
 // RUN: mgpu-run %S/../CPU/pipelined_edges.mlir -e main --backend=cuda | FileCheck %S/../CPU/pipelined_edges.mlir --match-full-lines
+// RUN: mgpu-run %S/../CPU/pipelined_revisits.mlir -e main --backend=cuda | FileCheck %S/../CPU/pipelined_revisits.mlir --match-full-lines
+// RUN: sed 's/max_concurrent_steps = 2/max_concurrent_steps = 3/' %S/../CPU/pipelined_revisits.mlir > %t.revisits3.mlir
+// RUN: mgpu-run %t.revisits3.mlir -e main --backend=cuda | FileCheck %S/../CPU/pipelined_revisits.mlir --match-full-lines
 // RUN: mgpu-run %S/../CPU/threads.mlir -e main --backend=cuda | FileCheck %S/../CPU/threads.mlir --match-full-lines
 // RUN: mgpu-run %S/../CPU/cluster.mlir -e main --backend=cuda | FileCheck %S/../CPU/cluster.mlir --match-full-lines
 // RUN: mgpu-run %S/../CPU/dynamic_grid.mlir -e main --backend=cuda | FileCheck %S/../CPU/dynamic_grid.mlir --match-full-lines
