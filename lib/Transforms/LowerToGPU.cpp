@@ -789,6 +789,17 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
       op.getParamsAttr() ? op.getParamsAttr().getMaxConcurrentSteps() : 1;
   if (stepSizes.empty())
     depth = 1;
+  // More buffers than steps would never fill, and the prologue is unrolled
+  // (one copy loop per step ahead): bound both.
+  constexpr int64_t kMaxPipelineDepth = 8;
+  depth = std::min(depth, kMaxPipelineDepth);
+  int64_t staticSteps = 1;
+  for (Value size : stepSizes)
+    if (std::optional<int64_t> c = getConstantIntValue(size))
+      staticSteps *= *c;
+    else
+      staticSteps = std::numeric_limits<int64_t>::max() / 2;
+  depth = std::max<int64_t>(1, std::min(depth, staticSteps));
 
   KernelBuilder k(b, loc);
   Value ctas = product(b, loc, ctaSizes);
