@@ -3,8 +3,11 @@
 // array in 16x32 blocks, grid [3, 4]. The last block row holds 8 real rows
 // and the last block column 4 real columns, so the padding must read as
 // zero; scale's block index ignores the sequential axis (it is revisited,
-// fetched once per row block). On the GPU both inputs are double-buffered
-// with cp.async, which zero-fills what lies past the array.
+// fetched once per row block). The number of steps is an SSA value (4 at
+// run time), so the GPU lowering cannot size its pipeline by it: a RUN line
+// of the emulated tests raises max_concurrent_steps past it. On the GPU
+// both inputs are double-buffered with cp.async, which zero-fills what lies
+// past the array.
 // RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s --match-full-lines
 
 #x_block = #mgpu.block_spec<shape = [16, 32], index_map = affine_map<(i, k) -> (i, k)>>
@@ -15,8 +18,9 @@
 
 module {
   func.func @scaled_row_sums(%x: tensor<40x100xf32>, %scale: tensor<40xf32>,
-                             %init: tensor<40xf32>) -> tensor<40xf32> {
-    %out = mgpu.pallas_call grid [3, 4]
+                             %init: tensor<40xf32>, %steps: index)
+      -> tensor<40xf32> {
+    %out = mgpu.pallas_call grid [3, %steps]
         ins(%x, %scale : tensor<40x100xf32>, tensor<40xf32>)
         outs(%init : tensor<40xf32>)
         in_specs [#x_block, #s_block] out_specs [#o_block]
@@ -86,8 +90,10 @@ module {
     %xt = bufferization.to_tensor %x restrict : memref<40x100xf32> to tensor<40x100xf32>
     %st = bufferization.to_tensor %scale restrict : memref<40xf32> to tensor<40xf32>
     %it = bufferization.to_tensor %init restrict : memref<40xf32> to tensor<40xf32>
-    %ot = func.call @scaled_row_sums(%xt, %st, %it)
-        : (tensor<40x100xf32>, tensor<40xf32>, tensor<40xf32>) -> tensor<40xf32>
+    %steps = arith.constant 4 : index
+    %ot = func.call @scaled_row_sums(%xt, %st, %it, %steps)
+        : (tensor<40x100xf32>, tensor<40xf32>, tensor<40xf32>, index)
+        -> tensor<40xf32>
     %o = bufferization.to_buffer %ot read_only : tensor<40xf32> to memref<40xf32>
 
     // The reference, with scalar loops over x.
