@@ -54,17 +54,21 @@ static LogicalResult verifyOperandForm(Operation *op, ValueRange operands) {
   return success();
 }
 
-/// Scratch entries must be statically shaped memrefs.
+/// Scratch entries must be statically shaped memrefs or barrier arrays.
 static LogicalResult verifyScratchTypes(Operation *op,
                                         std::optional<ArrayAttr> scratch) {
   if (!scratch)
     return success();
   for (auto [i, attr] : llvm::enumerate(*scratch)) {
-    auto memref = dyn_cast<MemRefType>(cast<TypeAttr>(attr).getValue());
+    Type type = cast<TypeAttr>(attr).getValue();
+    if (isa<BarrierType>(type))
+      continue;
+    auto memref = dyn_cast<MemRefType>(type);
     if (!memref || !memref.hasStaticShape())
-      return op->emitOpError()
-             << "scratch[" << i << "] must be a statically shaped memref, got "
-             << cast<TypeAttr>(attr).getValue();
+      return op->emitOpError() << "scratch[" << i
+                               << "] must be a statically shaped memref or a "
+                                  "!mgpu.barrier, got "
+                               << type;
   }
   return success();
 }
@@ -84,7 +88,12 @@ static int64_t getWorkgroupScratchBytes(std::optional<ArrayAttr> scratch) {
   if (!scratch)
     return bytes;
   for (Attribute attr : *scratch) {
-    auto memref = cast<MemRefType>(cast<TypeAttr>(attr).getValue());
+    Type type = cast<TypeAttr>(attr).getValue();
+    if (auto barrier = dyn_cast<BarrierType>(type)) {
+      bytes = addBytes(bytes, barrier.getSharedMemoryBytes());
+      continue;
+    }
+    auto memref = cast<MemRefType>(type);
     if (isWorkgroupMemRef(memref))
       bytes = addBytes(
           bytes, getBufferBytes(memref.getShape(), memref.getElementType())
@@ -200,40 +209,66 @@ void PallasCallOp::getEffects(
   addKernelEffects(getInsMutable(), getOutsMutable(), effects);
 }
 
+/// S35: the element type of a staged block agrees with its transforms.
+static LogicalResult verifyTransformsForElement(Operation *op,
+                                                StringRef origin,
+                                                BlockSpecAttr spec,
+                                                Type element) {
+  int64_t swizzle = spec.getSwizzleBytes();
+  if (!swizzle)
+    return success();
+  std::optional<int64_t> rowBytes =
+      getBufferBytes({getSwizzledRowElements(spec)}, element);
+  if (rowBytes && *rowBytes == swizzle)
+    return success();
+  InFlightDiagnostic diag = op->emitOpError()
+                            << "block of " << origin << " is swizzled by "
+                            << swizzle << " bytes, but its rows hold ";
+  if (rowBytes)
+    diag << *rowBytes << " bytes";
+  else
+    diag << "elements of " << element;
+  diag.attachNote() << "the innermost (tiled) dimension must span exactly the "
+                       "swizzle: tile it with #mgpu.tile";
+  return diag;
+}
+
 /// S19 and S20 for one operand and its block spec.
-static LogicalResult verifyBlockSpec(PallasCallOp op, StringRef origin,
-                                     Type operandType, Attribute specAttr) {
+static LogicalResult verifyBlockSpec(Operation *op, size_t gridRank,
+                                     StringRef origin, Type operandType,
+                                     Attribute specAttr) {
   auto spec = dyn_cast<BlockSpecAttr>(specAttr);
   if (!spec)
-    return op.emitOpError() << "expects " << origin
-                            << " to have a #mgpu.block_spec, got " << specAttr;
+    return op->emitOpError() << "expects " << origin
+                             << " to have a #mgpu.block_spec, got "
+                             << specAttr;
   ArrayRef<int64_t> arrayShape = cast<ShapedType>(operandType).getShape();
   ArrayRef<int64_t> blockShape = spec.getShape();
   if (blockShape.size() != arrayShape.size())
-    return op.emitError() << "Block shape for " << origin
+    return op->emitError() << "Block shape for " << origin
                           << " (= " << formatTuple(blockShape)
                           << ") must have the same number of dimensions as "
                              "the array shape "
                           << formatTuple(arrayShape) << ".";
   AffineMap map = spec.getIndexMap().getValue();
-  size_t gridRank = op.getStaticGrid().size();
   if (map.getNumDims() != gridRank) {
     InFlightDiagnostic diag =
-        op.emitOpError() << "index_map of " << origin << " takes "
+        op->emitOpError() << "index_map of " << origin << " takes "
                          << map.getNumDims()
                          << " grid indices, but the grid has rank " << gridRank;
     diag.attachNote() << "an index map takes one dimension per grid axis";
     return diag;
   }
   if (spec.isStaged())
-    return success();
+    return verifyTransformsForElement(
+        op, origin, spec, cast<ShapedType>(operandType).getElementType());
   bool trivialMap = llvm::all_of(map.getResults(), [](AffineExpr expr) {
     auto constant = dyn_cast<AffineConstantExpr>(expr);
     return constant && constant.getValue() == 0;
   });
   if (blockShape != arrayShape || !trivialMap) {
     InFlightDiagnostic diag =
-        op.emitError() << "Mosaic GPU lowering currently requires blocks in "
+        op->emitError() << "Mosaic GPU lowering currently requires blocks in "
                           "GMEM memory space to have same block shape as the "
                           "array shape and a trivial index_map (returning all "
                           "0s).";
@@ -294,11 +329,13 @@ LogicalResult PallasCallOp::verify() {
 
   // S19, S20.
   for (auto [i, operand] : llvm::enumerate(getIns()))
-    if (failed(verifyBlockSpec(*this, "ins[" + std::to_string(i) + "]",
+    if (failed(verifyBlockSpec(*this, grid.size(),
+                               "ins[" + std::to_string(i) + "]",
                                operand.getType(), getInSpecs()[i])))
       return failure();
   for (auto [i, operand] : llvm::enumerate(getOuts()))
-    if (failed(verifyBlockSpec(*this, "outs[" + std::to_string(i) + "]",
+    if (failed(verifyBlockSpec(*this, grid.size(),
+                               "outs[" + std::to_string(i) + "]",
                                operand.getType(), getOutSpecs()[i])))
       return failure();
 
@@ -482,4 +519,89 @@ LogicalResult MpmdMapOp::verifyRegions() {
             *this, region, "region #" + std::to_string(i), expected, origins)))
       return failure();
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// EmitPipelineOp
+//===----------------------------------------------------------------------===//
+
+void EmitPipelineOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  addKernelEffects(getInsMutable(), getOutsMutable(), effects);
+  // The body may also touch what it captures from the kernel.
+  effects.emplace_back(MemoryEffects::Read::get(),
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(),
+                       SideEffects::DefaultResource::get());
+}
+
+LogicalResult EmitPipelineOp::verify() {
+  if (failed(verifyInsideKernel(*this)))
+    return failure();
+  ArrayRef<int64_t> grid = getStaticGrid();
+  if (failed(verifyListOfOperandsOrIntegers(*this, "grid", grid.size(), grid,
+                                            getGrid())))
+    return failure();
+  for (auto [i, size] : llvm::enumerate(grid))
+    if (!ShapedType::isDynamic(size) && size <= 0)
+      return emitOpError() << "grid size #" << i << " must be positive, got "
+                           << size;
+  for (auto [i, operand] : llvm::enumerate(getOperation()->getOperands().drop_front(getGrid().size())))
+    if (isWorkgroupMemRef(operand.getType())) {
+      InFlightDiagnostic diag = emitOpError()
+                                << "pipelines global-memory refs, but operand #"
+                                << i << " is in shared memory";
+      diag.attachNote() << "pass the kernel's global refs (or subviews of "
+                           "them); the pipeline stages their blocks itself";
+      return diag;
+    }
+  if (getInSpecs().size() != getIns().size())
+    return emitOpError() << "expects one in_spec per input: got "
+                         << getInSpecs().size() << " in_specs for "
+                         << getIns().size() << " inputs";
+  if (getOutSpecs().size() != getOuts().size())
+    return emitOpError() << "expects one out_spec per output: got "
+                         << getOutSpecs().size() << " out_specs for "
+                         << getOuts().size() << " outputs";
+  for (auto [i, operand] : llvm::enumerate(getIns()))
+    if (failed(verifyBlockSpec(*this, grid.size(),
+                               "ins[" + std::to_string(i) + "]",
+                               operand.getType(), getInSpecs()[i])))
+      return failure();
+  for (auto [i, operand] : llvm::enumerate(getOuts()))
+    if (failed(verifyBlockSpec(*this, grid.size(),
+                               "outs[" + std::to_string(i) + "]",
+                               operand.getType(), getOutSpecs()[i])))
+      return failure();
+  if (CompilerParamsAttr params = getParamsAttr();
+      params && !params.getDimensionSemantics().empty()) {
+    InFlightDiagnostic diag = emitOpError()
+                              << "runs its steps in order: "
+                                 "dimension_semantics does not apply";
+    diag.attachNote() << "remove dimension_semantics from params";
+    return diag;
+  }
+  return success();
+}
+
+LogicalResult EmitPipelineOp::verifyRegions() {
+  SmallVector<Type> expected(getStaticGrid().size(),
+                             IndexType::get(getContext()));
+  SmallVector<std::string> origins;
+  for (size_t d = 0; d < getStaticGrid().size(); ++d)
+    origins.push_back("grid index " + std::to_string(d));
+  auto addBlocks = [&](ValueRange operands, ArrayAttr specs) {
+    for (auto [operand, specAttr] : llvm::zip(operands, specs)) {
+      auto spec = cast<BlockSpecAttr>(specAttr);
+      expected.push_back(spec.isStaged()
+                             ? getStagedBlockType(operand.getType(), spec)
+                             : getGlobalRefType(operand.getType()));
+    }
+  };
+  addBlocks(getIns(), getInSpecs());
+  addBlocks(getOuts(), getOutSpecs());
+  llvm::append_range(origins, getOriginNames(getIns().size(),
+                                             getOuts().size(), 0));
+  return verifyRegionArguments(*this, getBody(), "body", expected, origins);
 }

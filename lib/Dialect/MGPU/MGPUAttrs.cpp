@@ -115,6 +115,36 @@ FailureOr<bool> mlir::mgpu::parseBool(AsmParser &parser) {
                           "expected 'true' or 'false'");
 }
 
+FailureOr<SmallVector<Attribute>>
+mlir::mgpu::parseTransformList(AsmParser &parser) {
+  SmallVector<Attribute> transforms;
+  if (parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            SMLoc loc = parser.getCurrentLocation();
+            Attribute attr;
+            if (parser.parseAttribute(attr))
+              return failure();
+            if (!isa<TileTransformAttr, SwizzleTransformAttr,
+                     TransposeTransformAttr>(attr))
+              return parser.emitError(loc, "expected a block transform "
+                                           "(#mgpu.tile, #mgpu.swizzle or "
+                                           "#mgpu.transpose), got ")
+                     << attr;
+            transforms.push_back(attr);
+            return success();
+          }))
+    return failure();
+  return transforms;
+}
+
+void mlir::mgpu::printTransformList(AsmPrinter &printer,
+                                    ArrayRef<Attribute> transforms) {
+  printer << '[';
+  llvm::interleaveComma(transforms, printer,
+                        [&](Attribute attr) { printer.printAttribute(attr); });
+  printer << ']';
+}
+
 //===----------------------------------------------------------------------===//
 // MeshAttr
 //===----------------------------------------------------------------------===//
@@ -210,10 +240,17 @@ MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // BlockSpecAttr
 //===----------------------------------------------------------------------===//
 
+int64_t BlockSpecAttr::getSwizzleBytes() const {
+  for (Attribute transform : getTransforms())
+    if (auto swizzle = dyn_cast<SwizzleTransformAttr>(transform))
+      return swizzle.getBytes();
+  return 0;
+}
+
 LogicalResult
 BlockSpecAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                       ArrayRef<int64_t> shape, AffineMapAttr indexMap,
-                      MemorySpace memorySpace) {
+                      MemorySpace memorySpace, ArrayRef<Attribute> transforms) {
   if (!indexMap)
     return emitError() << "block_spec requires an index_map";
   for (auto [i, size] : llvm::enumerate(shape))
@@ -231,6 +268,74 @@ BlockSpecAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     diag.attachNote() << "the index map returns one block index per "
                          "dimension of the block";
     return diag;
+  }
+  if (!transforms.empty() && memorySpace != MemorySpace::smem)
+    return emitError() << "transforms describe the shared-memory layout of a "
+                          "staged block; a gmem block has none";
+  return verifyBlockTransforms(emitError, shape, transforms);
+}
+
+LogicalResult mlir::mgpu::verifyBlockTransforms(
+    function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> shape,
+    ArrayRef<Attribute> transforms) {
+  // The shape each transform sees: tiling appends the tile dimensions.
+  SmallVector<int64_t> current(shape);
+  bool swizzled = false, tiled = false, transposed = false;
+  for (Attribute attr : transforms) {
+    if (swizzled)
+      return emitError() << "#mgpu.swizzle must be the last block transform";
+    if (auto tile = dyn_cast<TileTransformAttr>(attr)) {
+      if (tiled || transposed)
+        return emitError() << "#mgpu.tile must come first and only once "
+                              "among the block transforms";
+      tiled = true;
+      ArrayRef<int64_t> tiling = tile.getTiling();
+      if (tiling.empty() || tiling.size() > current.size())
+        return emitError() << "#mgpu.tile<" << formatTuple(tiling)
+                           << "> must tile between 1 and " << current.size()
+                           << " trailing dimensions of the block "
+                           << formatTuple(shape);
+      size_t first = current.size() - tiling.size();
+      SmallVector<int64_t> tiledShape(current.begin(),
+                                      current.begin() + first);
+      for (auto [i, t] : llvm::enumerate(tiling)) {
+        if (t <= 0 || current[first + i] % t)
+          return emitError()
+                 << "#mgpu.tile<" << formatTuple(tiling)
+                 << "> does not divide the block " << formatTuple(shape);
+        tiledShape.push_back(current[first + i] / t);
+      }
+      llvm::append_range(tiledShape, tiling);
+      current = tiledShape;
+      continue;
+    }
+    if (auto transpose = dyn_cast<TransposeTransformAttr>(attr)) {
+      if (transposed)
+        return emitError() << "only one #mgpu.transpose per block";
+      transposed = true;
+      ArrayRef<int64_t> permutation = transpose.getPermutation();
+      SmallVector<bool> seen(current.size(), false);
+      bool valid = permutation.size() == current.size();
+      for (int64_t p : permutation) {
+        if (!valid || p < 0 || p >= static_cast<int64_t>(current.size()) ||
+            seen[p]) {
+          valid = false;
+          break;
+        }
+        seen[p] = true;
+      }
+      if (!valid)
+        return emitError() << "#mgpu.transpose<" << formatTuple(permutation)
+                           << "> is not a permutation of the "
+                           << current.size() << " dimensions of "
+                           << formatTuple(current);
+      SmallVector<int64_t> permuted;
+      for (int64_t p : permutation)
+        permuted.push_back(current[p]);
+      current = permuted;
+      continue;
+    }
+    swizzled = true;
   }
   return success();
 }
@@ -260,4 +365,37 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   InFlightDiagnostic diag = emitError() << "unknown chip \"" << chip << "\"";
   diag.attachNote() << "known chips: " << llvm::join(getKnownChips(), ", ");
   return diag;
+}
+
+//===----------------------------------------------------------------------===//
+// Block transforms
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+TileTransformAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          ArrayRef<int64_t> tiling) {
+  if (tiling.empty())
+    return emitError() << "#mgpu.tile needs at least one tile dimension";
+  for (auto [i, size] : llvm::enumerate(tiling))
+    if (size <= 0)
+      return emitError() << "tile size #" << i << " must be positive, got "
+                         << size;
+  return success();
+}
+
+LogicalResult
+SwizzleTransformAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                             int64_t bytes) {
+  if (bytes != 32 && bytes != 64 && bytes != 128)
+    return emitError() << "#mgpu.swizzle<" << bytes
+                       << "> must swizzle 32, 64 or 128 bytes";
+  return success();
+}
+
+LogicalResult
+TransposeTransformAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               ArrayRef<int64_t> permutation) {
+  if (permutation.empty())
+    return emitError() << "#mgpu.transpose needs a permutation";
+  return success();
 }

@@ -1,6 +1,6 @@
 //===- MGPUDialect.cpp - The mgpu dialect ---------------------------------===//
 //
-// Registers the ops and attributes of the mgpu dialect, gives the attributes
+// Registers the ops, types and attributes of the mgpu dialect, gives the attributes
 // short aliases in printed IR (#mesh, #block_spec, ...), and checks the
 // discardable `mgpu.*` attributes: only `mgpu.target`, on a module.
 //
@@ -21,6 +21,9 @@ using namespace mlir::mgpu;
 
 #define GET_ATTRDEF_CLASSES
 #include "mgpu/Dialect/MGPU/MGPUAttrs.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "mgpu/Dialect/MGPU/MGPUTypes.cpp.inc"
 
 #define GET_OP_CLASSES
 #include "mgpu/Dialect/MGPU/MGPUOps.cpp.inc"
@@ -47,6 +50,10 @@ void MGPUDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "mgpu/Dialect/MGPU/MGPUAttrs.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "mgpu/Dialect/MGPU/MGPUTypes.cpp.inc"
       >();
   addOperations<
 #define GET_OP_LIST

@@ -8,6 +8,7 @@
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -135,4 +136,48 @@ StringRef mlir::mgpu::getRequiredPtxFeatures(StringRef chip) {
   if (chip.starts_with("sm_100"))
     return "+ptx86";
   return "+ptx80";
+}
+
+int64_t mlir::mgpu::getSwizzledRowElements(BlockSpecAttr spec) {
+  SmallVector<int64_t> shape(spec.getShape());
+  for (Attribute attr : spec.getTransforms()) {
+    if (auto tile = dyn_cast<TileTransformAttr>(attr)) {
+      ArrayRef<int64_t> tiling = tile.getTiling();
+      size_t first = shape.size() - tiling.size();
+      SmallVector<int64_t> tiled(shape.begin(), shape.begin() + first);
+      for (auto [i, t] : llvm::enumerate(tiling))
+        tiled.push_back(shape[first + i] / t);
+      llvm::append_range(tiled, tiling);
+      shape = tiled;
+    } else if (auto transpose = dyn_cast<TransposeTransformAttr>(attr)) {
+      SmallVector<int64_t> permuted;
+      for (int64_t p : transpose.getPermutation())
+        permuted.push_back(shape[p]);
+      shape = permuted;
+    }
+  }
+  return shape.empty() ? 1 : shape.back();
+}
+
+LogicalResult mlir::mgpu::verifyInsideKernel(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    if (isa<PallasCallOp, MpmdMapOp, EmitPipelineOp, gpu::LaunchOp,
+            gpu::GPUFuncOp>(parent))
+      return success();
+    if (isa<FunctionOpInterface>(parent))
+      break;
+  }
+  return op->emitOpError() << "must be inside a kernel: an 'mgpu.pallas_call', "
+                              "'mgpu.mpmd_map' or 'mgpu.emit_pipeline' region";
+}
+
+bool mlir::mgpu::isBackendElementType(Type type) {
+  if (type.isIndex())
+    return true;
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return integer.isSignless() &&
+           llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth());
+  return isa<Float16Type, BFloat16Type, Float32Type, Float64Type,
+             Float8E4M3FNType, Float8E5M2Type>(type);
 }

@@ -33,6 +33,14 @@ class MGPU_RequiredI64ListParameter<string desc>
   let printer = "::mlir::mgpu::printI64List($_printer, $_self)";
 }
 
+// SMEM layout transforms of a block (`[#mgpu.tile<[64, 64]>, ...]`).
+def MGPU_TransformListParameter
+    : OptionalArrayRefParameter<"::mlir::Attribute",
+                                "SMEM layout transforms, applied in order"> {
+  let parser = "::mlir::mgpu::parseTransformList($_parser)";
+  let printer = "::mlir::mgpu::printTransformList($_printer, $_self)";
+}
+
 class MGPU_NameListParameter<string desc>
     : OptionalArrayRefParameter<"::mlir::StringAttr", desc> {
   let parser = "::mlir::mgpu::parseNameList($_parser)";
@@ -51,6 +59,10 @@ def MGPU_SemanticsListParameter
 // `max_concurrent_steps = true` into "got -1"; this one rejects them.
 class MGPU_I64Parameter<string value, string desc>
     : DefaultValuedParameter<"int64_t", value, desc> {
+  let parser = "::mlir::mgpu::parseInt64($_parser)";
+}
+
+class MGPU_RequiredI64Parameter<string desc> : AttrParameter<"int64_t", desc> {
   let parser = "::mlir::mgpu::parseInt64($_parser)";
 }
 
@@ -126,21 +138,84 @@ def MGPU_BlockSpecAttr : MGPU_Attr<"BlockSpec", "block_spec"> {
     (the element offset is the block index times the window size), and
     `memory_space` says whether the block is staged through shared memory
     (`smem`, the default) or seen whole in global memory (`gmem`, which needs
-    the array's own shape and an all-zero index map).
+    the array's own shape and an all-zero index map). `transforms` give the
+    shared-memory layout of a staged block, as TMA and wgmma need it
+    (`#mgpu.tile`, `#mgpu.transpose`, `#mgpu.swizzle`, applied in order);
+    the body still indexes the block in its logical shape.
 
     ```mlir
     #b = #mgpu.block_spec<shape = [128, 64],
-                          index_map = affine_map<(d0, d1) -> (d0, 0)>>
+                          index_map = affine_map<(d0, d1) -> (d0, 0)>,
+                          transforms = [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]>
     ```
   }];
   let parameters = (ins
     MGPU_RequiredI64ListParameter<"window shape">:$shape,
     "::mlir::AffineMapAttr":$index_map,
-    MGPU_MemorySpaceParameter:$memory_space
+    MGPU_MemorySpaceParameter:$memory_space,
+    MGPU_TransformListParameter:$transforms
   );
+  let builders = [
+    AttrBuilder<(ins "::llvm::ArrayRef<int64_t>":$shape,
+                     "::mlir::AffineMapAttr":$index_map,
+                     "MemorySpace":$memory_space), [{
+      return $_get($_ctxt, shape, index_map, memory_space,
+                   ::llvm::ArrayRef<::mlir::Attribute>());
+    }]>
+  ];
   let extraClassDeclaration = [{
     bool isStaged() const { return getMemorySpace() == MemorySpace::smem; }
+    /// The swizzle in bytes (0 without a #mgpu.swizzle transform).
+    int64_t getSwizzleBytes() const;
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// Block transforms
+//===----------------------------------------------------------------------===//
+
+def MGPU_TileTransformAttr : MGPU_Attr<"TileTransform", "tile"> {
+  let summary = "tiles the trailing dimensions of a block (plgpu.TilingTransform)";
+  let description = [{
+    The block is stored as tiles of `tiling` over its trailing dimensions,
+    tile after tile, each tile row-major. The tiling must divide the block.
+
+    ```mlir
+    #mgpu.tile<[64, 64]>
+    ```
+  }];
+  let parameters = (ins MGPU_RequiredI64ListParameter<"tile shape">:$tiling);
+  let assemblyFormat = "`<` $tiling `>`";
+}
+
+def MGPU_SwizzleTransformAttr : MGPU_Attr<"SwizzleTransform", "swizzle"> {
+  let summary = "swizzles the 16-byte chunks of a block's rows (plgpu.SwizzleTransform)";
+  let description = [{
+    The 16-byte chunks of each `bytes`-wide row segment are permuted (XOR
+    with the row index), as TMA's and wgmma's swizzle modes do, so that
+    column accesses avoid bank conflicts. `bytes` is 32, 64 or 128 and must
+    equal the bytes of the (tiled) block's innermost dimension.
+
+    ```mlir
+    #mgpu.swizzle<128>
+    ```
+  }];
+  let parameters = (ins MGPU_RequiredI64Parameter<"swizzle span in bytes">:$bytes);
+  let assemblyFormat = "`<` $bytes `>`";
+}
+
+def MGPU_TransposeTransformAttr : MGPU_Attr<"TransposeTransform", "transpose"> {
+  let summary = "stores a block with permuted dimensions (plgpu.TransposeTransform)";
+  let description = [{
+    The block is stored with its dimensions in the order `permutation`
+    (a permutation of the dimensions of the block, or of its tiled form).
+
+    ```mlir
+    #mgpu.transpose<[1, 0]>
+    ```
+  }];
+  let parameters = (ins MGPU_RequiredI64ListParameter<"permutation">:$permutation);
+  let assemblyFormat = "`<` $permutation `>`";
 }
 
 //===----------------------------------------------------------------------===//

@@ -35,11 +35,24 @@ void printSemanticsList(AsmPrinter &printer,
                         ArrayRef<DimensionSemantics> values);
 FailureOr<bool> parseBool(AsmParser &parser);
 FailureOr<int64_t> parseInt64(AsmParser &parser);
+FailureOr<SmallVector<Attribute>> parseTransformList(AsmParser &parser);
+void printTransformList(AsmPrinter &printer, ArrayRef<Attribute> transforms);
+
+// Optional `[offsets]` of a window (copy_gmem_to_smem, copy_smem_to_gmem).
+ParseResult
+parseWindowOffsets(OpAsmParser &parser,
+                   SmallVectorImpl<OpAsmParser::UnresolvedOperand> &values,
+                   DenseI64ArrayAttr &integers);
+void printWindowOffsets(OpAsmPrinter &printer, Operation *op,
+                        OperandRange values, DenseI64ArrayAttr integers);
 
 } // namespace mlir::mgpu
 
 #define GET_ATTRDEF_CLASSES
 #include "mgpu/Dialect/MGPU/MGPUAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "mgpu/Dialect/MGPU/MGPUTypes.h.inc"
 
 #define GET_OP_CLASSES
 #include "mgpu/Dialect/MGPU/MGPUOps.h.inc"

@@ -33,6 +33,7 @@ def MGPU_Dialect : Dialect {
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   // Argument and result attributes too: an `mgpu.*` name there is as unknown
   // (or misplaced) as on an op.

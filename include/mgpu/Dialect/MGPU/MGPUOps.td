@@ -164,10 +164,10 @@ def MGPU_MpmdMapOp : MGPU_Op<"mpmd_map", MGPU_KernelTraits> {
 //===----------------------------------------------------------------------===//
 
 def MGPU_YieldOp : MGPU_Op<"yield", [
-    Pure, Terminator, HasParent<"PallasCallOp, MpmdMapOp">]> {
+    Pure, Terminator, HasParent<"PallasCallOp, MpmdMapOp, EmitPipelineOp">]> {
   let summary = "terminator of a kernel region";
   let description = [{
-    Ends a pallas_call or mpmd_map region. Kernels return through their
+    Ends a pallas_call, mpmd_map or emit_pipeline region. Kernels return through their
     output refs, so it takes no operands; it may be omitted in the text.
   }];
   let assemblyFormat = "attr-dict";
@@ -255,5 +255,7 @@ def MGPU_SemaphoreWaitOp : MGPU_SemaphoreOp<"semaphore_wait"> {
     subtracts `value` from it, with acquire semantics.
   }];
 }
+
+include "mgpu/Dialect/MGPU/MGPUPrimitiveOps.td"
 
 #endif // MGPU_DIALECT_MGPU_MGPUOPS_TD

@@ -50,6 +50,27 @@ MemRefType getGlobalRefType(Type operandType);
 /// The memref type of a staged (smem) block of `operandType`.
 MemRefType getStagedBlockType(Type operandType, BlockSpecAttr spec);
 
+/// Whether some backend can stage and compute elements of `type` (S29):
+/// signless integers of 1, 8, 16, 32 or 64 bits, index, f16, bf16, f32, f64
+/// and the f8 types e4m3fn and e5m2.
+bool isBackendElementType(Type type);
+
+/// Checks that `transforms` (tile, transpose, swizzle, in that order) fit a
+/// block of `shape`; the element type is checked where it is known.
+LogicalResult verifyBlockTransforms(function_ref<InFlightDiagnostic()> emitError,
+                                    ArrayRef<int64_t> shape,
+                                    ArrayRef<Attribute> transforms);
+
+/// The shape of the innermost dimension a swizzle applies to: the last tile
+/// dimension, or the block's last dimension when it is not tiled (after the
+/// transpose, if any).
+int64_t getSwizzledRowElements(BlockSpecAttr spec);
+
+/// The kernel-level ops' home: whether `op` is inside a pallas_call,
+/// mpmd_map or emit_pipeline region, or in lowered GPU code (gpu.launch,
+/// gpu.func) where the backends put them; else an error naming `op`.
+LogicalResult verifyInsideKernel(Operation *op);
+
 } // namespace mlir::mgpu
 
 #endif // MGPU_DIALECT_MGPU_MGPURULES_H

@@ -1,0 +1,245 @@
+//===- MGPUPrimitiveOps.td - Kernel-level ops --------------*- tablegen -*-===//
+//
+// The primitives Pallas Mosaic GPU users write inside kernels (`plgpu.*`):
+// async copies between global and shared memory counted on barriers, copies
+// out joined into bulk groups, barrier arrivals and waits, and
+// emit_pipeline. --mgpu-expand-pipelines lowers pallas_call and
+// emit_pipeline into these ops, so every backend runs the same step loops;
+// each backend gives them its own implementation (TMA and mbarriers on the
+// GPU, synchronous copies and host barriers on the CPU, the real async
+// semantics in the emulator).
+//
+// Like every body op, a kernel-level op runs once per Pallas thread (one
+// warpgroup): a copy is issued once per Pallas thread that executes it, an
+// arrival is one arrival of that Pallas thread, and a wait makes the whole
+// warpgroup wait.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGPU_DIALECT_MGPU_MGPUPRIMITIVEOPS_TD
+#define MGPU_DIALECT_MGPU_MGPUPRIMITIVEOPS_TD
+
+include "mgpu/Dialect/MGPU/MGPUTypes.td"
+
+//===----------------------------------------------------------------------===//
+// Async copies
+//===----------------------------------------------------------------------===//
+
+def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "async copy of a global-memory window into shared memory";
+  let description = [{
+    Starts copying a window of `src` (global memory) into `dst` (a statically
+    shaped, contiguous buffer in shared memory). Without offsets the window
+    is `src` itself (a whole ref or a `memref.subview` of one) and must have
+    `dst`'s shape; with offsets `src[%i, ...]` the window has `dst`'s shape
+    at those element offsets, and its elements outside `src` read as zero.
+
+    The copy is one arrival on barrier `%barrier[%i]`, and the phase it
+    arrives in completes only once all of its bytes have landed: wait for it
+    with `mgpu.barrier_wait` before reading `dst`. Issued once per Pallas
+    thread that executes it (plgpu.copy_gmem_to_smem).
+
+    ```mlir
+    mgpu.copy_gmem_to_smem %a[%row, 0], %a_smem, %bar[%slot]
+        : memref<1024x64xf16>, memref<128x64xf16, #gpu.address_space<workgroup>>,
+          !mgpu.barrier<count = 2>
+    ```
+  }];
+  let arguments = (ins
+    AnyMemRef:$src,
+    Variadic<Index>:$offsets,
+    DenseI64ArrayAttr:$static_offsets,
+    AnyMemRef:$dst,
+    MGPU_BarrierType:$barrier,
+    Index:$barrier_index
+  );
+  let assemblyFormat = [{
+    $src `` custom<WindowOffsets>($offsets, $static_offsets) `,` $dst `,`
+    $barrier `[` $barrier_index `]` attr-dict `:` type($src) `,` type($dst)
+    `,` qualified(type($barrier))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The window's element offsets into `src` (empty: the whole `src`).
+    ::llvm::SmallVector<::mlir::OpFoldResult> getMixedOffsets();
+  }];
+}
+
+def MGPU_CopySmemToGmemOp : MGPU_Op<"copy_smem_to_gmem", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "async copy of a shared-memory buffer into global memory";
+  let description = [{
+    Starts copying `src` (shared memory) into a window of `dst` (global
+    memory): `dst` itself, or with offsets the window of `src`'s shape at
+    those element offsets, whose elements outside `dst` are not written.
+    Write `src` and run `mgpu.commit_smem` first. The copy joins this Pallas
+    thread's current bulk group; with `commit_group` (the default) the group
+    is then closed, so `mgpu.wait_smem_to_gmem` can wait for it.
+    (plgpu.copy_smem_to_gmem)
+
+    ```mlir
+    mgpu.commit_smem
+    mgpu.copy_smem_to_gmem %o_smem, %o[%row, 0]
+        : memref<128x64xf32, #gpu.address_space<workgroup>>, memref<1024x64xf32>
+    mgpu.wait_smem_to_gmem 0
+    ```
+  }];
+  let arguments = (ins
+    AnyMemRef:$src,
+    AnyMemRef:$dst,
+    Variadic<Index>:$offsets,
+    DenseI64ArrayAttr:$static_offsets,
+    DefaultValuedAttr<BoolAttr, "true">:$commit_group
+  );
+  let assemblyFormat = [{
+    $src `,` $dst `` custom<WindowOffsets>($offsets, $static_offsets) attr-dict
+    `:` type($src) `,` type($dst)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::llvm::SmallVector<::mlir::OpFoldResult> getMixedOffsets();
+  }];
+}
+
+def MGPU_CommitSmemOp : MGPU_Op<"commit_smem",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "make shared-memory writes visible to async copies";
+  let description = [{
+    Orders this Pallas thread's earlier writes to shared memory before its
+    later async copies (copy_smem_to_gmem) read them (plgpu.commit_smem).
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def MGPU_WaitSmemToGmemOp : MGPU_Op<"wait_smem_to_gmem",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait for copies out of shared memory";
+  let description = [{
+    Waits until at most `pending` of this Pallas thread's bulk groups of
+    copy_smem_to_gmem are still in flight. With `read_only` it waits only
+    until their shared-memory sources have been read (the buffers may be
+    written again), not until global memory is written
+    (plgpu.wait_smem_to_gmem).
+
+    ```mlir
+    mgpu.wait_smem_to_gmem 1 read_only
+    ```
+  }];
+  let arguments = (ins I64Attr:$pending, UnitAttr:$read_only);
+  let assemblyFormat = "$pending (`read_only` $read_only^)? attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Barriers
+//===----------------------------------------------------------------------===//
+
+def MGPU_BarrierArriveOp : MGPU_Op<"barrier_arrive",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "arrive on a barrier";
+  let description = [{
+    One arrival of this Pallas thread on barrier `%barrier[%i]`, after all of
+    its earlier memory accesses (plgpu.barrier_arrive).
+
+    ```mlir
+    mgpu.barrier_arrive %consumed[%slot] : !mgpu.barrier<count = 2, arrivals = 2>
+    ```
+  }];
+  let arguments = (ins MGPU_BarrierType:$barrier, Index:$index);
+  let assemblyFormat = [{
+    $barrier `[` $index `]` attr-dict `:` qualified(type($barrier))
+  }];
+  let hasVerifier = 1;
+}
+
+def MGPU_BarrierWaitOp : MGPU_Op<"barrier_wait",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait for the next phase of a barrier";
+  let description = [{
+    Waits until barrier `%barrier[%i]` completes the next phase this Pallas
+    thread has not waited for yet; the op tracks the phase, as
+    plgpu.barrier_wait does (--mgpu-track-barrier-phases makes it explicit).
+    With `parity %p` it waits for the phase of parity `%p` (i1) instead.
+    Memory written before the phase completed (copies counted on it, writes
+    before arrivals) is visible after the wait.
+
+    ```mlir
+    mgpu.barrier_wait %bar[%slot] : !mgpu.barrier<count = 2>
+    mgpu.barrier_wait %bar[%slot] parity %p : !mgpu.barrier<count = 2>
+    ```
+  }];
+  let arguments = (ins MGPU_BarrierType:$barrier, Index:$index,
+                       Optional<I1>:$parity);
+  let assemblyFormat = [{
+    $barrier `[` $index `]` (`parity` $parity^)? attr-dict `:`
+    qualified(type($barrier))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// emit_pipeline
+//===----------------------------------------------------------------------===//
+
+def MGPU_EmitPipelineOp : MGPU_Op<"emit_pipeline", [
+    AttrSizedOperandSegments,
+    SingleBlockImplicitTerminator<"YieldOp">,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "a pipelined loop over blocks of global refs, inside a kernel";
+  let description = [{
+    Runs its body once per point of `grid`, in order (last axis innermost),
+    with the blocks of `ins` and `outs` (global-memory refs) staged through
+    shared memory as in a pallas_call: `max_concurrent_steps` buffers per
+    block, inputs fetched up to `max_concurrent_steps - 1` steps ahead, a
+    block revisited on consecutive steps fetched (or written back) once,
+    outputs written back when their block index changes and at the end.
+    Output blocks are not read from memory. Index maps take the pipeline's
+    grid indices; refs the kernel has sliced (memref.subview) select the
+    part of an array a program works on (plgpu.emit_pipeline).
+
+    The body's arguments are the grid indices (`index`), then one buffer per
+    input and output block. The body may use the values of the enclosing
+    kernel (program ids, scalars). The Pallas thread that runs an
+    emit_pipeline runs all of it; when several Pallas threads of a CTA run
+    the same emit_pipeline, each has its own buffers.
+
+    ```mlir
+    mgpu.emit_pipeline grid [%k_steps]
+        ins(%a_tile, %b_tile : memref<128x1024xf16, strided<[1024, 1], offset: ?>>,
+                               memref<1024x128xf16, strided<[4096, 1], offset: ?>>)
+        in_specs [#a_spec, #b_spec]
+        params #mgpu.compiler_params<max_concurrent_steps = 4> {
+    ^bb0(%k: index, %a: memref<128x64xf16, #gpu.address_space<workgroup>>,
+         %b: memref<64x128xf16, #gpu.address_space<workgroup>>):
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins
+    Variadic<Index>:$grid,
+    DenseI64ArrayAttr:$static_grid,
+    Variadic<AnyMemRef>:$ins,
+    Variadic<AnyMemRef>:$outs,
+    ArrayAttr:$in_specs,
+    ArrayAttr:$out_specs,
+    OptionalAttr<MGPU_CompilerParamsAttr>:$params
+  );
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `grid` custom<DynamicIndexList>($grid, $static_grid)
+    (`ins` `(` $ins^ `:` type($ins) `)`)?
+    (`outs` `(` $outs^ `:` type($outs) `)`)?
+    `in_specs` $in_specs `out_specs` $out_specs
+    (`params` qualified($params)^)?
+    attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    ::llvm::ArrayRef<int64_t> getGridShape() { return getStaticGrid(); }
+  }];
+}
+
+#endif // MGPU_DIALECT_MGPU_MGPUPRIMITIVEOPS_TD

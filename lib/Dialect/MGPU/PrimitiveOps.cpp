@@ -1,0 +1,223 @@
+//===- PrimitiveOps.cpp - Kernel-level ops --------------------------------===//
+//
+// Verifiers, memory effects and custom syntax of the kernel-level ops
+// (SPEC section 7, rules S32-S39): async copies, bulk-group waits, barrier
+// arrivals and waits and the barrier type. emit_pipeline lives beside
+// pallas_call in KernelOps.cpp, with which it shares the block-spec rules.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mgpu/Dialect/MGPU/MGPURules.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+//===----------------------------------------------------------------------===//
+// Syntax
+//===----------------------------------------------------------------------===//
+
+ParseResult mlir::mgpu::parseWindowOffsets(
+    OpAsmParser &parser,
+    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &values,
+    DenseI64ArrayAttr &integers) {
+  return parseDynamicIndexList(parser, values, integers, /*valueTypes=*/nullptr,
+                               AsmParser::Delimiter::OptionalSquare);
+}
+
+void mlir::mgpu::printWindowOffsets(OpAsmPrinter &printer, Operation *op,
+                                    OperandRange values,
+                                    DenseI64ArrayAttr integers) {
+  if (integers.empty())
+    return;
+  printDynamicIndexList(printer, op, values, integers);
+}
+
+//===----------------------------------------------------------------------===//
+// BarrierType
+//===----------------------------------------------------------------------===//
+
+LogicalResult BarrierType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  int64_t count, int64_t arrivals) {
+  if (count < 1)
+    return emitError() << "a barrier array holds at least 1 barrier, got count "
+                       << count;
+  // mbarrier counts arrivals in 20 bits.
+  constexpr int64_t kMaxArrivals = (1 << 20) - 1;
+  if (arrivals < 1 || arrivals > kMaxArrivals)
+    return emitError() << "barrier arrivals must be in [1, " << kMaxArrivals
+                       << "], got " << arrivals;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shared checks
+//===----------------------------------------------------------------------===//
+
+/// S32: a statically known barrier index is inside the array.
+static LogicalResult verifyBarrierIndex(Operation *op, BarrierType type,
+                                        Value index) {
+  std::optional<int64_t> constant = getConstantIntValue(index);
+  if (!constant || (*constant >= 0 && *constant < type.getCount()))
+    return success();
+  return op->emitOpError() << "barrier index " << *constant
+                           << " is out of range for " << type << " (count "
+                           << type.getCount() << ")";
+}
+
+/// S33: where a copy's two sides live, and that they hold the same elements.
+static LogicalResult verifyCopySides(Operation *op, MemRefType smem,
+                                     MemRefType gmem, StringRef smemName,
+                                     StringRef gmemName) {
+  if (!isWorkgroupMemRef(smem)) {
+    InFlightDiagnostic diag = op->emitOpError()
+                              << "expects " << smemName
+                              << " in shared memory "
+                                 "(#gpu.address_space<workgroup>), got "
+                              << smem;
+    diag.attachNote() << "stage blocks in a workgroup scratch buffer";
+    return diag;
+  }
+  auto gmemSpace = dyn_cast_or_null<gpu::AddressSpaceAttr>(
+      gmem.getMemorySpace());
+  if ((gmem.getMemorySpace() && !gmemSpace) ||
+      (gmemSpace && gmemSpace.getValue() != gpu::AddressSpace::Global))
+    return op->emitOpError() << "expects " << gmemName
+                             << " in global memory, got " << gmem;
+  if (smem.getElementType() != gmem.getElementType())
+    return op->emitOpError()
+           << "copies between different element types: " << smemName << " has "
+           << smem.getElementType() << ", " << gmemName << " has "
+           << gmem.getElementType();
+  if (!smem.hasStaticShape() || !smem.getLayout().isIdentity())
+    return op->emitOpError() << "expects " << smemName
+                             << " to be a statically shaped, contiguous "
+                                "buffer, got "
+                             << smem;
+  if (smem.getRank() != gmem.getRank())
+    return op->emitOpError() << "expects " << smemName << " and " << gmemName
+                             << " of the same rank, got " << smem.getRank()
+                             << " and " << gmem.getRank();
+  if (!isBackendElementType(smem.getElementType()))
+    return op->emitOpError() << "cannot copy elements of type "
+                             << smem.getElementType();
+  return success();
+}
+
+/// S34: the window: offsets, or a `gmem` of the buffer's own shape.
+static LogicalResult verifyWindow(Operation *op, MemRefType smem,
+                                  MemRefType gmem, ArrayRef<int64_t> offsets,
+                                  ValueRange dynamicOffsets,
+                                  StringRef gmemName) {
+  if (!offsets.empty()) {
+    if (static_cast<int64_t>(offsets.size()) != gmem.getRank())
+      return op->emitOpError()
+             << "expects " << gmem.getRank() << " window offsets into "
+             << gmemName << ", got " << offsets.size();
+    return verifyListOfOperandsOrIntegers(op, "offset", offsets.size(), offsets,
+                                          dynamicOffsets);
+  }
+  if (!dynamicOffsets.empty())
+    return op->emitOpError() << "has dynamic offsets but no offset list";
+  for (auto [d, size] : llvm::enumerate(gmem.getShape()))
+    if (!ShapedType::isDynamic(size) && size != smem.getDimSize(d)) {
+      InFlightDiagnostic diag = op->emitOpError()
+                                << "copies a window of shape "
+                                << formatTuple(smem.getShape()) << ", but "
+                                << gmemName << " has shape "
+                                << formatTuple(gmem.getShape());
+      diag.attachNote() << "take a memref.subview of the window, or give its "
+                           "offsets: "
+                        << gmemName << "[...]";
+      return diag;
+    }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Copies
+//===----------------------------------------------------------------------===//
+
+SmallVector<OpFoldResult> CopyGmemToSmemOp::getMixedOffsets() {
+  return getMixedValues(getStaticOffsets(), getOffsets(), getContext());
+}
+
+LogicalResult CopyGmemToSmemOp::verify() {
+  if (failed(verifyInsideKernel(*this)))
+    return failure();
+  auto src = cast<MemRefType>(getSrc().getType());
+  auto dst = cast<MemRefType>(getDst().getType());
+  if (failed(verifyCopySides(*this, dst, src, "the destination", "the source")))
+    return failure();
+  if (failed(verifyWindow(*this, dst, src, getStaticOffsets(), getOffsets(),
+                          "the source")))
+    return failure();
+  return verifyBarrierIndex(*this, getBarrier().getType(), getBarrierIndex());
+}
+
+void CopyGmemToSmemOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getSrcMutable(),
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(), &getDstMutable(),
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(), &getBarrierMutable(),
+                       SideEffects::DefaultResource::get());
+}
+
+SmallVector<OpFoldResult> CopySmemToGmemOp::getMixedOffsets() {
+  return getMixedValues(getStaticOffsets(), getOffsets(), getContext());
+}
+
+LogicalResult CopySmemToGmemOp::verify() {
+  if (failed(verifyInsideKernel(*this)))
+    return failure();
+  auto src = cast<MemRefType>(getSrc().getType());
+  auto dst = cast<MemRefType>(getDst().getType());
+  if (failed(verifyCopySides(*this, src, dst, "the source",
+                             "the destination")))
+    return failure();
+  return verifyWindow(*this, src, dst, getStaticOffsets(), getOffsets(),
+                      "the destination");
+}
+
+void CopySmemToGmemOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getSrcMutable(),
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(), &getDstMutable(),
+                       SideEffects::DefaultResource::get());
+}
+
+LogicalResult CommitSmemOp::verify() { return verifyInsideKernel(*this); }
+
+LogicalResult WaitSmemToGmemOp::verify() {
+  if (failed(verifyInsideKernel(*this)))
+    return failure();
+  // cp.async.bulk.wait_group takes a count in [0, 63].
+  if (getPending() < 0 || getPending() > 63)
+    return emitOpError() << "waits for at most 0 to 63 pending groups, got "
+                         << getPending();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Barriers
+//===----------------------------------------------------------------------===//
+
+LogicalResult BarrierArriveOp::verify() {
+  if (failed(verifyInsideKernel(*this)))
+    return failure();
+  return verifyBarrierIndex(*this, getBarrier().getType(), getIndex());
+}
+
+LogicalResult BarrierWaitOp::verify() {
+  if (failed(verifyInsideKernel(*this)))
+    return failure();
+  return verifyBarrierIndex(*this, getBarrier().getType(), getIndex());
+}
