@@ -1,31 +1,33 @@
 //===- LowerToCPU.cpp - --mgpu-lower-to-cpu (interpret mode) --------------===//
 //
-// Lowers memref-form pallas_call and mpmd_map to host loops with Pallas
-// semantics, so the kernels of a module run on the CPU unchanged. A
-// pallas_call becomes a loop nest over its grid in Pallas order (last axis
-// innermost). Each SMEM-staged operand gets one host buffer holding its
-// current block: an input block is copied in when its block index changes,
-// an output block is copied out when its index changes and after the last
-// step (so a block revisited across consecutive steps stays resident, the
-// accumulator pattern) and copied in when it becomes current, so unwritten
-// elements keep the array's values. Out-of-bounds parts of a block read as
-// zeros and are never written back. An mpmd_map runs its regions in order,
-// each over its whole mesh, with zero-initialized global scratch.
+// Runs kernels in kernel form (expanded pallas_call, mpmd_map) on the host.
+// A kernel's programs are CTAs (the points of its parallel grid axes, or of
+// a mesh's grid and cluster axes) each running its Pallas threads; a
+// pallas_call's sequential axes are already a loop in its body
+// (--mgpu-expand-pipelines). The body is inlined once, with program ids and
+// axis queries bound to loop indices and constants, between a stack save
+// and restore so that its allocas do not grow the stack with the grid.
 //
-// Programs run one after another, except in an mpmd_map that waits on a
-// semaphore: there every program of every region gets its own host thread
-// (an OpenMP team with one thread per program), so a consumer that waits for
-// a producer cannot deadlock whatever the order of the regions. A pallas_call
-// that waits on a semaphore is refused with a diagnostic rather than left to
-// hang.
+// Global scratch is allocated once and zeroed. Shared-memory scratch and
+// barrier arrays are per CTA: slices of one host arena, zeroed when the CTA
+// starts (a zero word is a barrier in phase 0). Kernel-level ops and
+// semaphores become host code (PrimitivesToCPU).
+//
+// CTAs run one after another and their Pallas threads too, unless they may
+// wait for each other: the Pallas threads of a CTA that waits on a barrier
+// run on their own host threads (an OpenMP team per CTA), and an mpmd_map
+// that waits on a semaphore runs every Pallas thread of every CTA of every
+// region on its own host thread.
 //
 //===----------------------------------------------------------------------===//
 
+#include "mgpu/Conversion/PrimitivesToCPU.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
@@ -46,8 +48,12 @@ Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
-/// What the body queries (program_id, axis_index, ...) stand for at one
-/// program of the grid.
+/// Host memory of a CTA's shared scratch and barriers start at multiples of
+/// this.
+constexpr int64_t kSharedAlignment = 128;
+
+/// What the body queries (program_id, axis_index, ...) stand for in one
+/// Pallas thread.
 struct ProgramBindings {
   SmallVector<Value> programIds;
   SmallVector<Value> numPrograms;
@@ -62,29 +68,6 @@ Type toHostType(Type type) {
   auto memref = cast<MemRefType>(type);
   return MemRefType::get(memref.getShape(), memref.getElementType(),
                          memref.getLayout());
-}
-
-/// Binds the axes of `mesh` (grid, cluster, thread, in that order) to the
-/// induction variables `ivs` of a loop nest over the mesh's shape.
-void bindMeshAxes(MeshAttr mesh, ValueRange ivs, ProgramBindings &bindings) {
-  unsigned position = 0;
-  auto bind = [&](ArrayRef<StringAttr> names, size_t count) {
-    for (size_t i = 0; i < count; ++i, ++position)
-      if (i < names.size())
-        bindings.axisIndex[names[i].getValue()] = ivs[position];
-  };
-  bind(mesh.getGridNames(), mesh.getGrid().size());
-  bind(mesh.getClusterNames(), mesh.getCluster().size());
-  if (mesh.getNumThreads() && mesh.getThreadName())
-    bindings.axisIndex[mesh.getThreadName().getValue()] = ivs[position];
-}
-
-void bindAxisSizes(OpBuilder &b, Location loc, ArrayRef<MeshAttr> meshes,
-                   ProgramBindings &bindings) {
-  for (MeshAttr mesh : meshes)
-    for (auto [name, size] : mesh.getNamedAxes())
-      if (!bindings.axisSize.count(name.getValue()))
-        bindings.axisSize[name.getValue()] = indexConstant(b, loc, size);
 }
 
 /// Moves the kernel `body` to the insertion point of `b`, with its arguments
@@ -131,333 +114,164 @@ void inlineKernelBody(OpBuilder &b, Location loc, Block &body, ValueRange args,
   }
 }
 
-/// Semaphores on the host: an atomic add, and a spin on "subtract if at
-/// least `value`" done as one atomic read-modify-write.
-void lowerSemaphores(Operation *root) {
-  root->walk([&](SemaphoreSignalOp op) {
-    OpBuilder b(op);
-    memref::AtomicRMWOp::create(b, op.getLoc(), arith::AtomicRMWKind::addi,
-                                op.getValue(), op.getSem(), op.getIndices());
-    op.erase();
-  });
-  root->walk([&](SemaphoreWaitOp op) {
-    OpBuilder b(op);
-    Location loc = op.getLoc();
-    Value value = op.getValue();
-    auto loop = scf::WhileOp::create(b, loc, TypeRange(), ValueRange());
-    Block *before = b.createBlock(&loop.getBefore());
-    auto rmw = memref::GenericAtomicRMWOp::create(b, loc, op.getSem(),
-                                                  op.getIndices());
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(rmw.getBody());
-      Value current = rmw.getCurrentValue();
-      Value ready = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                          current, value);
-      Value taken = arith::SubIOp::create(b, loc, current, value);
-      Value next = arith::SelectOp::create(b, loc, ready, taken, current);
-      memref::AtomicYieldOp::create(b, loc, next);
-    }
-    Value notReady = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                           rmw.getResult(), value);
-    scf::ConditionOp::create(b, loc, notReady, ValueRange());
-    b.createBlock(&loop.getAfter());
-    scf::YieldOp::create(b, loc);
-    (void)before;
-    op.erase();
-  });
-}
-
-//===----------------------------------------------------------------------===//
-// Block staging
-//===----------------------------------------------------------------------===//
-
-/// One SMEM-staged operand of a pallas_call and its host-side state.
-struct StagedOperand {
-  Value array;
-  BlockSpecAttr spec;
-  bool isOutput;
-  Value buffer;    // the current block
-  Value lastIndex; // memref<rank x index>: block index held in `buffer`
-  Value valid;     // memref<i1>: whether `buffer` holds a block
+/// One region of a kernel and how its programs are laid out: CTAs over
+/// `ctaSizes`, `threads` Pallas threads each.
+struct KernelRegion {
+  Block *body;
+  MeshAttr mesh;
+  SmallVector<Value> ctaSizes;
+  int64_t threads = 1;
+  /// Binds the queries of one Pallas thread at CTA indices `cta` and
+  /// thread index `thread`.
+  std::function<void(OpBuilder &, Location, ValueRange cta, Value thread,
+                     ProgramBindings &)>
+      bind;
 };
 
-/// Copies block `blockIndex` between `array` and `buffer`, clipped to the
-/// array: out-of-bounds elements read as zero and are not written.
-void copyBlock(OpBuilder &b, Location loc, const StagedOperand &operand,
-               ValueRange blockIndex, bool toBuffer) {
-  ArrayRef<int64_t> window = operand.spec.getShape();
-  SmallVector<OpFoldResult> arrayOffsets, bufferOffsets, sizes, strides;
-  Value partial = arith::ConstantIntOp::create(b, loc, 0, 1);
-  Value zero = indexConstant(b, loc, 0);
-  for (auto [dim, index] : llvm::enumerate(blockIndex)) {
-    Value size = indexConstant(b, loc, window[dim]);
-    Value extentOfArray = memref::DimOp::create(b, loc, operand.array, dim);
-    Value offset = arith::MulIOp::create(b, loc, index, size);
-    Value lo = arith::MaxSIOp::create(b, loc, offset, zero);
-    Value end = arith::AddIOp::create(b, loc, offset, size);
-    Value hi = arith::MinSIOp::create(b, loc, end, extentOfArray);
-    Value extent = arith::MaxSIOp::create(
-        b, loc, arith::SubIOp::create(b, loc, hi, lo), zero);
-    Value clipped =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, extent, size);
-    partial = arith::OrIOp::create(b, loc, partial, clipped);
-    arrayOffsets.push_back(lo);
-    bufferOffsets.push_back(Value(arith::SubIOp::create(b, loc, lo, offset)));
-    sizes.push_back(extent);
-    strides.push_back(b.getIndexAttr(1));
-  }
-  Value arrayView = memref::SubViewOp::create(b, loc, operand.array,
-                                              arrayOffsets, sizes, strides);
-  Value bufferView = memref::SubViewOp::create(b, loc, operand.buffer,
-                                               bufferOffsets, sizes, strides);
-  if (!toBuffer) {
-    linalg::CopyOp::create(b, loc, bufferView, arrayView);
-    return;
-  }
-  Type elementType =
-      cast<MemRefType>(operand.buffer.getType()).getElementType();
-  auto fill = scf::IfOp::create(b, loc, partial, /*withElseRegion=*/false);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(fill.thenBlock());
-    Value zeroElement = arith::ConstantOp::create(
-        b, loc, cast<TypedAttr>(b.getZeroAttr(elementType)));
-    linalg::FillOp::create(b, loc, zeroElement, operand.buffer);
-  }
-  linalg::CopyOp::create(b, loc, arrayView, bufferView);
-}
+/// The per-CTA scratch of a kernel: shared buffers and barrier arrays, laid
+/// out in one host arena.
+struct CtaScratch {
+  SmallVector<int64_t> offsets; // per scratch entry, -1 for global scratch
+  int64_t bytes = 0;
+};
 
-SmallVector<Value> loadIndex(OpBuilder &b, Location loc, Value stored,
-                             size_t rank) {
-  SmallVector<Value> index;
-  for (size_t d = 0; d < rank; ++d)
-    index.push_back(
-        memref::LoadOp::create(b, loc, stored, indexConstant(b, loc, d)));
-  return index;
-}
-
-/// At one grid step: brings each staged operand's current block into its
-/// buffer, writing back an output's previous block first.
-void stageBlocks(OpBuilder &b, Location loc, ArrayRef<StagedOperand> operands,
-                 ValueRange ivs) {
-  for (const StagedOperand &operand : operands) {
-    AffineMap map = operand.spec.getIndexMap().getValue();
-    SmallVector<Value> index;
-    for (unsigned r = 0; r < map.getNumResults(); ++r)
-      index.push_back(
-          affine::AffineApplyOp::create(b, loc, map.getSubMap({r}), ivs));
-    Value valid = memref::LoadOp::create(b, loc, operand.valid);
-    SmallVector<Value> last =
-        loadIndex(b, loc, operand.lastIndex, index.size());
-    Value changed = arith::XOrIOp::create(
-        b, loc, valid, arith::ConstantIntOp::create(b, loc, 1, 1));
-    for (auto [now, before] : llvm::zip(index, last))
-      changed = arith::OrIOp::create(
-          b, loc, changed,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, now, before));
-    auto ifChanged = scf::IfOp::create(b, loc, changed, false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifChanged.thenBlock());
-    if (operand.isOutput) {
-      auto ifValid = scf::IfOp::create(b, loc, valid, false);
-      OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPointToStart(ifValid.thenBlock());
-      copyBlock(b, loc, operand, last, /*toBuffer=*/false);
-    }
-    copyBlock(b, loc, operand, index, /*toBuffer=*/true);
-    for (auto [d, value] : llvm::enumerate(index))
-      memref::StoreOp::create(b, loc, value, operand.lastIndex,
-                              indexConstant(b, loc, d));
-    memref::StoreOp::create(b, loc, arith::ConstantIntOp::create(b, loc, 1, 1),
-                            operand.valid);
-  }
-}
-
-/// Zero-filled host buffer for a scratch operand.
-Value allocateZeroed(OpBuilder &b, Location loc, MemRefType type) {
-  Value buffer =
-      memref::AllocOp::create(b, loc, cast<MemRefType>(toHostType(type)));
-  Value zero = arith::ConstantOp::create(
-      b, loc, cast<TypedAttr>(b.getZeroAttr(type.getElementType())));
-  linalg::FillOp::create(b, loc, zero, buffer);
-  return buffer;
-}
-
-/// Zero-filled host buffers for the scratch operands, appended to the region
-/// arguments `args` and to the buffers to free after the kernel.
-void appendZeroedScratch(OpBuilder &b, Location loc,
-                         std::optional<ArrayAttr> scratch,
-                         SmallVectorImpl<Value> &args,
-                         SmallVectorImpl<Value> &toFree) {
+CtaScratch planCtaScratch(std::optional<ArrayAttr> scratch) {
+  CtaScratch plan;
   if (!scratch)
-    return;
+    return plan;
   for (Attribute attr : *scratch) {
-    Value buffer = allocateZeroed(
-        b, loc, cast<MemRefType>(cast<TypeAttr>(attr).getValue()));
-    args.push_back(buffer);
-    toFree.push_back(buffer);
+    Type type = cast<TypeAttr>(attr).getValue();
+    std::optional<int64_t> bytes;
+    if (auto barrier = dyn_cast<BarrierType>(type))
+      bytes = barrier.getSharedMemoryBytes();
+    else if (isWorkgroupMemRef(type))
+      bytes = getBufferBytes(cast<MemRefType>(type).getShape(),
+                             cast<MemRefType>(type).getElementType());
+    if (!bytes) {
+      plan.offsets.push_back(-1);
+      continue;
+    }
+    int64_t start = llvm::alignTo(plan.bytes, kSharedAlignment);
+    plan.offsets.push_back(start);
+    plan.bytes = start + *bytes;
   }
+  plan.bytes = llvm::alignTo(plan.bytes, kSharedAlignment);
+  return plan;
 }
 
-/// The interpret lowering works on the memref form.
-LogicalResult verifyBufferized(Operation *kernel) {
-  if (kernel->getNumResults() == 0)
-    return success();
-  return kernel->emitOpError() << "must be bufferized before "
-                                  "--mgpu-lower-to-cpu (run --mgpu-bufferize)";
-}
+/// Lowers one kernel op (expanded pallas_call or mpmd_map).
+class KernelLowering {
+public:
+  KernelLowering(Operation *kernel, std::optional<ArrayAttr> scratch)
+      : kernel(kernel), b(kernel), loc(kernel->getLoc()), scratch(scratch),
+        plan(planCtaScratch(scratch)) {}
 
-/// Whether programs of `kernel` may wait for each other.
-bool waitsOnSemaphores(Operation *kernel) {
-  return kernel->walk([](SemaphoreWaitOp) { return WalkResult::interrupt(); })
-      .wasInterrupted();
-}
-
-/// A kernel whose programs wait on each other cannot run one program after
-/// another.
-LogicalResult verifySequentiallyRunnable(Operation *kernel) {
-  WalkResult result = kernel->walk([&](SemaphoreWaitOp wait) {
-    InFlightDiagnostic diag =
-        wait.emitOpError()
-        << "cannot run in interpret mode yet: the CPU lowering runs programs "
-           "one after another, so a program waiting for another one could "
-           "hang";
-    diag.attachNote(kernel->getLoc()) << "in this kernel";
-    return WalkResult::interrupt();
-  });
-  return failure(result.wasInterrupted());
-}
-
-//===----------------------------------------------------------------------===//
-// Kernels
-//===----------------------------------------------------------------------===//
-
-LogicalResult lowerPallasCall(PallasCallOp op) {
-  if (failed(verifyBufferized(op)))
-    return failure();
-  if (failed(verifySequentiallyRunnable(op)))
-    return failure();
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-
-  // Grid sizes.
-  SmallVector<Value> sizes;
-  unsigned dynamicIndex = 0;
-  for (int64_t size : op.getStaticGrid())
-    sizes.push_back(ShapedType::isDynamic(size) ? op.getGrid()[dynamicIndex++]
-                                                : indexConstant(b, loc, size));
-
-  // Region arguments: staged blocks get buffers, GMEM blocks the arrays.
-  SmallVector<Value> args;
-  SmallVector<StagedOperand> staged;
-  SmallVector<Value> toFree;
-  auto addOperands = [&](ValueRange operands, ArrayAttr specs, bool output) {
-    for (auto [array, specAttr] : llvm::zip(operands, specs)) {
-      auto spec = cast<BlockSpecAttr>(specAttr);
-      if (!spec.isStaged()) {
-        args.push_back(array);
+  /// Global scratch (zeroed) and the arrays are the same for every program.
+  void allocateGlobalScratch(ValueRange arrays) {
+    shared.assign(arrays.begin(), arrays.end());
+    if (!scratch)
+      return;
+    for (auto [i, attr] : llvm::enumerate(*scratch)) {
+      Type type = cast<TypeAttr>(attr).getValue();
+      if (plan.offsets[i] >= 0) {
+        shared.push_back(Value()); // per CTA
         continue;
       }
-      auto blockType = MemRefType::get(
-          spec.getShape(), cast<MemRefType>(array.getType()).getElementType());
-      StagedOperand operand{array, spec, output};
-      operand.buffer = memref::AllocOp::create(b, loc, blockType);
-      operand.lastIndex = memref::AllocaOp::create(
-          b, loc,
-          MemRefType::get({static_cast<int64_t>(spec.getShape().size())},
-                          b.getIndexType()));
-      operand.valid =
-          memref::AllocaOp::create(b, loc, MemRefType::get({}, b.getI1Type()));
-      memref::StoreOp::create(
-          b, loc, arith::ConstantIntOp::create(b, loc, 0, 1), operand.valid);
-      args.push_back(operand.buffer);
-      toFree.push_back(operand.buffer);
-      staged.push_back(operand);
+      auto memref = cast<MemRefType>(type);
+      Value buffer = memref::AllocOp::create(b, loc, memref);
+      Value zero = arith::ConstantOp::create(
+          b, loc, cast<TypedAttr>(b.getZeroAttr(memref.getElementType())));
+      linalg::FillOp::create(b, loc, zero, buffer);
+      shared.push_back(buffer);
+      toFree.push_back(buffer);
     }
-  };
-  addOperands(op.getIns(), op.getInSpecs(), false);
-  addOperands(op.getOuts(), op.getOutSpecs(), true);
-  appendZeroedScratch(b, loc, op.getScratch(), args, toFree);
-
-  ProgramBindings bindings;
-  bindings.numPrograms = sizes;
-  SmallVector<MeshAttr> meshes;
-  if (MeshAttr mesh = op.getMeshAttrOrNull())
-    meshes.push_back(mesh);
-  bindAxisSizes(b, loc, meshes, bindings);
-
-  Value zero = indexConstant(b, loc, 0), one = indexConstant(b, loc, 1);
-  scf::buildLoopNest(b, loc, SmallVector<Value>(sizes.size(), zero), sizes,
-                     SmallVector<Value>(sizes.size(), one),
-                     [&](OpBuilder &nested, Location loc, ValueRange ivs) {
-                       bindings.programIds = llvm::to_vector(ivs);
-                       if (!meshes.empty())
-                         bindMeshAxes(meshes.front(), ivs, bindings);
-                       stageBlocks(nested, loc, staged, ivs);
-                       inlineKernelBody(nested, loc, op.getBody().front(), args,
-                                        bindings);
-                     });
-
-  // The last block of each output goes back.
-  for (const StagedOperand &operand : staged) {
-    if (!operand.isOutput)
-      continue;
-    Value valid = memref::LoadOp::create(b, loc, operand.valid);
-    auto ifValid = scf::IfOp::create(b, loc, valid, false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifValid.thenBlock());
-    copyBlock(
-        b, loc, operand,
-        loadIndex(b, loc, operand.lastIndex, operand.spec.getShape().size()),
-        /*toBuffer=*/false);
   }
-  for (Value buffer : toFree)
-    memref::DeallocOp::create(b, loc, buffer);
-  op.erase();
-  return success();
-}
 
-using ProgramBuilder =
-    function_ref<void(OpBuilder &, Location, unsigned, ValueRange)>;
+  /// Runs every region's programs, in order or all at once.
+  void run(ArrayRef<KernelRegion> regions, bool concurrently);
 
-/// Each region over its whole mesh, one program after another.
-void runProgramsInOrder(OpBuilder &b, Location loc, MpmdMapOp op,
-                        ProgramBuilder runProgram) {
-  Value zero = indexConstant(b, loc, 0), one = indexConstant(b, loc, 1);
-  for (unsigned index = 0, e = op.getBodies().size(); index < e; ++index) {
-    SmallVector<Value> sizes;
-    for (int64_t size : op.getMeshAttrOrNull(index).getShape())
-      sizes.push_back(indexConstant(b, loc, size));
-    scf::buildLoopNest(b, loc, SmallVector<Value>(sizes.size(), zero), sizes,
-                       SmallVector<Value>(sizes.size(), one),
-                       [&](OpBuilder &nested, Location loc, ValueRange ivs) {
-                         runProgram(nested, loc, index, ivs);
-                       });
+  void finish() {
+    for (Value buffer : toFree)
+      memref::DeallocOp::create(b, loc, buffer);
   }
-}
 
-/// Every program of every region on its own host thread: an OpenMP team of
-/// one thread per program, each taking one iteration of a statically
-/// scheduled loop over all programs (chunk 1), so programs that wait on each
-/// other all make progress, as on a GPU where they are all resident.
-void runProgramsConcurrently(OpBuilder &b, Location loc, MpmdMapOp op,
-                             ProgramBuilder runProgram) {
-  SmallVector<int64_t> firstProgram;
-  int64_t total = 0;
-  for (unsigned index = 0, e = op.getBodies().size(); index < e; ++index) {
-    firstProgram.push_back(total);
-    int64_t count = 1;
-    for (int64_t size : op.getMeshAttrOrNull(index).getShape())
-      count *= size;
-    total += count;
+private:
+  Operation *kernel;
+  OpBuilder b;
+  Location loc;
+  std::optional<ArrayAttr> scratch;
+  CtaScratch plan;
+  SmallVector<Value> shared; // arrays, then scratch (null: per CTA)
+  SmallVector<Value> toFree;
+
+  /// The region arguments of a CTA whose scratch starts at byte `base` of
+  /// `arena`.
+  SmallVector<Value> argsOfCta(OpBuilder &nb, Value arena, Value base) {
+    SmallVector<Value> args(shared);
+    size_t first = args.size() - plan.offsets.size();
+    for (auto [i, offset] : llvm::enumerate(plan.offsets)) {
+      if (offset < 0)
+        continue;
+      Type type = cast<TypeAttr>((*scratch)[i]).getValue();
+      Value shift =
+          arith::AddIOp::create(nb, loc, base, indexConstant(nb, loc, offset));
+      if (auto barrier = dyn_cast<BarrierType>(type)) {
+        auto words = MemRefType::get({barrier.getCount()}, nb.getI64Type());
+        Value view =
+            memref::ViewOp::create(nb, loc, words, arena, shift, ValueRange());
+        args[first + i] =
+            UnrealizedConversionCastOp::create(nb, loc, type, view)
+                .getResult(0);
+        continue;
+      }
+      args[first + i] =
+          memref::ViewOp::create(nb, loc, cast<MemRefType>(toHostType(type)),
+                                 arena, shift, ValueRange());
+    }
+    return args;
   }
-  firstProgram.push_back(total);
 
+  /// Zeroes `bytes` of `arena` from `base`: fresh shared memory and barriers
+  /// in phase 0.
+  void zeroArena(OpBuilder &nb, Value arena, Value base, int64_t bytes) {
+    if (!bytes)
+      return;
+    Value slice = memref::SubViewOp::create(
+        nb, loc, arena, ArrayRef<OpFoldResult>{base},
+        ArrayRef<OpFoldResult>{nb.getIndexAttr(bytes)},
+        ArrayRef<OpFoldResult>{nb.getIndexAttr(1)});
+    linalg::FillOp::create(
+        nb, loc, Value(arith::ConstantIntOp::create(nb, loc, 0, 8)), slice);
+  }
+
+  Value allocateArena(OpBuilder &nb, Value ctas) {
+    auto type = MemRefType::get({ShapedType::kDynamic}, nb.getI8Type());
+    Value size = arith::MulIOp::create(nb, loc, ctas,
+                                       indexConstant(nb, loc, plan.bytes));
+    // An empty arena still needs an address.
+    size = arith::MaxUIOp::create(nb, loc, size, indexConstant(nb, loc, 1));
+    return memref::AllocOp::create(nb, loc, type, ValueRange{size},
+                                   nb.getI64IntegerAttr(kSharedAlignment));
+  }
+
+  /// Runs `region`'s body for thread `thread` of the CTA at `cta`.
+  void runThread(OpBuilder &nb, const KernelRegion &region, ValueRange cta,
+                 Value thread, ArrayRef<Value> args) {
+    ProgramBindings bindings;
+    region.bind(nb, loc, cta, thread, bindings);
+    inlineKernelBody(nb, loc, *region.body, args, bindings);
+  }
+};
+
+/// `body(b, i)` once per i in [0, count), each on its own host thread: an
+/// OpenMP team of `count` threads, each taking one iteration of a
+/// statically scheduled loop (chunk 1), so that threads waiting for each
+/// other all make progress.
+void forEachOnOwnThread(OpBuilder &b, Location loc, Value count,
+                        function_ref<void(OpBuilder &, Value)> body) {
   Value zero = indexConstant(b, loc, 0), one = indexConstant(b, loc, 1);
-  Value numPrograms = indexConstant(b, loc, total);
   omp::ParallelOperands team;
-  team.numThreads = arith::ConstantIntOp::create(b, loc, total, 32);
+  team.numThreads = arith::IndexCastOp::create(b, loc, b.getI32Type(), count);
   auto parallel = omp::ParallelOp::create(b, loc, team);
   OpBuilder::InsertionGuard guard(b);
   b.createBlock(&parallel.getRegion());
@@ -470,74 +284,269 @@ void runProgramsConcurrently(OpBuilder &b, Location loc, MpmdMapOp op,
   b.createBlock(&wsloop.getRegion());
   omp::LoopNestOperands bounds;
   bounds.loopLowerBounds = {zero};
-  bounds.loopUpperBounds = {numPrograms};
+  bounds.loopUpperBounds = {count};
   bounds.loopSteps = {one};
   auto nest = omp::LoopNestOp::create(b, loc, bounds);
-  Block *body = b.createBlock(&nest.getRegion(), {}, {b.getIndexType()}, {loc});
-  Value program = body->getArgument(0);
+  Block *block =
+      b.createBlock(&nest.getRegion(), {}, {b.getIndexType()}, {loc});
   omp::YieldOp::create(b, loc);
-  b.setInsertionPointToStart(body);
-
-  for (unsigned index = 0, e = op.getBodies().size(); index < e; ++index) {
-    Value first = indexConstant(b, loc, firstProgram[index]);
-    Value end = indexConstant(b, loc, firstProgram[index + 1]);
-    Value inRegion = arith::AndIOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, program,
-                              first),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, program, end));
-    auto ifInRegion = scf::IfOp::create(b, loc, inRegion, false);
-    OpBuilder::InsertionGuard regionGuard(b);
-    b.setInsertionPointToStart(ifInRegion.thenBlock());
-    // Row-major mesh indices of the program within its region.
-    SmallVector<int64_t> shape = op.getMeshAttrOrNull(index).getShape();
-    Value rest = arith::SubIOp::create(b, loc, program, first);
-    SmallVector<Value> ivs(shape.size());
-    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-      Value size = indexConstant(b, loc, shape[d]);
-      ivs[d] = arith::RemUIOp::create(b, loc, rest, size);
-      rest = arith::DivUIOp::create(b, loc, rest, size);
-    }
-    runProgram(b, loc, index, ivs);
-  }
+  b.setInsertionPointToStart(block);
+  body(b, block->getArgument(0));
 }
 
-/// Host threads one synchronizing mpmd_map may start in interpret mode: far
+/// Row-major indices of `linear` in a grid of `sizes`.
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
+                               ArrayRef<Value> sizes) {
+  SmallVector<Value> result(sizes.size());
+  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+    if (d == 0) {
+      result[d] = linear;
+      break;
+    }
+    result[d] = arith::RemUIOp::create(b, loc, linear, sizes[d]);
+    linear = arith::DivUIOp::create(b, loc, linear, sizes[d]);
+  }
+  return result;
+}
+
+Value product(OpBuilder &b, Location loc, ArrayRef<Value> sizes) {
+  Value result = indexConstant(b, loc, 1);
+  for (Value size : sizes)
+    result = arith::MulIOp::create(b, loc, result, size);
+  return result;
+}
+
+bool waitsOnBarriers(Block &body) {
+  return body.walk([](BarrierWaitOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
+void KernelLowering::run(ArrayRef<KernelRegion> regions, bool concurrently) {
+  Value zero = indexConstant(b, loc, 0), one = indexConstant(b, loc, 1);
+  if (!concurrently) {
+    // One CTA at a time, in grid order; its scratch is one arena slice.
+    Value arena = allocateArena(b, one);
+    toFree.push_back(arena);
+    for (const KernelRegion &region : regions) {
+      size_t rank = region.ctaSizes.size();
+      scf::buildLoopNest(
+          b, loc, SmallVector<Value>(rank, zero), region.ctaSizes,
+          SmallVector<Value>(rank, one),
+          [&](OpBuilder &nb, Location, ValueRange cta) {
+            zeroArena(nb, arena, zero, plan.bytes);
+            SmallVector<Value> args = argsOfCta(nb, arena, zero);
+            Value threads = indexConstant(nb, loc, region.threads);
+            if (region.threads > 1 && waitsOnBarriers(*region.body)) {
+              forEachOnOwnThread(nb, loc, threads, [&](OpBuilder &tb, Value t) {
+                runThread(tb, region, cta, t, args);
+              });
+              return;
+            }
+            auto loop = scf::ForOp::create(nb, loc, zero, threads, one);
+            OpBuilder::InsertionGuard guard(nb);
+            nb.setInsertionPoint(loop.getBody()->getTerminator());
+            runThread(nb, region, cta, loop.getInductionVar(), args);
+          });
+    }
+    return;
+  }
+
+  // Every Pallas thread of every CTA of every region at once.
+  SmallVector<Value> firstCta, firstThread;
+  Value ctas = zero, threads = zero;
+  for (const KernelRegion &region : regions) {
+    firstCta.push_back(ctas);
+    firstThread.push_back(threads);
+    Value count = product(b, loc, region.ctaSizes);
+    ctas = arith::AddIOp::create(b, loc, ctas, count);
+    threads = arith::AddIOp::create(
+        b, loc, threads,
+        arith::MulIOp::create(b, loc, count,
+                              indexConstant(b, loc, region.threads)));
+  }
+  firstThread.push_back(threads);
+  Value arena = allocateArena(b, ctas);
+  toFree.push_back(arena);
+  if (plan.bytes)
+    linalg::FillOp::create(
+        b, loc, Value(arith::ConstantIntOp::create(b, loc, 0, 8)), arena);
+  forEachOnOwnThread(b, loc, threads, [&](OpBuilder &nb, Value program) {
+    for (auto [r, region] : llvm::enumerate(regions)) {
+      Value inRegion = arith::AndIOp::create(
+          nb, loc,
+          arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::uge, program,
+                                firstThread[r]),
+          arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::ult, program,
+                                firstThread[r + 1]));
+      auto ifInRegion = scf::IfOp::create(nb, loc, inRegion, false);
+      OpBuilder::InsertionGuard guard(nb);
+      nb.setInsertionPointToStart(ifInRegion.thenBlock());
+      Value local = arith::SubIOp::create(nb, loc, program, firstThread[r]);
+      Value perCta = indexConstant(nb, loc, region.threads);
+      Value ctaIndex = arith::DivUIOp::create(nb, loc, local, perCta);
+      Value thread = arith::RemUIOp::create(nb, loc, local, perCta);
+      Value base = arith::MulIOp::create(
+          nb, loc, arith::AddIOp::create(nb, loc, firstCta[r], ctaIndex),
+          indexConstant(nb, loc, plan.bytes));
+      SmallVector<Value> args = argsOfCta(nb, arena, base);
+      runThread(nb, region, delinearize(nb, loc, ctaIndex, region.ctaSizes),
+                thread, args);
+    }
+  });
+}
+
+/// Binds the named axes of `mesh` to CTA indices `cta` (grid, then
+/// cluster) and `thread`.
+void bindMeshAxes(MeshAttr mesh, ValueRange cta, Value thread,
+                  ProgramBindings &bindings) {
+  size_t position = 0;
+  for (auto [i, size] : llvm::enumerate(mesh.getGrid())) {
+    if (i < mesh.getGridNames().size())
+      bindings.axisIndex[mesh.getGridNames()[i].getValue()] = cta[position];
+    ++position;
+  }
+  for (auto [i, size] : llvm::enumerate(mesh.getCluster())) {
+    if (i < mesh.getClusterNames().size())
+      bindings.axisIndex[mesh.getClusterNames()[i].getValue()] = cta[position];
+    ++position;
+  }
+  if (mesh.getThreadName())
+    bindings.axisIndex[mesh.getThreadName().getValue()] = thread;
+}
+
+void bindAxisSizes(OpBuilder &b, Location loc, ArrayRef<MeshAttr> meshes,
+                   ProgramBindings &bindings) {
+  for (MeshAttr mesh : meshes)
+    for (auto [name, size] : mesh.getNamedAxes())
+      if (!bindings.axisSize.count(name.getValue()))
+        bindings.axisSize[name.getValue()] = indexConstant(b, loc, size);
+}
+
+/// The interpret lowering works on the kernel form.
+LogicalResult verifyKernelForm(Operation *kernel) {
+  if (kernel->getNumResults())
+    return kernel->emitOpError()
+           << "must be bufferized before "
+              "--mgpu-lower-to-cpu (run --mgpu-bufferize)";
+  auto call = dyn_cast<PallasCallOp>(kernel);
+  if (call && !call.getExpanded())
+    return kernel->emitOpError()
+           << "must be in kernel form before --mgpu-lower-to-cpu (run "
+              "--mgpu-expand-pipelines)";
+  WalkResult result = kernel->walk([&](Operation *op) {
+    if (isa<EmitPipelineOp>(op)) {
+      op->emitOpError() << "must be expanded before --mgpu-lower-to-cpu (run "
+                           "--mgpu-expand-pipelines)";
+      return WalkResult::interrupt();
+    }
+    auto wait = dyn_cast<BarrierWaitOp>(op);
+    if (wait && !wait.getParity()) {
+      wait.emitOpError() << "needs the parity of its phase before "
+                            "--mgpu-lower-to-cpu (run "
+                            "--mgpu-track-barrier-phases)";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+bool waitsOnSemaphores(Operation *kernel) {
+  return kernel->walk([](SemaphoreWaitOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
+/// Host threads one synchronizing kernel may start in interpret mode: far
 /// more than any test needs, few enough that thread creation cannot fail.
 constexpr int64_t kMaxHostThreads = 1024;
 
-/// The programs of a synchronizing mpmd_map each take a host thread.
-LogicalResult verifyConcurrentlyRunnable(MpmdMapOp op) {
-  int64_t total = 0;
-  for (unsigned index = 0, e = op.getBodies().size(); index < e; ++index) {
-    int64_t count = 1;
-    for (int64_t size : op.getMeshAttrOrNull(index).getShape())
-      count *= size;
-    total += count;
-  }
-  if (total <= kMaxHostThreads)
-    return success();
-  InFlightDiagnostic diag =
-      op.emitOpError() << "has " << total
-                       << " programs that may wait on each other; interpret "
-                          "mode runs each on its own host thread, at most "
-                       << kMaxHostThreads;
-  diag.attachNote() << "use smaller meshes to run it on the CPU";
-  return diag;
-}
-
-LogicalResult lowerMpmdMap(MpmdMapOp op) {
-  if (failed(verifyBufferized(op)))
-    return failure();
-  bool concurrent = waitsOnSemaphores(op);
-  if (concurrent && failed(verifyConcurrentlyRunnable(op)))
+LogicalResult lowerPallasCall(PallasCallOp op) {
+  if (failed(verifyKernelForm(op)))
     return failure();
   OpBuilder b(op);
   Location loc = op.getLoc();
+  if (waitsOnSemaphores(op)) {
+    InFlightDiagnostic diag =
+        op.emitOpError() << "waits on a semaphore, but interpret mode runs "
+                            "the programs of a pallas_call one after another";
+    diag.attachNote() << "use an mpmd_map, whose programs may wait on each "
+                         "other";
+    return diag;
+  }
 
-  SmallVector<Value> args(op.getOperands());
-  SmallVector<Value> toFree;
-  appendZeroedScratch(b, loc, op.getScratch(), args, toFree);
+  SmallVector<Value> sizes;
+  unsigned dynamicIndex = 0;
+  for (int64_t size : op.getStaticGrid())
+    sizes.push_back(ShapedType::isDynamic(size) ? op.getGrid()[dynamicIndex++]
+                                                : indexConstant(b, loc, size));
+  size_t rank = sizes.size();
+  SmallVector<bool> sequential(rank, false);
+  if (CompilerParamsAttr params = op.getParamsAttr())
+    for (auto [d, semantics] : llvm::enumerate(params.getDimensionSemantics()))
+      sequential[d] = semantics == DimensionSemantics::sequential;
+
+  MeshAttr mesh = op.getMeshAttrOrNull();
+  KernelRegion region;
+  region.body = &op.getBody().front();
+  region.mesh = mesh;
+  region.threads = mesh ? mesh.getNumThreads().value_or(1) : 1;
+  // CTAs: the parallel axes (a mesh's thread axis is the threads).
+  size_t ctaRank = mesh && mesh.getNumThreads() ? rank - 1 : rank;
+  SmallVector<size_t> ctaAxes;
+  for (size_t d = 0; d < ctaRank; ++d)
+    if (!sequential[d]) {
+      ctaAxes.push_back(d);
+      region.ctaSizes.push_back(sizes[d]);
+    }
+  region.bind = [&, ctaAxes, rank](OpBuilder &nb, Location l, ValueRange cta,
+                                   Value thread, ProgramBindings &bindings) {
+    Value zero = indexConstant(nb, l, 0);
+    bindings.numPrograms = sizes;
+    bindings.programIds.assign(rank, zero);
+    for (auto [i, d] : llvm::enumerate(ctaAxes))
+      bindings.programIds[d] = cta[i];
+    if (!mesh)
+      return;
+    if (mesh.getNumThreads())
+      bindings.programIds[rank - 1] = thread;
+    bindMeshAxes(mesh, cta, thread, bindings);
+    bindAxisSizes(nb, l, {mesh}, bindings);
+  };
+
+  KernelLowering lowering(op, op.getScratch());
+  lowering.allocateGlobalScratch(
+      op.getOperands().drop_front(op.getGrid().size()));
+  lowering.run({region}, /*concurrently=*/false);
+  lowering.finish();
+  op.erase();
+  return success();
+}
+
+LogicalResult lowerMpmdMap(MpmdMapOp op) {
+  if (failed(verifyKernelForm(op)))
+    return failure();
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  bool concurrently = waitsOnSemaphores(op);
+  if (concurrently) {
+    int64_t total = 0;
+    for (unsigned i = 0, e = op.getBodies().size(); i < e; ++i) {
+      int64_t count = 1;
+      for (int64_t size : op.getMeshAttrOrNull(i).getShape())
+        count *= size;
+      total += count;
+    }
+    if (total > kMaxHostThreads) {
+      InFlightDiagnostic diag = op.emitOpError()
+                                << "has " << total
+                                << " programs that may wait on each other; "
+                                   "interpret mode runs each on its own host "
+                                   "thread, at most "
+                                << kMaxHostThreads;
+      diag.attachNote() << "use smaller meshes to run it on the CPU";
+      return diag;
+    }
+  }
 
   SmallVector<MeshAttr> superMesh;
   for (unsigned i = 0, e = op.getMeshes().size(); i < e; ++i)
@@ -546,27 +555,33 @@ LogicalResult lowerMpmdMap(MpmdMapOp op) {
     for (Attribute attr : external)
       superMesh.push_back(cast<MeshAttr>(attr));
 
-  // Runs region `index` at the program whose mesh indices are `ivs`.
-  auto runProgram = [&](OpBuilder &nested, Location loc, unsigned index,
-                        ValueRange ivs) {
-    MeshAttr mesh = op.getMeshAttrOrNull(index);
-    ProgramBindings bindings;
-    bindAxisSizes(nested, loc, superMesh, bindings);
+  SmallVector<KernelRegion> regions;
+  for (unsigned i = 0, e = op.getBodies().size(); i < e; ++i) {
+    MeshAttr mesh = op.getMeshAttrOrNull(i);
+    KernelRegion region;
+    region.body = &op.getBodies()[i].front();
+    region.mesh = mesh;
+    region.threads = mesh.getNumThreads().value_or(1);
     for (int64_t size : mesh.getGrid())
-      bindings.numPrograms.push_back(indexConstant(nested, loc, size));
-    bindings.programIds =
-        llvm::to_vector(ivs.take_front(mesh.getGrid().size()));
-    bindMeshAxes(mesh, ivs, bindings);
-    inlineKernelBody(nested, loc, op.getBodies()[index].front(), args,
-                     bindings);
-  };
+      region.ctaSizes.push_back(indexConstant(b, loc, size));
+    for (int64_t size : mesh.getCluster())
+      region.ctaSizes.push_back(indexConstant(b, loc, size));
+    region.bind = [&, mesh](OpBuilder &nb, Location l, ValueRange cta,
+                            Value thread, ProgramBindings &bindings) {
+      for (int64_t size : mesh.getGrid())
+        bindings.numPrograms.push_back(indexConstant(nb, l, size));
+      bindings.programIds =
+          llvm::to_vector(cta.take_front(mesh.getGrid().size()));
+      bindMeshAxes(mesh, cta, thread, bindings);
+      bindAxisSizes(nb, l, superMesh, bindings);
+    };
+    regions.push_back(std::move(region));
+  }
 
-  if (concurrent)
-    runProgramsConcurrently(b, loc, op, runProgram);
-  else
-    runProgramsInOrder(b, loc, op, runProgram);
-  for (Value buffer : toFree)
-    memref::DeallocOp::create(b, loc, buffer);
+  KernelLowering lowering(op, op.getScratch());
+  lowering.allocateGlobalScratch(op.getOperands());
+  lowering.run(regions, concurrently);
+  lowering.finish();
   op.erase();
   return success();
 }
@@ -578,15 +593,27 @@ struct LowerToCPUPass : public mgpu::impl::MGPULowerToCPUBase<LowerToCPUPass> {
       if (isa<PallasCallOp, MpmdMapOp>(op))
         kernels.push_back(op);
     });
+    SetVector<Operation *> hosts;
     for (Operation *kernel : kernels) {
-      Operation *parent = kernel->getParentOp();
+      hosts.insert(kernel->getParentOp());
       LogicalResult result = isa<PallasCallOp>(kernel)
                                  ? lowerPallasCall(cast<PallasCallOp>(kernel))
                                  : lowerMpmdMap(cast<MpmdMapOp>(kernel));
       if (failed(result))
         return signalPassFailure();
-      lowerSemaphores(parent);
     }
+    // The kernel-level ops and semaphores, now in host code.
+    TypeConverter converter;
+    populateBarrierTypeConversion(converter);
+    RewritePatternSet patterns(&getContext());
+    populatePrimitivesToCPUPatterns(converter, patterns);
+    ConversionTarget target(getContext());
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    configurePrimitivesToCPULegality(target);
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    for (Operation *host : hosts)
+      if (failed(applyPartialConversion(host, target, frozen)))
+        return signalPassFailure();
   }
 };
 

@@ -54,6 +54,8 @@ void mlir::mgpu::buildMGPUToCPUPipeline(
   MGPUBufferizeOptions bufferize;
   bufferize.identityLayout = options.identityLayout;
   pm.addPass(createMGPUBufferize(bufferize));
+  pm.addPass(createMGPUExpandPipelines());
+  pm.addPass(createMGPUTrackBarrierPhases());
   pm.addPass(createMGPULowerToCPU());
   addHostToLLVMPasses(pm);
 }

@@ -14,18 +14,48 @@ func.func @tensor_form(%a: tensor<64xf32>) -> tensor<64xf32> {
 
 // -----
 
+#b = #mgpu.block_spec<shape = [64], index_map = affine_map<(i) -> (i)>>
+
+// The interpret lowering takes the kernel form.
+func.func @not_expanded(%a: memref<64xf32>, %o: memref<64xf32>) {
+  // expected-error @below {{'mgpu.pallas_call' op must be in kernel form before --mgpu-lower-to-cpu (run --mgpu-expand-pipelines)}}
+  mgpu.pallas_call grid [1] ins(%a : memref<64xf32>) outs(%o : memref<64xf32>)
+      in_specs [#b] out_specs [#b] {
+  ^bb0(%x: memref<64xf32, #gpu.address_space<workgroup>>,
+       %y: memref<64xf32, #gpu.address_space<workgroup>>):
+  }
+  return
+}
+
+// -----
+
 #g = #mgpu.block_spec<shape = [4], index_map = affine_map<(i) -> (0)>, memory_space = gmem>
 
-// Programs of a pallas_call that wait on each other are not run
-// concurrently in interpret mode yet: refused, never left to hang.
+// Programs of a pallas_call run one after another in interpret mode: one
+// that waits for another would hang, so it is refused.
 func.func @pallas_wait(%sem: memref<4xi32>) {
-  // expected-note @below {{in this kernel}}
-  mgpu.pallas_call grid [2] outs(%sem : memref<4xi32>) in_specs [] out_specs [#g] {
+  // expected-error @below {{'mgpu.pallas_call' op waits on a semaphore, but interpret mode runs the programs of a pallas_call one after another}}
+  // expected-note @below {{use an mpmd_map, whose programs may wait on each other}}
+  mgpu.pallas_call grid [2] outs(%sem : memref<4xi32>) in_specs [] out_specs [#g] expanded {
   ^bb0(%s: memref<4xi32>):
     %c0 = arith.constant 0 : index
     %one = arith.constant 1 : i32
-    // expected-error @below {{'mgpu.semaphore_wait' op cannot run in interpret mode yet}}
     mgpu.semaphore_wait %s[%c0], %one : memref<4xi32>
+  }
+  return
+}
+
+// -----
+
+#m = #mgpu.mesh<grid = [1]>
+
+// The phase of a wait must be explicit by now.
+func.func @implicit_phase(%o: memref<4xf32>) {
+  mgpu.mpmd_map meshes [#m] outs(%o : memref<4xf32>) scratch [!mgpu.barrier<count = 1>] {
+  ^bb0(%o0: memref<4xf32>, %bar: !mgpu.barrier<count = 1>):
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{'mgpu.barrier_wait' op needs the parity of its phase before --mgpu-lower-to-cpu (run --mgpu-track-barrier-phases)}}
+    mgpu.barrier_wait %bar[%c0] : !mgpu.barrier<count = 1>
   }
   return
 }

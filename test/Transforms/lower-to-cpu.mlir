@@ -1,39 +1,38 @@
-// RUN: mgpu-opt %s --mgpu-lower-to-cpu -split-input-file | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-lower-to-cpu --canonicalize -split-input-file | FileCheck %s
 
 #b = #mgpu.block_spec<shape = [256], index_map = affine_map<(i) -> (i)>>
 
-// A staged pallas_call: one host buffer per block, a loop over the grid,
-// copies in when the block index changes (zero-filled when clipped), the
-// body inlined with shared memory as host memory and program_id as the
-// loop index, and the last output block written back after the loop.
+// A staged pallas_call, expanded then lowered: one host arena for the CTA's
+// shared memory (pipeline slots and barrier words), zeroed per CTA; a loop
+// over the grid; the copy in clipped to the array (zero fill when partial)
+// and arriving on its barrier through the host runtime; the wait with its
+// parity and location; the body inlined between a stack save and restore;
+// the copy out clipped.
 // CHECK-LABEL: func.func @staged
 // CHECK-SAME: (%[[A:.+]]: memref<1000xf32>, %[[O:.+]]: memref<1000xf32>)
-// CHECK-DAG: %[[C4:.+]] = arith.constant 4 : index
-// CHECK: %[[BUF_A:.+]] = memref.alloc() : memref<256xf32>
-// CHECK: %[[BUF_O:.+]] = memref.alloc() : memref<256xf32>
-// CHECK: scf.for %[[I:.+]] = %{{.+}} to %[[C4]] step
-// CHECK: scf.if
+// CHECK: %[[ARENA:.+]] = memref.alloc() {alignment = 128 : i64} : memref<2176xi8>
+// CHECK: scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step
+// CHECK: linalg.fill ins(%{{.+}} : i8) outs(%[[ARENA]] : memref<2176xi8>)
+// CHECK: memref.view %[[ARENA]]
+// CHECK: llvm.intr.stacksave
 // CHECK: memref.subview %[[A]]
+// CHECK: scf.if
 // CHECK: linalg.fill
 // CHECK: linalg.copy
-// CHECK: llvm.intr.stacksave
-// CHECK: arith.index_cast %[[I]]
-// CHECK: vector.transfer_read %[[BUF_A]]
-// CHECK: vector.transfer_write %{{.+}}, %[[BUF_O]]
+// CHECK: call @mgpuHostBarrierArrive
+// CHECK: call @mgpuHostBarrierWait(%{{.+}}, %{{.+}}, %{{.+}}) : (!llvm.ptr, i64, !llvm.ptr) -> ()
+// CHECK: vector.transfer_read
+// CHECK: vector.transfer_write
+// CHECK: memref.subview %[[O]]
+// CHECK: linalg.copy
 // CHECK: llvm.intr.stackrestore
-// CHECK: }
-// CHECK: scf.if
-// CHECK: linalg.copy ins(%{{.+}} : memref<?xf32, strided<[1], offset: ?>>) outs(%{{.+}} : memref<?xf32, strided<[1], offset: ?>>)
-// CHECK: memref.dealloc %[[BUF_A]]
-// CHECK: memref.dealloc %[[BUF_O]]
+// CHECK: memref.dealloc %[[ARENA]]
 // CHECK-NOT: mgpu.
 func.func @staged(%a: memref<1000xf32>, %o: memref<1000xf32>) {
   mgpu.pallas_call grid [4] ins(%a : memref<1000xf32>) outs(%o : memref<1000xf32>)
       in_specs [#b] out_specs [#b] {
   ^bb0(%x: memref<256xf32, #gpu.address_space<workgroup>>,
        %y: memref<256xf32, #gpu.address_space<workgroup>>):
-    %i = mgpu.program_id 0
-    %ii = arith.index_cast %i : index to i32
     %c0 = arith.constant 0 : index
     %pad = arith.constant 0.0 : f32
     %v = vector.transfer_read %x[%c0], %pad {in_bounds = [true]}
@@ -58,7 +57,7 @@ func.func @staged(%a: memref<1000xf32>, %o: memref<1000xf32>) {
 // CHECK: scf.for %[[P:.+]] =
 // CHECK: memref.atomic_rmw addi %{{.+}}, %[[SCRATCH]][%[[P]]]
 // CHECK: scf.for %[[J:.+]] =
-// CHECK-NEXT: scf.for %[[W:.+]] =
+// CHECK: scf.for %[[W:.+]] =
 // CHECK: memref.store %{{.+}}, %{{.+}}[%[[W]]]
 // CHECK: memref.dealloc %[[SCRATCH]]
 // CHECK-NOT: omp.
@@ -88,7 +87,7 @@ func.func @regions_in_order(%o: memref<8xindex>) {
 // CHECK: omp.parallel num_threads(%[[N]] : i32)
 // CHECK: omp.wsloop schedule(static = %{{.+}} : i32)
 // CHECK: omp.loop_nest
-// CHECK: memref.generic_atomic_rmw
+// CHECK: call @mgpuHostSemaphoreWait
 // CHECK: memref.atomic_rmw addi
 func.func @concurrent(%o: memref<4xf32>) {
   mgpu.mpmd_map meshes [#one, #one] outs(%o : memref<4xf32>) scratch [memref<1xi32>] {
@@ -101,6 +100,31 @@ func.func @concurrent(%o: memref<4xf32>) {
     %c0 = arith.constant 0 : index
     %one = arith.constant 1 : i32
     mgpu.semaphore_signal %s1[%c0], %one : memref<1xi32>
+  }
+  return
+}
+
+// -----
+
+#ws = #mgpu.mesh<grid = [2], grid_names = ["i"], num_threads = 2, thread_name = "wg">
+
+// Pallas threads that wait on a barrier: per CTA, its shared memory zeroed
+// (barrier words in phase 0), then an OpenMP team of one host thread per
+// Pallas thread; the arrival and the wait go through the host runtime.
+// CHECK-LABEL: func.func @threads_wait
+// CHECK-DAG: %[[T:.+]] = arith.constant 2 : i32
+// CHECK: scf.for
+// CHECK: linalg.fill ins(%{{.+}} : i8)
+// CHECK: omp.parallel num_threads(%[[T]] : i32)
+// CHECK: call @mgpuHostBarrierArrive
+// CHECK: call @mgpuHostBarrierWait
+func.func @threads_wait(%o: memref<4xf32>) {
+  mgpu.mpmd_map meshes [#ws] outs(%o : memref<4xf32>) scratch [!mgpu.barrier<count = 1, arrivals = 2>] {
+  ^bb0(%o0: memref<4xf32>, %bar: !mgpu.barrier<count = 1, arrivals = 2>):
+    %c0 = arith.constant 0 : index
+    %false = arith.constant false
+    mgpu.barrier_arrive %bar[%c0] : !mgpu.barrier<count = 1, arrivals = 2>
+    mgpu.barrier_wait %bar[%c0] parity %false : !mgpu.barrier<count = 1, arrivals = 2>
   }
   return
 }

@@ -191,6 +191,12 @@ int main(int argc, char **argv) {
     sys::path::append(runtime, "libmgpu_cuda_runtime.so");
     libs.push_back(std::string(runtime));
   }
+  // The host runtime: barriers and bounded waits of kernels run on the host.
+  {
+    SmallString<256> runtime(libDir);
+    sys::path::append(runtime, "libmgpu_host_runtime.so");
+    libs.push_back(std::string(runtime));
+  }
   // libomp runs the programs of kernels that wait on each other concurrently.
   for (StringRef name :
        {"libmlir_runner_utils.so", "libmlir_c_runner_utils.so", "libomp.so"}) {

@@ -32,22 +32,93 @@ def MGPUBufferize : Pass<"mgpu-bufferize", "::mlir::ModuleOp"> {
   ];
 }
 
-def MGPULowerToCPU : Pass<"mgpu-lower-to-cpu"> {
-  let summary = "Lower pallas_call / mpmd_map to host loops (interpret mode)";
+def MGPUExpandPipelines : Pass<"mgpu-expand-pipelines"> {
+  let summary = "pallas_call and emit_pipeline to explicit step loops over "
+                "kernel-level ops";
   let description = [{
-    Runs memref-form kernels on the host with Pallas semantics: a loop nest
-    over the grid in Pallas order (last axis innermost), one host buffer per
-    SMEM-staged operand holding its current block (inputs copied in when
-    their block index changes; outputs copied out when it changes and after
-    the last step, so a revisited output block stays resident), out-of-bounds
-    reads zero-filled and writes masked. mpmd_map regions run in order, each
-    over its mesh (grid, cluster and thread axes), with zero-initialized
-    scratch. Shared-memory types become host memory; program ids and axis
-    queries become loop indices and constants; semaphores become atomics.
+    Rewrites every memref-form `mgpu.pallas_call` into the kernel form that
+    the backends lower (`expanded`: blocks are whole arrays in global
+    memory, the body runs once per point of the parallel axes) and every
+    `mgpu.emit_pipeline` into its loop. The step loop stages blocks through
+    shared-memory slots with kernel-level ops: `max_concurrent_steps` slots
+    per block (at most the number of steps), inputs fetched up to
+    `max_concurrent_steps - 1` steps ahead with `mgpu.copy_gmem_to_smem` on
+    one barrier per slot, a block revisited on consecutive steps fetched or
+    written back once, outputs written back with `mgpu.copy_smem_to_gmem`
+    when their block index changes and at the end, from rotating slots
+    (`mgpu.wait_smem_to_gmem` before a slot is reused). Output blocks are not
+    read from memory unless their array is also an input. The arena of
+    slots and the barriers become scratch operands of the kernel.
+
+    ```mlir
+    // A pallas_call over a sequential grid of 4 steps, 2 buffers:
+    //   scf.for %s = 0 to 4 {
+    //     mgpu.copy_gmem_to_smem %x[...], %slot_next, %bar[...]  (step s + 1)
+    //     mgpu.barrier_wait %bar[%cur] parity %p                 (step s)
+    //     <body on the views of the current slots>
+    //     mgpu.commit_smem; mgpu.copy_smem_to_gmem %out_slot, %o[...]
+    //   }
+    ```
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+def MGPUTrackBarrierPhases : Pass<"mgpu-track-barrier-phases"> {
+  let summary = "Give every mgpu.barrier_wait the parity of the phase it "
+                "waits for";
+  let description = [{
+    A `mgpu.barrier_wait` without `parity` waits for the next phase of its
+    barrier that its Pallas thread has not waited for yet. This pass makes
+    that explicit: per barrier array of a kernel region it keeps an i64 of
+    phase bits, starting at 0, threaded through the body as an SSA value
+    (scf.for carries it, scf.if yields it); each wait takes the parity from
+    its barrier's bit and flips it. Waits inside other region ops, or on
+    arrays of more than 64 barriers, need an explicit parity (a diagnostic
+    says so). The backends lower only waits with a parity.
+
+    ```mlir
+    mgpu.barrier_wait %bar[%i] : !mgpu.barrier<count = 2>
+    // becomes
+    %bit = ... (%bits >> %i) & 1 ...
+    mgpu.barrier_wait %bar[%i] parity %p : !mgpu.barrier<count = 2>
+    %bits2 = arith.xori %bits, (1 << %i)
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+def MGPULowerToCPU : Pass<"mgpu-lower-to-cpu"> {
+  let summary = "Lower kernels in kernel form to host code (interpret mode)";
+  let description = [{
+    Runs kernels in kernel form (expanded pallas_call and mpmd_map, see
+    --mgpu-expand-pipelines) on the host: a loop nest over the CTAs in grid
+    order (last axis innermost), each running its Pallas threads, the body
+    inlined once with program ids and axis queries bound to loop indices and
+    constants. mpmd_map regions run in order, each over its mesh. Global
+    scratch is zeroed once; shared-memory scratch and barriers are per CTA
+    and zeroed when it starts.
+
+    Kernel-level ops become host code: copies are synchronous (clipped to
+    the array, zero-filled past it) and arrive on their barrier at once,
+    barriers and semaphore waits go through libmgpu_host_runtime.so (a wait
+    that cannot complete reports the op and its location after
+    MGPU_WAIT_TIMEOUT seconds instead of hanging). The Pallas threads of a
+    CTA that waits on a barrier run on host threads of their own; an
+    mpmd_map that waits on a semaphore runs every Pallas thread of every
+    program on its own host thread (at most 1024).
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
     "::mlir::LLVM::LLVMDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::memref::MemRefDialect",

@@ -210,8 +210,7 @@ void PallasCallOp::getEffects(
 }
 
 /// S35: the element type of a staged block agrees with its transforms.
-static LogicalResult verifyTransformsForElement(Operation *op,
-                                                StringRef origin,
+static LogicalResult verifyTransformsForElement(Operation *op, StringRef origin,
                                                 BlockSpecAttr spec,
                                                 Type element) {
   int64_t swizzle = spec.getSwizzleBytes();
@@ -240,22 +239,22 @@ static LogicalResult verifyBlockSpec(Operation *op, size_t gridRank,
   auto spec = dyn_cast<BlockSpecAttr>(specAttr);
   if (!spec)
     return op->emitOpError() << "expects " << origin
-                             << " to have a #mgpu.block_spec, got "
-                             << specAttr;
+                             << " to have a #mgpu.block_spec, got " << specAttr;
   ArrayRef<int64_t> arrayShape = cast<ShapedType>(operandType).getShape();
   ArrayRef<int64_t> blockShape = spec.getShape();
   if (blockShape.size() != arrayShape.size())
     return op->emitError() << "Block shape for " << origin
-                          << " (= " << formatTuple(blockShape)
-                          << ") must have the same number of dimensions as "
-                             "the array shape "
-                          << formatTuple(arrayShape) << ".";
+                           << " (= " << formatTuple(blockShape)
+                           << ") must have the same number of dimensions as "
+                              "the array shape "
+                           << formatTuple(arrayShape) << ".";
   AffineMap map = spec.getIndexMap().getValue();
   if (map.getNumDims() != gridRank) {
-    InFlightDiagnostic diag =
-        op->emitOpError() << "index_map of " << origin << " takes "
-                         << map.getNumDims()
-                         << " grid indices, but the grid has rank " << gridRank;
+    InFlightDiagnostic diag = op->emitOpError()
+                              << "index_map of " << origin << " takes "
+                              << map.getNumDims()
+                              << " grid indices, but the grid has rank "
+                              << gridRank;
     diag.attachNote() << "an index map takes one dimension per grid axis";
     return diag;
   }
@@ -269,9 +268,9 @@ static LogicalResult verifyBlockSpec(Operation *op, size_t gridRank,
   if (blockShape != arrayShape || !trivialMap) {
     InFlightDiagnostic diag =
         op->emitError() << "Mosaic GPU lowering currently requires blocks in "
-                          "GMEM memory space to have same block shape as the "
-                          "array shape and a trivial index_map (returning all "
-                          "0s).";
+                           "GMEM memory space to have same block shape as the "
+                           "array shape and a trivial index_map (returning all "
+                           "0s).";
     diag.attachNote() << "for " << origin
                       << " use shape = " << formatTuple(arrayShape)
                       << " with an all-zero index map, or memory_space = "
@@ -341,6 +340,14 @@ LogicalResult PallasCallOp::verify() {
 
   if (failed(verifyScratchTypes(*this, getScratch())))
     return failure();
+
+  // The kernel form stages nothing itself.
+  if (getExpanded())
+    for (Attribute spec :
+         llvm::concat<const Attribute>(getInSpecs(), getOutSpecs()))
+      if (cast<BlockSpecAttr>(spec).isStaged())
+        return emitOpError() << "is expanded (its body stages blocks itself), "
+                                "so every block must be in gmem";
 
   // S21.
   CompilerParamsAttr params = getParamsAttr();
@@ -547,7 +554,8 @@ LogicalResult EmitPipelineOp::verify() {
     if (!ShapedType::isDynamic(size) && size <= 0)
       return emitOpError() << "grid size #" << i << " must be positive, got "
                            << size;
-  for (auto [i, operand] : llvm::enumerate(getOperation()->getOperands().drop_front(getGrid().size())))
+  for (auto [i, operand] : llvm::enumerate(
+           getOperation()->getOperands().drop_front(getGrid().size())))
     if (isWorkgroupMemRef(operand.getType())) {
       InFlightDiagnostic diag = emitOpError()
                                 << "pipelines global-memory refs, but operand #"
@@ -601,7 +609,7 @@ LogicalResult EmitPipelineOp::verifyRegions() {
   };
   addBlocks(getIns(), getInSpecs());
   addBlocks(getOuts(), getOutSpecs());
-  llvm::append_range(origins, getOriginNames(getIns().size(),
-                                             getOuts().size(), 0));
+  llvm::append_range(origins,
+                     getOriginNames(getIns().size(), getOuts().size(), 0));
   return verifyRegionArguments(*this, getBody(), "body", expected, origins);
 }

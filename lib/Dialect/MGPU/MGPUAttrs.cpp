@@ -46,6 +46,34 @@ FailureOr<SmallVector<int64_t>> mlir::mgpu::parseI64List(AsmParser &parser) {
   return values;
 }
 
+FailureOr<SmallVector<int64_t>> mlir::mgpu::parseBlockShape(AsmParser &parser) {
+  SmallVector<int64_t> values;
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+        if (succeeded(parser.parseOptionalQuestion())) {
+          values.push_back(ShapedType::kDynamic);
+          return success();
+        }
+        FailureOr<int64_t> value = parseInt64(parser);
+        if (failed(value))
+          return failure();
+        values.push_back(*value);
+        return success();
+      }))
+    return failure();
+  return values;
+}
+
+void mlir::mgpu::printBlockShape(AsmPrinter &printer, ArrayRef<int64_t> shape) {
+  printer << '[';
+  llvm::interleaveComma(shape, printer, [&](int64_t size) {
+    if (ShapedType::isDynamic(size))
+      printer << '?';
+    else
+      printer << size;
+  });
+  printer << ']';
+}
+
 void mlir::mgpu::printI64List(AsmPrinter &printer, ArrayRef<int64_t> values) {
   printer << '[';
   llvm::interleaveComma(values, printer);
@@ -253,10 +281,18 @@ BlockSpecAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                       MemorySpace memorySpace, ArrayRef<Attribute> transforms) {
   if (!indexMap)
     return emitError() << "block_spec requires an index_map";
-  for (auto [i, size] : llvm::enumerate(shape))
+  for (auto [i, size] : llvm::enumerate(shape)) {
+    if (ShapedType::isDynamic(size)) {
+      if (memorySpace == MemorySpace::smem)
+        return emitError() << "a staged (smem) block needs a static shape; "
+                              "size #"
+                           << i << " is '?'";
+      continue;
+    }
     if (size <= 0)
       return emitError() << "block shape size #" << i
                          << " must be positive, got " << size;
+  }
   AffineMap map = indexMap.getValue();
   if (map.getNumSymbols() != 0)
     return emitError() << "block index_map must not have symbols, got "
@@ -275,9 +311,10 @@ BlockSpecAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return verifyBlockTransforms(emitError, shape, transforms);
 }
 
-LogicalResult mlir::mgpu::verifyBlockTransforms(
-    function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> shape,
-    ArrayRef<Attribute> transforms) {
+LogicalResult
+mlir::mgpu::verifyBlockTransforms(function_ref<InFlightDiagnostic()> emitError,
+                                  ArrayRef<int64_t> shape,
+                                  ArrayRef<Attribute> transforms) {
   // The shape each transform sees: tiling appends the tile dimensions.
   SmallVector<int64_t> current(shape);
   bool swizzled = false, tiled = false, transposed = false;
@@ -296,8 +333,7 @@ LogicalResult mlir::mgpu::verifyBlockTransforms(
                            << " trailing dimensions of the block "
                            << formatTuple(shape);
       size_t first = current.size() - tiling.size();
-      SmallVector<int64_t> tiledShape(current.begin(),
-                                      current.begin() + first);
+      SmallVector<int64_t> tiledShape(current.begin(), current.begin() + first);
       for (auto [i, t] : llvm::enumerate(tiling)) {
         if (t <= 0 || current[first + i] % t)
           return emitError()
@@ -326,9 +362,8 @@ LogicalResult mlir::mgpu::verifyBlockTransforms(
       }
       if (!valid)
         return emitError() << "#mgpu.transpose<" << formatTuple(permutation)
-                           << "> is not a permutation of the "
-                           << current.size() << " dimensions of "
-                           << formatTuple(current);
+                           << "> is not a permutation of the " << current.size()
+                           << " dimensions of " << formatTuple(current);
       SmallVector<int64_t> permuted;
       for (int64_t p : permutation)
         permuted.push_back(current[p]);

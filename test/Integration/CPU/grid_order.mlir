@@ -1,11 +1,14 @@
-// Interpret-mode semantics of a pallas_call on a [2, 3] grid (memref form):
+// Pallas semantics of a pallas_call on a [2, 3] sequential grid (memref
+// form), the same on every backend:
 //  - programs run in Pallas order, last axis innermost, with program_id and
-//    num_programs bound to the loop indices and sizes (a trace of them is
+//    num_programs bound to the step indices and sizes (a trace of them is
 //    appended to a GMEM array through a GMEM counter);
-//  - an output block is copied in when it becomes current, so elements the
-//    body does not write keep the array's values;
+//  - an output block is not read from memory unless its array is also an
+//    input (input_output_aliases): `pairs` and `visits` are both, so their
+//    blocks are copied in when they become current, and elements the body
+//    does not write keep the array's values;
 //  - a block revisited later (not on consecutive steps) is copied in again
-//    and sees what the earlier visit wrote.
+//    and sees what the earlier visit wrote back.
 // RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s --match-full-lines
 
 #count = #mgpu.block_spec<shape = [1], index_map = affine_map<(i, j) -> (0)>, memory_space = gmem>
@@ -18,11 +21,14 @@ module {
   func.func @order(%count: memref<1xi32>, %trace: memref<6xi32>,
                    %pairs: memref<24xf32>, %visits: memref<3xf32>) {
     mgpu.pallas_call grid [2, 3]
+        ins(%pairs, %visits : memref<24xf32>, memref<3xf32>)
         outs(%count, %trace, %pairs, %visits
                    : memref<1xi32>, memref<6xi32>, memref<24xf32>, memref<3xf32>)
-        in_specs [] out_specs [#count, #trace, #pair, #by_j]
+        in_specs [#pair, #by_j] out_specs [#count, #trace, #pair, #by_j]
         params #params {
-    ^bb0(%cnt: memref<1xi32>, %tr: memref<6xi32>,
+    ^bb0(%pr_in: memref<4xf32, #gpu.address_space<workgroup>>,
+         %vs_in: memref<1xf32, #gpu.address_space<workgroup>>,
+         %cnt: memref<1xi32>, %tr: memref<6xi32>,
          %pr: memref<4xf32, #gpu.address_space<workgroup>>,
          %vs: memref<1xf32, #gpu.address_space<workgroup>>):
       %c0 = arith.constant 0 : index

@@ -1,55 +1,68 @@
-// Warp specialization inside one CTA: two meshes with the same grid, so
-// --mgpu-lower-to-gpu gives each CTA two warpgroups, one per region. The
-// loader region copies its block from global memory into shared-memory
-// scratch and signals; the compute region waits on the semaphore and works
-// from shared memory. (Each program uses its own row of the scratch, so the
-// program also means the same in interpret mode, where scratch is one host
-// buffer.) Checked in interpret mode and on the GPU emulator against scalar
-// references in @main; the lowering is checked to put both regions in one
-// CTA of 256 threads.
+// Warp specialization with the kernel-level ops, as JAX's Hopper kernels do
+// it: one mesh of 4 programs with 2 Pallas threads (warpgroups) each. Thread
+// 1 is the producer: it streams 8 chunks of 128 elements of x into a ring of
+// 2 shared-memory slots with async copies, each counted on the slot's `full`
+// barrier, and before refilling a slot waits on its `empty` barrier. Thread 0
+// is the consumer: it waits on `full`, computes 3 x + 0.5 into global
+// memory, and arrives on `empty`. The waits carry no parity: the phase of
+// each is tracked (--mgpu-track-barrier-phases).
 // RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s
-// RUN: mgpu-run %s -e main --backend=emulate | FileCheck %s
-// RUN: mgpu-opt %s --mgpu-lower-to-gpu --canonicalize | FileCheck %s --check-prefix=WS
 
 // CHECK: mismatches: 0
-// WS: %[[C256:.*]] = arith.constant 256 : index
-// WS: gpu.launch_func {{.*}} blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%[[C256]],
 
-#loader = #mgpu.mesh<grid = [4], grid_names = ["i"]>
-#compute = #mgpu.mesh<grid = [4], grid_names = ["i"]>
+#mesh = #mgpu.mesh<grid = [4], grid_names = ["i"], num_threads = 2, thread_name = "wg">
 
 module {
-  func.func @pipeline(%x: memref<512xf32>, %o: memref<512xf32>) {
-    mgpu.mpmd_map meshes [#loader, #compute]
-        ins(%x : memref<512xf32>) outs(%o : memref<512xf32>)
-        scratch [memref<4x128xf32, #gpu.address_space<workgroup>>, memref<4xi32>] {
-    ^bb0(%xa: memref<512xf32>, %oa: memref<512xf32>,
-         %stage: memref<4x128xf32, #gpu.address_space<workgroup>>,
-         %ready: memref<4xi32>):
-      %i = mgpu.program_id 0
-      %c128 = arith.constant 128 : index
-      %at = arith.muli %i, %c128 : index
+  func.func @stream(%x: memref<4096xf32>, %o: memref<4096xf32>) {
+    mgpu.mpmd_map meshes [#mesh]
+        ins(%x : memref<4096xf32>) outs(%o : memref<4096xf32>)
+        scratch [memref<1024xi8, #gpu.address_space<workgroup>>,
+                 !mgpu.barrier<count = 2>, !mgpu.barrier<count = 2>] {
+    ^bb0(%xa: memref<4096xf32>, %oa: memref<4096xf32>,
+         %ring: memref<1024xi8, #gpu.address_space<workgroup>>,
+         %full: !mgpu.barrier<count = 2>, %empty: !mgpu.barrier<count = 2>):
       %c0 = arith.constant 0 : index
-      %v = vector.load %xa[%at] : memref<512xf32>, vector<128xf32>
-      vector.store %v, %stage[%i, %c0] : memref<4x128xf32, #gpu.address_space<workgroup>>, vector<128xf32>
-      %one = arith.constant 1 : i32
-      mgpu.semaphore_signal %ready[%i], %one : memref<4xi32>
-    }, {
-    ^bb0(%xa: memref<512xf32>, %oa: memref<512xf32>,
-         %stage: memref<4x128xf32, #gpu.address_space<workgroup>>,
-         %ready: memref<4xi32>):
-      %i = mgpu.program_id 0
-      %one = arith.constant 1 : i32
-      mgpu.semaphore_wait %ready[%i], %one : memref<4xi32>
-      %c0 = arith.constant 0 : index
-      %v = vector.load %stage[%i, %c0] : memref<4x128xf32, #gpu.address_space<workgroup>>, vector<128xf32>
-      %three = arith.constant dense<3.0> : vector<128xf32>
-      %half = arith.constant dense<0.5> : vector<128xf32>
-      %t = arith.mulf %v, %three : vector<128xf32>
-      %r = arith.addf %t, %half : vector<128xf32>
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c8 = arith.constant 8 : index
       %c128 = arith.constant 128 : index
-      %at = arith.muli %i, %c128 : index
-      vector.store %r, %oa[%at] : memref<512xf32>, vector<128xf32>
+      %c512 = arith.constant 512 : index
+      %c1024 = arith.constant 1024 : index
+      %i = mgpu.program_id 0
+      %base = arith.muli %i, %c1024 : index
+      %wg = mgpu.axis_index "wg"
+      %producer = arith.cmpi eq, %wg, %c1 : index
+      scf.if %producer {
+        scf.for %k = %c0 to %c8 step %c1 {
+          %slot = arith.remui %k, %c2 : index
+          %reuse = arith.cmpi uge, %k, %c2 : index
+          scf.if %reuse {
+            mgpu.barrier_wait %empty[%slot] : !mgpu.barrier<count = 2>
+          }
+          %shift = arith.muli %slot, %c512 : index
+          %buf = memref.view %ring[%shift][] : memref<1024xi8, #gpu.address_space<workgroup>> to memref<128xf32, #gpu.address_space<workgroup>>
+          %chunk = arith.muli %k, %c128 : index
+          %at = arith.addi %base, %chunk : index
+          mgpu.copy_gmem_to_smem %xa[%at], %buf, %full[%slot]
+              : memref<4096xf32>, memref<128xf32, #gpu.address_space<workgroup>>, !mgpu.barrier<count = 2>
+        }
+      } else {
+        %three = arith.constant dense<3.0> : vector<128xf32>
+        %half = arith.constant dense<0.5> : vector<128xf32>
+        scf.for %k = %c0 to %c8 step %c1 {
+          %slot = arith.remui %k, %c2 : index
+          mgpu.barrier_wait %full[%slot] : !mgpu.barrier<count = 2>
+          %shift = arith.muli %slot, %c512 : index
+          %buf = memref.view %ring[%shift][] : memref<1024xi8, #gpu.address_space<workgroup>> to memref<128xf32, #gpu.address_space<workgroup>>
+          %v = vector.load %buf[%c0] : memref<128xf32, #gpu.address_space<workgroup>>, vector<128xf32>
+          %t = arith.mulf %v, %three : vector<128xf32>
+          %r = arith.addf %t, %half : vector<128xf32>
+          %chunk = arith.muli %k, %c128 : index
+          %at = arith.addi %base, %chunk : index
+          vector.store %r, %oa[%at] : memref<4096xf32>, vector<128xf32>
+          mgpu.barrier_arrive %empty[%slot] : !mgpu.barrier<count = 2>
+        }
+      }
     }
     return
   }
@@ -57,23 +70,23 @@ module {
   func.func @main() {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    %n = arith.constant 512 : index
+    %n = arith.constant 4096 : index
     %zero = arith.constant 0 : i32
     %f3 = arith.constant 3.0 : f32
     %fh = arith.constant 0.5 : f32
-    %x = memref.alloc() : memref<512xf32>
-    %o = memref.alloc() : memref<512xf32>
+    %x = memref.alloc() : memref<4096xf32>
+    %o = memref.alloc() : memref<4096xf32>
     scf.for %i = %c0 to %n step %c1 {
       %ii = arith.index_cast %i : index to i32
       %f = arith.sitofp %ii : i32 to f32
-      memref.store %f, %x[%i] : memref<512xf32>
+      memref.store %f, %x[%i] : memref<4096xf32>
     }
-    func.call @pipeline(%x, %o) : (memref<512xf32>, memref<512xf32>) -> ()
+    func.call @stream(%x, %o) : (memref<4096xf32>, memref<4096xf32>) -> ()
     %bad = scf.for %i = %c0 to %n step %c1 iter_args(%count = %zero) -> i32 {
-      %v = memref.load %x[%i] : memref<512xf32>
+      %v = memref.load %x[%i] : memref<4096xf32>
       %t = arith.mulf %v, %f3 : f32
       %want = arith.addf %t, %fh : f32
-      %got = memref.load %o[%i] : memref<512xf32>
+      %got = memref.load %o[%i] : memref<4096xf32>
       %ne = arith.cmpf une, %got, %want : f32
       %inc = arith.extui %ne : i1 to i32
       %next = arith.addi %count, %inc : i32
@@ -81,8 +94,8 @@ module {
     }
     vector.print str "mismatches: "
     vector.print %bad : i32
-    memref.dealloc %x : memref<512xf32>
-    memref.dealloc %o : memref<512xf32>
+    memref.dealloc %x : memref<4096xf32>
+    memref.dealloc %o : memref<4096xf32>
     return
   }
 }

@@ -25,12 +25,18 @@ class MGPU_I64ListParameter<string desc>
   let printer = "::mlir::mgpu::printI64List($_printer, $_self)";
 }
 
-// The block shape is required (`shape = []` for a rank-0 block): a block spec
-// that forgets its window must not silently become rank 0.
 class MGPU_RequiredI64ListParameter<string desc>
     : ArrayRefParameter<"int64_t", desc> {
   let parser = "::mlir::mgpu::parseI64List($_parser)";
   let printer = "::mlir::mgpu::printI64List($_printer, $_self)";
+}
+
+// The block shape is required (`shape = []` for a rank-0 block): a block spec
+// that forgets its window must not silently become rank 0. `?` is a whole
+// dynamic dimension of a gmem block.
+def MGPU_BlockShapeParameter : ArrayRefParameter<"int64_t", "window shape"> {
+  let parser = "::mlir::mgpu::parseBlockShape($_parser)";
+  let printer = "::mlir::mgpu::printBlockShape($_printer, $_self)";
 }
 
 // SMEM layout transforms of a block (`[#mgpu.tile<[64, 64]>, ...]`).
@@ -138,7 +144,8 @@ def MGPU_BlockSpecAttr : MGPU_Attr<"BlockSpec", "block_spec"> {
     (the element offset is the block index times the window size), and
     `memory_space` says whether the block is staged through shared memory
     (`smem`, the default) or seen whole in global memory (`gmem`, which needs
-    the array's own shape and an all-zero index map). `transforms` give the
+    the array's own shape, `?` for a dynamic size, and an all-zero index
+    map). `transforms` give the
     shared-memory layout of a staged block, as TMA and wgmma need it
     (`#mgpu.tile`, `#mgpu.transpose`, `#mgpu.swizzle`, applied in order);
     the body still indexes the block in its logical shape.
@@ -150,7 +157,7 @@ def MGPU_BlockSpecAttr : MGPU_Attr<"BlockSpec", "block_spec"> {
     ```
   }];
   let parameters = (ins
-    MGPU_RequiredI64ListParameter<"window shape">:$shape,
+    MGPU_BlockShapeParameter:$shape,
     "::mlir::AffineMapAttr":$index_map,
     MGPU_MemorySpaceParameter:$memory_space,
     MGPU_TransformListParameter:$transforms

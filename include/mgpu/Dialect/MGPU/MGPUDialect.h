@@ -26,6 +26,8 @@ namespace mlir::mgpu {
 
 // Parsers and printers of the bracketed list parameters (MGPUAttrs.td).
 FailureOr<SmallVector<int64_t>> parseI64List(AsmParser &parser);
+FailureOr<SmallVector<int64_t>> parseBlockShape(AsmParser &parser);
+void printBlockShape(AsmPrinter &printer, ArrayRef<int64_t> shape);
 void printI64List(AsmPrinter &printer, ArrayRef<int64_t> values);
 FailureOr<SmallVector<StringAttr>> parseNameList(AsmParser &parser);
 void printNameList(AsmPrinter &printer, ArrayRef<StringAttr> names);

@@ -52,6 +52,12 @@ def MGPU_PallasCallOp : MGPU_Op<"pallas_call", MGPU_KernelTraits> {
     The body has one block whose arguments are, in order, one per input
     block, one per output block and one per scratch buffer.
 
+    `expanded` marks the kernel form that --mgpu-expand-pipelines produces:
+    every block is in global memory, the body already loops over the
+    sequential axes (staging blocks with kernel-level ops), and it runs once
+    per point of the parallel axes; the sequential axes only give their
+    sizes (`mgpu.num_programs`). Backends lower only this form.
+
     ```mlir
     %r = mgpu.pallas_call grid [%n, 4]
            ins(%a : tensor<1024x256xf32>) outs(%init : tensor<1024x256xf32>)
@@ -71,7 +77,8 @@ def MGPU_PallasCallOp : MGPU_Op<"pallas_call", MGPU_KernelTraits> {
     ArrayAttr:$out_specs,
     OptionalAttr<TypeArrayAttr>:$scratch,
     OptionalAttr<MGPU_CompilerParamsAttr>:$params,
-    OptionalAttr<AnyAttr>:$mesh
+    OptionalAttr<AnyAttr>:$mesh,
+    UnitAttr:$expanded
   );
   let results = (outs Variadic<AnyRankedTensor>:$result_tensors);
   let regions = (region SizedRegion<1>:$body);
@@ -83,6 +90,7 @@ def MGPU_PallasCallOp : MGPU_Op<"pallas_call", MGPU_KernelTraits> {
     (`scratch` $scratch^)?
     (`params` qualified($params)^)?
     (`mesh` $mesh^)?
+    (`expanded` $expanded^)?
     attr-dict-with-keyword $body
     (`->` type($result_tensors)^)?
   }];

@@ -30,7 +30,7 @@ def MGPU_BarrierType : TypeDef<MGPU_Dialect, "Barrier"> {
     ```
   }];
   let parameters = (ins
-    MGPU_I64Parameter<"1", "number of barriers">:$count,
+    MGPU_RequiredI64Parameter<"number of barriers">:$count,
     MGPU_I64Parameter<"1", "arrivals that complete a phase">:$arrivals
   );
   let assemblyFormat = "`<` struct(params) `>`";

@@ -1,0 +1,37 @@
+//===- HostRuntimeCalls.h - Calls into libmgpu_host_runtime -----*- C++ -*-===//
+//
+// What the host backends (interpret mode, the GPU emulator) need to call the
+// host runtime (lib/Runtime/HostRuntime.cpp) from IR: the runtime's
+// functions declared in the module, raw pointers to memref elements, and
+// the source location of an op as a C string for deadlock diagnostics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGPU_CONVERSION_HOSTRUNTIMECALLS_H
+#define MGPU_CONVERSION_HOSTRUNTIMECALLS_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::mgpu {
+
+/// Calls runtime function `name` (declared in `op`'s module with the types
+/// of `args` if it is not yet) at `b`'s insertion point.
+void callHostRuntime(OpBuilder &b, Operation *op, StringRef name,
+                     ValueRange args);
+
+/// An `!llvm.ptr` to the element of `memref` at `indices` (none: its
+/// first element).
+Value getElementPointer(OpBuilder &b, Location loc, Value memref,
+                        ValueRange indices = {});
+
+/// An `!llvm.ptr` to a NUL-terminated "file:line:col" of `op`'s location,
+/// a constant global of `op`'s module.
+Value getLocationString(OpBuilder &b, Operation *op);
+
+/// An i64 constant.
+Value getI64(OpBuilder &b, Location loc, int64_t value);
+
+} // namespace mlir::mgpu
+
+#endif // MGPU_CONVERSION_HOSTRUNTIMECALLS_H

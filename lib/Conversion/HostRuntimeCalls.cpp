@@ -1,0 +1,107 @@
+//===- HostRuntimeCalls.cpp - Calls into libmgpu_host_runtime -------------===//
+//
+// Helpers shared by the host backends to call the host runtime: function
+// declarations, element pointers and location strings (see the header).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Conversion/HostRuntimeCalls.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+/// The module whose symbols the runtime declarations join: the outermost
+/// one, where the host code is.
+static ModuleOp getHostModule(Operation *op) {
+  ModuleOp module = op->getParentOfType<ModuleOp>();
+  while (ModuleOp outer = module->getParentOfType<ModuleOp>())
+    module = outer;
+  return module;
+}
+
+Value mlir::mgpu::getI64(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, value, 64);
+}
+
+void mlir::mgpu::callHostRuntime(OpBuilder &b, Operation *op, StringRef name,
+                                 ValueRange args) {
+  ModuleOp module = getHostModule(op);
+  auto func = module.lookupSymbol<func::FuncOp>(name);
+  if (!func) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    func =
+        func::FuncOp::create(b, module.getLoc(), name,
+                             b.getFunctionType(TypeRange(args), TypeRange()));
+    func.setPrivate();
+  }
+  func::CallOp::create(b, op->getLoc(), func, args);
+}
+
+Value mlir::mgpu::getElementPointer(OpBuilder &b, Location loc, Value memref,
+                                    ValueRange indices) {
+  auto type = cast<MemRefType>(memref.getType());
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+      b, loc, metadata.getBaseBuffer());
+  Value element = metadata.getOffset();
+  for (auto [index, stride] : llvm::zip(indices, metadata.getStrides()))
+    element = arith::AddIOp::create(
+        b, loc, element, arith::MulIOp::create(b, loc, index, stride));
+  unsigned bits = type.getElementType().isIndex()
+                      ? 64
+                      : type.getElementType().getIntOrFloatBitWidth();
+  Value bytes = arith::MulIOp::create(
+      b, loc, element, arith::ConstantIndexOp::create(b, loc, (bits + 7) / 8));
+  Value address = arith::IndexCastOp::create(
+      b, loc, b.getI64Type(), arith::AddIOp::create(b, loc, base, bytes));
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), address);
+}
+
+Value mlir::mgpu::getLocationString(OpBuilder &b, Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  Location loc = op->getLoc();
+  if (auto fused = dyn_cast<FusedLoc>(loc);
+      fused && !fused.getLocations().empty())
+    loc = fused.getLocations().front();
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn();
+  else
+    os << loc;
+  text.push_back('\0');
+
+  ModuleOp module = getHostModule(op);
+  MLIRContext *ctx = b.getContext();
+  auto arrayType =
+      LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), text.size());
+  // One global per distinct text.
+  std::string name;
+  for (unsigned n = 0;; ++n) {
+    name = "__mgpu_loc_" + std::to_string(n);
+    auto existing = module.lookupSymbol<LLVM::GlobalOp>(name);
+    if (!existing)
+      break;
+    auto value = dyn_cast_or_null<StringAttr>(existing.getValueOrNull());
+    if (value && value.getValue() == text)
+      return LLVM::AddressOfOp::create(b, op->getLoc(), existing);
+  }
+  LLVM::GlobalOp global;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    global =
+        LLVM::GlobalOp::create(b, module.getLoc(), arrayType,
+                               /*isConstant=*/true, LLVM::Linkage::Internal,
+                               name, b.getStringAttr(text));
+  }
+  return LLVM::AddressOfOp::create(b, op->getLoc(), global);
+}

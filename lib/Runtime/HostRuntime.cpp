@@ -1,0 +1,275 @@
+//===- HostRuntime.cpp - Barriers and waits of kernels run on the host ----===//
+//
+// libmgpu_host_runtime.so: what kernels need on the host (interpret mode and
+// the GPU emulator) beyond plain loads and stores. A barrier is one 64-bit
+// word, like an mbarrier: the low half counts the arrivals of the current
+// phase, the high half the phases completed, and a wait for the phase of
+// parity p returns once the completed count's parity differs from p (the
+// mbarrier try_wait.parity rule). Waits spin, then sleep, and give up with a
+// diagnostic naming the op after MGPU_WAIT_TIMEOUT seconds (default 10), so
+// a kernel that deadlocks fails instead of hanging.
+//
+// The emulator's async copies (mgpuEmu*) are queued on the barrier they
+// arrive on and land when a thread waits for it, so that a kernel reading a
+// buffer before waiting reads stale data, as it would on a GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <sched.h>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#define MGPU_HOST_EXPORT __attribute__((visibility("default")))
+
+namespace {
+
+double getWaitTimeoutSeconds() {
+  static const double timeout = [] {
+    const char *text = std::getenv("MGPU_WAIT_TIMEOUT");
+    double value = text ? std::atof(text) : 0.0;
+    return value > 0 ? value : 10.0;
+  }();
+  return timeout;
+}
+
+/// Spins until `ready()` holds; reports a deadlock after the timeout.
+template <typename Ready>
+void waitUntil(Ready ready, const char *what, const char *where) {
+  auto start = std::chrono::steady_clock::now();
+  for (unsigned spins = 0;; ++spins) {
+    if (ready())
+      return;
+    if (spins < 64)
+      continue;
+    if (spins < 1024) {
+      sched_yield();
+      continue;
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+    if ((spins & 63) == 0) {
+      double waited = std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - start)
+                          .count();
+      if (waited > getWaitTimeoutSeconds()) {
+        std::fprintf(stderr,
+                     "%s: error: %s did not complete within %g s; the kernel "
+                     "deadlocks (nothing arrives on or signals what it waits "
+                     "for). Set MGPU_WAIT_TIMEOUT to wait longer.\n",
+                     where ? where : "<unknown>", what, waited);
+        std::fflush(stderr);
+        std::_Exit(1);
+      }
+    }
+  }
+}
+
+std::atomic<int64_t> *asAtomic(int64_t *word) {
+  static_assert(sizeof(std::atomic<int64_t>) == sizeof(int64_t));
+  return reinterpret_cast<std::atomic<int64_t> *>(word);
+}
+
+constexpr int64_t kPhase = int64_t(1) << 32;
+
+/// One arrival on `barrier`, whose phases complete after `arrivals`.
+void arrive(int64_t *barrier, int64_t arrivals) {
+  std::atomic<int64_t> *word = asAtomic(barrier);
+  int64_t old = word->load(std::memory_order_relaxed);
+  for (;;) {
+    int64_t arrived = (old & (kPhase - 1)) + 1;
+    int64_t next =
+        arrived >= arrivals ? (old & ~(kPhase - 1)) + kPhase : old + 1;
+    if (word->compare_exchange_weak(old, next, std::memory_order_acq_rel))
+      return;
+  }
+}
+
+bool phaseDone(int64_t *barrier, int64_t parity) {
+  int64_t completed = asAtomic(barrier)->load(std::memory_order_acquire) >> 32;
+  return (completed & 1) != (parity & 1);
+}
+
+//===----------------------------------------------------------------------===//
+// The emulator's pending async copies
+//===----------------------------------------------------------------------===//
+
+/// A strided box copy with clipping: `rank` dimensions (outermost first),
+/// box `sizes`; the global side at element `offsets` of an array of
+/// `extents` and `strides` (elements); elements of the box outside the
+/// array are zero when read and skipped when written.
+struct BoxCopy {
+  char *global;
+  char *shared;
+  int64_t elementBytes;
+  std::vector<int64_t> sizes, offsets, extents, strides;
+  bool toShared;
+};
+
+void runBoxCopy(const BoxCopy &copy) {
+  size_t rank = copy.sizes.size();
+  std::vector<int64_t> index(rank, 0);
+  int64_t total = 1;
+  for (int64_t size : copy.sizes)
+    total *= size;
+  for (int64_t flat = 0; flat < total; ++flat) {
+    int64_t rest = flat;
+    for (size_t d = rank; d-- > 0;) {
+      index[d] = rest % copy.sizes[d];
+      rest /= copy.sizes[d];
+    }
+    bool inside = true;
+    int64_t globalOffset = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      int64_t g = copy.offsets[d] + index[d];
+      inside &= g >= 0 && g < copy.extents[d];
+      globalOffset += g * copy.strides[d];
+    }
+    char *shared = copy.shared + flat * copy.elementBytes;
+    if (copy.toShared) {
+      if (inside)
+        std::memcpy(shared, copy.global + globalOffset * copy.elementBytes,
+                    copy.elementBytes);
+      else
+        std::memset(shared, 0, copy.elementBytes);
+    } else if (inside) {
+      std::memcpy(copy.global + globalOffset * copy.elementBytes, shared,
+                  copy.elementBytes);
+    }
+  }
+}
+
+/// Copies waiting for a wait: GMEM->SMEM ones by barrier, SMEM->GMEM ones
+/// by issuing thread (their bulk groups).
+struct PendingCopies {
+  std::mutex mutex;
+  std::unordered_map<int64_t *, std::vector<BoxCopy>> byBarrier;
+  std::unordered_map<int64_t *, int64_t> arrivalsOf;
+  std::unordered_map<std::thread::id, std::vector<std::vector<BoxCopy>>> groups;
+  std::unordered_map<std::thread::id, std::vector<BoxCopy>> open;
+};
+
+PendingCopies &getPending() {
+  static PendingCopies pending;
+  return pending;
+}
+
+BoxCopy decode(void *global, void *shared, const int64_t *desc, bool toShared) {
+  // desc: rank, element bytes, then sizes, offsets, extents, strides.
+  BoxCopy copy;
+  int64_t rank = desc[0];
+  copy.global = static_cast<char *>(global);
+  copy.shared = static_cast<char *>(shared);
+  copy.elementBytes = desc[1];
+  copy.sizes.assign(desc + 2, desc + 2 + rank);
+  copy.offsets.assign(desc + 2 + rank, desc + 2 + 2 * rank);
+  copy.extents.assign(desc + 2 + 2 * rank, desc + 2 + 3 * rank);
+  copy.strides.assign(desc + 2 + 3 * rank, desc + 2 + 4 * rank);
+  copy.toShared = toShared;
+  return copy;
+}
+
+} // namespace
+
+extern "C" {
+
+/// Resets `count` barriers to phase 0 with no arrivals.
+MGPU_HOST_EXPORT void mgpuHostBarrierInit(int64_t *barriers, int64_t count) {
+  for (int64_t i = 0; i < count; ++i)
+    asAtomic(barriers + i)->store(0, std::memory_order_release);
+}
+
+MGPU_HOST_EXPORT void mgpuHostBarrierArrive(int64_t *barrier,
+                                            int64_t arrivals) {
+  arrive(barrier, arrivals);
+}
+
+MGPU_HOST_EXPORT void mgpuHostBarrierWait(int64_t *barrier, int64_t parity,
+                                          const char *where) {
+  waitUntil([&] { return phaseDone(barrier, parity); }, "mgpu.barrier_wait",
+            where);
+}
+
+/// Waits until the i32 semaphore is at least `value`, then subtracts it.
+MGPU_HOST_EXPORT void mgpuHostSemaphoreWait(int32_t *semaphore, int32_t value,
+                                            const char *where) {
+  auto *word = reinterpret_cast<std::atomic<int32_t> *>(semaphore);
+  waitUntil(
+      [&] {
+        int32_t current = word->load(std::memory_order_acquire);
+        return current >= value &&
+               word->compare_exchange_strong(current, current - value,
+                                             std::memory_order_acq_rel);
+      },
+      "mgpu.semaphore_wait", where);
+}
+
+/// The emulator's copy_gmem_to_smem: queued on `barrier` (whose phases
+/// complete after `arrivals`), it lands when a thread waits there.
+MGPU_HOST_EXPORT void mgpuEmuCopyToShared(int64_t *barrier, int64_t arrivals,
+                                          void *global, void *shared,
+                                          const int64_t *desc) {
+  PendingCopies &pending = getPending();
+  std::lock_guard<std::mutex> lock(pending.mutex);
+  pending.byBarrier[barrier].push_back(decode(global, shared, desc, true));
+  pending.arrivalsOf[barrier] = arrivals;
+}
+
+/// The emulator's barrier_wait: lands the copies queued on the barrier, one
+/// at a time (each is one arrival), until the phase of `parity` completes.
+/// Copies queued for a later phase stay queued.
+MGPU_HOST_EXPORT void mgpuEmuBarrierWait(int64_t *barrier, int64_t parity,
+                                         const char *where) {
+  PendingCopies &pending = getPending();
+  waitUntil(
+      [&] {
+        if (phaseDone(barrier, parity))
+          return true;
+        std::lock_guard<std::mutex> lock(pending.mutex);
+        auto it = pending.byBarrier.find(barrier);
+        if (it == pending.byBarrier.end() || it->second.empty())
+          return false;
+        BoxCopy copy = std::move(it->second.front());
+        it->second.erase(it->second.begin());
+        runBoxCopy(copy);
+        arrive(barrier, pending.arrivalsOf[barrier]);
+        return phaseDone(barrier, parity);
+      },
+      "mgpu.barrier_wait", where);
+}
+
+/// The emulator's copy_smem_to_gmem: joins the issuing thread's open bulk
+/// group, closed by `commit`.
+MGPU_HOST_EXPORT void mgpuEmuCopyToGlobal(void *shared, void *global,
+                                          const int64_t *desc, int64_t commit) {
+  PendingCopies &pending = getPending();
+  std::lock_guard<std::mutex> lock(pending.mutex);
+  std::thread::id self = std::this_thread::get_id();
+  pending.open[self].push_back(decode(global, shared, desc, false));
+  if (commit) {
+    pending.groups[self].push_back(std::move(pending.open[self]));
+    pending.open[self].clear();
+  }
+}
+
+/// The emulator's wait_smem_to_gmem: lands the issuing thread's oldest bulk
+/// groups until at most `keep` are pending.
+MGPU_HOST_EXPORT void mgpuEmuWaitCopiesToGlobal(int64_t keep) {
+  PendingCopies &pending = getPending();
+  std::lock_guard<std::mutex> lock(pending.mutex);
+  std::vector<std::vector<BoxCopy>> &groups =
+      pending.groups[std::this_thread::get_id()];
+  while (static_cast<int64_t>(groups.size()) > keep) {
+    for (const BoxCopy &copy : groups.front())
+      runBoxCopy(copy);
+    groups.erase(groups.begin());
+  }
+}
+
+} // extern "C"
