@@ -1,8 +1,8 @@
 //===- MGPUDialect.cpp - The mgpu dialect ---------------------------------===//
 //
-// Registers the ops, types and attributes of the mgpu dialect, gives the attributes
-// short aliases in printed IR (#mesh, #block_spec, ...), and checks the
-// discardable `mgpu.*` attributes: only `mgpu.target`, on a module.
+// Registers the ops, types and attributes of the mgpu dialect, gives the
+// attributes short aliases in printed IR (#mesh, #block_spec, ...), and checks
+// the discardable `mgpu.*` attributes: only `mgpu.target`, on a module.
 //
 //===----------------------------------------------------------------------===//
 

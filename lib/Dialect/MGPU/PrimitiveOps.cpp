@@ -81,12 +81,12 @@ static LogicalResult verifyCopySides(Operation *op, MemRefType smem,
     diag.attachNote() << "stage blocks in a workgroup scratch buffer";
     return diag;
   }
-  auto gmemSpace = dyn_cast_or_null<gpu::AddressSpaceAttr>(
-      gmem.getMemorySpace());
+  auto gmemSpace =
+      dyn_cast_or_null<gpu::AddressSpaceAttr>(gmem.getMemorySpace());
   if ((gmem.getMemorySpace() && !gmemSpace) ||
       (gmemSpace && gmemSpace.getValue() != gpu::AddressSpace::Global))
-    return op->emitOpError() << "expects " << gmemName
-                             << " in global memory, got " << gmem;
+    return op->emitOpError()
+           << "expects " << gmemName << " in global memory, got " << gmem;
   if (smem.getElementType() != gmem.getElementType())
     return op->emitOpError()
            << "copies between different element types: " << smemName << " has "
@@ -102,8 +102,8 @@ static LogicalResult verifyCopySides(Operation *op, MemRefType smem,
                              << " of the same rank, got " << smem.getRank()
                              << " and " << gmem.getRank();
   if (!isBackendElementType(smem.getElementType()))
-    return op->emitOpError() << "cannot copy elements of type "
-                             << smem.getElementType();
+    return op->emitOpError()
+           << "cannot copy elements of type " << smem.getElementType();
   return success();
 }
 
@@ -178,8 +178,7 @@ LogicalResult CopySmemToGmemOp::verify() {
     return failure();
   auto src = cast<MemRefType>(getSrc().getType());
   auto dst = cast<MemRefType>(getDst().getType());
-  if (failed(verifyCopySides(*this, src, dst, "the source",
-                             "the destination")))
+  if (failed(verifyCopySides(*this, src, dst, "the source", "the destination")))
     return failure();
   return verifyWindow(*this, src, dst, getStaticOffsets(), getOffsets(),
                       "the destination");

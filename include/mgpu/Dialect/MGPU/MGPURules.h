@@ -57,9 +57,9 @@ bool isBackendElementType(Type type);
 
 /// Checks that `transforms` (tile, transpose, swizzle, in that order) fit a
 /// block of `shape`; the element type is checked where it is known.
-LogicalResult verifyBlockTransforms(function_ref<InFlightDiagnostic()> emitError,
-                                    ArrayRef<int64_t> shape,
-                                    ArrayRef<Attribute> transforms);
+LogicalResult
+verifyBlockTransforms(function_ref<InFlightDiagnostic()> emitError,
+                      ArrayRef<int64_t> shape, ArrayRef<Attribute> transforms);
 
 /// The shape of the innermost dimension a swizzle applies to: the last tile
 /// dimension, or the block's last dimension when it is not tiled (after the
