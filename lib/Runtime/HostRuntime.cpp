@@ -246,7 +246,7 @@ MGPU_HOST_EXPORT void mgpuEmuBarrierWait(int64_t *barrier, int64_t parity,
 
 /// The emulator's copy_smem_to_gmem: joins the issuing thread's open bulk
 /// group, closed by `commit`.
-MGPU_HOST_EXPORT void mgpuEmuCopyToGlobal(void *shared, void *global,
+MGPU_HOST_EXPORT void mgpuEmuCopyToGlobal(void *global, void *shared,
                                           const int64_t *desc, int64_t commit) {
   PendingCopies &pending = getPending();
   std::lock_guard<std::mutex> lock(pending.mutex);

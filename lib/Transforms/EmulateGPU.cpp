@@ -15,11 +15,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mgpu/Conversion/CopyWindows.h"
+#include "mgpu/Conversion/HostRuntimeCalls.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/Transforms/Passes.h"
+#include "mgpu/Transforms/WarpgroupDistribution.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -176,6 +180,139 @@ Value fromBits(OpBuilder &b, Location loc, Value v, Type type) {
   if (isa<FloatType>(type))
     v = arith::BitcastOp::create(b, loc, type, v);
   return v;
+}
+
+/// The host storage of a barrier array bound by --mgpu-lower-to-gpu (a cast
+/// of its shared-memory words).
+Value barrierStorage(Value barrier) {
+  auto cast = barrier.getDefiningOp<UnrealizedConversionCastOp>();
+  return cast ? cast.getInputs().front() : Value();
+}
+
+/// Calls `name` with a pointer to the global side of a window copy, a
+/// pointer to its shared side and the window's description (rank, element
+/// bytes, sizes, offsets, array extents, array strides), in a stack scope.
+void callWithWindow(OpBuilder &b, Operation *op, StringRef name,
+                    ValueRange before, const GlobalWindow &window, Value shared,
+                    ValueRange after) {
+  Location loc = op->getLoc();
+  auto sharedType = cast<MemRefType>(shared.getType());
+  int64_t rank = sharedType.getRank();
+  Value stack = LLVM::StackSaveOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()));
+  auto descType = MemRefType::get({2 + 4 * rank}, b.getI64Type());
+  Value desc = memref::AllocaOp::create(b, loc, descType);
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, window.base);
+  SmallVector<Value> words = {
+      getI64(b, loc, rank),
+      getI64(b, loc, (sharedType.getElementTypeBitWidth() + 7) / 8)};
+  auto asI64 = [&](Value v) -> Value {
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
+  };
+  for (int64_t size : sharedType.getShape())
+    words.push_back(getI64(b, loc, size));
+  for (Value offset : window.offsets)
+    words.push_back(asI64(offset));
+  for (Value size : metadata.getSizes())
+    words.push_back(asI64(size));
+  for (Value stride : metadata.getStrides())
+    words.push_back(asI64(stride));
+  for (auto [i, word] : llvm::enumerate(words))
+    memref::StoreOp::create(b, loc, word, desc, index(b, loc, i));
+  SmallVector<Value> args(before);
+  args.push_back(getElementPointer(b, loc, window.base));
+  args.push_back(getElementPointer(b, loc, shared));
+  args.push_back(getElementPointer(b, loc, desc));
+  llvm::append_range(args, after);
+  callHostRuntime(b, op, name, args);
+  LLVM::StackRestoreOp::create(b, loc, stack);
+}
+
+/// Runs `body` where `lane` (the lane in the warpgroup) is 0.
+void onLaneZero(OpBuilder &b, Location loc, Value lane,
+                function_ref<void(OpBuilder &)> body) {
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                      index(b, loc, 0));
+  auto ifOp = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  body(b);
+}
+
+/// The emulator's kernel-level ops, with their real semantics (see
+/// HostRuntime.cpp): copies in wait on their barrier until a thread waits
+/// for it, copies out wait in their bulk group until it is waited for.
+LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
+  Location loc = op->getLoc();
+  auto barrierAt = [&](Value barrier, Value at) -> Value {
+    Value storage = barrierStorage(barrier);
+    return storage ? getElementPointer(b, loc, storage, at) : Value();
+  };
+  if (auto init = dyn_cast<BarrierInitOp>(op)) {
+    Value storage = barrierStorage(init.getBarrier());
+    if (!storage)
+      return op->emitOpError() << "cannot be emulated: unknown barrier storage";
+    callHostRuntime(b, op, "mgpuHostBarrierInit",
+                    {getElementPointer(b, loc, storage),
+                     getI64(b, loc, init.getBarrier().getType().getCount())});
+    return success();
+  }
+  if (auto arrive = dyn_cast<BarrierArriveOp>(op)) {
+    Value pointer = barrierAt(arrive.getBarrier(), arrive.getIndex());
+    if (!pointer)
+      return op->emitOpError() << "cannot be emulated: unknown barrier storage";
+    onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
+      callHostRuntime(
+          nb, op, "mgpuHostBarrierArrive",
+          {pointer,
+           getI64(nb, loc, arrive.getBarrier().getType().getArrivals())});
+    });
+    return success();
+  }
+  if (auto wait = dyn_cast<BarrierWaitOp>(op)) {
+    Value pointer = barrierAt(wait.getBarrier(), wait.getIndex());
+    if (!pointer || !wait.getParity())
+      return op->emitOpError() << "cannot be emulated: needs its barrier's "
+                                  "storage and the parity of its phase";
+    Value parity =
+        arith::ExtUIOp::create(b, loc, b.getI64Type(), wait.getParity());
+    callHostRuntime(b, op, "mgpuEmuBarrierWait",
+                    {pointer, parity, getLocationString(b, op)});
+    return success();
+  }
+  if (auto copy = dyn_cast<CopyGmemToSmemOp>(op)) {
+    Value pointer = barrierAt(copy.getBarrier(), copy.getBarrierIndex());
+    if (!pointer)
+      return op->emitOpError() << "cannot be emulated: unknown barrier storage";
+    onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
+      GlobalWindow window =
+          resolveGlobalWindow(nb, loc, copy.getSrc(), copy.getMixedOffsets());
+      callWithWindow(
+          nb, op, "mgpuEmuCopyToShared",
+          {pointer, getI64(nb, loc, copy.getBarrier().getType().getArrivals())},
+          window, copy.getDst(), {});
+    });
+    return success();
+  }
+  if (auto copy = dyn_cast<CopySmemToGmemOp>(op)) {
+    onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
+      GlobalWindow window =
+          resolveGlobalWindow(nb, loc, copy.getDst(), copy.getMixedOffsets());
+      callWithWindow(nb, op, "mgpuEmuCopyToGlobal", {}, window, copy.getSrc(),
+                     {getI64(nb, loc, copy.getCommitGroup())});
+    });
+    return success();
+  }
+  if (auto wait = dyn_cast<WaitSmemToGmemOp>(op)) {
+    onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
+      callHostRuntime(nb, op, "mgpuEmuWaitCopiesToGlobal",
+                      {getI64(nb, loc, wait.getPending())});
+    });
+    return success();
+  }
+  // commit_smem: the emulator's copies read shared memory when they land,
+  // after the barrier that follows.
+  return success();
 }
 
 struct Emulator {
@@ -404,6 +541,16 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           return WalkResult::skip();
         } else if (isa<NVVM::NanosleepOp>(op)) {
           func::CallOp::create(nb, l, yield, ValueRange());
+          op->erase();
+          return WalkResult::skip();
+        }
+        if (isa<BarrierInitOp, BarrierArriveOp, BarrierWaitOp, CopyGmemToSmemOp,
+                CopySmemToGmemOp, CommitSmemOp, WaitSmemToGmemOp>(op)) {
+          Value lane =
+              arith::RemUIOp::create(nb, l, tid, index(nb, l, kWarpgroupLanes));
+          if (failed(emulatePrimitive(nb, op, lane)))
+            return WalkResult::interrupt();
+          erased.insert(op);
           op->erase();
           return WalkResult::skip();
         }

@@ -49,22 +49,27 @@ static void addHostToLLVMPasses(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
 }
 
-void mlir::mgpu::buildMGPUToCPUPipeline(
-    OpPassManager &pm, const MGPUToCPUPipelineOptions &options) {
+/// The kernel form, shared by every backend: pipelines expanded into step
+/// loops over kernel-level ops, barrier phases explicit.
+static void addKernelFormPasses(OpPassManager &pm, bool identityLayout) {
   MGPUBufferizeOptions bufferize;
-  bufferize.identityLayout = options.identityLayout;
+  bufferize.identityLayout = identityLayout;
   pm.addPass(createMGPUBufferize(bufferize));
   pm.addPass(createMGPUExpandPipelines());
   pm.addPass(createMGPUTrackBarrierPhases());
+}
+
+void mlir::mgpu::buildMGPUToCPUPipeline(
+    OpPassManager &pm, const MGPUToCPUPipelineOptions &options) {
+  addKernelFormPasses(pm, options.identityLayout);
   pm.addPass(createMGPULowerToCPU());
   addHostToLLVMPasses(pm);
 }
 
 void mlir::mgpu::buildMGPUToGPUEmulatorPipeline(OpPassManager &pm,
                                                 StringRef mpmdForm) {
-  pm.addPass(createMGPUBufferize());
+  addKernelFormPasses(pm, /*identityLayout=*/true);
   MGPULowerToGPUOptions lower;
-  lower.outline = false;
   lower.mpmdForm = mpmdForm.str();
   pm.addPass(createMGPULowerToGPU(lower));
   pm.addPass(createMGPUEmulateGPU());
@@ -81,12 +86,14 @@ StringRef mlir::mgpu::getDefaultCudaToolkitPath() {
 
 void mlir::mgpu::buildMGPUToBinaryPipeline(
     OpPassManager &pm, const MGPUToBinaryPipelineOptions &options) {
-  MGPUBufferizeOptions bufferize;
-  bufferize.identityLayout = options.identityLayout;
-  pm.addPass(createMGPUBufferize(bufferize));
+  addKernelFormPasses(pm, options.identityLayout);
   MGPULowerToGPUOptions lower;
   lower.mpmdForm = options.mpmdForm;
   pm.addPass(createMGPULowerToGPU(lower));
+  MGPUPrimitivesToNVVMOptions primitives;
+  primitives.chip = options.chip;
+  pm.addPass(createMGPUPrimitivesToNVVM(primitives));
+  pm.addPass(createMGPUOutlineKernels());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
@@ -98,7 +105,7 @@ void mlir::mgpu::buildMGPUToBinaryPipeline(
   // Both sides, as upstream's gpu-lower-to-nvvm-pipeline does.
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
-  // cp.async of pipelined blocks (nvgpu) to NVVM, before NVVM's own
+  // Tensor maps (nvgpu, host side) to runtime calls, before NVVM's own
   // inline-PTX lowering.
   pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createConvertNVVMToLLVMPass());

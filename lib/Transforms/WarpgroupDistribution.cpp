@@ -366,6 +366,7 @@ private:
   LogicalResult distributeSideEffect(Operation *op);
   LogicalResult distributeSignal(SemaphoreSignalOp op);
   LogicalResult distributeWait(SemaphoreWaitOp op);
+  LogicalResult distributePrimitive(Operation *op);
 
   /// Memref indices of the element at vector position `multi` for a transfer
   /// with `permutation` from `base`.
@@ -494,6 +495,9 @@ LogicalResult Distributor::distributeOp(Operation *op) {
       .Case([&](scf::ParallelOp o) { return distributeParallel(o); })
       .Case([&](SemaphoreSignalOp o) { return distributeSignal(o); })
       .Case([&](SemaphoreWaitOp o) { return distributeWait(o); })
+      .Case<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp, WaitSmemToGmemOp,
+            BarrierArriveOp, BarrierWaitOp>(
+          [&](Operation *o) { return distributePrimitive(o); })
       .Case<memref::AllocOp, memref::AllocaOp>([&](Operation *o) {
         return cannotDistribute(
             o, "a kernel body cannot allocate memory on the GPU (each lane "
@@ -1215,6 +1219,23 @@ LogicalResult Distributor::distributeWait(SemaphoreWaitOp op) {
   });
   // The other lanes wait for lane 0.
   barrier(loc);
+  return success();
+}
+
+/// Kernel-level ops stay whole: every lane runs them, and each backend
+/// decides which lanes do the work (one issues a TMA copy, all wait on a
+/// barrier). What the lanes must agree on around them is placed here: a
+/// copy into shared memory or an arrival comes after every lane's earlier
+/// accesses; after a commit or a wait for copies out, every lane knows.
+LogicalResult Distributor::distributePrimitive(Operation *op) {
+  Location loc = op->getLoc();
+  if (isa<CopyGmemToSmemOp>(op))
+    beforeWrite(loc);
+  else if (isa<BarrierArriveOp>(op) && (hazards.read || hazards.write))
+    barrier(loc);
+  b.clone(*op, map);
+  if (isa<CommitSmemOp, WaitSmemToGmemOp>(op))
+    barrier(loc);
   return success();
 }
 

@@ -1,8 +1,11 @@
 // Every example kernel goes through the whole GPU pipeline. The PTX is
-// extracted and assembled by ptxas for sm_90a (no warning, no spill), and
-// the elementwise kernels are checked to spread their work over the lanes
-// (%tid.x in the addressing) with 128-bit global accesses. Each example is
-// also serialized to a cubin by the pipeline itself (format=bin).
+// extracted and assembled by ptxas for sm_90a (no warning, no spill). The
+// elementwise kernels are checked to stage their blocks with TMA (a
+// cp.async.bulk.tensor load counted on an mbarrier, a wait on its phase,
+// a TMA store after a proxy fence) and to spread their work over the lanes
+// (%tid.x in the addressing) with 128-bit shared-memory accesses. Each
+// example is also serialized to a cubin by the pipeline itself
+// (format=bin).
 //
 // REQUIRES: ptxas
 
@@ -59,23 +62,32 @@
 
 // LANES: .reqntid
 // LANES: mov.u32 %r{{[0-9]+}}, %tid.x;
-// LANES: ld.global.v4.b32
+// LANES: mbarrier.init.shared.b64
+// LANES: mbarrier.arrive.expect_tx.shared.b64
+// LANES: cp.async.bulk.tensor.{{[12]}}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// LANES: mbarrier.try_wait.parity.shared.b64
+// LANES: ld.shared.v4.b32
 // LANES: bar.sync {{(1|%r[0-9]+)}}, {{(128|%r[0-9]+)}};
-// LANES: st.global.v4.b32
+// LANES: fence.proxy.async.shared::cta;
+// LANES: cp.async.bulk.tensor.{{[12]}}d.global.shared::cta.tile.bulk_group
+// LANES: cp.async.bulk.commit_group;
+// LANES: cp.async.bulk.wait_group 0;
 
-// matmul's inputs are double-buffered (max_concurrent_steps = 2): 16-byte
-// cp.async copies, committed as groups; each step waits for all groups but
-// the newest (the next step's blocks stay in flight during the body).
-// ASYNC: cp.async.cg.shared.global [%{{.*}}], [%{{.*}}], 16, %r{{[0-9]+}};
-// ASYNC: cp.async.commit_group;
-// ASYNC: cp.async.commit_group;
-// ASYNC-NEXT: cp.async.wait_group 1;
+// matmul's inputs are double-buffered (max_concurrent_steps = 2): 2-D TMA
+// copies into two slots, each counted on its slot's mbarrier, the next
+// step's blocks in flight while the body runs. After the barriers are
+// initialized (bar.sync 0) no CTA-wide barrier remains: the warpgroup
+// synchronizes with its named barrier only.
+// ASYNC: mbarrier.init.shared.b64
 // ASYNC: bar.sync 0;
+// ASYNC: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// ASYNC: mbarrier.try_wait.parity.shared.b64
+// ASYNC-NOT: bar.sync 0;
 
 // Three buffers (a test kernel with revisited blocks, max_concurrent_steps
 // raised to 3): two steps in flight, still no spill.
 // RUN: sed 's/max_concurrent_steps = 2/max_concurrent_steps = 3/' %mgpu_src_root/test/Integration/CPU/pipelined_revisits.mlir | mgpu-opt --mgpu-to-binary="format=isa" | %extract_ptx -o %t.three.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.three.ptx -o %t.three.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
 // RUN: FileCheck %s --check-prefix=THREE < %t.three.ptx
-// THREE-COUNT-3: cp.async.commit_group;
-// THREE-NEXT: cp.async.wait_group 2;
+// THREE-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// THREE: mbarrier.try_wait.parity.shared.b64

@@ -1,4 +1,4 @@
-// RUN: mgpu-opt %s --mgpu-lower-to-gpu -split-input-file -verify-diagnostics
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-lower-to-gpu -split-input-file -verify-diagnostics
 // RUN: not mgpu-opt %s --mgpu-lower-to-gpu="mpmd-form=warp-specialized" -split-input-file 2>&1 | FileCheck %s --check-prefix=WS
 // RUN: not mgpu-opt %s --mgpu-lower-to-gpu="mpmd-form=diagonal" -split-input-file 2>&1 | FileCheck %s --check-prefix=FORM
 
@@ -6,7 +6,7 @@
 
 #b = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> (i)>>
 func.func @tensor_form(%x: tensor<256xf32>) -> tensor<256xf32> {
-  // expected-error @below {{'mgpu.pallas_call' op must be bufferized before --mgpu-lower-to-gpu (run --mgpu-bufferize)}}
+  // expected-error @below {{'mgpu.pallas_call' op must be bufferized before --mgpu-expand-pipelines (run --mgpu-bufferize)}}
   %r = mgpu.pallas_call grid [2] ins(%x : tensor<256xf32>) outs(%x : tensor<256xf32>)
       in_specs [#b] out_specs [#b] {
   ^bb0(%xs: memref<128xf32, #gpu.address_space<workgroup>>, %os: memref<128xf32, #gpu.address_space<workgroup>>):
@@ -60,7 +60,7 @@ func.func @unknown_vector_op(%x: memref<256xi32>) {
 
 #b = #mgpu.block_spec<shape = [128, 128], index_map = affine_map<(i) -> (i, 0)>>
 func.func @too_much_shared_memory(%x: memref<256x128xf32>) {
-  // expected-error @below {{'mgpu.pallas_call' op needs 327680 bytes of shared memory on the GPU (131072 for staged blocks and scratch, 196608 per warpgroup for data exchanged between lanes), more than sm_90a has (232448)}}
+  // expected-error @below {{'mgpu.pallas_call' op needs 327936 bytes of shared memory on the GPU (131208 for staged blocks and scratch, 196608 per warpgroup for data exchanged between lanes), more than sm_90a has (232448)}}
   // expected-note @below {{use smaller blocks or vectors}}
   mgpu.pallas_call grid [2] ins(%x : memref<256x128xf32>) outs(%x : memref<256x128xf32>)
       in_specs [#b] out_specs [#b] {

@@ -1,9 +1,13 @@
-// RUN: mgpu-opt %s --mgpu-lower-to-gpu --canonicalize --cse -split-input-file | FileCheck %s
-// RUN: mgpu-opt %s --mgpu-lower-to-gpu -split-input-file | mgpu-opt -split-input-file -o /dev/null
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-track-barrier-phases --mgpu-lower-to-gpu --mgpu-outline-kernels --canonicalize --cse -split-input-file | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-track-barrier-phases --mgpu-lower-to-gpu -split-input-file | mgpu-opt -split-input-file -o /dev/null
 
-// A 1-D pallas_call: device copies of the operands, one CTA per program, one
-// warpgroup, staged blocks in dynamic shared memory copied with 128-bit
-// accesses, the body spread over the 128 lanes.
+// --mgpu-lower-to-gpu on the kernel form (what --mgpu-expand-pipelines makes
+// of each pallas_call), outlined by --mgpu-outline-kernels: device copies of
+// the operands, the launch geometry, the shared memory of the pipeline
+// (slots zeroed by the CTA, barriers initialized by thread 0, then one
+// CTA-wide barrier), the body distributed over the lanes with named
+// warpgroup barriers where lanes exchange or hand memory to async copies,
+// and the kernel-level ops kept for a backend.
 
 #block = #mgpu.block_spec<shape = [512], index_map = affine_map<(i) -> (i)>>
 func.func @vector_add(%a: memref<2048xf32>, %b: memref<2048xf32>, %o: memref<2048xf32>) {
@@ -25,7 +29,7 @@ func.func @vector_add(%a: memref<2048xf32>, %b: memref<2048xf32>, %o: memref<204
 // CHECK-SAME: (%[[A:.*]]: memref<2048xf32>, %[[B:.*]]: memref<2048xf32>, %[[O:.*]]: memref<2048xf32>)
 // CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG: %[[C128:.*]] = arith.constant 128 : index
-// CHECK-DAG: %[[SMEM:.*]] = arith.constant 6144 : i32
+// CHECK-DAG: %[[SMEM:.*]] = arith.constant 6400 : i32
 // CHECK: %[[DA:.*]], %{{.*}} = gpu.alloc async
 // CHECK: gpu.memcpy async [%{{.*}}] %[[DA]], %[[A]]
 // CHECK: gpu.alloc async
@@ -35,33 +39,36 @@ func.func @vector_add(%a: memref<2048xf32>, %b: memref<2048xf32>, %o: memref<204
 // CHECK: gpu.dealloc async
 // CHECK: gpu.wait [%{{.*}}]
 
-// CHECK: gpu.module @vector_add_kernel
 // CHECK: gpu.func @vector_add_kernel(%[[GA:.*]]: memref<2048xf32>, %{{.*}}: memref<2048xf32>, %[[GO:.*]]: memref<2048xf32>) kernel attributes {{.*}}nvvm.reqntid = array<i32: 128, 1, 1>}
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[LANE:.*]] = arith.remui %[[TID]], %{{.*}}
 // CHECK: %[[DYN:.*]] = gpu.dynamic_shared_memory
-// CHECK: %[[XS:.*]] = memref.view %[[DYN]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<512xf32, #gpu.address_space<workgroup>>
-// CHECK: gpu.block_id x
-// Input blocks: the whole CTA copies 4 floats per access.
+// CHECK: %[[ARENA:.*]] = memref.view %[[DYN]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<6144xi8, #gpu.address_space<workgroup>>
 // CHECK: scf.for %{{.*}} = %[[TID]] to %{{.*}} step %{{.*}} {
-// CHECK: vector.load %[[GA]][%{{.*}}] {alignment = 16 : i64} : memref<2048xf32>, vector<4xf32>
-// CHECK: vector.store %{{.*}}, %[[XS]][%{{.*}}] {alignment = 16 : i64}
+// CHECK: memref.store %{{.*}}, %[[ARENA]]
+// CHECK: %[[WORDS:.*]] = memref.view %[[DYN]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1xi64, #gpu.address_space<workgroup>>
+// CHECK: %[[BAR:.*]] = builtin.unrealized_conversion_cast %[[WORDS]] : memref<1xi64, #gpu.address_space<workgroup>> to !mgpu.barrier<count = 1>
+// CHECK: scf.if
+// CHECK-NEXT: mgpu.barrier_init %[[BAR]]
 // CHECK: gpu.barrier
+// CHECK: %[[XS:.*]] = memref.view %[[ARENA]]
+// CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK: mgpu.copy_gmem_to_smem %[[GA]][%{{.*}}], %[[XS]], %[[BAR]][%{{.*}}]
+// CHECK: mgpu.barrier_wait %[[BAR]][%{{.*}}] parity %{{.*}}
 // The body: lane l holds elements 4l..4l+3 of the block.
 // CHECK: %[[E:.*]] = arith.muli %[[LANE]], %{{.*}}
 // CHECK: vector.load %[[XS]][%[[E]]] {alignment = 16 : i64} : memref<512xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // CHECK: arith.addf %{{.*}}, %{{.*}} : vector<4xf32>
-// CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
 // CHECK: vector.store
-// CHECK: gpu.barrier
-// The output block goes back.
-// CHECK: vector.store %{{.*}}, %[[GO]][%{{.*}}] {alignment = 16 : i64} : memref<2048xf32>, vector<4xf32>
+// Every lane's writes, then a barrier, then the copy out.
+// CHECK: mgpu.commit_smem
+// CHECK-NEXT: nvvm.barrier
+// CHECK-NEXT: mgpu.copy_smem_to_gmem %{{.*}}, %[[GO]][%{{.*}}]
+// CHECK-NEXT: mgpu.wait_smem_to_gmem 0
+// CHECK-NEXT: nvvm.barrier
+// CHECK-NOT: gpu.barrier
 
 // -----
-
-// A sequential axis is a loop in the CTA; the output block (same index at
-// every step) is written back once, after the last step. The reduction over
-// 64 columns uses 8 lanes per row and warp shuffles.
 
 #row = #mgpu.block_spec<shape = [16, 64], index_map = affine_map<(i, k) -> (i, k)>>
 #acc = #mgpu.block_spec<shape = [16], index_map = affine_map<(i, k) -> (i)>>
@@ -80,35 +87,25 @@ func.func @row_sum(%x: memref<64x256xf32>, %o: memref<64xf32>) {
   return
 }
 
+// A sequential axis is a loop in the CTA: the block of each step is fetched
+// into the slot and waited for with the parity of its phase; the output
+// block (the same at every step) goes out once, after the last step. The
+// reduction over 64 columns uses 8 lanes per row and warp shuffles.
+
 // CHECK-LABEL: func.func @row_sum
-// CHECK: gpu.launch_func async [%{{.*}}] @row_sum_kernel::@row_sum_kernel blocks in (%[[C4:.*]], %{{.*}}, %{{.*}}) threads in (%[[C128:.*]], %{{.*}}, %{{.*}})
+// CHECK: gpu.launch_func async [%{{.*}}] @row_sum_kernel::@row_sum_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}})
 // CHECK: gpu.func @row_sum_kernel
-// CHECK-DAG: %[[STEPS:.*]] = arith.constant 4 : index
-// CHECK-DAG: %[[LASTSTEP:.*]] = arith.constant 3 : index
-// CHECK: scf.for %[[STEP:.*]] = %{{.*}} to %[[STEPS]]
-// CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[STEP]], %[[LASTSTEP]]
 // CHECK: gpu.barrier
-// CHECK: nvvm.barrier
-// CHECK: scf.for {{.*}} iter_args
-// CHECK: memref.load
-// CHECK: arith.addf
+// CHECK: scf.for %[[STEP:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK: mgpu.copy_gmem_to_smem
+// CHECK: mgpu.barrier_wait %{{.*}}[%{{.*}}] parity %{{.*}}
 // CHECK: gpu.shuffle xor %{{.*}}, %{{.*}}, %{{.*}} : f32
-// CHECK: gpu.shuffle xor
-// CHECK: gpu.shuffle xor
-// CHECK: gpu.barrier
-// CHECK: scf.if %[[LAST]] {
-// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<64xf32>, vector<4xf32>
+// CHECK: scf.if
+// CHECK: mgpu.commit_smem
+// CHECK: mgpu.copy_smem_to_gmem
+// CHECK: mgpu.wait_smem_to_gmem 0
 
 // -----
-
-// The same reduction with max_concurrent_steps = 2: the input is
-// double-buffered. A prologue starts step 0's block with cp.async
-// (nvgpu.device_async_copy, 16 bytes per thread, zero-filled past the
-// array); each step starts the next block into the next slot, commits it
-// as a group, waits for all groups but that one and synchronizes the CTA
-// before the body reads the current slot. Both slots (current, newest
-// fetched) are loop-carried. The accumulator (an output) stays
-// single-buffered.
 
 #row = #mgpu.block_spec<shape = [16, 64], index_map = affine_map<(i, k) -> (i, k)>>
 #acc = #mgpu.block_spec<shape = [16], index_map = affine_map<(i, k) -> (i)>>
@@ -127,35 +124,23 @@ func.func @row_sum_pipelined(%x: memref<64x256xf32>, %o: memref<64xf32>) {
   return
 }
 
+// Two buffers: the prologue fetches step 0 into slot 0 (a loop of one
+// step, folded); each step fetches the next block into the next slot of the
+// ring (newest slot carried) and waits for the current one (current slot
+// and waits so far carried, the parity computed from them).
+
 // CHECK-LABEL: func.func @row_sum_pipelined
 // CHECK: gpu.func @row_sum_pipelined_kernel
-// CHECK-DAG: %[[STRIDE:.*]] = arith.constant 4096 : index
-// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
-// CHECK: %[[SMEM:.*]] = gpu.dynamic_shared_memory
-// CHECK: %[[FIRST:.*]] = memref.view %[[SMEM]][%[[C0]]][] {{.*}} to memref<16x64xf32, #gpu.address_space<workgroup>>
-// CHECK: scf.for
-// CHECK: nvgpu.device_async_copy %arg0[%{{.*}}, %{{.*}}], %[[FIRST]][%{{.*}}, %{{.*}}], 4, %{{.*}} {bypassL1}
-// CHECK: nvvm.cp.async.commit.group
-// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[CUR:.*]] = %[[C0]], %[[NEWEST:.*]] = %[[C0]]) -> (index, index) {
-// CHECK: %[[SLOT:.*]] = arith.select %[[FETCH:.*]], %{{.*}}, %[[NEWEST]] : index
-// CHECK: scf.if %[[FETCH]] {
-// CHECK: %[[OFFSET:.*]] = arith.muli %[[SLOT]], %[[STRIDE]]
-// CHECK: %[[TARGET:.*]] = memref.view %[[SMEM]][%[[OFFSET]]]
-// CHECK: nvgpu.device_async_copy %arg0[%{{.*}}, %{{.*}}], %[[TARGET]]
-// CHECK: }
-// CHECK: %[[SHIFT:.*]] = arith.muli %[[CUR]], %[[STRIDE]]
-// CHECK: %[[CURRENT:.*]] = memref.view %[[SMEM]][%[[SHIFT]]]
-// CHECK: %[[MOVED:.*]] = arith.select %{{.*}}, %{{.*}}, %[[CUR]] : index
-// CHECK-NEXT: nvvm.cp.async.commit.group
-// CHECK-NEXT: nvvm.cp.async.wait.group 1
-// CHECK-NEXT: gpu.barrier
-// CHECK: vector.load %[[CURRENT]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<16x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-// CHECK: scf.yield %[[MOVED]], %[[SLOT]] : index, index
+// CHECK-DAG: %[[SLOT:.*]] = arith.constant 4096 : index
+// CHECK: %[[BAR:.*]] = builtin.unrealized_conversion_cast %{{.*}} : memref<2xi64, #gpu.address_space<workgroup>> to !mgpu.barrier<count = 2>
+// CHECK: mgpu.copy_gmem_to_smem
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[CUR:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %[[WAITS:.*]] = %{{.*}}, %{{.*}} = %{{.*}}) -> (index, index, index, index) {
+// CHECK: arith.muli %{{.*}}, %[[SLOT]]
+// CHECK: mgpu.copy_gmem_to_smem %{{.*}}, %{{.*}}, %[[BAR]][%{{.*}}]
+// CHECK: %[[PHASE:.*]] = arith.divui %[[WAITS]], %{{.*}}
+// CHECK: mgpu.barrier_wait %[[BAR]][%[[CUR]]] parity
 
 // -----
-
-// Three buffers: the prologue fetches steps 0 and 1 (one commit group
-// each), and each step waits for all groups but the newest two.
 
 #row = #mgpu.block_spec<shape = [16, 64], index_map = affine_map<(i, k) -> (i, k)>>
 #acc = #mgpu.block_spec<shape = [16], index_map = affine_map<(i, k) -> (i)>>
@@ -174,22 +159,18 @@ func.func @row_sum_three_buffers(%x: memref<64x256xf32>, %o: memref<64xf32>) {
   return
 }
 
+// Three buffers: the prologue fetches steps 0 and 1; three barriers.
+
 // CHECK-LABEL: func.func @row_sum_three_buffers
-// CHECK: gpu.launch_func {{.*}} dynamic_shared_memory_size %{{.*}} args
 // CHECK: gpu.func @row_sum_three_buffers_kernel
-// CHECK: nvgpu.device_async_copy
-// CHECK: nvvm.cp.async.commit.group
-// CHECK: nvgpu.device_async_copy
-// CHECK: nvvm.cp.async.commit.group
-// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (index, index) {
-// CHECK: nvgpu.device_async_copy
-// CHECK: nvvm.cp.async.commit.group
-// CHECK-NEXT: nvvm.cp.async.wait.group 2
+// CHECK: to !mgpu.barrier<count = 3>
+// CHECK: scf.for
+// CHECK: mgpu.copy_gmem_to_smem
+// CHECK: scf.for
+// CHECK: mgpu.copy_gmem_to_smem
+// CHECK: mgpu.barrier_wait
 
 // -----
-
-// A mesh with two Pallas threads: 256 threads per CTA; the thread axis is
-// the warpgroup index, and each warpgroup has its own named barrier.
 
 #mesh = #mgpu.mesh<grid = [4], grid_names = ["i"], num_threads = 2, thread_name = "wg">
 #half = #mgpu.block_spec<shape = [256], index_map = affine_map<(i, t) -> (i)>>
@@ -206,22 +187,28 @@ func.func @two_threads(%x: memref<1024xf32>, %o: memref<1024xf32>) {
   return
 }
 
+// A mesh with two Pallas threads: 256 threads per CTA, both warpgroups see
+// the same blocks; warpgroup 0 issues the copies, both wait, both arrive on
+// the `written` barrier (2 arrivals) before warpgroup 0 copies out.
+
 // CHECK-LABEL: func.func @two_threads
 // CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
 // CHECK: gpu.launch_func {{.*}} threads in (%[[C256]], %{{.*}}, %{{.*}})
 // CHECK: gpu.func @two_threads_kernel{{.*}} kernel attributes {{.*}}nvvm.reqntid = array<i32: 256, 1, 1>}
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[WG:.*]] = arith.divui %[[TID]], %{{.*}}
-// CHECK: %[[ID:.*]] = arith.index_cast %[[WG]] : index to i32
-// CHECK: %[[BAR:.*]] = arith.addi %[[ID]], %{{.*}} : i32
-// CHECK: arith.muli %[[WG]], %{{.*}}
-// CHECK: vector.load {{.*}} {alignment = 16 : i64}
-// CHECK: nvvm.barrier id = %[[BAR]] number_of_threads = %{{.*}}
+// CHECK: %[[WRITTEN:.*]] = builtin.unrealized_conversion_cast %{{.*}} to !mgpu.barrier<count = 1, arrivals = 2>
+// CHECK: %[[LEADER:.*]] = arith.cmpi eq, %[[WG]], %{{.*}}
+// CHECK: scf.if %[[LEADER]] {
+// CHECK: mgpu.copy_gmem_to_smem
+// CHECK: mgpu.barrier_wait
+// CHECK: mgpu.commit_smem
+// CHECK: mgpu.barrier_arrive %[[WRITTEN]]
+// CHECK: scf.if %[[LEADER]] {
+// CHECK-NEXT: mgpu.barrier_wait %[[WRITTEN]]
+// CHECK: mgpu.copy_smem_to_gmem
 
 // -----
-
-// A mesh with a cluster: the launch has a cluster, program ids come from the
-// cluster id and the position in the cluster.
 
 #mesh = #mgpu.mesh<grid = [4], grid_names = ["i"], cluster = [2], cluster_names = ["c"]>
 #block = #mgpu.block_spec<shape = [128], index_map = affine_map<(i, c) -> (i * 2 + c)>>
@@ -246,8 +233,6 @@ func.func @clustered(%x: memref<1024xf32>, %o: memref<1024xf32>) {
 
 // -----
 
-// A dynamic grid: the number of CTAs is an SSA value of the host.
-
 #block = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> (i)>>
 func.func @dynamic(%x: memref<?xf32>, %o: memref<?xf32>, %n: index) {
   mgpu.pallas_call grid [%n] ins(%x : memref<?xf32>) outs(%o : memref<?xf32>)
@@ -260,22 +245,17 @@ func.func @dynamic(%x: memref<?xf32>, %o: memref<?xf32>, %n: index) {
   return
 }
 
+// A dynamic grid: the number of CTAs is an SSA value of the host.
+
 // CHECK-LABEL: func.func @dynamic
 // CHECK-SAME: %[[N:[^:]*]]: index)
 // CHECK: memref.dim
 // CHECK: gpu.alloc async [%{{.*}}] (%{{.*}}) : memref<?xf32>
 // CHECK: gpu.launch_func {{.*}} blocks in (%[[N]], %{{.*}}, %{{.*}})
-// Blocks at the end of the array are copied element by element, masked.
 // CHECK: gpu.func @dynamic_kernel
-// CHECK: scf.if
-// CHECK: vector.load
-// CHECK: } else {
-// CHECK: memref.load
+// CHECK: mgpu.copy_gmem_to_smem %{{.*}}[%{{.*}}], %{{.*}}, %{{.*}}[%{{.*}}] : memref<?xf32>
 
 // -----
-
-// mpmd_map with two pairs on the same grid: warp-specialized, one warpgroup
-// per region in one CTA; the semaphore wait spins on lane 0.
 
 #p = #mgpu.mesh<grid = [1], grid_names = ["p"]>
 #c = #mgpu.mesh<grid = [1], grid_names = ["c"]>
@@ -299,6 +279,9 @@ func.func @producer_consumer(%buf: memref<128xf32>, %out: memref<128xf32>) {
   return
 }
 
+// mpmd_map with two pairs on the same grid: warp-specialized, one warpgroup
+// per region in one CTA; the semaphore wait spins on lane 0.
+
 // CHECK-LABEL: func.func @producer_consumer
 // CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
 // CHECK: %[[S:.*]], %[[ST:.*]] = gpu.alloc async {{.*}} : memref<1xi32>
@@ -319,8 +302,6 @@ func.func @producer_consumer(%buf: memref<128xf32>, %out: memref<128xf32>) {
 
 // -----
 
-// Different grids: CTA-partitioned, 2 + 4 CTAs, each region its own range.
-
 #m0 = #mgpu.mesh<grid = [2], grid_names = ["a"]>
 #m1 = #mgpu.mesh<grid = [4], grid_names = ["b"]>
 func.func @fused(%x: memref<128xf32>, %y: memref<128xf32>) {
@@ -339,6 +320,8 @@ func.func @fused(%x: memref<128xf32>, %y: memref<128xf32>) {
   }
   return
 }
+
+// Different grids: CTA-partitioned, 2 + 4 CTAs, each region its own range.
 
 // CHECK-LABEL: func.func @fused
 // CHECK-DAG: %[[C6:.*]] = arith.constant 6 : index

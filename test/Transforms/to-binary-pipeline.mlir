@@ -21,7 +21,10 @@
 // LLVMIR: @scale_kernel_binary = internal constant
 // LLVMIR-LABEL: define {{.*}} @scale(
 // LLVMIR: call ptr @mgpuMemAlloc(i64 2048,
-// LLVMIR: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 4, i64 1, i64 1, i64 128, i64 1, i64 1, i32 1024,
+// One tensor map (rank 1, f32) for the array read and written in place.
+// LLVMIR: call ptr @mgpuTensorMapEncodeTiledMemref(i64 1, ptr %{{.*}}, i64 7,
+// LLVMIR-NOT: @mgpuTensorMapEncodeTiledMemref(
+// LLVMIR: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 4, i64 1, i64 1, i64 128, i64 1, i64 1, i32 1280,
 // LLVMIR: call ptr @mgpuModuleLoad(
 
 #block = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> (i)>>

@@ -128,32 +128,28 @@ def MGPULowerToCPU : Pass<"mgpu-lower-to-cpu"> {
 }
 
 def MGPULowerToGPU : Pass<"mgpu-lower-to-gpu", "::mlir::ModuleOp"> {
-  let summary = "Lower pallas_call / mpmd_map to gpu.module kernels and "
-                "gpu.launch_func";
+  let summary = "Lower kernels in kernel form to gpu.launch ops";
   let description = [{
-    Lowers memref-form kernels to GPU kernels launched from the host
-    function. The host operands get device copies (gpu.alloc and
-    gpu.memcpy, chained through async tokens) so the same host program runs
-    on the CPU and the GPU.
+    Lowers kernels in kernel form (expanded pallas_call and mpmd_map, see
+    --mgpu-expand-pipelines) to `gpu.launch` ops in the host function. The
+    host operands get device copies (gpu.alloc and gpu.memcpy, chained
+    through async tokens) so the same host program runs on the CPU and the
+    GPU.
 
     pallas_call: parallel grid axes are CTAs (numbered row-major on a 1-D
     grid), a mesh's cluster is the launch cluster, each Pallas thread is a
-    warpgroup of 128 threads (`nvvm.reqntid` on the kernel). Sequential axes
-    are a loop in the CTA. Staged blocks live in dynamic shared memory and
-    are copied by the whole CTA with 128-bit accesses where the block is
-    inside the array (masked element copies at the edges): inputs when their
-    block index changes, outputs when it is about to change and after the
-    last step (revisiting). With a sequential axis and
-    `max_concurrent_steps = N >= 2`, inputs whose rows are whole 16-byte
-    chunks get N buffers: cp.async (nvgpu.device_async_copy, zero-filling
-    past the array) fetches the blocks of up to N - 1 steps ahead while the
-    body works on the current one.
+    warpgroup of 128 threads. The body of each Pallas thread is distributed
+    over its 128 lanes (WarpgroupDistribution): vector values are spread
+    chunk-wise over the lanes, elementwise ops stay in registers, data moving
+    between lanes goes through shared memory, and reductions use warp
+    shuffles. Each warpgroup synchronizes with its own named barrier
+    (bar.sync 1 + warpgroup, 128).
 
-    The body of each Pallas thread is distributed over its 128 lanes: vector
-    values are spread chunk-wise over the lanes, elementwise ops stay in
-    registers, data moving between lanes goes through shared memory, and
-    reductions use warp shuffles. Each warpgroup synchronizes with its own
-    named barrier (bar.sync 1 + warpgroup, 128).
+    Kernel-level ops stay in the launch for a backend: --mgpu-primitives-to-
+    nvvm (TMA, mbarriers) or --mgpu-emulate-gpu. Shared scratch is zeroed
+    and barrier arrays initialized (`mgpu.barrier_init` on thread 0) when a
+    CTA starts, one copy per region; global scratch is zeroed before the
+    launch.
 
     mpmd_map: all pairs run in one launch, warp-specialized (one range of
     warpgroups per region in every CTA) when all meshes have the same grid
@@ -165,10 +161,7 @@ def MGPULowerToGPU : Pass<"mgpu-lower-to-gpu", "::mlir::ModuleOp"> {
   let options = [
     Option<"mpmdForm", "mpmd-form", "std::string", /*default=*/"\"auto\"",
            "How the pairs of an mpmd_map share a launch: auto, "
-           "warp-specialized or cta-partitioned">,
-    Option<"outline", "outline", "bool", /*default=*/"true",
-           "Outline the gpu.launch ops into gpu.module kernels (false keeps "
-           "them in place, for --mgpu-emulate-gpu)">
+           "warp-specialized or cta-partitioned">
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
@@ -176,8 +169,71 @@ def MGPULowerToGPU : Pass<"mgpu-lower-to-gpu", "::mlir::ModuleOp"> {
     "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def MGPUPrimitivesToNVVM : Pass<"mgpu-primitives-to-nvvm", "::mlir::ModuleOp"> {
+  let summary = "Lower kernel-level ops in gpu.launch bodies to TMA and "
+                "mbarriers (NVVM)";
+  let description = [{
+    The GPU implementation of the kernel-level ops left in `gpu.launch`
+    bodies by --mgpu-lower-to-gpu, as conversion patterns:
+
+    - barrier arrays are 64-bit mbarriers in shared memory
+      (`mbarrier.init` with the array's arrival count, then
+      `fence.mbarrier_init`); an arrival is `mbarrier.arrive` by lane 0 of
+      the warpgroup; a wait is a `mbarrier.try_wait.parity` loop on every
+      lane;
+    - copy_gmem_to_smem of a window TMA can move (element of 1 to 8 bytes,
+      global array with identity layout and rows of whole 16-byte chunks,
+      window rows of whole 16-byte chunks) is `mbarrier.arrive.expect_tx`
+      plus one `cp.async.bulk.tensor` per box (boxes of at most 256 per
+      dimension), issued by lane 0, with a tensor map made on the host
+      before the launch (`nvgpu.tma.create.descriptor`, out-of-bounds
+      elements zero); other windows are copied by the warpgroup's lanes
+      with vector accesses (zero-filled past the array) before lane 0
+      arrives;
+    - copy_smem_to_gmem is a TMA store (`cp.async.bulk.tensor` from shared
+      to global) plus `cp.async.bulk.commit_group` by lane 0, or the lanes'
+      copy;
+    - commit_smem is `fence.proxy.async.shared::cta`; wait_smem_to_gmem is
+      `cp.async.bulk.wait_group[.read]` on lane 0.
+
+    Runs before the launches are outlined (--mgpu-outline-kernels), so that
+    tensor maps are made in host code.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Chip to lower for (default: the module's mgpu.target); TMA and "
+           "bulk copies need sm_90 or later">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect",
     "::mlir::nvgpu::NVGPUDialect",
     "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def MGPUOutlineKernels : Pass<"mgpu-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Outline gpu.launch ops into gpu.module kernels with "
+                "reqntid";
+  let description = [{
+    Runs upstream gpu-kernel-outlining, then, in the kernels: gives each
+    kernel launched with a constant block size `nvvm.reqntid` (and drops
+    `known_block_size`, which would become a conflicting `.maxntid`), and
+    turns strided slices of lane vectors into shuffles, which the NVVM
+    lowering handles.
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+    "::mlir::NVVM::NVVMDialect",
     "::mlir::vector::VectorDialect"
   ];
 }
@@ -206,8 +262,8 @@ def MGPUAttachTarget : Pass<"mgpu-attach-target", "::mlir::ModuleOp"> {
 }
 
 def MGPUEmulateGPU : Pass<"mgpu-emulate-gpu", "::mlir::ModuleOp"> {
-  let summary = "Run the kernels of --mgpu-lower-to-gpu{outline=false} on "
-                "host threads (a test vehicle)";
+  let summary = "Run the gpu.launch kernels of --mgpu-lower-to-gpu on host "
+                "threads (a test vehicle)";
   let description = [{
     Replaces every `gpu.launch` by an OpenMP team with one host thread per
     CUDA thread running the kernel body unchanged: thread, block and cluster
@@ -223,6 +279,7 @@ def MGPUEmulateGPU : Pass<"mgpu-emulate-gpu", "::mlir::ModuleOp"> {
     "::mlir::arith::ArithDialect",
     "::mlir::func::FuncDialect",
     "::mlir::linalg::LinalgDialect",
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::omp::OpenMPDialect",
     "::mlir::scf::SCFDialect"

@@ -9,8 +9,8 @@
 // RUN: mgpu-opt %s --mgpu-lower-to-gpu | FileCheck %s --check-prefix=LAUNCH
 
 // CHECK: mismatches: 0
-// LAUNCH-COUNT-1: gpu.launch_func
-// LAUNCH-NOT: gpu.launch_func
+// LAUNCH-COUNT-1: gpu.launch
+// LAUNCH-NOT: gpu.launch
 
 #g1 = #mgpu.mesh<grid = [1], grid_names = ["a"]>
 #g2 = #mgpu.mesh<grid = [2], grid_names = ["b"]>

@@ -136,6 +136,19 @@ def MGPU_WaitSmemToGmemOp : MGPU_Op<"wait_smem_to_gmem",
 // Barriers
 //===----------------------------------------------------------------------===//
 
+def MGPU_BarrierInitOp : MGPU_Op<"barrier_init",
+    [MemoryEffects<[MemWrite]>]> {
+  let summary = "initialize a barrier array (emitted by the GPU lowering)";
+  let description = [{
+    Puts every barrier of the array in phase 0 with no arrivals. The GPU
+    lowering runs it on one thread of the CTA when the kernel starts, before
+    a CTA-wide barrier; kernel bodies never need it (scratch barriers start
+    initialized).
+  }];
+  let arguments = (ins MGPU_BarrierType:$barrier);
+  let assemblyFormat = "$barrier attr-dict `:` qualified(type($barrier))";
+}
+
 def MGPU_BarrierArriveOp : MGPU_Op<"barrier_arrive",
     [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "arrive on a barrier";

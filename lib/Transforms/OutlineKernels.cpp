@@ -1,0 +1,81 @@
+//===- OutlineKernels.cpp - --mgpu-outline-kernels ------------------------===//
+//
+// Outlines the gpu.launch ops of --mgpu-lower-to-gpu into gpu.module kernels
+// with upstream gpu-kernel-outlining, then finishes the kernels for NVVM:
+// `nvvm.reqntid` from the launch's constant block size, and strided slices
+// of lane vectors as shuffles (done after outlining, so that constants stay
+// inside the kernels).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Transforms/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::mgpu {
+#define GEN_PASS_DEF_MGPUOUTLINEKERNELS
+#include "mgpu/Transforms/Passes.h.inc"
+} // namespace mlir::mgpu
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+namespace {
+
+/// The launch's block size as a constant, if it is one.
+std::optional<int64_t> constantBlockSize(gpu::LaunchFuncOp launch) {
+  APInt value;
+  if (matchPattern(launch.getBlockSizeX(), m_ConstantInt(&value)))
+    return value.getSExtValue();
+  return std::nullopt;
+}
+
+struct OutlineKernelsPass
+    : public mgpu::impl::MGPUOutlineKernelsBase<OutlineKernelsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    bool hasLaunch = false;
+    module.walk([&](gpu::LaunchOp) { hasLaunch = true; });
+    if (!hasLaunch)
+      return;
+    OpPassManager outline(ModuleOp::getOperationName());
+    outline.addPass(createGpuKernelOutliningPass());
+    if (failed(runPipeline(outline, module)))
+      return signalPassFailure();
+
+    RewritePatternSet patterns(&getContext());
+    vector::populateVectorInsertExtractStridedSliceTransforms(patterns);
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    WalkResult simplified = module.walk([&](gpu::GPUModuleOp kernels) {
+      if (failed(applyPatternsGreedily(kernels, frozen)))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (simplified.wasInterrupted())
+      return signalPassFailure();
+
+    module.walk([&](gpu::LaunchFuncOp launch) {
+      auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+          launch, launch.getKernel());
+      std::optional<int64_t> threads = constantBlockSize(launch);
+      if (!kernel || !threads)
+        return;
+      // convert-gpu-to-nvvm turns known_block_size into .maxntid, which
+      // ptxas refuses next to .reqntid; reqntid says more.
+      kernel.removeKnownBlockSizeAttr();
+      kernel->setAttr(
+          NVVM::NVVMDialect::getReqntidAttrName(),
+          DenseI32ArrayAttr::get(&getContext(),
+                                 {static_cast<int32_t>(*threads), 1, 1}));
+    });
+  }
+};
+
+} // namespace
