@@ -45,5 +45,5 @@ fi
 
 echo
 echo "== vector add run by mgpu-run on the best backend available here:"
-"$build/bin/mgpu-run" "$here/../test/Integration/CPU/vector_add.mlir" -e main \
+"$build/bin/mgpu-run" "$here/../test/Integration/Kernels/vector_add.mlir" -e main \
   --backend=auto --verbose

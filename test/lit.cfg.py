@@ -58,6 +58,20 @@ if os.path.exists(mgpu_cuda_runtime):
         except (OSError, subprocess.TimeoutExpired):
             pass
 
+# %run_on_backends: one RUN line runs a program on every backend this
+# machine has (cpu and the GPU emulator always, cuda with a device) and
+# checks each output against the test's CHECK lines (utils/run-on-backends.py).
+mgpu_backends = ["cpu", "emulate"]
+if "cuda-device" in config.available_features:
+    mgpu_backends.append("cuda")
+config.substitutions.append(
+    ("%run_on_backends", '"%s" "%s" --backends=%s --mgpu-run="%s" --filecheck="%s"' % (
+        sys.executable,
+        os.path.join(config.mgpu_src_root, "utils", "run-on-backends.py"),
+        ",".join(mgpu_backends),
+        os.path.join(config.mgpu_tools_dir, "mgpu-run"),
+        os.path.join(config.llvm_tools_dir, "FileCheck"))))
+
 # Reuse from other MLIR compilers (test/Plugin, test/CAPI, test/Downstream).
 # `mgpu-sanitize`: an ASan/UBSan build, whose MGPUPlugin.so the uninstrumented
 # stock mlir-opt cannot load.

@@ -59,6 +59,15 @@ static void addKernelFormPasses(OpPassManager &pm, bool identityLayout) {
   pm.addPass(createMGPUTrackBarrierPhases());
 }
 
+/// Meshes with different clusters cannot share one GPU launch: such an
+/// mpmd_map becomes one launch per pair, in order (an error if its regions
+/// wait on each other).
+static void addGPULaunchSplitting(OpPassManager &pm) {
+  MGPUSplitMpmdOptions split;
+  split.differentClustersOnly = true;
+  pm.addPass(createMGPUSplitMpmd(split));
+}
+
 void mlir::mgpu::buildMGPUToCPUPipeline(
     OpPassManager &pm, const MGPUToCPUPipelineOptions &options) {
   addKernelFormPasses(pm, options.identityLayout);
@@ -69,6 +78,7 @@ void mlir::mgpu::buildMGPUToCPUPipeline(
 void mlir::mgpu::buildMGPUToGPUEmulatorPipeline(OpPassManager &pm,
                                                 StringRef mpmdForm) {
   addKernelFormPasses(pm, /*identityLayout=*/true);
+  addGPULaunchSplitting(pm);
   MGPULowerToGPUOptions lower;
   lower.mpmdForm = mpmdForm.str();
   pm.addPass(createMGPULowerToGPU(lower));
@@ -87,6 +97,7 @@ StringRef mlir::mgpu::getDefaultCudaToolkitPath() {
 void mlir::mgpu::buildMGPUToBinaryPipeline(
     OpPassManager &pm, const MGPUToBinaryPipelineOptions &options) {
   addKernelFormPasses(pm, options.identityLayout);
+  addGPULaunchSplitting(pm);
   MGPULowerToGPUOptions lower;
   lower.mpmdForm = options.mpmdForm;
   pm.addPass(createMGPULowerToGPU(lower));

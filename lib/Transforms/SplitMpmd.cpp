@@ -121,8 +121,11 @@ LogicalResult splitMpmdMap(MpmdMapOp op) {
     for (Attribute attr : *scratch)
       scratchTypes.push_back(cast<TypeAttr>(attr).getValue());
   SmallVector<unsigned> globalScratch, sharedScratch;
+  // Barrier arrays live in shared memory too.
   for (auto [i, type] : llvm::enumerate(scratchTypes))
-    (isWorkgroupMemRef(type) ? sharedScratch : globalScratch).push_back(i);
+    (isWorkgroupMemRef(type) || isa<BarrierType>(type) ? sharedScratch
+                                                       : globalScratch)
+        .push_back(i);
 
   SmallVector<Value> outs(op.getOuts());
   SmallVector<Value> buffers;
@@ -182,11 +185,22 @@ LogicalResult splitMpmdMap(MpmdMapOp op) {
   return success();
 }
 
+/// Whether one launch can hold every pair of `op`: one cluster shape.
+bool sharesOneCluster(MpmdMapOp op) {
+  for (unsigned i = 1, e = op.getBodies().size(); i < e; ++i)
+    if (op.getMeshAttrOrNull(i).getCluster() !=
+        op.getMeshAttrOrNull(0).getCluster())
+      return false;
+  return true;
+}
+
 struct SplitMpmdPass : public mgpu::impl::MGPUSplitMpmdBase<SplitMpmdPass> {
+  using Base::Base;
   void runOnOperation() override {
     SmallVector<MpmdMapOp> ops;
     getOperation()->walk([&](MpmdMapOp op) {
-      if (op.getBodies().size() > 1)
+      if (op.getBodies().size() > 1 &&
+          (!differentClustersOnly || !sharesOneCluster(op)))
         ops.push_back(op);
     });
     for (MpmdMapOp op : ops)

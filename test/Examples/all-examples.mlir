@@ -1,6 +1,6 @@
 // Every example kernel parses, verifies and round-trips through mgpu-opt,
 // and goes through the whole interpret pipeline (--mgpu-to-cpu). The run
-// tests with inputs and reference results are in test/Integration/CPU.
+// tests with inputs and reference results are in test/Integration/Kernels.
 
 // RUN: mgpu-opt %mgpu_src_root/examples/scale_in_place.mlir | mgpu-opt | FileCheck %s --check-prefix=SCALE
 // RUN: mgpu-opt %mgpu_src_root/examples/elementwise_2d.mlir | mgpu-opt | FileCheck %s --check-prefix=EW2D

@@ -86,7 +86,7 @@
 
 // Three buffers (a test kernel with revisited blocks, max_concurrent_steps
 // raised to 3): two steps in flight, still no spill.
-// RUN: sed 's/max_concurrent_steps = 2/max_concurrent_steps = 3/' %mgpu_src_root/test/Integration/CPU/pipelined_revisits.mlir | mgpu-opt --mgpu-to-binary="format=isa" | %extract_ptx -o %t.three.ptx
+// RUN: sed 's/max_concurrent_steps = 2/max_concurrent_steps = 3/' %mgpu_src_root/test/Integration/Kernels/pipelined_revisits.mlir | mgpu-opt --mgpu-to-binary="format=isa" | %extract_ptx -o %t.three.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.three.ptx -o %t.three.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
 // RUN: FileCheck %s --check-prefix=THREE < %t.three.ptx
 // THREE-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes

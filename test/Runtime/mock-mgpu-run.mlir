@@ -4,8 +4,8 @@
 // mock does not run our kernels, so only the driver calls are checked here;
 // the numbers are checked on a GPU by test/Integration/GPU.
 
-// RUN: env MGPU_CUDA_DRIVER=%mgpu_mock_cuda mgpu-run %S/../Integration/CPU/vector_add.mlir -e main --backend=cuda --verbose 2>&1 >/dev/null | FileCheck %s --check-prefix=VADD
-// RUN: env MGPU_CUDA_DRIVER=%mgpu_mock_cuda mgpu-run %S/../Integration/CPU/cluster.mlir -e main --backend=cuda 2>&1 >/dev/null | FileCheck %s --check-prefix=CLUSTER
+// RUN: env MGPU_CUDA_DRIVER=%mgpu_mock_cuda mgpu-run %S/../Integration/Kernels/vector_add.mlir -e main --backend=cuda --verbose 2>&1 >/dev/null | FileCheck %s --check-prefix=VADD
+// RUN: env MGPU_CUDA_DRIVER=%mgpu_mock_cuda mgpu-run %S/../Integration/Kernels/cluster.mlir -e main --backend=cuda 2>&1 >/dev/null | FileCheck %s --check-prefix=CLUSTER
 
 // VADD: mgpu-run: backend cuda (requested)
 // VADD: mock: cuModuleLoadDataEx(binary,

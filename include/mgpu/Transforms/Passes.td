@@ -304,6 +304,12 @@ def MGPUSplitMpmd : Pass<"mgpu-split-mpmd"> {
     region) must run concurrently and cannot be split: the pass reports an
     error at the semaphore op.
   }];
+  let options = [
+    Option<"differentClustersOnly", "different-clusters-only", "bool",
+           /*default=*/"false",
+           "Split only the mpmd_maps whose meshes have different clusters, "
+           "which one GPU launch cannot hold (the GPU pipelines run this)">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::bufferization::BufferizationDialect",

@@ -4,8 +4,7 @@
 // CTA-partitioned launch of 1 + 2 + 3 + 4 CTAs (--mgpu-lower-to-gpu), here
 // run in interpret mode and on the GPU emulator; the references are scalar
 // loops in @main.
-// RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s
-// RUN: mgpu-run %s -e main --backend=emulate | FileCheck %s
+// RUN: %run_on_backends %s
 // RUN: mgpu-opt %s --mgpu-lower-to-gpu | FileCheck %s --check-prefix=LAUNCH
 
 // CHECK: mismatches: 0

@@ -1,7 +1,7 @@
 // Four producer programs each write their quarter of `buf` and signal; one
 // consumer program, listed first, waits for all four signals (value 4), then
 // sums `buf`. Interpret mode gives each of the five programs a host thread.
-// RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s
+// RUN: %run_on_backends %s
 
 #consumer = #mgpu.mesh<grid = [1]>
 #producers = #mgpu.mesh<grid = [4], grid_names = ["p"]>

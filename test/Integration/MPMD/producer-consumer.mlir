@@ -4,9 +4,8 @@
 // deadlock. The GPU lowering (run by the emulator, one host thread per CUDA
 // thread) is checked in both of its forms: two warpgroups of one CTA, and
 // one CTA per region.
-// RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s
-// RUN: mgpu-run %s -e main --backend=emulate --mpmd-form=warp-specialized | FileCheck %s
-// RUN: mgpu-run %s -e main --backend=emulate --mpmd-form=cta-partitioned | FileCheck %s
+// RUN: %run_on_backends %s -- --mpmd-form=warp-specialized
+// RUN: %run_on_backends %s -- --mpmd-form=cta-partitioned
 
 #one = #mgpu.mesh<grid = [1]>
 

@@ -6,7 +6,7 @@
 // is the consumer: it waits on `full`, computes 3 x + 0.5 into global
 // memory, and arrives on `empty`. The waits carry no parity: the phase of
 // each is tracked (--mgpu-track-barrier-phases).
-// RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s
+// RUN: %run_on_backends %s
 
 // CHECK: mismatches: 0
 

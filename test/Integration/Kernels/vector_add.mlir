@@ -1,5 +1,5 @@
 // examples/vector_add.mlir on the CPU: out = a + b, 4 programs of 256.
-// RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s --match-full-lines
+// RUN: %run_on_backends %s --match-full-lines
 
 #block = #mgpu.block_spec<shape = [256], index_map = affine_map<(i) -> (i)>>
 #params = #mgpu.compiler_params<dimension_semantics = [parallel]>

@@ -1,6 +1,6 @@
 // examples/scale_in_place.mlir on the CPU: x <- 2 * x + 1, the input aliased
 // as the output (input_output_aliases), updated in place.
-// RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s --match-full-lines
+// RUN: %run_on_backends %s --match-full-lines
 // RUN: mgpu-opt --mgpu-bufferize %s | FileCheck %s --check-prefix=INPLACE
 
 #block = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> (i)>>

@@ -1,7 +1,7 @@
 // Horizontal fusion with mpmd_map: four unrelated element-wise kernels, each
 // on its own mesh (a 1-D grid, a 2-D grid, Pallas threads, clusters), in one
 // launch. Every region sees every ref (all in GMEM) and touches only its own.
-// RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s --match-full-lines
+// RUN: %run_on_backends %s --match-full-lines
 
 #m0 = #mgpu.mesh<grid = [4], grid_names = ["a"]>
 #m1 = #mgpu.mesh<grid = [2, 2], grid_names = ["bi", "bj"]>

@@ -2,7 +2,7 @@
 // not a staged block. A lookup table is read from GMEM by program id, and a
 // GMEM output gets one scalar store per program (tensor form, so the GMEM
 // refs go through bufferization's layout casts).
-// RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s --match-full-lines
+// RUN: %run_on_backends %s --match-full-lines
 
 #blk = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> (i)>>
 #table = #mgpu.block_spec<shape = [8], index_map = affine_map<(i) -> (0)>, memory_space = gmem>

@@ -8,7 +8,10 @@
 // of the emulated tests raises max_concurrent_steps past it. On the GPU
 // both inputs are double-buffered with cp.async, which zero-fills what lies
 // past the array.
-// RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s --match-full-lines
+// RUN: %run_on_backends %s --match-full-lines
+// More buffers (6) than the 4 steps, which are only known at run time.
+// RUN: sed 's/max_concurrent_steps = 2/max_concurrent_steps = 6/' %s > %t.depth6.mlir
+// RUN: %run_on_backends %t.depth6.mlir --match-full-lines
 
 #x_block = #mgpu.block_spec<shape = [16, 32], index_map = affine_map<(i, k) -> (i, k)>>
 #s_block = #mgpu.block_spec<shape = [16], index_map = affine_map<(i, k) -> (i)>>

@@ -1,6 +1,6 @@
 // examples/cluster.mlir on the CPU: clusters of two CTAs; CTA c of cluster i
 // works on block i * 2 + c, out = x * (c + 1) + (i * 2 + c).
-// RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s --match-full-lines
+// RUN: %run_on_backends %s --match-full-lines
 
 #mesh = #mgpu.mesh<grid = [4], grid_names = ["i"], cluster = [2], cluster_names = ["c"]>
 #block = #mgpu.block_spec<shape = [128], index_map = affine_map<(i, c) -> (i * 2 + c)>>

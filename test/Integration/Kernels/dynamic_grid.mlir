@@ -1,6 +1,6 @@
 // examples/dynamic_grid.mlir on the CPU: grid [%blocks] with an SSA size,
 // run on arrays of 1000 (partial last block), 256 and 1 elements.
-// RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s --match-full-lines
+// RUN: %run_on_backends %s --match-full-lines
 
 #block = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> (i)>>
 #params = #mgpu.compiler_params<dimension_semantics = [parallel]>

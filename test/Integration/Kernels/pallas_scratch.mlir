@@ -2,7 +2,7 @@
 // an SMEM scratch buffer that lives across the sequential K steps; the
 // output block is written once, at the last step (the Pallas pattern of an
 // accumulator in scratch rather than in the output).
-// RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s --match-full-lines
+// RUN: %run_on_backends %s --match-full-lines
 
 #x_block = #mgpu.block_spec<shape = [8, 32], index_map = affine_map<(i, k) -> (i, k)>>
 #o_block = #mgpu.block_spec<shape = [8], index_map = affine_map<(i, k) -> (i)>>

@@ -1,6 +1,6 @@
 // examples/threads.mlir on the CPU: two Pallas threads per program (mesh
 // num_threads = 2), each computing half of the block, out = x * x + 1.
-// RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s --match-full-lines
+// RUN: %run_on_backends %s --match-full-lines
 
 #mesh = #mgpu.mesh<grid = [4], grid_names = ["i"], num_threads = 2, thread_name = "wg">
 #block = #mgpu.block_spec<shape = [256], index_map = affine_map<(i, t) -> (i)>>

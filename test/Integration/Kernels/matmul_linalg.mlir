@@ -2,7 +2,7 @@
 // (linalg.fill at k == 0, then linalg.matmul accumulating into the output
 // block, which stays resident across the sequential K axis).
 // c = a * b with a: 32x16, b: 16x24, blocks bm = bn = 8, bk = 4: grid [4, 3, 4].
-// RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s --match-full-lines
+// RUN: %run_on_backends %s --match-full-lines
 
 #a_block = #mgpu.block_spec<shape = [8, 4], index_map = affine_map<(i, j, k) -> (i, k)>>
 #b_block = #mgpu.block_spec<shape = [4, 8], index_map = affine_map<(i, j, k) -> (k, j)>>

@@ -1,6 +1,6 @@
 // examples/row_reduction.mlir on the CPU: row sums accumulated in an output
 // block revisited across a sequential grid axis.
-// RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s --match-full-lines
+// RUN: %run_on_backends %s --match-full-lines
 
 #x_block = #mgpu.block_spec<shape = [16, 64], index_map = affine_map<(i, k) -> (i, k)>>
 #o_block = #mgpu.block_spec<shape = [16], index_map = affine_map<(i, k) -> (i)>>

@@ -9,7 +9,7 @@
 //    does not write keep the array's values;
 //  - a block revisited later (not on consecutive steps) is copied in again
 //    and sees what the earlier visit wrote back.
-// RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s --match-full-lines
+// RUN: %run_on_backends %s --match-full-lines
 
 #count = #mgpu.block_spec<shape = [1], index_map = affine_map<(i, j) -> (0)>, memory_space = gmem>
 #trace = #mgpu.block_spec<shape = [6], index_map = affine_map<(i, j) -> (0)>, memory_space = gmem>

@@ -2,7 +2,7 @@
 // elements of a block read as zero and are never written back. The outputs
 // are views into larger buffers whose other elements hold a sentinel that
 // must survive.
-// RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s --match-full-lines
+// RUN: %run_on_backends %s --match-full-lines
 
 #blk = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> (i)>>
 #one = #mgpu.block_spec<shape = [1], index_map = affine_map<(i) -> (i)>>

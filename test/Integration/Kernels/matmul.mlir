@@ -1,6 +1,6 @@
 // examples/matmul.mlir on the CPU: a blocked matmul whose output block is
 // revisited across the sequential K axis (vector.contract per block).
-// RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s --match-full-lines
+// RUN: %run_on_backends %s --match-full-lines
 
 #a_block = #mgpu.block_spec<shape = [16, 8], index_map = affine_map<(i, j, k) -> (i, k)>>
 #b_block = #mgpu.block_spec<shape = [8, 16], index_map = affine_map<(i, j, k) -> (k, j)>>

@@ -1,5 +1,5 @@
 // examples/softmax.mlir on the CPU: row-wise softmax, one block = 8 rows.
-// RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s --match-full-lines
+// RUN: %run_on_backends %s --match-full-lines
 
 #rows = #mgpu.block_spec<shape = [8, 128], index_map = affine_map<(i) -> (i, 0)>>
 #params = #mgpu.compiler_params<dimension_semantics = [parallel]>

@@ -6,7 +6,12 @@
 // ahead and must never overwrite a block still to be used.
 // out[r] = sum over k of the row sums of both blocks = 4 * (x[r][0] + ...
 // + x[r][127]) for a 32x128 array in 16x32 blocks, grid [2, 8].
-// RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s --match-full-lines
+// RUN: %run_on_backends %s --match-full-lines
+// Deeper pipelines: 3 and 4 buffers, fetching 2 and 3 steps ahead.
+// RUN: sed 's/max_concurrent_steps = 2/max_concurrent_steps = 3/' %s > %t.depth3.mlir
+// RUN: %run_on_backends %t.depth3.mlir --match-full-lines
+// RUN: sed 's/max_concurrent_steps = 2/max_concurrent_steps = 4/' %s > %t.depth4.mlir
+// RUN: %run_on_backends %t.depth4.mlir --match-full-lines
 
 #pairs = #mgpu.block_spec<shape = [16, 32], index_map = affine_map<(i, k) -> (i, k floordiv 2)>>
 #cycle = #mgpu.block_spec<shape = [16, 32], index_map = affine_map<(i, k) -> (i, k mod 4)>>

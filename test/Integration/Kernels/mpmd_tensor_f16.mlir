@@ -2,7 +2,7 @@
 // input, f32 output. Region 0 (2 programs) converts the first half of x and
 // adds the scratch, which starts zeroed; region 1 (1 program) squares the
 // second half.
-// RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s --match-full-lines
+// RUN: %run_on_backends %s --match-full-lines
 
 #m0 = #mgpu.mesh<grid = [2], grid_names = ["a"]>
 #m1 = #mgpu.mesh<grid = [1], grid_names = ["b"]>

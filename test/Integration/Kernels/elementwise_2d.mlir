@@ -1,6 +1,6 @@
 // examples/elementwise_2d.mlir on the CPU: out[r][c] = a[r][c] + 2 * bt[c][r]
 // with 2-D blocks visited in transposed order (index map (i, j) -> (j, i)).
-// RUN: mgpu-run %s -e main --backend=cpu | FileCheck %s --match-full-lines
+// RUN: %run_on_backends %s --match-full-lines
 
 #ab = #mgpu.block_spec<shape = [16, 32], index_map = affine_map<(i, j) -> (j, i)>>
 #bt = #mgpu.block_spec<shape = [32, 16], index_map = affine_map<(i, j) -> (i, j)>>
