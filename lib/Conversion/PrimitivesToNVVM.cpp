@@ -388,6 +388,49 @@ struct WaitSmemToGmemToNVVM : public ChipPattern<WaitSmemToGmemOp> {
   }
 };
 
+/// semaphore_wait (on lane 0, where the distribution puts it) -> a spin on
+/// "subtract if at least value" (one atomic read-modify-write), sleeping
+/// between attempts, then a fence that acquires what the signal released.
+struct SemaphoreWaitToNVVM : public OpConversionPattern<SemaphoreWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SemaphoreWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value value = adaptor.getValue();
+    auto loop = scf::WhileOp::create(rewriter, loc, TypeRange(), ValueRange());
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.createBlock(&loop.getBefore());
+      auto rmw = memref::GenericAtomicRMWOp::create(
+          rewriter, loc, adaptor.getSem(), adaptor.getIndices());
+      {
+        OpBuilder::InsertionGuard inner(rewriter);
+        rewriter.setInsertionPointToStart(rmw.getBody());
+        Value current = rmw.getCurrentValue();
+        Value ready = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::sge, current, value);
+        Value taken = arith::SubIOp::create(rewriter, loc, current, value);
+        memref::AtomicYieldOp::create(
+            rewriter, loc,
+            arith::SelectOp::create(rewriter, loc, ready, taken, current));
+      }
+      Value notReady = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::slt, rmw.getResult(), value);
+      auto ifWait = scf::IfOp::create(rewriter, loc, notReady, false);
+      rewriter.setInsertionPointToStart(ifWait.thenBlock());
+      NVVM::NanosleepOp::create(rewriter, loc, i32(rewriter, loc, 64));
+      rewriter.setInsertionPointAfter(ifWait);
+      scf::ConditionOp::create(rewriter, loc, notReady, ValueRange());
+      rewriter.createBlock(&loop.getAfter());
+      scf::YieldOp::create(rewriter, loc);
+    }
+    NVVM::MembarOp::create(rewriter, loc, NVVM::MemScopeKind::GPU);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// copy_gmem_to_smem -> mbarrier.arrive.expect_tx and one
 /// cp.async.bulk.tensor per box on lane 0; or the lanes' copy, a warpgroup
 /// barrier and mbarrier.arrive on lane 0.
@@ -498,7 +541,7 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
   // The copy patterns share the tensor maps they make.
   auto maps = std::make_shared<TensorMaps>();
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<BarrierArriveToNVVM>(converter, ctx);
+  patterns.add<BarrierArriveToNVVM, SemaphoreWaitToNVVM>(converter, ctx);
   patterns.add<BarrierInitToNVVM, BarrierWaitToNVVM, CommitSmemToNVVM,
                WaitSmemToGmemToNVVM>(converter, ctx, hopper);
   patterns.add(
@@ -508,7 +551,7 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
 }
 
 void mlir::mgpu::configurePrimitivesToNVVMLegality(ConversionTarget &target) {
-  target
-      .addIllegalOp<BarrierInitOp, BarrierArriveOp, BarrierWaitOp, CommitSmemOp,
-                    WaitSmemToGmemOp, CopyGmemToSmemOp, CopySmemToGmemOp>();
+  target.addIllegalOp<BarrierInitOp, BarrierArriveOp, BarrierWaitOp,
+                      CommitSmemOp, WaitSmemToGmemOp, CopyGmemToSmemOp,
+                      CopySmemToGmemOp, SemaphoreWaitOp>();
 }

@@ -310,6 +310,13 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
     });
     return success();
   }
+  if (auto wait = dyn_cast<SemaphoreWaitOp>(op)) {
+    callHostRuntime(
+        b, op, "mgpuHostSemaphoreWait",
+        {getElementPointer(b, loc, wait.getSem(), wait.getIndices()),
+         wait.getValue(), getLocationString(b, op)});
+    return success();
+  }
   // commit_smem: the emulator's copies read shared memory when they land,
   // after the barrier that follows.
   return success();
@@ -545,7 +552,8 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           return WalkResult::skip();
         }
         if (isa<BarrierInitOp, BarrierArriveOp, BarrierWaitOp, CopyGmemToSmemOp,
-                CopySmemToGmemOp, CommitSmemOp, WaitSmemToGmemOp>(op)) {
+                CopySmemToGmemOp, CommitSmemOp, WaitSmemToGmemOp,
+                SemaphoreWaitOp>(op)) {
           Value lane =
               arith::RemUIOp::create(nb, l, tid, index(nb, l, kWarpgroupLanes));
           if (failed(emulatePrimitive(nb, op, lane)))

@@ -1184,40 +1184,11 @@ LogicalResult Distributor::distributeSignal(SemaphoreSignalOp op) {
   return success();
 }
 
+/// The wait happens on lane 0 (a backend spins on the semaphore there);
+/// the other lanes wait for lane 0.
 LogicalResult Distributor::distributeWait(SemaphoreWaitOp op) {
   Location loc = op.getLoc();
-  Value sem = lookup(op.getSem());
-  SmallVector<Value> indices =
-      llvm::map_to_vector(op.getIndices(), [&](Value v) { return lookup(v); });
-  Value value = lookup(op.getValue());
-  guarded(loc, isLaneZero(loc), [&] {
-    // Spin on "subtract if at least value" (one atomic read-modify-write),
-    // sleeping between attempts.
-    auto loop = scf::WhileOp::create(b, loc, TypeRange(), ValueRange());
-    Block *before = b.createBlock(&loop.getBefore());
-    (void)before;
-    auto rmw = memref::GenericAtomicRMWOp::create(b, loc, sem, indices);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(rmw.getBody());
-      Value current = rmw.getCurrentValue();
-      Value ready = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                          current, value);
-      Value taken = arith::SubIOp::create(b, loc, current, value);
-      memref::AtomicYieldOp::create(
-          b, loc, arith::SelectOp::create(b, loc, ready, taken, current));
-    }
-    Value notReady = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                           rmw.getResult(), value);
-    guarded(loc, notReady,
-            [&] { NVVM::NanosleepOp::create(b, loc, i32(loc, 64)); });
-    scf::ConditionOp::create(b, loc, notReady, ValueRange());
-    b.createBlock(&loop.getAfter());
-    scf::YieldOp::create(b, loc);
-    b.setInsertionPointAfter(loop);
-    NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::GPU);
-  });
-  // The other lanes wait for lane 0.
+  guarded(loc, isLaneZero(loc), [&] { b.clone(*op, map); });
   barrier(loc);
   return success();
 }

@@ -280,7 +280,8 @@ func.func @producer_consumer(%buf: memref<128xf32>, %out: memref<128xf32>) {
 }
 
 // mpmd_map with two pairs on the same grid: warp-specialized, one warpgroup
-// per region in one CTA; the semaphore wait spins on lane 0.
+// per region in one CTA; the semaphore signal is a release on lane 0, the
+// wait stays for a backend, on lane 0, the warpgroup waiting for it.
 
 // CHECK-LABEL: func.func @producer_consumer
 // CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
@@ -294,9 +295,7 @@ func.func @producer_consumer(%buf: memref<128xf32>, %out: memref<128xf32>) {
 // CHECK: nvvm.memory.barrier <gpu>
 // CHECK: memref.atomic_rmw addi
 // CHECK: scf.if
-// CHECK: scf.while
-// CHECK: memref.generic_atomic_rmw
-// CHECK: nvvm.nanosleep
+// CHECK: mgpu.semaphore_wait
 // CHECK: nvvm.barrier
 // CHECK: vector.load
 

@@ -125,7 +125,8 @@ LogicalResult AxisSizeOp::verify() {
 
 static LogicalResult verifySemaphore(Operation *op, MemRefType type,
                                      size_t numIndices) {
-  if (failed(getEnclosingKernel(op)))
+  // Kernel bodies, and the GPU code the backends make of them.
+  if (failed(verifyInsideKernel(op)))
     return failure();
   if (numIndices != static_cast<size_t>(type.getRank()))
     return op->emitOpError() << "expects " << type.getRank()

@@ -166,6 +166,17 @@ static void addKernelEffects(
     effects.emplace_back(MemoryEffects::Write::get(), &operand,
                          SideEffects::DefaultResource::get());
   }
+  // A memref-form kernel without outputs still runs (it may print, signal,
+  // or be a test's subject): it is never dead.
+  bool hasOutputs = llvm::any_of(outs, [](OpOperand &operand) {
+    return isa<MemRefType>(operand.get().getType());
+  });
+  bool tensorForm = llvm::any_of(ins, [](OpOperand &operand) {
+    return isa<TensorType>(operand.get().getType());
+  });
+  if (!hasOutputs && !tensorForm)
+    effects.emplace_back(MemoryEffects::Write::get(),
+                         SideEffects::DefaultResource::get());
 }
 
 /// `ins[i]`, `outs[i]`, `scratch[i]`: how messages name an operand.

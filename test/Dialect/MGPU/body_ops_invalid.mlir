@@ -153,7 +153,7 @@ func.func @axis_size_outside() -> index {
 // -----
 
 func.func @semaphore_outside(%sem: memref<8xi32>, %i: index, %v: i32) {
-  // expected-error @+1 {{'mgpu.semaphore_signal' op must be inside an 'mgpu.pallas_call' or 'mgpu.mpmd_map' region}}
+  // expected-error @+1 {{'mgpu.semaphore_signal' op must be inside a kernel: an 'mgpu.pallas_call', 'mgpu.mpmd_map' or 'mgpu.emit_pipeline' region}}
   mgpu.semaphore_signal %sem[%i], %v : memref<8xi32>
   return
 }
