@@ -4,10 +4,12 @@
 # For every example kernel: the time of `mgpu-opt --mgpu-to-binary` from the
 # mgpu source to a cubin, against upstream `mlir-opt
 # --gpu-lower-to-nvvm-pipeline` (same chip, PTX version, format and opt
-# level) on the equivalent gpu-dialect IR: the kernels and launches that
-# --mgpu-lower-to-gpu produces, saved first, so both sides serialize the same
-# kernels and the difference is what mgpu adds (bufferization, outlining,
-# distribution and its own pass list). Each side is the best of RUNS runs.
+# level) on the equivalent gpu-dialect IR: the kernels that
+# --mgpu-lower-to-gpu, --mgpu-primitives-to-nvvm and --mgpu-outline-kernels
+# produce (TMA, mbarriers and the distributed bodies), saved first, so both sides
+# serialize the same kernels and the difference is what mgpu adds
+# (bufferization, pipeline expansion, distribution, outlining and its own
+# pass list). Each side is the best of RUNS runs.
 #
 #   bench/gpu-pipeline.sh [BUILD_DIR]      (default: build)
 # Prints one line per example and the ratio of the totals.
@@ -39,7 +41,10 @@ total_upstream=0
 printf "%-20s %10s %10s %7s\n" example mgpu_ms upstream_ms ratio
 for src in "$here"/examples/*.mlir; do
   name="$(basename "$src" .mlir)"
-  "$mgpu_opt" "$src" --mgpu-bufferize --mgpu-lower-to-gpu -o "$work/$name.gpu.mlir"
+  "$mgpu_opt" "$src" --mgpu-bufferize --mgpu-expand-pipelines \
+    --mgpu-track-barrier-phases --mgpu-split-mpmd=different-clusters-only=true \
+    --mgpu-lower-to-gpu --mgpu-primitives-to-nvvm --mgpu-outline-kernels \
+    -o "$work/$name.gpu.mlir"
   mgpu=$(best_of "$mgpu_opt" "$src" \
     --mgpu-to-binary="chip=sm_90a format=bin opt-level=3 toolkit=$toolkit")
   upstream=$(best_of env CUDA_HOME="$toolkit" "$mlir_opt" --allow-unregistered-dialect "$work/$name.gpu.mlir" \

@@ -33,8 +33,10 @@ echo "cubin embedded in $(grep -c 'gpu.binary' "$work/vector_add.bin.mlir") gpu.
 echo "PTX summary (vector_add_kernel):"
 printf "  %-28s %s\n" "instructions:" \
   "$(grep -cE '^\s+[a-z@][a-z0-9_.]*' "$work/vector_add.ptx")"
-printf "  %-28s %s\n" "128-bit global loads/stores:" \
-  "$(grep -cE '(ld|st)\.global\.v4' "$work/vector_add.ptx")"
+printf "  %-28s %s\n" "TMA copies (in and out):" \
+  "$(grep -c 'cp.async.bulk.tensor' "$work/vector_add.ptx")"
+printf "  %-28s %s\n" "mbarrier waits:" \
+  "$(grep -c 'mbarrier.try_wait' "$work/vector_add.ptx")"
 printf "  %-28s %s\n" "named barriers (bar.sync):" \
   "$(grep -c 'bar.sync' "$work/vector_add.ptx")"
 ptxas=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)

@@ -11,6 +11,17 @@
 // RUN: mgpu-opt %mgpu_src_root/examples/cluster.mlir | mgpu-opt | FileCheck %s --check-prefix=CLUSTER
 // RUN: mgpu-opt %mgpu_src_root/examples/dynamic_grid.mlir | mgpu-opt | FileCheck %s --check-prefix=DYN
 
+// RUN: mgpu-opt %mgpu_src_root/examples/hand_pipelined.mlir | mgpu-opt | FileCheck %s --check-prefix=HAND
+// RUN: mgpu-opt %mgpu_src_root/examples/warp_specialized.mlir | mgpu-opt | FileCheck %s --check-prefix=WS
+// RUN: mgpu-opt --mgpu-to-cpu %mgpu_src_root/examples/hand_pipelined.mlir -o /dev/null
+// RUN: mgpu-opt --mgpu-to-cpu %mgpu_src_root/examples/warp_specialized.mlir -o /dev/null
+
+// HAND-LABEL: func.func @row_sums
+// HAND: mgpu.emit_pipeline grid [4]
+// WS-LABEL: func.func @stream
+// WS: mgpu.copy_gmem_to_smem
+// WS: mgpu.barrier_arrive
+
 // RUN: mgpu-opt --mgpu-to-cpu %mgpu_src_root/examples/vector_add.mlir -o /dev/null
 // RUN: mgpu-opt --mgpu-to-cpu %mgpu_src_root/examples/scale_in_place.mlir -o /dev/null
 // RUN: mgpu-opt --mgpu-to-cpu %mgpu_src_root/examples/elementwise_2d.mlir -o /dev/null

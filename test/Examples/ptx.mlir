@@ -56,6 +56,14 @@
 // RUN: %ptxas -arch=sm_90a -v %t.producer_consumer.ptx -o %t.producer_consumer.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
 // RUN: mgpu-opt --mgpu-to-binary="format=bin" %mgpu_src_root/examples/producer_consumer.mlir | FileCheck %s --check-prefix=BIN
 
+// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/hand_pipelined.mlir | %extract_ptx -o %t.hand_pipelined.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.hand_pipelined.ptx -o %t.hand_pipelined.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
+// RUN: FileCheck %s --check-prefix=ASYNC < %t.hand_pipelined.ptx
+
+// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/warp_specialized.mlir | %extract_ptx -o %t.warp_specialized.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.warp_specialized.ptx -o %t.warp_specialized.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
+// RUN: FileCheck %s --check-prefix=WS < %t.warp_specialized.ptx
+
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
 // BIN: gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">, properties = {{.*}}, bin = "
@@ -83,6 +91,16 @@
 // ASYNC: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // ASYNC: mbarrier.try_wait.parity.shared.b64
 // ASYNC-NOT: bar.sync 0;
+
+// The warp-specialized kernel: a 1-D TMA load per chunk counted on the
+// slot's `full` mbarrier; the consumer releases a slot with
+// mbarrier.arrive on `empty`; both wait with try_wait.parity; 256 threads.
+// WS: .reqntid 256, 1, 1
+// WS: mbarrier.init.shared.b64
+// WS: cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// WS: mbarrier.try_wait.parity.shared.b64
+// WS: mbarrier.arrive.shared.b64
+// WS-NOT: bar.sync 0;
 
 // Three buffers (a test kernel with revisited blocks, max_concurrent_steps
 // raised to 3): two steps in flight, still no spill.
