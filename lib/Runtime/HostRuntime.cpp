@@ -107,6 +107,10 @@ bool phaseDone(int64_t *barrier, int64_t parity) {
 struct BoxCopy {
   char *global;
   char *shared;
+  /// A copy out reads shared memory when it is issued (the earliest a TMA
+  /// store may), so a missing commit shows; it writes global memory when
+  /// waited for.
+  std::vector<char> snapshot;
   int64_t elementBytes;
   std::vector<int64_t> sizes, offsets, extents, strides;
   bool toShared;
@@ -131,13 +135,16 @@ void runBoxCopy(const BoxCopy &copy) {
       inside &= g >= 0 && g < copy.extents[d];
       globalOffset += g * copy.strides[d];
     }
-    char *shared = copy.shared + flat * copy.elementBytes;
+    const char *shared =
+        (copy.snapshot.empty() ? copy.shared : copy.snapshot.data()) +
+        flat * copy.elementBytes;
     if (copy.toShared) {
+      char *target = copy.shared + flat * copy.elementBytes;
       if (inside)
-        std::memcpy(shared, copy.global + globalOffset * copy.elementBytes,
+        std::memcpy(target, copy.global + globalOffset * copy.elementBytes,
                     copy.elementBytes);
       else
-        std::memset(shared, 0, copy.elementBytes);
+        std::memset(target, 0, copy.elementBytes);
     } else if (inside) {
       std::memcpy(copy.global + globalOffset * copy.elementBytes, shared,
                   copy.elementBytes);
@@ -251,7 +258,12 @@ MGPU_HOST_EXPORT void mgpuEmuCopyToGlobal(void *global, void *shared,
   PendingCopies &pending = getPending();
   std::lock_guard<std::mutex> lock(pending.mutex);
   std::thread::id self = std::this_thread::get_id();
-  pending.open[self].push_back(decode(global, shared, desc, false));
+  BoxCopy copy = decode(global, shared, desc, false);
+  int64_t bytes = copy.elementBytes;
+  for (int64_t size : copy.sizes)
+    bytes *= size;
+  copy.snapshot.assign(copy.shared, copy.shared + bytes);
+  pending.open[self].push_back(std::move(copy));
   if (commit) {
     pending.groups[self].push_back(std::move(pending.open[self]));
     pending.open[self].clear();
