@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mgpu/Dialect/MGPU/MGPURules.h"
+#include "mgpu/Transforms/DeviceBuffers.h"
 #include "mgpu/Transforms/Passes.h"
 #include "mgpu/Transforms/WarpgroupDistribution.h"
 
@@ -281,137 +282,6 @@ struct KernelBuilder {
 // Device copies of the operands
 //===----------------------------------------------------------------------===//
 
-/// The device side of a kernel's operands: a gpu.alloc'd copy of each host
-/// memref (so the same host program runs on CPU and GPU), chained through
-/// async tokens. A strided host memref (a view into a larger buffer) is
-/// copied with the whole span its elements cover, so that the device view
-/// has the host's layout and type.
-struct DeviceOperands {
-  OpBuilder &b;
-  Location loc;
-  Value token;
-  llvm::MapVector<Value, Value> copies; // host -> device (what kernels see)
-  // host -> (host span, device span) for strided memrefs.
-  llvm::MapVector<Value, std::pair<Value, Value>> spans;
-  SmallVector<Value> scratch;
-
-  DeviceOperands(OpBuilder &b, Location loc) : b(b), loc(loc) {
-    token = gpu::WaitOp::create(
-                b, loc, gpu::AsyncTokenType::get(b.getContext()), ValueRange())
-                .getAsyncToken();
-  }
-
-  Value alloc(MemRefType type, ValueRange dynamicSizes) {
-    auto alloc = gpu::AllocOp::create(
-        b, loc, type, gpu::AsyncTokenType::get(b.getContext()),
-        ValueRange{token}, dynamicSizes, ValueRange(), false);
-    token = alloc.getAsyncToken();
-    return alloc.getMemref();
-  }
-
-  Value copy(Value to, Value from) {
-    token =
-        gpu::MemcpyOp::create(b, loc, gpu::AsyncTokenType::get(b.getContext()),
-                              ValueRange{token}, to, from)
-            .getAsyncToken();
-    return token;
-  }
-
-  /// The device copy of `host`.
-  Value copyIn(Value host) {
-    if (Value device = copies.lookup(host))
-      return device;
-    auto type = cast<MemRefType>(host.getType());
-    if (type.getLayout().isIdentity()) {
-      SmallVector<Value> dynamicSizes;
-      for (int64_t d = 0; d < type.getRank(); ++d)
-        if (type.isDynamicDim(d))
-          dynamicSizes.push_back(memref::DimOp::create(b, loc, host, d));
-      Value device = alloc(type, dynamicSizes);
-      copy(device, host);
-      copies[host] = device;
-      return device;
-    }
-    // The span from the buffer's start to the view's last element.
-    auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, host);
-    Value one = indexConstant(b, loc, 1);
-    Value last = metadata.getOffset();
-    for (auto [size, stride] :
-         llvm::zip(metadata.getSizes(), metadata.getStrides()))
-      last = arith::AddIOp::create(
-          b, loc, last,
-          arith::MulIOp::create(
-              b, loc,
-              arith::SubIOp::create(
-                  b, loc, arith::MaxUIOp::create(b, loc, size, one), one),
-              stride));
-    Value span = arith::AddIOp::create(b, loc, last, one);
-    auto flatType =
-        MemRefType::get({ShapedType::kDynamic}, type.getElementType());
-    Value hostSpan = memref::ReinterpretCastOp::create(
-        b, loc, flatType, metadata.getBaseBuffer(),
-        OpFoldResult(b.getIndexAttr(0)), ArrayRef<OpFoldResult>{span},
-        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
-    Value deviceSpan = alloc(flatType, ValueRange{span});
-    copy(deviceSpan, hostSpan);
-    // The view's layout: static where the type says, else as the host's.
-    auto [staticStrides, staticOffset] = type.getStridesAndOffset();
-    auto fold = [&](int64_t known, Value value) -> OpFoldResult {
-      return ShapedType::isDynamic(known) ? OpFoldResult(value)
-                                          : OpFoldResult(b.getIndexAttr(known));
-    };
-    SmallVector<OpFoldResult> sizes, strides;
-    for (int64_t d = 0; d < type.getRank(); ++d) {
-      sizes.push_back(fold(type.getDimSize(d), metadata.getSizes()[d]));
-      strides.push_back(fold(staticStrides[d], metadata.getStrides()[d]));
-    }
-    Value device = memref::ReinterpretCastOp::create(
-        b, loc, type, deviceSpan, fold(staticOffset, metadata.getOffset()),
-        sizes, strides);
-    spans[host] = {hostSpan, deviceSpan};
-    copies[host] = device;
-    return device;
-  }
-
-  FailureOr<Value> zeroedScratch(Operation *op, MemRefType type) {
-    Value device = alloc(type, ValueRange());
-    Value zero = arith::ConstantOp::create(
-        b, loc, cast<TypedAttr>(b.getZeroAttr(type.getElementType())));
-    token =
-        gpu::MemsetOp::create(b, loc, gpu::AsyncTokenType::get(b.getContext()),
-                              ValueRange{token}, device, zero)
-            .getAsyncToken();
-    scratch.push_back(device);
-    return device;
-  }
-
-  /// After the launch (whose token is `launched`): outputs back, buffers
-  /// freed, host waits.
-  void finish(Value launched, ValueRange outputs) {
-    token = launched;
-    auto tokenType = gpu::AsyncTokenType::get(b.getContext());
-    llvm::SmallDenseSet<Value> done;
-    for (Value host : outputs) {
-      if (!done.insert(host).second)
-        continue;
-      if (auto span = spans.find(host); span != spans.end())
-        copy(span->second.first, span->second.second);
-      else
-        copy(host, copies.lookup(host));
-    }
-    auto dealloc = [&](Value device) {
-      token =
-          gpu::DeallocOp::create(b, loc, tokenType, ValueRange{token}, device)
-              .getAsyncToken();
-    };
-    for (auto [host, device] : copies)
-      dealloc(spans.count(host) ? spans.lookup(host).second : device);
-    for (Value device : scratch)
-      dealloc(device);
-    gpu::WaitOp::create(b, loc, Type(), ValueRange{token});
-  }
-};
-
 /// The GPU lowering takes the kernel form.
 LogicalResult verifyKernelForm(Operation *kernel) {
   if (kernel->getNumResults())
@@ -504,7 +374,7 @@ struct KernelScratch {
   SmallVector<Type> types;
   SmallVector<Value> global; // null for shared entries
 
-  LogicalResult allocateGlobal(Operation *op, DeviceOperands &device,
+  LogicalResult allocateGlobal(Operation *op, DeviceBuffers &device,
                                std::optional<ArrayAttr> scratch) {
     if (!scratch)
       return success();
@@ -515,10 +385,7 @@ struct KernelScratch {
         global.push_back(Value());
         continue;
       }
-      FailureOr<Value> d = device.zeroedScratch(op, cast<MemRefType>(type));
-      if (failed(d))
-        return failure();
-      global.push_back(*d);
+      global.push_back(device.zeroedScratch(cast<MemRefType>(type)));
     }
     return success();
   }
@@ -612,7 +479,7 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
     return failure();
 
   // Device copies of the arrays and global scratch.
-  DeviceOperands device(b, loc);
+  DeviceBuffers device(b, loc);
   SmallVector<Value> args;
   for (Value v : op.getOperands().drop_front(op.getGrid().size())) {
     args.push_back(device.copyIn(v));
@@ -622,7 +489,7 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
     return failure();
 
   KernelBuilder k(b, loc);
-  k.create(device.token, product(b, loc, ctaSizes), cluster,
+  k.create(device.getToken(), product(b, loc, ctaSizes), cluster,
            numThreads * kWarpgroupLanes);
   llvm::append_range(args, scratch.allocateShared(k));
   if (scratch.hasShared())
@@ -754,7 +621,7 @@ LogicalResult lowerMpmdMap(MpmdMapOp op, MpmdForm requested) {
     return failure();
 
   // Device arrays and scratch.
-  DeviceOperands device(b, loc);
+  DeviceBuffers device(b, loc);
   SmallVector<Value> args;
   for (Value v : op.getOperands()) {
     args.push_back(device.copyIn(v));
@@ -764,7 +631,7 @@ LogicalResult lowerMpmdMap(MpmdMapOp op, MpmdForm requested) {
     return failure();
 
   KernelBuilder k(b, loc);
-  k.create(device.token, indexConstant(b, loc, totalCtas), cluster,
+  k.create(device.getToken(), indexConstant(b, loc, totalCtas), cluster,
            threads * kWarpgroupLanes);
   // Shared scratch and barriers are per region (regions sharing a CTA do
   // not share them, as in interpret mode).
