@@ -76,7 +76,7 @@ func.func @reverse_blocks(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 
 // -----
 
-#m = #mgpu.mesh<grid = [2]>
+#m = #mgpu.mesh<grid = [2], grid_names = ["g0"]>
 
 // mpmd_map regions see whole arrays: an aliased input is copied, and the
 // tensor results chain through the outs buffers.

@@ -120,7 +120,7 @@ func.func @threads(%x: memref<1024xf32>, %o: memref<1024xf32>) {
 // own pipeline, in its own range of the arena and of the barriers, which
 // are added to the kernel's scratch; the body sees the step index.
 
-#mesh = #mgpu.mesh<grid = [1], num_threads = 2, thread_name = "wg">
+#mesh = #mgpu.mesh<grid = [1], grid_names = ["g0"], num_threads = 2, thread_name = "wg">
 #s = #mgpu.block_spec<shape = [64], index_map = affine_map<(k) -> (k)>>
 func.func @emit(%x: memref<256xf32>, %o: memref<4xf32>) {
   mgpu.mpmd_map meshes [#mesh] ins(%x : memref<256xf32>) outs(%o : memref<4xf32>) {

@@ -47,7 +47,7 @@ func.func @pallas_wait(%sem: memref<4xi32>) {
 
 // -----
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g0"]>
 
 // The phase of a wait must be explicit by now.
 func.func @implicit_phase(%o: memref<4xf32>) {
@@ -62,8 +62,8 @@ func.func @implicit_phase(%o: memref<4xf32>) {
 
 // -----
 
-#big = #mgpu.mesh<grid = [64, 16]>
-#one = #mgpu.mesh<grid = [1]>
+#big = #mgpu.mesh<grid = [64, 16], grid_names = ["g1", "g2"]>
+#one = #mgpu.mesh<grid = [1], grid_names = ["g3"]>
 
 // 1025 programs that may wait on each other would need 1025 host threads.
 func.func @too_many_threads(%o: memref<4xf32>) {

@@ -78,7 +78,7 @@ func.func @regions_in_order(%o: memref<8xindex>) {
 
 // -----
 
-#one = #mgpu.mesh<grid = [1]>
+#one = #mgpu.mesh<grid = [1], grid_names = ["g0"]>
 
 // A wait: every program on its own host thread, one OpenMP thread per
 // program (1 + 1), each running the region its program index falls in.

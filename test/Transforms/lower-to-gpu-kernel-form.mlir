@@ -17,7 +17,7 @@ func.func @not_expanded(%a: memref<64xf32>, %o: memref<64xf32>) {
 
 // -----
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g0"]>
 #s = #mgpu.block_spec<shape = [64], index_map = affine_map<(k) -> (k)>>
 
 func.func @pipeline_inside(%a: memref<256xf32>) {
@@ -33,7 +33,7 @@ func.func @pipeline_inside(%a: memref<256xf32>) {
 
 // -----
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g1"]>
 
 func.func @implicit_phase(%o: memref<4xf32>) {
   mgpu.mpmd_map meshes [#m] outs(%o : memref<4xf32>) scratch [!mgpu.barrier<count = 1>] {

@@ -115,7 +115,7 @@ func.func @unaligned(%x: memref<100x30xf32>, %o: memref<100x30xf32>) {
 // A semaphore wait: lane 0 spins on "subtract if at least the value",
 // sleeping between tries, then fences.
 
-#m = #mgpu.mesh<grid = [2]>
+#m = #mgpu.mesh<grid = [2], grid_names = ["g0"]>
 func.func @semaphore(%o: memref<2xf32>) {
   mgpu.mpmd_map meshes [#m] outs(%o : memref<2xf32>) scratch [memref<1xi32>] {
   ^bb0(%oa: memref<2xf32>, %sem: memref<1xi32>):

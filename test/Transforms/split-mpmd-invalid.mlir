@@ -4,7 +4,7 @@
 // into two launches would make the consumer wait for a launch that only
 // starts after it.
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g0"]>
 
 func.func @producer_consumer(%o: memref<4xf32>) {
   // expected-note @below {{the mpmd_map is here}}

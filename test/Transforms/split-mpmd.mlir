@@ -40,7 +40,7 @@ func.func @two_pairs(%a: memref<1024xf32>, %o: memref<1024xf32>) {
 
 // Tensor form: the second launch updates the first one's results.
 
-#m = #mgpu.mesh<grid = [4]>
+#m = #mgpu.mesh<grid = [4], grid_names = ["g0"]>
 
 // CHECK-LABEL: func.func @tensors
 // CHECK-SAME: (%[[A:.+]]: tensor<64xf32>, %[[I:.+]]: tensor<64xf32>)
@@ -63,7 +63,7 @@ func.func @tensors(%a: tensor<64xf32>, %init: tensor<64xf32>) -> tensor<64xf32> 
 
 // A single pair is left alone.
 
-#m = #mgpu.mesh<grid = [4]>
+#m = #mgpu.mesh<grid = [4], grid_names = ["g1"]>
 
 // CHECK-LABEL: func.func @one_pair
 // CHECK-COUNT-1: mgpu.mpmd_map

@@ -1,6 +1,6 @@
 // RUN: mgpu-opt %s --mgpu-track-barrier-phases -split-input-file -verify-diagnostics
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g0"]>
 !bar = !mgpu.barrier<count = 1>
 
 // The phase bits flow through scf.for and scf.if only.
@@ -23,7 +23,7 @@ func.func @while_loop() {
 
 // -----
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g1"]>
 !bar = !mgpu.barrier<count = 65>
 
 // One i64 of phase bits: at most 64 barriers.

@@ -4,7 +4,7 @@
 // thread has not waited for: an i64 of phase bits per barrier array, flipped
 // by each wait, carried by loops and yielded by ifs.
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g0"]>
 !bar = !mgpu.barrier<count = 2>
 
 // CHECK-LABEL: func.func @ring
@@ -36,7 +36,7 @@ func.func @ring() {
 
 // -----
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g1"]>
 !bar = !mgpu.barrier<count = 2>
 
 // A wait in one branch: the if yields the bits, flipped or not (folded

@@ -108,6 +108,10 @@ static LogicalResult verifyNamedAxis(Operation *op, StringRef name,
       available, [&](StringRef axis) { diag << "'" << axis << "'"; },
       [&] { diag << ", "; });
   diag << "])";
+  // JAX also looks for the axis among the JAX device mesh's, which mgpu has
+  // none of.
+  if (getEffectiveTarget(op).isJaxProfile())
+    diag << " or a JAX mesh axis (available axes: [])";
   return diag;
 }
 

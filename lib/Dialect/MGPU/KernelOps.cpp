@@ -310,11 +310,17 @@ LogicalResult PallasCallOp::verify() {
   if (failed(verifyListOfOperandsOrIntegers(*this, "grid", grid.size(), grid,
                                             getGrid())))
     return failure();
-  for (auto [i, size] : llvm::enumerate(grid))
-    if (!ShapedType::isDynamic(size) && size <= 0)
-      return emitOpError() << "grid size #" << i << " must be positive, got "
-                           << size;
-  if (!getGrid().empty() && getEffectiveTarget(*this).isJaxProfile()) {
+  bool jax = getEffectiveTarget(*this).isJaxProfile();
+  for (auto [i, size] : llvm::enumerate(grid)) {
+    if (ShapedType::isDynamic(size) || size > 0)
+      continue;
+    if (jax)
+      return emitError() << "All elements in the grid must be strictly "
+                            "positive";
+    return emitOpError() << "grid size #" << i << " must be positive, got "
+                         << size;
+  }
+  if (!getGrid().empty() && jax) {
     InFlightDiagnostic diag =
         emitError()
         << "dynamic grid bounds not supported in the Mosaic GPU backend";
@@ -337,15 +343,16 @@ LogicalResult PallasCallOp::verify() {
                          << getOutSpecs().size() << " out_specs for "
                          << getOuts().size() << " outputs";
 
-  // S19, S20.
+  // S19, S20. JAX names the operands args[i] and outputs[i].
+  StringRef inName = jax ? "args" : "ins", outName = jax ? "outputs" : "outs";
   for (auto [i, operand] : llvm::enumerate(getIns()))
     if (failed(verifyBlockSpec(*this, grid.size(),
-                               "ins[" + std::to_string(i) + "]",
+                               (inName + "[" + Twine(i) + "]").str(),
                                operand.getType(), getInSpecs()[i])))
       return failure();
   for (auto [i, operand] : llvm::enumerate(getOuts()))
     if (failed(verifyBlockSpec(*this, grid.size(),
-                               "outs[" + std::to_string(i) + "]",
+                               (outName + "[" + Twine(i) + "]").str(),
                                operand.getType(), getOutSpecs()[i])))
       return failure();
 
@@ -382,8 +389,27 @@ LogicalResult PallasCallOp::verify() {
     }
   }
 
-  // S25.
+  // S25, counted as JAX's pipeline counts buffers: max_concurrent_steps,
+  // but no more than the steps of the sequential axes when they are known.
   int64_t buffers = params ? params.getMaxConcurrentSteps() : 1;
+  if (params && !params.getDimensionSemantics().empty()) {
+    int64_t steps = 1;
+    bool known = true;
+    for (auto [size, semantics] :
+         llvm::zip(grid, params.getDimensionSemantics())) {
+      if (semantics != DimensionSemantics::sequential)
+        continue;
+      if (ShapedType::isDynamic(size))
+        known = false;
+      else
+        steps = addBytes(0, steps, size);
+    }
+    if (known)
+      buffers = std::min(buffers, steps);
+  } else {
+    // Without sequential axes every block is fetched once.
+    buffers = std::min<int64_t>(buffers, 1);
+  }
   int64_t smemBytes = getWorkgroupScratchBytes(getScratch());
   auto addStaged = [&](ValueRange operands, ArrayAttr specs) {
     for (auto [operand, specAttr] : llvm::zip(operands, specs)) {
@@ -487,6 +513,20 @@ LogicalResult MpmdMapOp::verify() {
     if (getScratch() && !getScratch()->empty())
       return jaxError("Scratch operands are not supported by the Mosaic GPU "
                       "mpmd_map lowering");
+  }
+
+  // S27 (jax profile): JAX refuses a ref passed twice.
+  if (getEffectiveTarget(*this).isJaxProfile()) {
+    llvm::SmallPtrSet<Value, 8> seen;
+    for (Value operand : getOperation()->getOperands())
+      if (!seen.insert(operand).second) {
+        InFlightDiagnostic diag =
+            emitError()
+            << "Cannot pass the same ref into a mpmd map multiple times";
+        diag.attachNote() << "the extended profile (the default) supports "
+                             "this";
+        return diag;
+      }
   }
 
   // S9.

@@ -211,10 +211,21 @@ MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   // S12-S16 carry JAX's messages; the order follows JAX's checks.
   if (cluster.size() > 3)
     return emitError() << "cluster= must be at most 3D";
-  if (!gridNames.empty() && gridNames.size() != grid.size())
-    return emitError() << "grid_names must have the same length as grid";
-  if (!clusterNames.empty() && clusterNames.size() != cluster.size())
-    return emitError() << "cluster_names must have the same length as cluster";
+  // An absent list has length 0, as in JAX.
+  if (gridNames.size() != grid.size()) {
+    InFlightDiagnostic diag = emitError()
+                              << "grid_names must have the same length as grid";
+    diag.attachNote() << "name each of the " << grid.size()
+                      << " grid axes, e.g. grid_names = [\"i\"]";
+    return diag;
+  }
+  if (clusterNames.size() != cluster.size()) {
+    InFlightDiagnostic diag =
+        emitError() << "cluster_names must have the same length as cluster";
+    diag.attachNote() << "name each of the " << cluster.size()
+                      << " cluster axes, e.g. cluster_names = [\"c\"]";
+    return diag;
+  }
   if (numThreads.has_value() != static_cast<bool>(threadName)) {
     InFlightDiagnostic diag = emitError()
                               << "num_threads and thread_name must be either "

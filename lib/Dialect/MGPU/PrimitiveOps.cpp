@@ -199,7 +199,8 @@ LogicalResult WaitSmemToGmemOp::verify() {
   if (failed(verifyInsideKernel(*this)))
     return failure();
   // cp.async.bulk.wait_group takes a count in [0, 63].
-  if (getPending() < 0 || getPending() > 63)
+  int64_t pending = static_cast<int64_t>(getPending());
+  if (pending < 0 || pending > 63)
     return emitOpError() << "waits for at most 0 to 63 pending groups, got "
                          << getPending();
   return success();

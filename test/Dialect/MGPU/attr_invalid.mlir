@@ -10,32 +10,49 @@
 
 // S12
 // expected-error @+1 {{cluster= must be at most 3D}}
-#m = #mgpu.mesh<cluster = [2, 1, 1, 1]>
+#m = #mgpu.mesh<cluster = [2, 1, 1, 1], cluster_names = ["c0", "c1", "c2", "c3"]>
 
 // -----
 
 // S13
-// expected-error @+1 {{grid_names must have the same length as grid}}
+// expected-error @+2 {{grid_names must have the same length as grid}}
+// expected-note @+1 {{name each of the 2 grid axes, e.g. grid_names = ["i"]}}
 #m = #mgpu.mesh<grid = [4, 2], grid_names = ["i"]>
 
 // -----
 
+// S13: an absent list has length 0, as in JAX.
+// expected-error @+2 {{grid_names must have the same length as grid}}
+// expected-note @+1 {{name each of the 1 grid axes}}
+#m = #mgpu.mesh<grid = [4]>
+
+// -----
+
 // S13: names without a grid.
-// expected-error @+1 {{grid_names must have the same length as grid}}
+// expected-error @+2 {{grid_names must have the same length as grid}}
+// expected-note @+1 {{name each of the 0 grid axes}}
 #m = #mgpu.mesh<grid_names = ["i"]>
 
 // -----
 
 // S14
-// expected-error @+1 {{cluster_names must have the same length as cluster}}
+// expected-error @+2 {{cluster_names must have the same length as cluster}}
+// expected-note @+1 {{name each of the 2 cluster axes, e.g. cluster_names = ["c"]}}
 #m = #mgpu.mesh<cluster = [2, 2], cluster_names = ["a", "b", "c"]>
+
+// -----
+
+// S14: an absent list has length 0.
+// expected-error @+2 {{cluster_names must have the same length as cluster}}
+// expected-note @+1 {{name each of the 1 cluster axes}}
+#m = #mgpu.mesh<grid = [2], grid_names = ["i"], cluster = [2]>
 
 // -----
 
 // S15: num_threads without thread_name.
 // expected-error @+2 {{num_threads and thread_name must be either both set or both None}}
 // expected-note @+1 {{set both (e.g. num_threads = 2, thread_name = "wg"), or neither for one warpgroup per CTA}}
-#m = #mgpu.mesh<grid = [4], num_threads = 2>
+#m = #mgpu.mesh<grid = [4], grid_names = ["g4"], num_threads = 2>
 
 // -----
 
@@ -55,13 +72,13 @@
 
 // S17: a negative grid size.
 // expected-error @+1 {{mesh grid size #1 must be positive, got -1}}
-#m = #mgpu.mesh<grid = [4, -1]>
+#m = #mgpu.mesh<grid = [4, -1], grid_names = ["g5", "g6"]>
 
 // -----
 
 // S17: a zero cluster size.
 // expected-error @+1 {{mesh cluster size #0 must be positive, got 0}}
-#m = #mgpu.mesh<cluster = [0]>
+#m = #mgpu.mesh<cluster = [0], cluster_names = ["c7"]>
 
 // -----
 
@@ -93,12 +110,12 @@
 //===----------------------------------------------------------------------===//
 
 // expected-error @+1 {{duplicate or unknown struct parameter name: grid_size}}
-#m = #mgpu.mesh<grid = [4], grid_size = [4]>
+#m = #mgpu.mesh<grid = [4], grid_names = ["g8"], grid_size = [4]>
 
 // -----
 
 // expected-error @+1 {{duplicate or unknown struct parameter name: grid}}
-#m = #mgpu.mesh<grid = [4], grid = [2]>
+#m = #mgpu.mesh<grid = [4], grid_names = ["g9"], grid = [2]>
 
 // -----
 
@@ -119,7 +136,7 @@
 // A boolean is not a size.
 // expected-error @+2 {{expected an integer, got a boolean}}
 // expected-error @+1 {{failed to parse MGPU_MeshAttr parameter 'grid'}}
-#m = #mgpu.mesh<grid = [4, true]>
+#m = #mgpu.mesh<grid = [4, true], grid_names = ["g10", "g11"]>
 
 // -----
 
@@ -131,7 +148,7 @@
 
 // expected-error @+2 {{integer value too large}}
 // expected-error @+1 {{failed to parse MGPU_MeshAttr parameter 'grid'}}
-#m = #mgpu.mesh<grid = [99999999999999999999]>
+#m = #mgpu.mesh<grid = [99999999999999999999], grid_names = ["g12"]>
 
 // -----
 

@@ -39,8 +39,8 @@ func.func @s23_num_programs_empty_grid() {
 // S23: in an mpmd_map region, the grid is the region's mesh grid (not its
 // cluster or thread axes), nested ops included.
 func.func @s23_mpmd() {
-  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [4, 4]>,
-                        #mgpu.mesh<grid = [8], cluster = [2], cluster_names = ["c"]>] {
+  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [4, 4], grid_names = ["g0", "g1"]>,
+                        #mgpu.mesh<grid = [8], grid_names = ["g2"], cluster = [2], cluster_names = ["c"]>] {
     %i = mgpu.program_id 1
   }, {
     %c0 = arith.constant 0 : index
@@ -108,9 +108,9 @@ func.func @s24_axis_size_super_mesh() {
 
 // -----
 
-// S24: an unnamed grid axis cannot be named.
-func.func @s24_unnamed() {
-  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [4]>] {
+// S24: a mesh without axes has none to name.
+func.func @s24_no_axes() {
+  mgpu.mpmd_map meshes [#mgpu.mesh<>] {
     // expected-error @+1 {{Axis x does not refer to a GPU mesh axis (available axes: [])}}
     %i = mgpu.axis_index "x"
   }
@@ -178,7 +178,7 @@ func.func @semaphore_workgroup() {
 
 // One index per dimension of the semaphore ref.
 func.func @semaphore_too_few_indices() {
-  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>] scratch [memref<2x4xi32>] {
+  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g4"]>] scratch [memref<2x4xi32>] {
   ^bb0(%s: memref<2x4xi32>):
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : i32
@@ -191,7 +191,7 @@ func.func @semaphore_too_few_indices() {
 // -----
 
 func.func @semaphore_too_many_indices() {
-  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>] scratch [memref<8xi32>] {
+  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g5"]>] scratch [memref<8xi32>] {
   ^bb0(%s: memref<8xi32>):
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : i32
@@ -205,7 +205,7 @@ func.func @semaphore_too_many_indices() {
 
 // Semaphores are i32.
 func.func @semaphore_element_type() {
-  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>] scratch [memref<8xi64>] {
+  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g6"]>] scratch [memref<8xi64>] {
   ^bb0(%s: memref<8xi64>):
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : i32
@@ -219,7 +219,7 @@ func.func @semaphore_element_type() {
 
 // The value is an i32.
 func.func @semaphore_value_type() {
-  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>] scratch [memref<8xi32>] {
+  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g7"]>] scratch [memref<8xi32>] {
   ^bb0(%s: memref<8xi32>):
     %c0 = arith.constant 0 : index
     // expected-note @+1 {{prior use here}}

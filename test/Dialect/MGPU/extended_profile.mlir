@@ -12,7 +12,7 @@
 // CHECK: }, {
 module attributes {mgpu.target = #mgpu.target<profile = extended>} {
   func.func @s3_two_pairs() {
-    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>, #mgpu.mesh<grid = [4]>] {
+    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g0"]>, #mgpu.mesh<grid = [4], grid_names = ["g1"]>] {
     }, {
     }
     return
@@ -25,7 +25,7 @@ module attributes {mgpu.target = #mgpu.target<profile = extended>} {
 // CHECK-LABEL: func.func @s4_external_meshes
 // CHECK: mgpu.mpmd_map meshes [#[[M:mesh[0-9]*]]] external_meshes [#[[M]]] {
 func.func @s4_external_meshes() {
-  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>] external_meshes [#mgpu.mesh<grid = [2]>] {
+  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g2"]>] external_meshes [#mgpu.mesh<grid = [2], grid_names = ["g2"]>] {
   }
   return
 }
@@ -39,7 +39,7 @@ func.func @s4_external_meshes() {
 // CHECK: mgpu.mpmd_map meshes [#{{mesh[0-9]*}}] ins(%{{.*}} : memref<16xf32>) scratch [memref<8xi32>] {
 module attributes {mgpu.target = #mgpu.target<chip = "sm_80">} {
   func.func @s5_scratch(%a: memref<16xf32>) {
-    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>] ins(%a : memref<16xf32>) scratch [memref<8xi32>] {
+    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g4"]>] ins(%a : memref<16xf32>) scratch [memref<8xi32>] {
     ^bb0(%a0: memref<16xf32>, %s0: memref<8xi32>):
     }
     return
@@ -87,7 +87,7 @@ module attributes {mgpu.target = #mgpu.target<profile = jax>} {
 // CHECK: mgpu.pallas_call grid [4, 2] ins(%{{.*}} : memref<16xf32>) in_specs [#{{block_spec[0-9]*}}] out_specs [] {
 module attributes {mgpu.target = #mgpu.target<chip = "sm_90a", profile = jax>} {
   func.func @jax_ok(%a: memref<16xf32>, %o: memref<16xf32>) {
-    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], num_threads = 2, thread_name = "wg">]
+    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g5"], num_threads = 2, thread_name = "wg">]
         ins(%a : memref<16xf32>) outs(%o : memref<16xf32>) {
     ^bb0(%a0: memref<16xf32>, %o0: memref<16xf32>):
       %w = mgpu.axis_index "wg"

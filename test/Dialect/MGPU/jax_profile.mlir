@@ -8,7 +8,7 @@ module attributes {mgpu.target = #mgpu.target<profile = jax>} {
   func.func @s3_two_pairs() {
     // expected-error @+2 {{Lowering multiple mesh/function pairs is not supported by the Mosaic GPU backend}}
     // expected-note @+1 {{the extended profile (the default) supports this}}
-    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>, #mgpu.mesh<grid = [4]>] {
+    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g0"]>, #mgpu.mesh<grid = [4], grid_names = ["g1"]>] {
     }, {
     }
     return
@@ -22,7 +22,7 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a", profile = jax>} {
   func.func @s4_external_meshes() {
     // expected-error @+2 {{External meshes are not supported by the Mosaic GPU backend}}
     // expected-note @+1 {{the extended profile (the default) supports this}}
-    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>] external_meshes [#mgpu.mesh<grid = [2]>] {
+    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g2"]>] external_meshes [#mgpu.mesh<grid = [2], grid_names = ["g3"]>] {
     }
     return
   }
@@ -35,7 +35,7 @@ module attributes {mgpu.target = #mgpu.target<profile = jax>} {
   func.func @s5_scratch(%a: memref<16xf32>) {
     // expected-error @+2 {{Scratch operands are not supported by the Mosaic GPU mpmd_map lowering}}
     // expected-note @+1 {{the extended profile (the default) supports this}}
-    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>] ins(%a : memref<16xf32>) scratch [memref<8xi32>] {
+    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g4"]>] ins(%a : memref<16xf32>) scratch [memref<8xi32>] {
     ^bb0(%a0: memref<16xf32>, %s0: memref<8xi32>):
     }
     return
@@ -77,11 +77,64 @@ module attributes {mgpu.target = #mgpu.target<profile = jax>} {
   func.func @s3_first() {
     // expected-error @+2 {{Lowering multiple mesh/function pairs is not supported by the Mosaic GPU backend}}
     // expected-note @+1 {{the extended profile (the default) supports this}}
-    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>, #mgpu.mesh<grid = [2]>]
+    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g5"]>, #mgpu.mesh<grid = [2], grid_names = ["g6"]>]
         scratch [memref<8xi32>] external_meshes [#mgpu.mesh<>] {
     ^bb0(%s0: memref<8xi32>):
     }, {
     ^bb0(%s1: memref<8xi32>):
+    }
+    return
+  }
+}
+
+// -----
+
+// S27: JAX refuses a ref passed twice to an mpmd_map.
+module attributes {mgpu.target = #mgpu.target<profile = jax>} {
+  func.func @s27_same_ref(%a: memref<8xf32>) {
+    // expected-error @+2 {{Cannot pass the same ref into a mpmd map multiple times}}
+    // expected-note @+1 {{the extended profile (the default) supports this}}
+    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["i"]>] ins(%a : memref<8xf32>) outs(%a : memref<8xf32>) {
+    ^bb0(%x: memref<8xf32>, %y: memref<8xf32>):
+    }
+    return
+  }
+}
+
+// -----
+
+// JAX's words for a grid size that is not positive.
+module attributes {mgpu.target = #mgpu.target<profile = jax>} {
+  func.func @grid_positive() {
+    // expected-error @+1 {{All elements in the grid must be strictly positive}}
+    mgpu.pallas_call grid [4, 0] in_specs [] out_specs [] {
+    }
+    return
+  }
+}
+
+// -----
+
+// JAX names operands args[i] and outputs[i].
+#b = #mgpu.block_spec<shape = [4], index_map = affine_map<(i) -> (i)>>
+module attributes {mgpu.target = #mgpu.target<profile = jax>} {
+  func.func @origin_names(%a: memref<8xf32>, %o: memref<8x8xf32>) {
+    // expected-error @+1 {{Block shape for outputs[0] (= (4,)) must have the same number of dimensions as the array shape (8, 8).}}
+    mgpu.pallas_call grid [2] ins(%a : memref<8xf32>) outs(%o : memref<8x8xf32>) in_specs [#b] out_specs [#b] {
+    ^bb0(%x: memref<4xf32, #gpu.address_space<workgroup>>, %y: memref<4xf32, #gpu.address_space<workgroup>>):
+    }
+    return
+  }
+}
+
+// -----
+
+// JAX also looks among the axes of its device mesh (none here).
+module attributes {mgpu.target = #mgpu.target<profile = jax>} {
+  func.func @axis_message() {
+    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["i"]>] {
+      // expected-error @+1 {{Axis j does not refer to a GPU mesh axis (available axes: ['i']) or a JAX mesh axis (available axes: [])}}
+      %j = mgpu.axis_index "j"
     }
     return
   }

@@ -6,7 +6,7 @@
 func.func @s2_mesh() {
   // expected-error @+2 {{Mesh "tpu" is not supported by the Mosaic GPU backend}}
   // expected-note @+1 {{use a #mgpu.mesh<...> attribute}}
-  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>, "tpu"] {
+  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g0"]>, "tpu"] {
   }, {
   }
   return
@@ -18,7 +18,7 @@ func.func @s2_mesh() {
 func.func @s2_external_mesh() {
   // expected-error @+2 {{Mesh 4 : i64 is not supported by the Mosaic GPU backend}}
   // expected-note @+1 {{use a #mgpu.mesh<...> attribute}}
-  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>] external_meshes [4] {
+  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g1"]>] external_meshes [4] {
   }
   return
 }
@@ -37,7 +37,7 @@ func.func @s7_no_pair() {
 // S7: a mesh but no region.
 func.func @s7_no_region() {
   // expected-error @+1 {{At least one mesh/function pair is required}}
-  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>]
+  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g2"]>]
   return
 }
 
@@ -47,7 +47,7 @@ func.func @s7_no_region() {
 func.func @s8_fewer_regions() {
   // expected-error @+2 {{expected 2 regions, one per mesh, got 1}}
   // expected-note @+1 {{mesh i runs region i: give one region per mesh}}
-  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>, #mgpu.mesh<grid = [4]>] {
+  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g3"]>, #mgpu.mesh<grid = [4], grid_names = ["g4"]>] {
   }
   return
 }
@@ -58,7 +58,7 @@ func.func @s8_fewer_regions() {
 func.func @s8_more_regions() {
   // expected-error @+2 {{expected 1 regions, one per mesh, got 3}}
   // expected-note @+1 {{mesh i runs region i}}
-  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>] {
+  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g5"]>] {
   }, {
   }, {
   }
@@ -82,7 +82,7 @@ func.func @s8_no_mesh() {
 func.func @s9_dimension_semantics() {
   // expected-error @+2 {{dimension_semantics= is not supported by the unpipelined lowering}}
   // expected-note @+1 {{mpmd_map is not pipelined: remove dimension_semantics from params}}
-  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>]
+  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g6"]>]
       params #mgpu.compiler_params<dimension_semantics = [parallel]> {
   }
   return
@@ -116,7 +116,7 @@ func.func @s10_external() {
 // S22: region #1 lacks the scratch argument.
 func.func @s22_region_arg_count(%a: memref<1024xf32>) {
   // expected-error @+1 {{'mgpu.mpmd_map' op region #1 has 1 arguments, expected 2 (one per input, output and scratch buffer)}}
-  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>, #mgpu.mesh<grid = [2]>]
+  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g7"]>, #mgpu.mesh<grid = [2], grid_names = ["g8"]>]
       ins(%a : memref<1024xf32>) scratch [memref<8xi32>] {
   ^bb0(%a0: memref<1024xf32>, %s0: memref<8xi32>):
   }, {
@@ -130,7 +130,7 @@ func.func @s22_region_arg_count(%a: memref<1024xf32>) {
 // S22: every region sees whole arrays in GMEM, never staged blocks.
 func.func @s22_region_arg_type(%a: memref<1024xf32>, %o: memref<1024xf32>) {
   // expected-error @+1 {{'mgpu.mpmd_map' op region #0 argument #1 (for outs[0]) has type 'memref<128xf32, #gpu.address_space<workgroup>>', expected 'memref<1024xf32>'}}
-  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [8]>]
+  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [8], grid_names = ["g9"]>]
       ins(%a : memref<1024xf32>) outs(%o : memref<1024xf32>) {
   ^bb0(%a0: memref<1024xf32>, %o0: memref<128xf32, #gpu.address_space<workgroup>>):
   }
@@ -142,7 +142,7 @@ func.func @s22_region_arg_type(%a: memref<1024xf32>, %o: memref<1024xf32>) {
 // S22: a tensor operand is seen as a memref of the same shape.
 func.func @s22_tensor_operand(%o: tensor<16xf32>) -> tensor<16xf32> {
   // expected-error @+1 {{'mgpu.mpmd_map' op region #0 argument #0 (for outs[0]) has type 'tensor<16xf32>', expected 'memref<16xf32>'}}
-  %r = mgpu.mpmd_map meshes [#mgpu.mesh<grid = [1]>] outs(%o : tensor<16xf32>) {
+  %r = mgpu.mpmd_map meshes [#mgpu.mesh<grid = [1], grid_names = ["g10"]>] outs(%o : tensor<16xf32>) {
   ^bb0(%o0: tensor<16xf32>):
   } -> tensor<16xf32>
   return %r : tensor<16xf32>
@@ -153,7 +153,7 @@ func.func @s22_tensor_operand(%o: tensor<16xf32>) -> tensor<16xf32> {
 // S22: the scratch argument has the scratch type.
 func.func @s22_scratch_type() {
   // expected-error @+1 {{'mgpu.mpmd_map' op region #0 argument #0 (for scratch[0]) has type 'memref<8xi64>', expected 'memref<8xi32>'}}
-  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [1]>] scratch [memref<8xi32>] {
+  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [1], grid_names = ["g11"]>] scratch [memref<8xi32>] {
   ^bb0(%s: memref<8xi64>):
   }
   return
@@ -164,7 +164,7 @@ func.func @s22_scratch_type() {
 // Scratch buffers are statically shaped memrefs.
 func.func @scratch_dynamic() {
   // expected-error @+1 {{'mgpu.mpmd_map' op scratch[0] must be a statically shaped memref or a !mgpu.barrier, got 'memref<?xi32>'}}
-  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [1]>] scratch [memref<?xi32>] {
+  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [1], grid_names = ["g12"]>] scratch [memref<?xi32>] {
   ^bb0(%s: memref<?xi32>):
   }
   return
@@ -177,7 +177,7 @@ func.func @s26_nested() {
   // expected-note @+1 {{enclosing kernel is here}}
   mgpu.pallas_call grid [2] in_specs [] out_specs [] {
     // expected-error @+1 {{'mgpu.mpmd_map' op cannot be nested inside 'mgpu.pallas_call': kernels are launched from host code}}
-    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>] {
+    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g13"]>] {
     }
   }
   return
@@ -188,10 +188,10 @@ func.func @s26_nested() {
 // S26: an mpmd_map in an mpmd_map region.
 func.func @s26_nested_mpmd() {
   // expected-note @+1 {{enclosing kernel is here}}
-  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>, #mgpu.mesh<grid = [2]>] {
+  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g14"]>, #mgpu.mesh<grid = [2], grid_names = ["g15"]>] {
   }, {
     // expected-error @+1 {{'mgpu.mpmd_map' op cannot be nested inside 'mgpu.mpmd_map': kernels are launched from host code}}
-    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>] {
+    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g16"]>] {
     }
   }
   return
@@ -201,7 +201,7 @@ func.func @s26_nested_mpmd() {
 
 // S26: an mpmd_map directly in the module.
 // expected-error @+1 {{'mgpu.mpmd_map' op must be inside a host function}}
-mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>] {
+mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g17"]>] {
 }
 
 // -----
@@ -209,7 +209,7 @@ mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>] {
 // Mixed tensor and memref operands.
 func.func @mixed_forms(%a: memref<16xf32>, %o: tensor<16xf32>) -> tensor<16xf32> {
   // expected-error @+1 {{'mgpu.mpmd_map' op expects ins and outs to be all tensors or all memrefs}}
-  %r = mgpu.mpmd_map meshes [#mgpu.mesh<grid = [1]>]
+  %r = mgpu.mpmd_map meshes [#mgpu.mesh<grid = [1], grid_names = ["g18"]>]
       ins(%a : memref<16xf32>) outs(%o : tensor<16xf32>) {
   ^bb0(%a0: memref<16xf32>, %o0: memref<16xf32>):
   } -> tensor<16xf32>
@@ -221,7 +221,7 @@ func.func @mixed_forms(%a: memref<16xf32>, %o: tensor<16xf32>) -> tensor<16xf32>
 // Destination style: one tensor result per tensor output.
 func.func @dps_result_count(%o: tensor<16xf32>) {
   // expected-error @+1 {{'mgpu.mpmd_map' op expected the number of tensor results (0) to be equal to the number of output tensors (1)}}
-  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [1]>] outs(%o : tensor<16xf32>) {
+  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [1], grid_names = ["g19"]>] outs(%o : tensor<16xf32>) {
   ^bb0(%o0: memref<16xf32>):
   }
   return
@@ -232,7 +232,7 @@ func.func @dps_result_count(%o: tensor<16xf32>) {
 // Destination style: the result has the type of its init.
 func.func @dps_result_type(%o: tensor<16xf32>) -> tensor<8xf32> {
   // expected-error @+1 {{'mgpu.mpmd_map' op expected type of operand #0 ('tensor<16xf32>') to match type of corresponding result ('tensor<8xf32>')}}
-  %r = mgpu.mpmd_map meshes [#mgpu.mesh<grid = [1]>] outs(%o : tensor<16xf32>) {
+  %r = mgpu.mpmd_map meshes [#mgpu.mesh<grid = [1], grid_names = ["g20"]>] outs(%o : tensor<16xf32>) {
   ^bb0(%o0: memref<16xf32>):
   } -> tensor<8xf32>
   return %r : tensor<8xf32>
@@ -243,7 +243,7 @@ func.func @dps_result_type(%o: tensor<16xf32>) -> tensor<8xf32> {
 // Regions are isolated from above.
 func.func @isolated(%n: index) {
   // expected-note @+1 {{required by region isolation constraints}}
-  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [1]>] {
+  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [1], grid_names = ["g21"]>] {
     // expected-error @+1 {{'arith.addi' op using value defined outside the region}}
     %x = arith.addi %n, %n : index
   }

@@ -30,7 +30,7 @@ func.func @s11_mesh_shape() {
   // expected-error @+2 {{Mesh shape (4, 2, 2) does not match grid shape (4, 2).}}
   // expected-note @+1 {{the grid must list the mesh's grid, cluster and thread sizes in order}}
   mgpu.pallas_call grid [4, 2] in_specs [] out_specs []
-      mesh #mgpu.mesh<grid = [4], cluster = [2], num_threads = 2, thread_name = "wg"> {
+      mesh #mgpu.mesh<grid = [4], grid_names = ["g0"], cluster = [2], cluster_names = ["c1"], num_threads = 2, thread_name = "wg"> {
   }
   return
 }
@@ -41,7 +41,7 @@ func.func @s11_mesh_shape() {
 func.func @s11_mesh_order() {
   // expected-error @+2 {{Mesh shape (8,) does not match grid shape (4,).}}
   // expected-note @+1 {{the grid must list}}
-  mgpu.pallas_call grid [4] in_specs [] out_specs [] mesh #mgpu.mesh<grid = [8]> {
+  mgpu.pallas_call grid [4] in_specs [] out_specs [] mesh #mgpu.mesh<grid = [8], grid_names = ["g2"]> {
   }
   return
 }
@@ -52,7 +52,7 @@ func.func @s11_mesh_order() {
 func.func @s11_dynamic(%n: index) {
   // expected-error @+2 {{Mesh shape (4,) does not match grid shape (?,).}}
   // expected-note @+1 {{the grid must list}}
-  mgpu.pallas_call grid [%n] in_specs [] out_specs [] mesh #mgpu.mesh<grid = [4]> {
+  mgpu.pallas_call grid [%n] in_specs [] out_specs [] mesh #mgpu.mesh<grid = [4], grid_names = ["g3"]> {
   }
   return
 }
@@ -297,7 +297,7 @@ func.func @s26_nested() {
 // S26: a pallas_call in an mpmd_map region, under an scf.for.
 func.func @s26_nested_in_mpmd() {
   // expected-note @+1 {{enclosing kernel is here}}
-  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>] {
+  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g4"]>] {
     %c0 = arith.constant 0 : index
     %c4 = arith.constant 4 : index
     %c1 = arith.constant 1 : index

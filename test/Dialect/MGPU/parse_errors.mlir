@@ -15,7 +15,7 @@
 
 // CHECK: [[@LINE+2]]:{{[0-9]+}}: error: expected valid keyword
 // CHECK: [[@LINE+1]]:{{[0-9]+}}: error: expected a parameter name in struct
-#m = #mgpu.mesh<grid = [4],>
+#m = #mgpu.mesh<grid = [4], grid_names = ["g0"],>
 
 // -----
 

@@ -2,7 +2,7 @@
 
 // Misused kernel-level ops (S32-S39): each gets a diagnostic at the op.
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g0"]>
 !smem = memref<64xf32, #gpu.address_space<workgroup>>
 !bar = !mgpu.barrier<count = 2>
 
@@ -20,7 +20,7 @@ func.func @copy_into_global(%a: memref<256xf32>, %o: memref<64xf32>) {
 
 // -----
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g1"]>
 !smem = memref<64xf32, #gpu.address_space<workgroup>>
 !bar = !mgpu.barrier<count = 2>
 
@@ -37,7 +37,7 @@ func.func @copy_from_shared() {
 
 // -----
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g2"]>
 !bar = !mgpu.barrier<count = 2>
 
 // S33: the same elements on both sides.
@@ -53,7 +53,7 @@ func.func @element_types(%a: memref<256xf16>) {
 
 // -----
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g3"]>
 !smem = memref<64xf32, #gpu.address_space<workgroup>>
 !bar = !mgpu.barrier<count = 2>
 
@@ -71,7 +71,7 @@ func.func @offsets(%a: memref<256xf32>) {
 
 // -----
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g4"]>
 !smem = memref<64xf32, #gpu.address_space<workgroup>>
 !bar = !mgpu.barrier<count = 2>
 
@@ -89,7 +89,7 @@ func.func @window_shape(%a: memref<256xf32>) {
 
 // -----
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g5"]>
 !smem = memref<64xf32, #gpu.address_space<workgroup>>
 !bar = !mgpu.barrier<count = 2>
 
@@ -107,7 +107,7 @@ func.func @barrier_index(%a: memref<256xf32>) {
 
 // -----
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g6"]>
 !bar = !mgpu.barrier<count = 2>
 
 func.func @arrive_index() {
@@ -122,7 +122,7 @@ func.func @arrive_index() {
 
 // -----
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g7"]>
 !bar = !mgpu.barrier<count = 2>
 
 func.func @wait_index() {
@@ -154,7 +154,7 @@ func.func @commit_outside() {
 
 // -----
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g8"]>
 
 // cp.async.bulk.wait_group takes 0 to 63.
 func.func @wait_groups() {
@@ -167,7 +167,7 @@ func.func @wait_groups() {
 
 // -----
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g9"]>
 
 // S33: the source of a copy out is shared memory.
 func.func @copy_out_from_global(%a: memref<64xf32>, %o: memref<64xf32>) {
@@ -182,7 +182,7 @@ func.func @copy_out_from_global(%a: memref<64xf32>, %o: memref<64xf32>) {
 
 // -----
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g10"]>
 !bar = !mgpu.barrier<count = 1>
 
 // S29: elements no backend stages.
@@ -214,7 +214,7 @@ func.func private @count_required(!mgpu.barrier<arrivals = 2>)
 
 // -----
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g11"]>
 !smem = memref<64xf32, #gpu.address_space<workgroup>>
 !bar = !mgpu.barrier<count = 2>
 
@@ -246,7 +246,7 @@ func.func @pipeline_outside(%a: memref<256xf32>) {
 
 // -----
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g12"]>
 #s = #mgpu.block_spec<shape = [64], index_map = affine_map<(k) -> (k)>>
 func.func @pipeline_shared_operand() {
   mgpu.mpmd_map meshes [#m] scratch [memref<256xf32, #gpu.address_space<workgroup>>] {
@@ -262,7 +262,7 @@ func.func @pipeline_shared_operand() {
 
 // -----
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g13"]>
 #s = #mgpu.block_spec<shape = [64], index_map = affine_map<(k) -> (k)>>
 func.func @pipeline_specs(%a: memref<256xf32>) {
   mgpu.mpmd_map meshes [#m] ins(%a : memref<256xf32>) {
@@ -277,7 +277,7 @@ func.func @pipeline_specs(%a: memref<256xf32>) {
 
 // -----
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g14"]>
 #s = #mgpu.block_spec<shape = [64], index_map = affine_map<(i, k) -> (k)>>
 func.func @pipeline_index_map(%a: memref<256xf32>) {
   mgpu.mpmd_map meshes [#m] ins(%a : memref<256xf32>) {
@@ -293,7 +293,7 @@ func.func @pipeline_index_map(%a: memref<256xf32>) {
 
 // -----
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g15"]>
 #s = #mgpu.block_spec<shape = [64], index_map = affine_map<(k) -> (k)>>
 #p = #mgpu.compiler_params<dimension_semantics = [sequential]>
 func.func @pipeline_semantics(%a: memref<256xf32>) {
@@ -310,7 +310,7 @@ func.func @pipeline_semantics(%a: memref<256xf32>) {
 
 // -----
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g16"]>
 #s = #mgpu.block_spec<shape = [64], index_map = affine_map<(k) -> (k)>>
 func.func @pipeline_arguments(%a: memref<256xf32>) {
   mgpu.mpmd_map meshes [#m] ins(%a : memref<256xf32>) {

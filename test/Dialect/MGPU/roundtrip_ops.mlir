@@ -122,7 +122,7 @@ func.func @mpmd_tensor(%a: tensor<256xf32>, %o: tensor<256xf32>) -> tensor<256xf
 // CHECK: mgpu.semaphore_signal %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} : memref<4x4xi32>
 // CHECK: mgpu.semaphore_wait %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} : memref<4x4xi32>
 func.func @semaphores_2d() {
-  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [4, 4]>] scratch [memref<4x4xi32>] attributes {test.tag = 1 : i64} {
+  mgpu.mpmd_map meshes [#mgpu.mesh<grid = [4, 4], grid_names = ["g0", "g1"]>] scratch [memref<4x4xi32>] attributes {test.tag = 1 : i64} {
   ^bb0(%s: memref<4x4xi32>):
     %i = mgpu.program_id 0
     %j = mgpu.program_id 1

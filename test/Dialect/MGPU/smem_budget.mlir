@@ -40,7 +40,7 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a", profile = jax>} {
 // CHECK: scratch [memref<8xi32>, memref<41728xf32, #gpu.address_space<workgroup>>]
 module attributes {mgpu.target = #mgpu.target<chip = "sm_80">} {
   func.func @sm80_at_limit() {
-    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>]
+    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g0"]>]
         scratch [memref<8xi32>, memref<41728xf32, #gpu.address_space<workgroup>>] {
     ^bb0(%sem: memref<8xi32>, %s: memref<41728xf32, #gpu.address_space<workgroup>>):
     }
@@ -76,6 +76,23 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_80">} {
     mgpu.pallas_call grid [8] ins(%a : memref<4096x4096xf32>) outs(%o : memref<4096x4096xf32>)
         in_specs [#g] out_specs [#g] scratch [memref<1048576xf32>] params #p {
     ^bb0(%x: memref<4096x4096xf32>, %y: memref<4096x4096xf32>, %s: memref<1048576xf32>):
+    }
+    return
+  }
+}
+
+// -----
+
+#b = #mgpu.block_spec<shape = [128, 128], index_map = affine_map<(i, k) -> (i, k)>>
+#p = #mgpu.compiler_params<dimension_semantics = [parallel, sequential], max_concurrent_steps = 16>
+// As JAX counts buffers: max_concurrent_steps = 16 over 2 sequential steps
+// buffers the 64 KiB block twice (128 KiB), not 16 times (1 MiB).
+// CHECK-LABEL: func.func @jax_counting
+module attributes {mgpu.target = #mgpu.target<profile = jax>} {
+  func.func @jax_counting(%a: memref<1024x256xf32>) {
+    mgpu.pallas_call grid [8, 2] ins(%a : memref<1024x256xf32>)
+        in_specs [#b] out_specs [] params #p {
+    ^bb0(%x: memref<128x128xf32, #gpu.address_space<workgroup>>):
     }
     return
   }

@@ -1,12 +1,13 @@
 // RUN: mgpu-opt %s -split-input-file -verify-diagnostics
 
-// S25: static shared memory of a CTA = staged (smem) blocks x
-// max_concurrent_steps + workgroup scratch, against 227 KiB (232448 bytes) on
-// sm_90a and 163 KiB (166912 bytes) on sm_80. smem_budget.mlir has the
-// positive twins.
+// S25: static shared memory of a CTA = staged (smem) blocks x buffers +
+// workgroup scratch, against 227 KiB (232448 bytes) on sm_90a and 163 KiB
+// (166912 bytes) on sm_80; buffers per block = max_concurrent_steps, but no
+// more than the steps of the sequential axes (as JAX's pipeline counts
+// them). smem_budget.mlir has the positive twins.
 
 #b = #mgpu.block_spec<shape = [128, 128], index_map = affine_map<(d0) -> (d0, 0)>>
-#p = #mgpu.compiler_params<max_concurrent_steps = 2>
+#p = #mgpu.compiler_params<dimension_semantics = [sequential], max_concurrent_steps = 2>
 // sm_90a (the default): (64 KiB in + 64 KiB out) x 2 buffers = 262144 bytes.
 func.func @sm90a_buffers(%a: memref<1024x128xf32>, %o: memref<1024x128xf32>) {
   // expected-error @+2 {{Mosaic GPU kernel exceeds available shared memory: smem_bytes=262144 > max_smem_bytes=232448}}
@@ -61,7 +62,7 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_80">} {
   func.func @sm80_mpmd_scratch() {
     // expected-error @+2 {{Mosaic GPU kernel exceeds available shared memory: smem_bytes=166916 > max_smem_bytes=166912}}
     // expected-note @+1 {{scratch in #gpu.address_space<workgroup> is shared memory of every CTA on sm_80; use smaller or global-memory scratch}}
-    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>]
+    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g0"]>]
         scratch [memref<8xi32>, memref<41729xf32, #gpu.address_space<workgroup>>] {
     ^bb0(%sem: memref<8xi32>, %s: memref<41729xf32, #gpu.address_space<workgroup>>):
     }
@@ -117,12 +118,13 @@ func.func @scratch_overflow() {
 // -----
 
 #b = #mgpu.block_spec<shape = [1], index_map = affine_map<(d0) -> (d0)>>
-#p = #mgpu.compiler_params<max_concurrent_steps = 4611686018427387904>
-// 2^62 buffers of a 4-byte block: the product saturates too.
-func.func @buffers_overflow(%a: memref<8xf32>) {
+#p = #mgpu.compiler_params<dimension_semantics = [sequential], max_concurrent_steps = 4611686018427387904>
+// 2^62 buffers of a 4-byte block over a dynamic number of steps: the
+// product saturates too.
+func.func @buffers_overflow(%a: memref<8xf32>, %n: index) {
   // expected-error @+2 {{Mosaic GPU kernel exceeds available shared memory: smem_bytes=9223372036854775807 > max_smem_bytes=232448}}
   // expected-note @+1 {{each staged block is buffered max_concurrent_steps = 4611686018427387904 times on sm_90a}}
-  mgpu.pallas_call grid [8] ins(%a : memref<8xf32>) in_specs [#b] out_specs [] params #p {
+  mgpu.pallas_call grid [%n] ins(%a : memref<8xf32>) in_specs [#b] out_specs [] params #p {
   ^bb0(%x: memref<1xf32, #gpu.address_space<workgroup>>):
   }
   return

@@ -13,7 +13,7 @@
 // CPU-NEXT: read after the wait: 7
 // CPU-NEXT: copy out never waited for: 7
 
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g0"]>
 !smem = memref<128xf32, #gpu.address_space<workgroup>>
 !bar = !mgpu.barrier<count = 1>
 

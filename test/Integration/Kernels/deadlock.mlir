@@ -11,7 +11,7 @@
 // SEMAPHORE: semaphore.mlir:9:5: error: mgpu.semaphore_wait did not complete within {{.*}} s; the kernel deadlocks
 
 //--- barrier.mlir
-#m = #mgpu.mesh<grid = [1]>
+#m = #mgpu.mesh<grid = [1], grid_names = ["g0"]>
 module {
   func.func @main() {
     %o = memref.alloc() : memref<1xf32>
@@ -27,7 +27,7 @@ module {
 }
 
 //--- semaphore.mlir
-#m = #mgpu.mesh<grid = [2]>
+#m = #mgpu.mesh<grid = [2], grid_names = ["g1"]>
 module {
   func.func @main() {
     %o = memref.alloc() : memref<1xf32>

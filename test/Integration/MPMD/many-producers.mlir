@@ -3,7 +3,7 @@
 // sums `buf`. Interpret mode gives each of the five programs a host thread.
 // RUN: %run_on_backends %s
 
-#consumer = #mgpu.mesh<grid = [1]>
+#consumer = #mgpu.mesh<grid = [1], grid_names = ["g0"]>
 #producers = #mgpu.mesh<grid = [4], grid_names = ["p"]>
 
 module {

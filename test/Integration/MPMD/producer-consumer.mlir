@@ -7,7 +7,7 @@
 // RUN: %run_on_backends %s -- --mpmd-form=warp-specialized
 // RUN: %run_on_backends %s -- --mpmd-form=cta-partitioned
 
-#one = #mgpu.mesh<grid = [1]>
+#one = #mgpu.mesh<grid = [1], grid_names = ["g0"]>
 
 module {
   // Region 0 produces buf[i] = i + 1 then signals; region 1 waits, then

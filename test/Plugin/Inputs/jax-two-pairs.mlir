@@ -3,7 +3,7 @@
 module attributes {mgpu.target = #mgpu.target<chip = "sm_90a", profile = jax>} {
   func.func @two_pairs() {
     // expected-error @+1 {{Lowering multiple mesh/function pairs is not supported by the Mosaic GPU backend}}
-    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2]>, #mgpu.mesh<grid = [2]>] {
+    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2], grid_names = ["g0"]>, #mgpu.mesh<grid = [2], grid_names = ["g1"]>] {
     }, {
     }
     return
