@@ -42,10 +42,20 @@ static LogicalResult verifyLaunchedFromHost(Operation *op) {
   return op->emitOpError() << "must be inside a host function";
 }
 
-/// Whether every kernel operand is a tensor, or every one a memref.
+/// Whether every kernel operand is a tensor, or every one a memref, of
+/// elements some backend handles (S29).
 static LogicalResult verifyOperandForm(Operation *op, ValueRange operands) {
   if (operands.empty())
     return success();
+  for (auto [i, operand] : llvm::enumerate(operands)) {
+    Type element = cast<ShapedType>(operand.getType()).getElementType();
+    if (!isBackendElementType(element))
+      return op->emitOpError()
+             << "operand #" << i << " has elements of type " << element
+             << ", which no backend stages or computes on (signless integers "
+                "of 1 to 64 bits, index, f16, bf16, f32, f64, f8E4M3FN, "
+                "f8E5M2)";
+  }
   bool tensors = isa<TensorType>(operands.front().getType());
   for (Value operand : operands)
     if (isa<TensorType>(operand.getType()) != tensors)
@@ -389,6 +399,23 @@ LogicalResult PallasCallOp::verify() {
     }
   }
 
+  // S28: the launch the programs make.
+  {
+    SmallVector<int64_t> ctaSizes;
+    ArrayRef<int64_t> cluster;
+    if (MeshAttr meshAttr = getMeshAttrOrNull()) {
+      ctaSizes.assign(meshAttr.getGrid().begin(), meshAttr.getGrid().end());
+      cluster = meshAttr.getCluster();
+    } else {
+      for (auto [d, size] : llvm::enumerate(grid))
+        if (!params || params.getDimensionSemantics().empty() ||
+            params.getDimensionSemantics()[d] != DimensionSemantics::sequential)
+          ctaSizes.push_back(size);
+    }
+    if (failed(verifyLaunchLimits(*this, ctaSizes, cluster)))
+      return failure();
+  }
+
   // S25, counted as JAX's pipeline counts buffers: max_concurrent_steps,
   // but no more than the steps of the sequential axes when they are known.
   int64_t buffers = params ? params.getMaxConcurrentSteps() : 1;
@@ -443,9 +470,12 @@ LogicalResult PallasCallOp::verifyRegions() {
   if (std::optional<ArrayAttr> scratch = getScratch())
     for (Attribute attr : *scratch)
       expected.push_back(cast<TypeAttr>(attr).getValue());
-  return verifyRegionArguments(*this, getBody(), "body", expected,
-                               getOriginNames(getIns().size(), getOuts().size(),
-                                              getNumScratch(getScratch())));
+  if (failed(verifyRegionArguments(
+          *this, getBody(), "body", expected,
+          getOriginNames(getIns().size(), getOuts().size(),
+                         getNumScratch(getScratch())))))
+    return failure();
+  return verifyKernelValueTypes(*this, getBody());
 }
 
 //===----------------------------------------------------------------------===//
@@ -558,6 +588,12 @@ LogicalResult MpmdMapOp::verify() {
       failed(verifyScratchTypes(*this, getScratch())))
     return failure();
 
+  // S28: each mesh's launch (the pairs may share one).
+  for (Attribute attr : getMeshes())
+    if (failed(verifyLaunchLimits(*this, cast<MeshAttr>(attr).getGrid(),
+                                  cast<MeshAttr>(attr).getCluster())))
+      return failure();
+
   // S25: shared-memory scratch is the only static shared memory here.
   return verifySharedMemoryBudget(*this, getWorkgroupScratchBytes(getScratch()),
                                   std::nullopt);
@@ -573,8 +609,10 @@ LogicalResult MpmdMapOp::verifyRegions() {
   SmallVector<std::string> origins = getOriginNames(
       getIns().size(), getOuts().size(), getNumScratch(getScratch()));
   for (auto [i, region] : llvm::enumerate(getBodies()))
-    if (failed(verifyRegionArguments(
-            *this, region, "region #" + std::to_string(i), expected, origins)))
+    if (failed(verifyRegionArguments(*this, region,
+                                     "region #" + std::to_string(i), expected,
+                                     origins)) ||
+        failed(verifyKernelValueTypes(*this, region)))
       return failure();
   return success();
 }

@@ -316,6 +316,8 @@ BlockSpecAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          "dimension of the block";
     return diag;
   }
+  if (failed(verifyIndexMapDivisors(emitError, map)))
+    return failure();
   if (!transforms.empty() && memorySpace != MemorySpace::smem)
     return emitError() << "transforms describe the shared-memory layout of a "
                           "staged block; a gmem block has none";

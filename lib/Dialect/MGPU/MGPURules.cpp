@@ -181,3 +181,117 @@ bool mlir::mgpu::isBackendElementType(Type type) {
   return isa<Float16Type, BFloat16Type, Float32Type, Float64Type,
              Float8E4M3FNType, Float8E5M2Type>(type);
 }
+
+LogicalResult
+mlir::mgpu::verifyIndexMapDivisors(function_ref<InFlightDiagnostic()> emitError,
+                                   AffineMap map) {
+  LogicalResult result = success();
+  for (AffineExpr expr : map.getResults())
+    expr.walk([&](AffineExpr sub) {
+      auto binary = dyn_cast<AffineBinaryOpExpr>(sub);
+      if (!binary || failed(result))
+        return;
+      AffineExprKind kind = binary.getKind();
+      if (kind != AffineExprKind::FloorDiv && kind != AffineExprKind::CeilDiv &&
+          kind != AffineExprKind::Mod)
+        return;
+      auto divisor = dyn_cast<AffineConstantExpr>(binary.getRHS());
+      if (divisor && divisor.getValue() > 0)
+        return;
+      InFlightDiagnostic diag = emitError();
+      diag << "block index_map divides by ";
+      if (divisor)
+        diag << divisor.getValue();
+      else
+        diag << "a non-constant";
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      sub.print(os);
+      diag << " in '" << text << "'; floordiv, ceildiv and mod need a "
+           << "positive constant";
+      result = failure();
+    });
+  return result;
+}
+
+LogicalResult mlir::mgpu::verifyLaunchLimits(Operation *op,
+                                             ArrayRef<int64_t> ctaSizes,
+                                             ArrayRef<int64_t> cluster) {
+  // CUDA's limits: 2^31 - 1 CTAs along x (where the lowering numbers them),
+  // 8 CTAs in a portable cluster.
+  constexpr int64_t kMaxCtas = (int64_t(1) << 31) - 1, kMaxCluster = 8;
+  int64_t clusterCtas = 1;
+  for (int64_t size : cluster)
+    if (llvm::MulOverflow(clusterCtas, size, clusterCtas))
+      clusterCtas = std::numeric_limits<int64_t>::max();
+  if (clusterCtas > kMaxCluster)
+    return op->emitOpError()
+           << "has clusters of " << clusterCtas << " CTAs "
+           << formatTuple(cluster) << "; a portable cluster holds at most "
+           << kMaxCluster;
+  int64_t ctas = clusterCtas;
+  for (int64_t size : ctaSizes) {
+    if (ShapedType::isDynamic(size))
+      return success();
+    if (llvm::MulOverflow(ctas, size, ctas))
+      return op->emitOpError() << "launches more CTAs than 64 bits count "
+                               << formatTuple(ctaSizes);
+  }
+  if (ctas > kMaxCtas)
+    return op->emitOpError()
+           << "launches " << ctas << " CTAs; a launch has at most " << kMaxCtas;
+  return success();
+}
+
+LogicalResult mlir::mgpu::verifyKernelValueTypes(Operation *kernel,
+                                                 Region &region) {
+  // A vector lives in registers, spread over a warpgroup's 128 lanes.
+  constexpr int64_t kMaxRegistersPerLane = 256, kLanes = 128;
+  auto check = [&](Operation *where, Type type) -> LogicalResult {
+    if (auto vector = dyn_cast<VectorType>(type)) {
+      if (vector.isScalable())
+        return where->emitOpError()
+               << "uses the scalable vector type " << type
+               << ", which no GPU or interpret backend runs";
+      if (!isBackendElementType(vector.getElementType()))
+        return where->emitOpError()
+               << "computes on elements of type " << vector.getElementType()
+               << ", which no backend handles";
+      std::optional<int64_t> bytes =
+          getBufferBytes(vector.getShape(), vector.getElementType());
+      int64_t registers =
+          bytes ? llvm::divideCeil(llvm::divideCeil(*bytes, kLanes), 4)
+                : std::numeric_limits<int64_t>::max();
+      if (registers > kMaxRegistersPerLane) {
+        InFlightDiagnostic diag =
+            where->emitOpError()
+            << "holds " << type << ", " << registers
+            << " 32-bit registers per lane across a warpgroup's 128 lanes; "
+               "at most "
+            << kMaxRegistersPerLane << " fit";
+        diag.attachNote() << "work on smaller vectors (a loop over slices of "
+                             "the block)";
+        return diag;
+      }
+      return success();
+    }
+    if (auto memref = dyn_cast<MemRefType>(type))
+      if (!isBackendElementType(memref.getElementType()))
+        return where->emitOpError()
+               << "uses memory of elements of type " << memref.getElementType()
+               << ", which no backend stages or computes on";
+    return success();
+  };
+  WalkResult result = region.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (failed(check(op, type)))
+        return WalkResult::interrupt();
+    for (Region &nested : op->getRegions())
+      for (Block &block : nested)
+        for (Type type : block.getArgumentTypes())
+          if (failed(check(op, type)))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}

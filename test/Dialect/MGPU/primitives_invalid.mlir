@@ -187,10 +187,10 @@ func.func @copy_out_from_global(%a: memref<64xf32>, %o: memref<64xf32>) {
 
 // S29: elements no backend stages.
 func.func @complex(%a: memref<64xcomplex<f32>>) {
+  // expected-error @below {{'mgpu.mpmd_map' op operand #0 has elements of type 'complex<f32>', which no backend stages or computes on}}
   mgpu.mpmd_map meshes [#m] ins(%a : memref<64xcomplex<f32>>) scratch [memref<64xcomplex<f32>, #gpu.address_space<workgroup>>, !bar] {
   ^bb0(%a0: memref<64xcomplex<f32>>, %s: memref<64xcomplex<f32>, #gpu.address_space<workgroup>>, %bar: !bar):
     %c0 = arith.constant 0 : index
-    // expected-error @below {{'mgpu.copy_gmem_to_smem' op cannot copy elements of type 'complex<f32>'}}
     mgpu.copy_gmem_to_smem %a0, %s, %bar[%c0] : memref<64xcomplex<f32>>, memref<64xcomplex<f32>, #gpu.address_space<workgroup>>, !bar
   }
   return

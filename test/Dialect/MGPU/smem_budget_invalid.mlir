@@ -91,12 +91,12 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_80">} {
 // -----
 
 #b = #mgpu.block_spec<shape = [128, 128], index_map = affine_map<(d0) -> (d0, 0)>>
-// Vector elements count: 128 x 128 x 16 bytes = 262144 bytes.
-func.func @vector_elements(%a: memref<1024x128xvector<4xf32>>) {
+// f64 elements count 8 bytes: 2 x 128 x 128 x 8 bytes = 262144 bytes.
+func.func @wide_elements(%a: memref<1024x128xf64>, %o: memref<1024x128xf64>) {
   // expected-error @+2 {{Mosaic GPU kernel exceeds available shared memory: smem_bytes=262144 > max_smem_bytes=232448}}
   // expected-note @+1 {{each staged block is buffered max_concurrent_steps = 1 times on sm_90a}}
-  mgpu.pallas_call grid [8] ins(%a : memref<1024x128xvector<4xf32>>) in_specs [#b] out_specs [] {
-  ^bb0(%x: memref<128x128xvector<4xf32>, #gpu.address_space<workgroup>>):
+  mgpu.pallas_call grid [8] ins(%a : memref<1024x128xf64>) outs(%o : memref<1024x128xf64>) in_specs [#b] out_specs [#b] {
+  ^bb0(%x: memref<128x128xf64, #gpu.address_space<workgroup>>, %y: memref<128x128xf64, #gpu.address_space<workgroup>>):
   }
   return
 }

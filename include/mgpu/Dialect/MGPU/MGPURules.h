@@ -55,6 +55,21 @@ MemRefType getStagedBlockType(Type operandType, BlockSpecAttr spec);
 /// and the f8 types e4m3fn and e5m2.
 bool isBackendElementType(Type type);
 
+/// S30: floordiv, ceildiv and mod in a block index map divide by positive
+/// constants.
+LogicalResult
+verifyIndexMapDivisors(function_ref<InFlightDiagnostic()> emitError,
+                       AffineMap map);
+
+/// S28: a static launch of `ctaSizes` CTAs (kDynamic: unknown) in clusters
+/// of `cluster` fits CUDA's limits, and its count does not overflow.
+LogicalResult verifyLaunchLimits(Operation *op, ArrayRef<int64_t> ctaSizes,
+                                 ArrayRef<int64_t> cluster);
+
+/// S29 and S31 over a kernel region: no value of an element type no backend
+/// handles, no scalable vector, no vector too large for registers.
+LogicalResult verifyKernelValueTypes(Operation *kernel, Region &region);
+
 /// Checks that `transforms` (tile, transpose, swizzle, in that order) fit a
 /// block of `shape`; the element type is checked where it is known.
 LogicalResult
