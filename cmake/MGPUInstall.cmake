@@ -16,7 +16,7 @@ set(MGPU_INSTALL_PACKAGEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/MGPU)
 set(MGPU_INSTALL_TARGETS MGPUDialect MGPUConversion MGPUTransforms MGPUCAPI
   MGPUMLIRCAPI MGPUPlugin mgpu-opt)
 # Targets that exist only in some builds or trees.
-foreach(target mgpu-run mgpu_cuda_runtime mgpu_host_runtime)
+foreach(target mgpu-run mgpu_cuda_runtime mgpu_host_runtime mgpu_runner_utils)
   if(TARGET ${target})
     list(APPEND MGPU_INSTALL_TARGETS ${target})
   endif()

@@ -63,7 +63,8 @@ namespace mgpu::runtime {
 /// points that need them fail, saying so.
 #define MGPU_OPTIONAL_DRIVER_FUNCTIONS(X)                                      \
   X(cuLaunchKernelEx)                                                          \
-  X(cuTensorMapEncodeTiled)
+  X(cuTensorMapEncodeTiled)                                                    \
+  X(cuEventElapsedTime)
 
 /// The table of driver entry points. Each member is named and typed after
 /// the cuda.h declaration *after* macro expansion (cuMemAlloc names the

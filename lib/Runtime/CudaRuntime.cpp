@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CudaDriver.h"
+#include "KernelTiming.h"
 
 #include "mgpu/Runtime/CudaRuntime.h"
 
@@ -311,9 +312,11 @@ mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
   ScopedContext context(__func__);
   prepareSharedMemory(function, shape.sharedBytes, context.getDevice(),
                       __func__);
+  beforeLaunch(stream);
   MGPU_CU_CHECK(cuLaunchKernel, function, shape.grid[0], shape.grid[1],
                 shape.grid[2], shape.block[0], shape.block[1], shape.block[2],
                 shape.sharedBytes, stream, params, extra);
+  afterLaunch(stream);
 }
 
 /// Launches `function` in thread block clusters (sm_90 and later). The grid
@@ -386,7 +389,9 @@ mgpuLaunchClusterKernel(CUfunction function, intptr_t clusterX,
   config.hStream = stream;
   config.attrs = attributes;
   config.numAttrs = 2;
+  beforeLaunch(stream);
   MGPU_CU_CHECK(cuLaunchKernelEx, &config, function, params, extra);
+  afterLaunch(stream);
 }
 
 //===----------------------------------------------------------------------===//

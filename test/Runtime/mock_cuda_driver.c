@@ -375,6 +375,14 @@ MOCK_EXPORT CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream) {
   return CUDA_SUCCESS;
 }
 
+/* Every timed launch takes half a millisecond on the mock. */
+MOCK_EXPORT CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds,
+                                                CUevent hStart, CUevent hEnd) {
+  mockLog("cuEventElapsedTime");
+  *pMilliseconds = 0.5f;
+  return CUDA_SUCCESS;
+}
+
 MOCK_EXPORT CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize) {
   CUresult result = needContext("cuMemAlloc");
   if (result != CUDA_SUCCESS)

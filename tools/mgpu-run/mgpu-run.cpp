@@ -1,6 +1,7 @@
 //===- mgpu-run.cpp - Compile and run an mgpu program ---------------------===//
 //
-// mgpu-run FILE -e main [--backend=auto|cpu|cuda] [--shared-libs=...]
+// mgpu-run FILE -e main [--backend=auto|cpu|emulate|cuda] [--shared-libs=...]
+// mgpu-run FILE -e main --emit-executable -o EXE [--backend=cuda|cpu]
 //
 // Parses a module, checks the entry function (no arguments, no results),
 // lowers the module for the chosen backend and runs the entry in-process
@@ -10,8 +11,13 @@
 // --verbose says which and why. The MLIR runner utility libraries are loaded
 // by default, so a test needs no --shared-libs for printMemref.
 //
+// With --emit-executable the program is compiled ahead of time instead
+// (Executable.cpp): for the GPU by default (no device needed to compile), or
+// for interpret mode with --backend=cpu.
+//
 //===----------------------------------------------------------------------===//
 
+#include "Executable.h"
 #include "mgpu/InitAll.h"
 #include "mgpu/Transforms/Pipelines.h"
 
@@ -68,6 +74,12 @@ cl::opt<std::string>
 cl::opt<bool> verbose("verbose", cl::desc("Say which backend runs and why"));
 cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level (0-3)"),
                            cl::init(3));
+cl::opt<bool> emitExecutable(
+    "emit-executable",
+    cl::desc("Compile the program into a standalone executable (-o) instead "
+             "of running it: for the GPU unless --backend=cpu"));
+cl::opt<std::string> outputFilename("o", cl::desc("The executable to write"),
+                                    cl::value_desc("file"));
 
 int fail(const Twine &message) {
   WithColor::error(errs(), "mgpu-run") << message << "\n";
@@ -143,9 +155,17 @@ int main(int argc, char **argv) {
   std::string libDir = getLibraryDir(argv[0]);
   std::string reason;
   bool cuda = false;
-  if (backend == Backend::Auto || backend == Backend::CUDA)
+  if (emitExecutable) {
+    if (outputFilename.empty())
+      return fail("--emit-executable needs an output file (-o)");
+    if (backend == Backend::Emulate)
+      return fail("--emit-executable compiles for the GPU or the CPU, not "
+                  "the emulator");
+    // Compiling needs no device: the executable runs where one is.
+    cuda = backend != Backend::CPU;
+  } else if (backend == Backend::Auto || backend == Backend::CUDA)
     cuda = probeCudaDevice(libDir, reason);
-  if (backend == Backend::CUDA && !cuda)
+  if (backend == Backend::CUDA && !cuda && !emitExecutable)
     return fail("--backend=cuda: no usable CUDA device: " + reason);
   bool emulate = backend == Backend::Emulate;
   if (verbose && emulate)
@@ -154,8 +174,10 @@ int main(int argc, char **argv) {
     errs() << "mgpu-run: backend " << (cuda ? "cuda" : "cpu") << " ("
            << (backend == Backend::CPU    ? std::string("requested")
                : backend == Backend::CUDA ? std::string("requested")
-               : cuda ? std::string("a CUDA driver and device answer")
-                      : "no CUDA device: " + reason)
+               : emitExecutable ? std::string("compiled ahead of time; no "
+                                              "device is probed")
+               : cuda           ? std::string("a CUDA driver and device answer")
+                                : "no CUDA device: " + reason)
            << ")\n";
 
   std::string errorMessage;
@@ -184,6 +206,23 @@ int main(int argc, char **argv) {
   }
   if (failed(pm.run(*module)))
     return 1;
+
+  if (emitExecutable) {
+    SmallVector<std::string> libraries = {"mgpu_runner_utils"};
+    if (cuda)
+      libraries.push_back("mgpu_cuda_runtime");
+    else
+      libraries.append({"mgpu_host_runtime", "omp"});
+    std::string error;
+    if (failed(mgpu::emitExecutable(*module, entryPoint, outputFilename,
+                                    {libDir, MGPU_MLIR_LIB_DIR}, libraries,
+                                    optLevel, error)))
+      return fail("cannot emit the executable: " + error);
+    if (verbose)
+      errs() << "mgpu-run: wrote " << outputFilename << " ("
+             << (cuda ? "GPU" : "CPU") << ")\n";
+    return 0;
+  }
 
   SmallVector<std::string> libs(sharedLibs.begin(), sharedLibs.end());
   if (cuda) {
