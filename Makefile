@@ -4,7 +4,8 @@
 #   make check   install what is missing, build, run every test
 #
 # Other targets: build, check-sanitize (ASan+UBSan build running the lit
-# suite), format-check, docs, clean.
+# suite), device-bundle (every run test and benchmark compiled for the GPU
+# machine; see bench/device-check.sh), format-check, docs, clean.
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
@@ -15,7 +16,7 @@ CMAKE_ARGS := -G Ninja -DCMAKE_BUILD_TYPE=Release \
               -DMLIR_DIR=$(LLVM_DIR)/lib/cmake/mlir \
               -DLLVM_EXTERNAL_LIT=$(LLVM_DIR)/bin/lit
 
-.PHONY: all deps configure build check check-sanitize demo docs docs-check format-check clean
+.PHONY: all deps configure build check check-sanitize demo device-bundle docs docs-check format-check clean
 
 all: build
 
@@ -52,6 +53,9 @@ check-sanitize: deps $(ASAN_BUILD)/build.ninja
 
 demo: build
 	@./examples/demo.sh $(BUILD)
+
+device-bundle: build
+	python3 bench/make-device-bundle.py --build $(BUILD) --out $(BUILD)/device-bundle
 
 GENERATED_DOCS := Dialects/MGPUDialect.md MGPUPasses.md
 

@@ -126,6 +126,9 @@ LogicalResult mlir::mgpu::emitExecutable(ModuleOp module, StringRef entry,
   for (const std::string &library : libraries)
     args.push_back("-l" + library);
   args.push_back("-lm");
+#ifdef MGPU_EXECUTABLE_LINK_FLAGS
+  args.push_back(MGPU_EXECUTABLE_LINK_FLAGS);
+#endif
   SmallVector<StringRef> argRefs(args.begin(), args.end());
   std::string message;
   int status =

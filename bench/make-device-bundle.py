@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Builds the device bundle: every run test and benchmark, compiled ahead of time.
+
+The GPU machine that `device` lends has a driver and CUDA but no LLVM, so
+nothing can be compiled there. This script compiles, here, each run test of
+test/Integration (the programs that `%run_on_backends` runs, with their
+mgpu-run options) and each benchmark of bench/programs into stand-alone
+executables (`mgpu-run --emit-executable`), records what each test prints on
+the CPU backend as its expected output, and copies in the runtime libraries,
+run.sh, compare.py and peers.py. On the GPU machine, `bash BUNDLE/run.sh`
+runs everything and writes the results to $OUT.
+
+    bench/make-device-bundle.py --build build --out build/device-bundle
+    bench/make-device-bundle.py ... --backend=cpu   (a bundle that runs here;
+                                                      how the bundle is tested)
+
+The bundle must stay under the device tool's 64 MiB; the script fails when it
+does not.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+LIMIT_BYTES = 64 * 1024 * 1024
+RUN_LINE = re.compile(r"//\s*RUN:\s*%run_on_backends\s+%s\b(.*)$")
+
+
+def find_run_tests(source_root):
+    """(name, file, mgpu-run options) for each %run_on_backends line on %s."""
+    tests = []
+    integration = os.path.join(source_root, "test", "Integration")
+    for directory, _, files in sorted(os.walk(integration)):
+        for file in sorted(f for f in files if f.endswith(".mlir")):
+            path = os.path.join(directory, file)
+            runs = []
+            with open(path) as stream:
+                for line in stream:
+                    match = RUN_LINE.match(line.strip())
+                    if match:
+                        rest = match.group(1)
+                        options = rest.split(" -- ", 1)[1].split() \
+                            if " -- " in rest else []
+                        runs.append(options)
+            stem = os.path.relpath(path, integration)[:-len(".mlir")]
+            stem = stem.replace(os.sep, ".")
+            for index, options in enumerate(runs):
+                name = stem if len(runs) == 1 else "%s.%d" % (stem, index)
+                tests.append((name, path, options))
+    return tests
+
+
+def run(command, **kwargs):
+    result = subprocess.run(command, capture_output=True, text=True, **kwargs)
+    if result.returncode != 0:
+        sys.stderr.write(result.stdout + result.stderr)
+        sys.exit("make-device-bundle: failed (exit %d): %s"
+                 % (result.returncode, " ".join(command)))
+    return result.stdout
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", required=True, help="the build directory")
+    parser.add_argument("--out", required=True, help="the bundle directory")
+    parser.add_argument("--backend", choices=["cuda", "cpu"], default="cuda")
+    parser.add_argument("--only", default="",
+                        help="a regular expression: only tests whose name "
+                             "matches (benchmarks are kept)")
+    args = parser.parse_args()
+
+    source_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    mgpu_run = os.path.join(args.build, "bin", "mgpu-run")
+    lib_dir = os.path.join(args.build, "lib")
+    out = os.path.abspath(args.out)
+    # A half-written bundle is never left behind: build aside, then move.
+    staging = out + ".partial"
+    shutil.rmtree(staging, ignore_errors=True)
+    for sub in ("tests", "bench", "lib"):
+        os.makedirs(os.path.join(staging, sub))
+
+    manifest = []
+    for name, path, options in find_run_tests(source_root):
+        if args.only and not re.search(args.only, name):
+            continue
+        exe = os.path.join(staging, "tests", name)
+        run([mgpu_run, path, "-e", "main", "--emit-executable",
+             "--backend=" + args.backend, "-o", exe] + options)
+        expected = run([mgpu_run, path, "-e", "main", "--backend=cpu"]
+                       + options, timeout=600)
+        with open(exe + ".expected", "w") as stream:
+            stream.write(expected)
+        manifest.append("test %s %s %s" % (
+            name, os.path.relpath(path, source_root), " ".join(options)))
+
+    if args.backend == "cuda":
+        programs = os.path.join(source_root, "bench", "programs")
+        for file in sorted(os.listdir(programs)):
+            if not file.endswith(".mlir"):
+                continue
+            name = file[:-len(".mlir")]
+            run([mgpu_run, os.path.join(programs, file), "-e", "main",
+                 "--emit-executable", "-o",
+                 os.path.join(staging, "bench", name)])
+            manifest.append("bench %s bench/programs/%s" % (name, file))
+
+    runtime = "libmgpu_cuda_runtime.so" if args.backend == "cuda" \
+        else "libmgpu_host_runtime.so"
+    for library in ("libmgpu_runner_utils.so", runtime):
+        shutil.copy2(os.path.join(lib_dir, library),
+                     os.path.join(staging, "lib"))
+    for file in ("run.sh", "compare.py", "peers.py"):
+        shutil.copy2(os.path.join(source_root, "bench", "bundle", file),
+                     staging)
+    with open(os.path.join(staging, "MANIFEST"), "w") as stream:
+        stream.write("backend %s\n" % args.backend)
+        stream.write("".join(line + "\n" for line in manifest))
+
+    size = sum(os.path.getsize(os.path.join(d, f))
+               for d, _, files in os.walk(staging) for f in files)
+    if size > LIMIT_BYTES:
+        shutil.rmtree(staging)
+        sys.exit("make-device-bundle: the bundle holds %d bytes, more than "
+                 "the device tool carries (%d)" % (size, LIMIT_BYTES))
+    shutil.rmtree(out, ignore_errors=True)
+    os.rename(staging, out)
+    tests = sum(1 for line in manifest if line.startswith("test "))
+    print("make-device-bundle: %s: %d tests, %d benchmarks, %.1f MiB (%s)"
+          % (args.out, tests, len(manifest) - tests, size / 2**20,
+             args.backend))
+
+
+if __name__ == "__main__":
+    main()
