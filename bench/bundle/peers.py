@@ -6,19 +6,26 @@ the Mosaic GPU backend), on the GPU machine that runs the bundle.
 Each line has the form of mgpu's own reports (mgpuTimingReport): the median
 of 10 launches timed with CUDA events after 2 warm-up launches, and the
 bandwidth or throughput. A peer that is missing or fails prints why and the
-others go on. `--dry-run` lists the problems and peers without importing
-anything (what CI runs).
+others go on. With `--mgpu FILE...` (the benchmarks' outputs, as run.sh
+passes them) it ends with one table: per problem, mgpu's median, each
+peer's, and mgpu's time over the peer's (below 1: mgpu is faster).
+`--dry-run` lists the problems and peers without importing anything (what
+CI runs).
 """
 
+import re
 import statistics
 import sys
 
-N = 1 << 24  # bench/programs/vector_add.mlir
+N = 1 << 26  # bench/programs/vector_add.mlir
+ROWS = COLS = 4096  # bench/programs/rowsum.mlir, softmax.mlir
 WARMUP, RUNS = 2, 10
+MEDIANS = {}  # "problem [peer]" -> median ms
 
 
 def report(label, times_ms, flops, nbytes):
     median = statistics.median(times_ms)
+    MEDIANS[label] = median
     print("%s: median %.4f ms over %d launches (%d warm-up), %.2f TFLOP/s, "
           "%.1f GB/s" % (label, median, len(times_ms), WARMUP,
                          flops / (median * 1e-3) / 1e12,
@@ -110,19 +117,180 @@ def vector_add_jax_pallas_mgpu():
     return time_jax(jax.jit(add), a, a)
 
 
+
+def matrix():
+    import torch
+    columns = torch.arange(COLS, device="cuda", dtype=torch.float32)
+    return ((torch.arange(ROWS, device="cuda")[:, None] + columns) % 8) \
+        .to(torch.float32).contiguous()
+
+
+def rowsum_torch():
+    import torch
+    x = matrix()
+    out = torch.empty(ROWS, device="cuda")
+    return time_torch_launches(lambda: torch.sum(x, dim=1, out=out))
+
+
+def softmax_torch():
+    import torch
+    x = matrix()
+    out = torch.empty_like(x)
+    return time_torch_launches(lambda: torch.softmax(x, dim=1, out=out))
+
+
+def rowsum_triton():
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def rowsum(x_ptr, out_ptr, cols, BLOCK: tl.constexpr):
+        row = tl.program_id(0)
+        acc = tl.zeros((BLOCK,), dtype=tl.float32)
+        for start in range(0, cols, BLOCK):
+            offsets = start + tl.arange(0, BLOCK)
+            acc += tl.load(x_ptr + row * cols + offsets)
+        tl.store(out_ptr + row, tl.sum(acc, axis=0))
+
+    x = matrix()
+    out = torch.empty(ROWS, device="cuda")
+    times = time_torch_launches(
+        lambda: rowsum[(ROWS,)](x, out, COLS, BLOCK=1024))
+    assert torch.allclose(out, x.sum(dim=1))
+    return times
+
+
+def softmax_triton():
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def softmax(x_ptr, out_ptr, cols: tl.constexpr):
+        row = tl.program_id(0)
+        offsets = row * cols + tl.arange(0, cols)
+        x = tl.load(x_ptr + offsets)
+        e = tl.exp(x - tl.max(x, axis=0))
+        tl.store(out_ptr + offsets, e / tl.sum(e, axis=0))
+
+    x = matrix()
+    out = torch.empty_like(x)
+    times = time_torch_launches(lambda: softmax[(ROWS,)](x, out, COLS))
+    assert torch.allclose(out, torch.softmax(x, dim=1), rtol=1e-4)
+    return times
+
+
+def jax_matrix():
+    import jax.numpy as jnp
+    return ((jnp.arange(ROWS)[:, None] + jnp.arange(COLS)) % 8) \
+        .astype(jnp.float32)
+
+
+def rowsum_jax_xla():
+    import jax
+    import jax.numpy as jnp
+    return time_jax(jax.jit(lambda x: jnp.sum(x, axis=1)), jax_matrix())
+
+
+def softmax_jax_xla():
+    import jax
+    return time_jax(jax.jit(lambda x: jax.nn.softmax(x, axis=1)),
+                    jax_matrix())
+
+
+def rows_pallas_mgpu(kernel, out_shape, out_block):
+    import jax
+    import jax.numpy as jnp
+    from jax.experimental import pallas as pl
+    from jax.experimental.pallas import mosaic_gpu as plgpu  # noqa: F401
+
+    block = 16
+    call = pl.pallas_call(
+        kernel, grid=(ROWS // block,),
+        in_specs=[pl.BlockSpec((block, COLS), lambda i: (i, 0))],
+        out_specs=pl.BlockSpec(out_block(block), lambda i: (i,) +
+                               (0,) * (len(out_shape) - 1)),
+        out_shape=jax.ShapeDtypeStruct(out_shape, jnp.float32),
+        backend="mosaic_gpu")
+    return time_jax(jax.jit(call), jax_matrix())
+
+
+def rowsum_jax_pallas_mgpu():
+    import jax.numpy as jnp
+
+    def kernel(x_ref, out_ref):
+        out_ref[...] = jnp.sum(x_ref[...], axis=1)
+
+    return rows_pallas_mgpu(kernel, (ROWS,), lambda block: (block,))
+
+
+def softmax_jax_pallas_mgpu():
+    import jax.numpy as jnp
+
+    def kernel(x_ref, out_ref):
+        x = x_ref[...]
+        e = jnp.exp(x - jnp.max(x, axis=1, keepdims=True))
+        out_ref[...] = e / jnp.sum(e, axis=1, keepdims=True)
+
+    return rows_pallas_mgpu(kernel, (ROWS, COLS),
+                            lambda block: (block, COLS))
+
+
 PROBLEMS = [
     # (label, flops, bytes, [(peer, function)])
-    ("vector_add 2^24 f32", N, 3 * 4 * N, [
+    ("vector_add 2^26 f32", N, 3 * 4 * N, [
         ("torch", vector_add_torch),
         ("triton", vector_add_triton),
         ("jax-xla", vector_add_jax_xla),
         ("jax-pallas-mgpu", vector_add_jax_pallas_mgpu),
     ]),
+    ("rowsum 4096x4096 f32", ROWS * COLS, 4 * ROWS * COLS + 4 * ROWS, [
+        ("torch", rowsum_torch),
+        ("triton", rowsum_triton),
+        ("jax-xla", rowsum_jax_xla),
+        ("jax-pallas-mgpu", rowsum_jax_pallas_mgpu),
+    ]),
+    ("softmax 4096x4096 f32", 5 * ROWS * COLS, 8 * ROWS * COLS, [
+        ("torch", softmax_torch),
+        ("triton", softmax_triton),
+        ("jax-xla", softmax_jax_xla),
+        ("jax-pallas-mgpu", softmax_jax_pallas_mgpu),
+    ]),
 ]
+
+MGPU_LINE = re.compile(r"^(.*): median ([0-9.]+) ms")
+
+
+def mgpu_medians(files):
+    medians = {}
+    for file in files:
+        with open(file) as stream:
+            for line in stream:
+                match = MGPU_LINE.match(line.strip())
+                if match:
+                    medians[match.group(1)] = float(match.group(2))
+    return medians
+
+
+def print_table(mgpu):
+    print("\n%-24s %10s  %-16s %10s  %s"
+          % ("problem", "mgpu ms", "peer", "peer ms", "mgpu/peer"))
+    for label, _, _, peers in PROBLEMS:
+        ours = mgpu.get(label)
+        for peer, _ in peers:
+            theirs = MEDIANS.get("%s [%s]" % (label, peer))
+            ratio = "%.2f" % (ours / theirs) if ours and theirs else "-"
+            print("%-24s %10s  %-16s %10s  %s" % (
+                label, "%.4f" % ours if ours else "-", peer,
+                "%.4f" % theirs if theirs else "-", ratio))
 
 
 def main():
-    dry_run = "--dry-run" in sys.argv[1:]
+    arguments = sys.argv[1:]
+    dry_run = "--dry-run" in arguments
+    mgpu_files = arguments[arguments.index("--mgpu") + 1:] \
+        if "--mgpu" in arguments else []
     for label, flops, nbytes, peers in PROBLEMS:
         for peer, function in peers:
             name = "%s [%s]" % (label, peer)
@@ -134,6 +302,8 @@ def main():
             except Exception as error:  # a missing or failing peer
                 print("%s: not measured: %s: %s"
                       % (name, type(error).__name__, str(error)[:200]))
+    if mgpu_files:
+        print_table(mgpu_medians(mgpu_files))
     return 0
 
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the device bundle (bench/make-device-bundle.py) on the machine it was
 # built for: every test against the output it had on the CPU backend, then the
-# benchmarks, then the peers (torch, Triton, JAX) on the same problems. The
-# table goes to stdout and to $OUT/device-results.txt; each program's output
+# benchmarks, then the peers (torch, Triton, JAX) on the same problems and
+# the side-by-side table (peers.py). Everything goes to stdout and to $OUT/device-results.txt; each program's output
 # to $OUT/logs. Exit status 1 when a test fails.
 #
 #   bash BUNDLE/run.sh [--tests-only]
@@ -52,6 +52,7 @@ if [ "${1:-}" != "--tests-only" ]; then
     grep -E "median|mismatches" "$out/logs/bench-$name.out"
   done
   echo "== peers"
-  timeout 300 python3 "$here/peers.py" 2>&1 || echo "peers: exit status $?"
+  timeout 420 python3 "$here/peers.py" --mgpu "$out"/logs/bench-*.out 2>&1 ||
+    echo "peers: exit status $?"
 fi
 [ $failed -eq 0 ]

@@ -284,4 +284,15 @@ MGPU_HOST_EXPORT void mgpuEmuWaitCopiesToGlobal(int64_t keep) {
   }
 }
 
+/// The timing entry points of libmgpu_cuda_runtime.so, for programs run on
+/// the CPU: benchmarks (bench/programs) then run unchanged and check their
+/// numbers; there are no launches to time.
+MGPU_HOST_EXPORT void mgpuTimingStart() {}
+
+MGPU_HOST_EXPORT void mgpuTimingReport(const char *label, double, double,
+                                       int64_t) {
+  std::printf("%s: not timed (no GPU launches on the CPU backend)\n", label);
+  std::fflush(stdout);
+}
+
 } // extern "C"

@@ -10,16 +10,22 @@
 //
 // A wrong result is a failure that names the line (the expected output of
 // one test is changed on purpose).
-// RUN: sed -i 's/^mismatches: 0$/mismatches: 7/' %t/cpu/tests/Kernels.vector_add.expected
-// RUN: env OUT=%t/cpu-broken not bash %t/cpu/run.sh --tests-only | FileCheck %s --check-prefix=BROKEN
+// RUN: cp -r %t/cpu %t/cpu-broken
+// RUN: sed -i 's/^mismatches: 0$/mismatches: 7/' %t/cpu-broken/tests/Kernels.vector_add.expected
+// RUN: env OUT=%t/cpu-broken-results not bash %t/cpu-broken/run.sh --tests-only | FileCheck %s --check-prefix=BROKEN
 //
-// The GPU bundle (one test and the benchmarks here, to keep this test short)
-// with the mock driver: the executables load their cubins and launch, and
-// the benchmark reports its CUDA-event times.
-// RUN: %python %mgpu_src_root/bench/make-device-bundle.py --build %mgpu_obj_root --out %t/gpu --only '^Kernels\.vector_add$' | FileCheck %s --check-prefix=MAKE-GPU
+// The GPU bundle, whole (the expected outputs taken from the CPU bundle) (the size check is the script's): on the mock
+// driver the executables load their cubins and launch, and a benchmark
+// reports its CUDA-event times (the mock does not run kernels, so the
+// numbers are not checked here). peers.py compiles and dry-runs, and its
+// table reads mgpu's reports.
+// RUN: %python %mgpu_src_root/bench/make-device-bundle.py --build %mgpu_obj_root --out %t/gpu --expected-from %t/cpu | FileCheck %s --check-prefix=MAKE-GPU
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/gpu/MANIFEST
-// RUN: env MGPU_CUDA_DRIVER=%mgpu_mock_cuda LD_LIBRARY_PATH=%t/gpu/lib %t/gpu/bench/vector_add 2>&1 | FileCheck %s --check-prefix=BENCH
+// RUN: env MGPU_CUDA_DRIVER=%mgpu_mock_cuda LD_LIBRARY_PATH=%t/gpu/lib %t/gpu/bench/rowsum > %t/rowsum.out 2>&1
+// RUN: FileCheck %s --check-prefix=BENCH < %t/rowsum.out
+// RUN: %python -m py_compile %t/gpu/peers.py
 // RUN: %python %t/gpu/peers.py --dry-run | FileCheck %s --check-prefix=PEERS
+// RUN: %python %t/gpu/peers.py --mgpu %t/rowsum.out | FileCheck %s --check-prefix=TABLE
 //
 // compare.py: numbers within the tolerance match, others do not.
 // RUN: printf '1.0, 2.0\nok\n' > %t/want && printf '1.00001, 2.0\nok\n' > %t/close && printf '1.1, 2.0\nok\n' > %t/far
@@ -31,12 +37,17 @@
 // BROKEN: FAIL Kernels.vector_add: line 1: expected 'mismatches: 7', got 'mismatches: 0'
 // BROKEN: == tests: {{[0-9]+}} passed, 1 failed
 
-// MAKE-GPU: make-device-bundle: {{.*}}gpu: 1 tests, 1 benchmarks, {{.*}} MiB (cuda)
+// MAKE-GPU: make-device-bundle: {{.*}}gpu: {{[0-9]+}} tests, 3 benchmarks, {{0|1}}.{{[0-9]}} MiB (cuda)
 // MANIFEST: backend cuda
-// MANIFEST-NEXT: test Kernels.vector_add test/Integration/Kernels/vector_add.mlir
+// MANIFEST: test Kernels.vector_add test/Integration/Kernels/vector_add.mlir
+// MANIFEST: test MPMD.producer-consumer.1 test/Integration/MPMD/producer-consumer.mlir --mpmd-form=cta-partitioned
+// MANIFEST: bench rowsum bench/programs/rowsum.mlir
+// MANIFEST-NEXT: bench softmax bench/programs/softmax.mlir
 // MANIFEST-NEXT: bench vector_add bench/programs/vector_add.mlir
-// BENCH: mock: cuLaunchKernel(vector_add_kernel, grid 4096x1x1, block 128x1x1
-// BENCH: vector_add 2^24 f32: median 0.5000 ms over 10 launches (2 warm-up), 0.03 TFLOP/s, 402.7 GB/s
-// PEERS: would time vector_add 2^24 f32 [torch]
-// PEERS: would time vector_add 2^24 f32 [jax-pallas-mgpu]
+// BENCH: mock: cuLaunchKernel(rowsum_kernel, grid 256x1x1, block 128x1x1
+// BENCH: rowsum 4096x4096 f32: median 0.5000 ms over 10 launches (2 warm-up), 0.03 TFLOP/s, 134.3 GB/s
+// PEERS: would time vector_add 2^26 f32 [torch]
+// PEERS: would time softmax 4096x4096 f32 [jax-pallas-mgpu]
+// TABLE: problem mgpu ms peer peer ms mgpu/peer
+// TABLE: rowsum 4096x4096 f32 0.5000 torch - -
 // FAR: line 1: expected '1.0, 2.0', got '1.1, 2.0'
