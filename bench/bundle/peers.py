@@ -237,7 +237,140 @@ def softmax_jax_pallas_mgpu():
                             lambda block: (block, COLS))
 
 
+
+def layernorm_torch():
+    import torch
+    x = matrix()
+    return time_torch_launches(
+        lambda: torch.nn.functional.layer_norm(x, (COLS,), eps=1e-5))
+
+
+def layernorm_triton():
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def layernorm(x_ptr, out_ptr, cols: tl.constexpr):
+        row = tl.program_id(0)
+        offsets = row * cols + tl.arange(0, cols)
+        x = tl.load(x_ptr + offsets)
+        d = x - tl.sum(x, axis=0) / cols
+        rstd = 1 / tl.sqrt(tl.sum(d * d, axis=0) / cols + 1e-5)
+        tl.store(out_ptr + offsets, d * rstd)
+
+    x = matrix()
+    out = torch.empty_like(x)
+    times = time_torch_launches(lambda: layernorm[(ROWS,)](x, out, COLS))
+    reference = torch.nn.functional.layer_norm(x, (COLS,), eps=1e-5)
+    assert torch.allclose(out, reference, atol=1e-4)
+    return times
+
+
+def layernorm_jax_xla():
+    import jax
+    import jax.numpy as jnp
+
+    def layernorm(x):
+        d = x - jnp.mean(x, axis=1, keepdims=True)
+        return d * jax.lax.rsqrt(jnp.mean(d * d, axis=1, keepdims=True)
+                                 + 1e-5)
+
+    return time_jax(jax.jit(layernorm), jax_matrix())
+
+
+def layernorm_jax_pallas_mgpu():
+    import jax
+    import jax.numpy as jnp
+
+    def kernel(x_ref, out_ref):
+        x = x_ref[...]
+        d = x - jnp.mean(x, axis=1, keepdims=True)
+        out_ref[...] = d * jax.lax.rsqrt(
+            jnp.mean(d * d, axis=1, keepdims=True) + 1e-5)
+
+    return rows_pallas_mgpu(kernel, (ROWS, COLS),
+                            lambda block: (block, COLS))
+
+
+MATMUL = 4096  # bench/programs/matmul_bf16.mlir
+
+
+def matmul_operands_torch():
+    import torch
+    index = torch.arange(MATMUL, device="cuda")
+    a = ((index[:, None] + index) % 3 - 1).to(torch.bfloat16)
+    b = ((index[:, None] + 2 * index) % 5 - 2).to(torch.bfloat16)
+    return a, b
+
+
+def matmul_torch():
+    import torch
+    a, b = matmul_operands_torch()
+    out = torch.empty(MATMUL, MATMUL, device="cuda", dtype=torch.bfloat16)
+    return time_torch_launches(lambda: torch.matmul(a, b, out=out))
+
+
+def matmul_triton():
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def matmul(a_ptr, b_ptr, c_ptr, n: tl.constexpr, BM: tl.constexpr,
+               BN: tl.constexpr, BK: tl.constexpr):
+        rows = tl.program_id(0) * BM + tl.arange(0, BM)
+        cols = tl.program_id(1) * BN + tl.arange(0, BN)
+        ks = tl.arange(0, BK)
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(0, n, BK):
+            a = tl.load(a_ptr + rows[:, None] * n + (k + ks)[None, :])
+            b = tl.load(b_ptr + (k + ks)[:, None] * n + cols[None, :])
+            acc = tl.dot(a, b, acc)
+        tl.store(c_ptr + rows[:, None] * n + cols[None, :], acc)
+
+    a, b = matmul_operands_torch()
+    c = torch.empty(MATMUL, MATMUL, device="cuda", dtype=torch.float32)
+    grid = (MATMUL // 128, MATMUL // 128)
+    times = time_torch_launches(lambda: matmul[grid](
+        a, b, c, MATMUL, BM=128, BN=128, BK=64, num_stages=4, num_warps=8))
+    assert torch.equal(c, torch.matmul(a.float(), b.float()))
+    return times
+
+
+def matmul_operands_jax():
+    import jax.numpy as jnp
+    index = jnp.arange(MATMUL)
+    a = ((index[:, None] + index) % 3 - 1).astype(jnp.bfloat16)
+    b = ((index[:, None] + 2 * index) % 5 - 2).astype(jnp.bfloat16)
+    return a, b
+
+
+def matmul_jax_xla():
+    import jax
+    import jax.numpy as jnp
+    dot = jax.jit(lambda a, b: jnp.dot(a, b,
+                                       preferred_element_type=jnp.float32))
+    return time_jax(dot, *matmul_operands_jax())
+
+
+def matmul_jax_pallas_mgpu():
+    # The Hopper matmul JAX ships for its Mosaic GPU backend.
+    import jax
+    from jax.experimental.pallas.ops.gpu import hopper_matmul_mgpu as ops
+    config = ops.TuningConfig(tile_m=128, tile_n=128, tile_k=64,
+                              max_concurrent_steps=4)
+    matmul = jax.jit(lambda a, b: ops.matmul(a, b, config=config))
+    return time_jax(matmul, *matmul_operands_jax())
+
 PROBLEMS = [
+    ("matmul_bf16 4096^3", 2 * MATMUL ** 3, 2 * 2 * MATMUL ** 2
+     + 4 * MATMUL ** 2, [
+        ("torch", matmul_torch),
+        ("triton", matmul_triton),
+        ("jax-xla", matmul_jax_xla),
+        ("jax-pallas-mgpu", matmul_jax_pallas_mgpu),
+    ]),
     # (label, flops, bytes, [(peer, function)])
     ("vector_add 2^26 f32", N, 3 * 4 * N, [
         ("torch", vector_add_torch),
@@ -256,6 +389,12 @@ PROBLEMS = [
         ("triton", softmax_triton),
         ("jax-xla", softmax_jax_xla),
         ("jax-pallas-mgpu", softmax_jax_pallas_mgpu),
+    ]),
+    ("layernorm 4096x4096 f32", 7 * ROWS * COLS, 8 * ROWS * COLS, [
+        ("torch", layernorm_torch),
+        ("triton", layernorm_triton),
+        ("jax-xla", layernorm_jax_xla),
+        ("jax-pallas-mgpu", layernorm_jax_pallas_mgpu),
     ]),
 ]
 

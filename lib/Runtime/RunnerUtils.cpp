@@ -73,3 +73,34 @@ MGPU_RUNNER_EXPORT void memrefCopy(int64_t elementBytes, UnrankedMemRef *from,
                 source + fromOffset * elementBytes, elementBytes);
   }
 }
+
+/// bf16 conversions that host code lowers to libcalls. Debian 12's libgcc
+/// (GCC 12) has no __truncsfbf2, so executables that round to bf16 on the
+/// host take it from here. On x86-64 a bf16 travels in an SSE register like
+/// a float, so the result is a float whose low 16 bits are the bf16's.
+static uint16_t roundToBF16(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  if ((bits & 0x7fffffffu) > 0x7f800000u) // NaN: keep it quiet and a NaN.
+    return static_cast<uint16_t>((bits >> 16) | 0x40u);
+  // Round to nearest, ties to even.
+  uint32_t rounding = 0x7fffu + ((bits >> 16) & 1u);
+  return static_cast<uint16_t>((bits + rounding) >> 16);
+}
+
+#if defined(__x86_64__)
+MGPU_RUNNER_EXPORT __attribute__((weak)) float __truncsfbf2(float value) {
+  uint32_t bits = roundToBF16(value);
+  float result;
+  std::memcpy(&result, &bits, sizeof(result));
+  return result;
+}
+#endif
+
+/// vector.print of f16 and bf16 values (passed as their bits).
+MGPU_RUNNER_EXPORT void printBF16(uint16_t bits) {
+  uint32_t wide = static_cast<uint32_t>(bits) << 16;
+  float value;
+  std::memcpy(&value, &wide, sizeof(value));
+  std::printf("%g", value);
+}

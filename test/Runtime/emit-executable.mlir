@@ -14,6 +14,11 @@
 // RUN: not mgpu-run %S/../Integration/Kernels/vector_add.mlir -e main --emit-executable --backend=emulate -o %t/emu 2>&1 | FileCheck %s --check-prefix=EMULATE
 // RUN: not mgpu-run %s -e main --emit-executable --backend=cpu -o %t/bad 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not ls %t/emu %t/bad
+// Host code that rounds to bf16 needs __truncsfbf2, which Debian 12's libgcc
+// lacks: libmgpu_runner_utils provides it, with the JIT's results.
+// RUN: mgpu-run %S/Inputs/bf16_host.mlir -e main --backend=cpu | FileCheck %s --check-prefix=BF16
+// RUN: mgpu-run %S/Inputs/bf16_host.mlir -e main --emit-executable --backend=cpu -o %t/bf16
+// RUN: %t/bf16 | FileCheck %s --check-prefix=BF16
 
 // CPU: mismatches: 0
 // CPU-NEXT: 1000
@@ -26,6 +31,12 @@
 // GPU: mock: cuModuleLoadDataEx(binary,
 // GPU: mock: cuLaunchKernel(vector_add_kernel, grid 4x1x1, block 128x1x1
 // GPU: mock: cuStreamSynchronize(stream)
+
+// BF16: 1
+// BF16-NEXT: 1.01562
+// BF16-NEXT: -3
+// BF16-NEXT: 65536
+// BF16-NEXT: nan
 
 // NO-OUTPUT: mgpu-run: error: --emit-executable needs an output file (-o)
 // EMULATE: mgpu-run: error: --emit-executable compiles for the GPU or the CPU, not the emulator
