@@ -11,7 +11,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 out="${OUT:-$here/results}"
 mkdir -p "$out/logs"
 export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-test_timeout="${MGPU_BUNDLE_TEST_TIMEOUT:-120}"
+test_timeout="${MGPU_BUNDLE_TEST_TIMEOUT:-60}"
 exec > >(tee "$out/device-results.txt") 2>&1
 
 echo "== bundle: $(head -1 "$here/MANIFEST"), $(date -u)"
@@ -47,7 +47,7 @@ if [ "${1:-}" != "--tests-only" ]; then
   for program in "$here"/bench/*; do
     [ -x "$program" ] || continue
     name="$(basename "$program")"
-    timeout 300 "$program" >"$out/logs/bench-$name.out" 2>&1 ||
+    timeout 120 "$program" >"$out/logs/bench-$name.out" 2>&1 ||
       echo "FAIL bench $name: exit status $?"
     grep -E "median|mismatches" "$out/logs/bench-$name.out"
   done
