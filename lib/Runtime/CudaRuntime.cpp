@@ -27,7 +27,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <mutex>
+#include <string>
 
 using namespace mgpu::runtime;
 
@@ -398,20 +400,28 @@ mgpuLaunchClusterKernel(CUfunction function, intptr_t clusterX,
 // Streams and events
 //===----------------------------------------------------------------------===//
 
+/// One stream for the whole program: the generated host code starts each
+/// chain of device work with a new "stream" and, when the host needs no
+/// result, never waits for it. Handing out the same stream orders every
+/// launch and copy as the host issued them (as CUDA's legacy default stream
+/// would), so kernels on device-resident data chain with no host wait, and a
+/// copy back waits for all earlier work. Non-blocking: it need not
+/// synchronize with the legacy default stream.
 extern "C" MGPU_RUNTIME_EXPORT CUstream mgpuStreamCreate(void) {
-  ScopedContext context(__func__);
-  CUstream stream = nullptr;
-  // Non-blocking: MLIR orders work with explicit events, so the stream need
-  // not synchronize with the legacy default stream.
-  MGPU_CU_CHECK(cuStreamCreate, &stream, CU_STREAM_NON_BLOCKING);
+  static std::mutex mutex;
+  static CUstream stream = nullptr;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!stream) {
+    ScopedContext context(__func__);
+    MGPU_CU_CHECK(cuStreamCreate, &stream, CU_STREAM_NON_BLOCKING);
+  }
   trace("mgpuStreamCreate() = %p", static_cast<void *>(stream));
   return stream;
 }
 
+/// The program's stream lives as long as the program (see mgpuStreamCreate).
 extern "C" MGPU_RUNTIME_EXPORT void mgpuStreamDestroy(CUstream stream) {
   trace("mgpuStreamDestroy(%p)", static_cast<void *>(stream));
-  ScopedContext context(__func__);
-  MGPU_CU_CHECK(cuStreamDestroy, stream);
 }
 
 extern "C" MGPU_RUNTIME_EXPORT void mgpuStreamSynchronize(CUstream stream) {
@@ -617,8 +627,10 @@ extern "C" MGPU_RUNTIME_EXPORT void mgpuTensorMapEncodeTiled(
 /// in the memref) and returns a copy of it in device memory, whose address
 /// the generated code passes to kernels. This is what
 /// nvgpu.tma.create.descriptor lowers to; the enumerations arrive as 64-bit
-/// integers. The device copy lives until the program ends, as in upstream
-/// MLIR, since nothing in the generated code frees it.
+/// integers. The generated code frees nothing, so device copies are kept
+/// and reused: a launch that sees the same array as an earlier one (a call
+/// in a loop on device-resident data) finds its tensor map already on the
+/// device, with no allocation and no copy.
 extern "C" MGPU_RUNTIME_EXPORT void *
 mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, MemRefHead *descriptor,
                                int64_t tensorDataType, int64_t interleave,
@@ -657,6 +669,8 @@ mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, MemRefHead *descriptor,
   void *globalAddress = descriptor->aligned + descriptor->offset * elementSize;
 
   CUtensorMap tensorMap;
+  // Zeroed, so that equal maps are equal bytes (the cache key).
+  std::memset(&tensorMap, 0, sizeof(tensorMap));
   mgpuTensorMapEncodeTiled(&tensorMap,
                            static_cast<CUtensorMapDataType>(tensorDataType),
                            static_cast<cuuint32_t>(tensorRank), globalAddress,
@@ -666,8 +680,15 @@ mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, MemRefHead *descriptor,
                            static_cast<CUtensorMapL2promotion>(l2Promotion),
                            static_cast<CUtensorMapFloatOOBfill>(oobFill));
 
+  static std::mutex cacheMutex;
+  static std::map<std::string, CUdeviceptr> deviceMaps;
+  std::string key(reinterpret_cast<const char *>(&tensorMap),
+                  sizeof(tensorMap));
+  std::lock_guard<std::mutex> lock(cacheMutex);
+  CUdeviceptr &deviceMap = deviceMaps[key];
+  if (deviceMap)
+    return reinterpret_cast<void *>(deviceMap);
   ScopedContext context(__func__);
-  CUdeviceptr deviceMap = 0;
   MGPU_CU_CHECK(cuMemAlloc, &deviceMap, sizeof(CUtensorMap));
   MGPU_CU_CHECK(cuMemcpyHtoD, deviceMap, &tensorMap, sizeof(CUtensorMap));
   trace("mgpuTensorMapEncodeTiledMemref(rank %" PRId64 ") = %p", tensorRank,

@@ -34,10 +34,18 @@ void DeviceBuffers::copy(Value to, Value from) {
           .getAsyncToken();
 }
 
+/// Memory the host program keeps on the device (see --mgpu-device-memory).
+static bool isDeviceResident(MemRefType type) {
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  return space && space.getValue() == gpu::AddressSpace::Global;
+}
+
 Value DeviceBuffers::copyIn(Value host) {
   if (Value device = copies.lookup(host))
     return device;
   auto type = cast<MemRefType>(host.getType());
+  if (isDeviceResident(type))
+    return host;
   if (type.getLayout().isIdentity()) {
     SmallVector<Value> dynamicSizes;
     for (int64_t d = 0; d < type.getRank(); ++d)
@@ -106,7 +114,7 @@ void DeviceBuffers::finish(Value launched, ValueRange outputs) {
   auto tokenType = gpu::AsyncTokenType::get(b.getContext());
   llvm::SmallDenseSet<Value> done;
   for (Value host : outputs) {
-    if (!done.insert(host).second)
+    if (!done.insert(host).second || !copies.count(host))
       continue;
     if (auto span = spans.find(host); span != spans.end())
       copy(span->second.first, span->second.second);
@@ -121,5 +129,9 @@ void DeviceBuffers::finish(Value launched, ValueRange outputs) {
     dealloc(spans.count(host) ? spans.lookup(host).second : device);
   for (Value device : scratch)
     dealloc(device);
-  gpu::WaitOp::create(b, loc, Type(), ValueRange{token});
+  // The host waits only when host memory took part: a launch on device
+  // memory alone stays queued behind the earlier ones (the runtime keeps one
+  // stream), and a later copy to the host waits for all of them.
+  if (!copies.empty())
+    gpu::WaitOp::create(b, loc, Type(), ValueRange{token});
 }

@@ -627,8 +627,12 @@ struct EmulateGPUPass : public mgpu::impl::MGPUEmulateGPUBase<EmulateGPUPass> {
     ModuleOp module = getOperation();
     SmallVector<gpu::LaunchOp> launches;
     module.walk([&](gpu::LaunchOp op) { launches.push_back(op); });
-    if (launches.empty())
+    if (launches.empty()) {
+      // Device memory without kernels is host memory all the same.
+      if (failed(emulateHostOps(module)))
+        signalPassFailure();
       return;
+    }
     Emulator emulator{module, getOrCreateYield(module), {}};
     emulator.barrier = getOrCreateBarrier(module, emulator.yield);
     for (gpu::LaunchOp launch : launches)

@@ -71,6 +71,9 @@ static void addGPULaunchSplitting(OpPassManager &pm) {
 void mlir::mgpu::buildMGPUToCPUPipeline(
     OpPassManager &pm, const MGPUToCPUPipelineOptions &options) {
   addKernelFormPasses(pm, options.identityLayout);
+  MGPUDeviceMemoryOptions deviceMemory;
+  deviceMemory.target = "host";
+  pm.addPass(createMGPUDeviceMemory(deviceMemory));
   pm.addPass(createMGPULowerToCPU());
   addHostToLLVMPasses(pm);
 }
@@ -82,6 +85,7 @@ void mlir::mgpu::buildMGPUToGPUEmulatorPipeline(OpPassManager &pm,
   MGPULowerToGPUOptions lower;
   lower.mpmdForm = mpmdForm.str();
   pm.addPass(createMGPULowerToGPU(lower));
+  pm.addPass(createMGPUDeviceMemory());
   pm.addPass(createMGPUEmulateGPU());
   addHostToLLVMPasses(pm);
 }
@@ -101,6 +105,7 @@ void mlir::mgpu::buildMGPUToBinaryPipeline(
   MGPULowerToGPUOptions lower;
   lower.mpmdForm = options.mpmdForm;
   pm.addPass(createMGPULowerToGPU(lower));
+  pm.addPass(createMGPUDeviceMemory());
   MGPUPrimitivesToNVVMOptions primitives;
   primitives.chip = options.chip;
   pm.addPass(createMGPUPrimitivesToNVVM(primitives));

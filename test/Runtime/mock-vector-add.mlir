@@ -28,6 +28,5 @@
 // LOG-NEXT: mock: cuMemFree
 // LOG-NEXT: mock: cuMemFree
 // LOG-NEXT: mock: cuStreamSynchronize(stream)
-// LOG-NEXT: mock: cuStreamDestroy
 // LOG-NEXT: mock: cuModuleUnload
 // LOG-NOT: mock:

@@ -488,7 +488,6 @@ MOCK_EXPORT CUresult CUDAAPI cuTensorMapEncodeTiled(
     const cuuint32_t *elementStrides, CUtensorMapInterleave interleave,
     CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,
     CUtensorMapFloatOOBfill oobFill) {
-  (void)globalAddress;
   char dims[128] = "", strides[128] = "", box[128] = "", elements[128] = "";
   for (cuuint32_t i = 0; i < tensorRank; ++i) {
     const char *separator = i ? "," : "";
@@ -507,6 +506,9 @@ MOCK_EXPORT CUresult CUDAAPI cuTensorMapEncodeTiled(
           "l2 %d, oob %d)",
           (int)tensorDataType, tensorRank, dims, strides, box, elements,
           (int)interleave, (int)swizzle, (int)l2Promotion, (int)oobFill);
+  // Like a real map, the bytes depend on the array's address (the runtime
+  // reuses device copies of equal maps).
   memset(tensorMap, 0xab, sizeof(*tensorMap));
+  memcpy(tensorMap, &globalAddress, sizeof(globalAddress));
   return CUDA_SUCCESS;
 }

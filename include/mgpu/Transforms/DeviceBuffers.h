@@ -5,7 +5,9 @@
 // host program runs on the CPU and on the GPU), zeroed device scratch, and
 // after the launch the outputs copied back and the buffers freed. A strided
 // host memref (a view into a larger buffer) is copied with the whole span
-// its elements cover, so that the device view has the host's layout.
+// its elements cover, so that the device view has the host's layout. Memory
+// the host program keeps on the device (#gpu.address_space<global>) is used
+// as it is: no copy, and no host wait when nothing else was copied.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,7 +25,8 @@ public:
   /// Starts a chain of async device operations at `b`'s insertion point.
   DeviceBuffers(OpBuilder &b, Location loc);
 
-  /// The device copy of `host` (one per host value).
+  /// The device copy of `host` (one per host value); `host` itself when it
+  /// is device memory.
   Value copyIn(Value host);
   /// A device buffer of `type`, zeroed.
   Value zeroedScratch(MemRefType type);

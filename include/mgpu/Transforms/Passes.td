@@ -174,6 +174,36 @@ def MGPULowerToGPU : Pass<"mgpu-lower-to-gpu", "::mlir::ModuleOp"> {
   ];
 }
 
+def MGPUDeviceMemory : Pass<"mgpu-device-memory", "::mlir::ModuleOp"> {
+  let summary = "Device-resident memory: memrefs in #gpu.address_space<global>";
+  let description = [{
+    Host code keeps data on the device across kernel calls with memrefs in
+    `#gpu.address_space<global>`: `memref.alloc` / `memref.dealloc` make and
+    free device memory, `memref.copy` moves data between host and device, and
+    pallas_call / mpmd_map take such memrefs as operands. `--mgpu-lower-to-gpu`
+    passes them to the launch as they are (no device copy, no copy back, no
+    host wait when every operand is on the device), so chained calls queue on
+    the device one after the other.
+
+    This pass gives such programs to a backend. With `target=gpu` (after
+    `--mgpu-lower-to-gpu`) the allocations, frees and copies of device memory
+    become `gpu.alloc`, `gpu.dealloc` and `gpu.memcpy`, a copy to the host
+    waiting for the device; with `target=host` (interpret mode) they stay host
+    memory operations. Either way the memory space is then dropped from every
+    type outside `gpu.module`s. Host code that reads or writes device memory
+    itself (anything but allocation, copies, views and calls) is an error.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"gpu\"",
+           "Where device memory lives: `gpu` (gpu.alloc and gpu.memcpy) or "
+           "`host` (interpret mode: host memory)">
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
 def MGPUPrimitivesToNVVM : Pass<"mgpu-primitives-to-nvvm", "::mlir::ModuleOp"> {
   let summary = "Lower kernel-level ops in gpu.launch bodies to TMA and "
                 "mbarriers (NVVM)";
