@@ -5,10 +5,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "mgpu/Transforms/DeviceBuffers.h"
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::mgpu;
@@ -40,7 +42,7 @@ static bool isDeviceResident(MemRefType type) {
   return space && space.getValue() == gpu::AddressSpace::Global;
 }
 
-Value DeviceBuffers::copyIn(Value host) {
+Value DeviceBuffers::copyIn(Value host, bool withData) {
   if (Value device = copies.lookup(host))
     return device;
   auto type = cast<MemRefType>(host.getType());
@@ -52,7 +54,8 @@ Value DeviceBuffers::copyIn(Value host) {
       if (type.isDynamicDim(d))
         dynamicSizes.push_back(memref::DimOp::create(b, loc, host, d));
     Value device = alloc(type, dynamicSizes);
-    copy(device, host);
+    if (withData)
+      copy(device, host);
     copies[host] = device;
     return device;
   }
@@ -134,4 +137,24 @@ void DeviceBuffers::finish(Value launched, ValueRange outputs) {
   // stream), and a later copy to the host waits for all of them.
   if (!copies.empty())
     gpu::WaitOp::create(b, loc, Type(), ValueRange{token});
+}
+
+bool mlir::mgpu::isOnlyCopiedInto(Value ref) {
+  SmallVector<Value> worklist = {ref};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
+        if (view.getViewSource() != value)
+          return false;
+        worklist.push_back(view->getResult(0));
+        continue;
+      }
+      auto copy = dyn_cast<CopySmemToGmemOp>(user);
+      if (!copy || copy.getDst() != value)
+        return false;
+    }
+  }
+  return true;
 }

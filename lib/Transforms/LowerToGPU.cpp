@@ -481,9 +481,12 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
   // Device copies of the arrays and global scratch.
   DeviceBuffers device(b, loc);
   SmallVector<Value> args;
-  for (Value v : op.getOperands().drop_front(op.getGrid().size())) {
-    args.push_back(device.copyIn(v));
-  }
+  Block &body = op.getBody().front();
+  for (auto [v, ref] :
+       llvm::zip(op.getOperands().drop_front(op.getGrid().size()),
+                 body.getArguments().take_front(op.getIns().size() +
+                                                op.getOuts().size())))
+    args.push_back(device.copyIn(v, /*withData=*/!isOnlyCopiedInto(ref)));
   KernelScratch scratch;
   if (failed(scratch.allocateGlobal(op, device, op.getScratch())))
     return failure();
@@ -516,7 +519,6 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
     bindMeshAxes(mesh, ctaIds, clusterIds, k.warpgroup, bindings);
   }
 
-  Block &body = op.getBody().front();
   IRMapping mapping;
   mapping.map(body.getArguments(), args);
   bindQueries(b, loc, body, bindings, mapping);

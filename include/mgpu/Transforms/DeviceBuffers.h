@@ -26,8 +26,10 @@ public:
   DeviceBuffers(OpBuilder &b, Location loc);
 
   /// The device copy of `host` (one per host value); `host` itself when it
-  /// is device memory.
-  Value copyIn(Value host);
+  /// is device memory. Without `withData` the device buffer starts
+  /// uninitialized (an output the kernel only writes), unless `host` is a
+  /// strided view, whose gaps the copy back must preserve.
+  Value copyIn(Value host, bool withData = true);
   /// A device buffer of `type`, zeroed.
   Value zeroedScratch(MemRefType type);
   /// The token the launch waits for.
@@ -48,6 +50,12 @@ private:
   llvm::MapVector<Value, std::pair<Value, Value>> spans;
   SmallVector<Value> scratch;
 };
+
+/// True when a kernel only writes `ref` (a GMEM operand of its body), by
+/// async copies out of shared memory into it or its views: its old contents
+/// need not reach the device. Output blocks of a pallas_call are never read
+/// unless the output aliases an input (Pallas semantics).
+bool isOnlyCopiedInto(Value ref);
 
 } // namespace mlir::mgpu
 
