@@ -1,13 +1,14 @@
-//===- EmulateGPU.cpp - --mgpu-emulate-gpu
-//---------------------------------===//
+//===- EmulateGPU.cpp - Kernels run on host threads ----------------------===//
 //
 // Runs the kernels that --mgpu-lower-to-gpu produces (before outlining) on
 // the host, one host thread per CUDA thread, so that the GPU lowering itself
 // (block staging, lane distribution, named barriers, shuffles, semaphores)
 // is checked with numbers on machines without a GPU. It is a test vehicle,
-// not a fast path: every CUDA thread of every CTA is an OpenMP thread, barriers
-// are counters spun on with sched_yield, and a warp shuffle goes through a
-// host array between two warp-wide barriers.
+// not a fast path: every CUDA thread of a wave of CTAs (at most 1024 host
+// threads, whole clusters; every CTA at once for kernels that wait on
+// semaphores) is an OpenMP thread, barriers are counters spun on with
+// sched_yield, and a warp shuffle goes through a host array between two
+// warp-wide barriers.
 //
 // Host-side gpu ops become their memref equivalents (alloc, copy, fill,
 // dealloc), async tokens disappear, and workgroup memory becomes one host
@@ -46,6 +47,8 @@ namespace {
 /// Barrier slots per CTA: 16 named barriers, then one per warp (32 warps).
 constexpr int64_t kSlotsPerCta = 64;
 constexpr int64_t kFirstWarpSlot = 16;
+// Host threads of one wave of CTAs (see Emulator::emulate).
+constexpr int64_t kWaveThreads = 1024;
 
 Value index(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
@@ -343,7 +346,30 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
       arith::MulIOp::create(b, loc, arith::MulIOp::create(b, loc, gx, gy), gz);
   Value perCta =
       arith::MulIOp::create(b, loc, arith::MulIOp::create(b, loc, bx, by), bz);
-  Value threads = arith::MulIOp::create(b, loc, ctas, perCta);
+  // CTAs run in waves of at most kWaveThreads host threads (whole clusters),
+  // as a GPU runs as many CTAs as fit and starts the next when one ends. A
+  // kernel that waits on semaphores needs all its CTAs at once (lower-to-gpu
+  // checked that they fit on the chip): one wave.
+  bool coResident =
+      launch.getBody()
+          .walk([](SemaphoreWaitOp) { return WalkResult::interrupt(); })
+          .wasInterrupted();
+  Value one = index(b, loc, 1);
+  Value cx = launch.getClusterSizeX() ? launch.getClusterSizeX() : one;
+  Value cy = launch.getClusterSizeY() ? launch.getClusterSizeY() : one;
+  Value cz = launch.getClusterSizeZ() ? launch.getClusterSizeZ() : one;
+  Value waveCtas = ctas;
+  if (!coResident) {
+    Value clusterCtas = arith::MulIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, cx, cy), cz);
+    Value fit = arith::MaxUIOp::create(
+        b, loc, one,
+        arith::DivUIOp::create(b, loc, index(b, loc, kWaveThreads), perCta));
+    Value whole = arith::MulIOp::create(
+        b, loc, arith::CeilDivUIOp::create(b, loc, fit, clusterCtas),
+        clusterCtas);
+    waveCtas = arith::MinUIOp::create(b, loc, whole, ctas);
+  }
   Value smemBytes = index(b, loc, 0);
   if (Value dynamic = launch.getDynamicSharedMemorySize())
     smemBytes = arith::IndexCastOp::create(b, loc, b.getIndexType(), dynamic);
@@ -356,27 +382,37 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
   Value smem = memref::AllocOp::create(
       b, loc, bytesType,
       ValueRange{arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, ctas, stride),
+          b, loc, arith::MulIOp::create(b, loc, waveCtas, stride),
           index(b, loc, 128))},
       b.getI64IntegerAttr(128));
   Value sync = memref::AllocOp::create(
       b, loc, wordsType,
-      ValueRange{arith::MulIOp::create(b, loc, ctas,
+      ValueRange{arith::MulIOp::create(b, loc, waveCtas,
                                        index(b, loc, 2 * kSlotsPerCta))});
-  Value zeroWord = arith::ConstantIntOp::create(b, loc, 0, 64);
-  linalg::FillOp::create(b, loc, zeroWord, sync);
-  Value exchange =
-      memref::AllocOp::create(b, loc, wordsType, ValueRange{threads});
+  Value exchange = memref::AllocOp::create(
+      b, loc, wordsType,
+      ValueRange{arith::MulIOp::create(b, loc, waveCtas, perCta)});
 
-  // One OpenMP thread per CUDA thread: a statically scheduled loop with
-  // chunk 1 over a team of exactly that many threads.
   Value zeroIndex = index(b, loc, 0), oneIndex = index(b, loc, 1);
-  Value chunk = arith::ConstantIntOp::create(b, loc, 1, 32);
-  omp::ParallelOperands team;
-  team.numThreads = arith::IndexCastOp::create(b, loc, b.getI32Type(), threads);
-  auto parallel = omp::ParallelOp::create(b, loc, team);
+  auto waves = scf::ForOp::create(b, loc, zeroIndex, ctas, waveCtas);
   {
     OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(waves.getBody());
+    Value firstCta = waves.getInductionVar();
+    Value n = arith::MinUIOp::create(
+        b, loc, waveCtas, arith::SubIOp::create(b, loc, ctas, firstCta));
+    Value threads = arith::MulIOp::create(b, loc, n, perCta);
+    // A CTA starts with its barriers cleared.
+    Value zeroWord = arith::ConstantIntOp::create(b, loc, 0, 64);
+    linalg::FillOp::create(b, loc, zeroWord, sync);
+
+    // One OpenMP thread per CUDA thread of the wave: a statically scheduled
+    // loop with chunk 1 over a team of exactly that many threads.
+    Value chunk = arith::ConstantIntOp::create(b, loc, 1, 32);
+    omp::ParallelOperands team;
+    team.numThreads =
+        arith::IndexCastOp::create(b, loc, b.getI32Type(), threads);
+    auto parallel = omp::ParallelOp::create(b, loc, team);
     b.createBlock(&parallel.getRegion());
     omp::WsloopOperands schedule;
     schedule.scheduleKind = omp::ClauseScheduleKindAttr::get(
@@ -395,8 +431,10 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
     omp::YieldOp::create(b, loc);
     b.setInsertionPointToStart(body);
 
+    // t: the thread in the wave; cta: the CTA in the grid.
     Value t = body->getArgument(0);
-    Value cta = arith::DivUIOp::create(b, loc, t, perCta);
+    Value waveCta = arith::DivUIOp::create(b, loc, t, perCta);
+    Value cta = arith::AddIOp::create(b, loc, firstCta, waveCta);
     Value tid = arith::RemUIOp::create(b, loc, t, perCta);
     Value tx = arith::RemUIOp::create(b, loc, tid, bx);
     Value rest = arith::DivUIOp::create(b, loc, tid, bx);
@@ -406,13 +444,9 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
     Value ctaRest = arith::DivUIOp::create(b, loc, cta, gx);
     Value byId = arith::RemUIOp::create(b, loc, ctaRest, gy);
     Value bzId = arith::DivUIOp::create(b, loc, ctaRest, gy);
-    Value one = index(b, loc, 1);
-    Value cx = launch.getClusterSizeX() ? launch.getClusterSizeX() : one;
-    Value cy = launch.getClusterSizeY() ? launch.getClusterSizeY() : one;
-    Value cz = launch.getClusterSizeZ() ? launch.getClusterSizeZ() : one;
-    Value ctaBase = arith::MulIOp::create(b, loc, cta, stride);
+    Value ctaBase = arith::MulIOp::create(b, loc, waveCta, stride);
     Value slotBase =
-        arith::MulIOp::create(b, loc, cta, index(b, loc, kSlotsPerCta));
+        arith::MulIOp::create(b, loc, waveCta, index(b, loc, kSlotsPerCta));
 
     auto pick = [](gpu::Dimension d, Value x, Value y, Value z) {
       return d == gpu::Dimension::x ? x : d == gpu::Dimension::y ? y : z;

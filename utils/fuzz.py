@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""A mutation fuzzer for mgpu's tools, seeded with the project's own tests.
+
+    utils/fuzz.py --build build [--mutants 1000] [--seed 1] [--jobs 2]
+                  [--out fuzz-findings] [--run-fraction 0.2]
+
+Each mutant is one small edit of one .mlir file of test/ or examples/ (a
+number changed, a type swapped, a line dropped, duplicated or moved, an
+attribute keyword replaced), chosen deterministically from the seed. Every
+mutant goes through `mgpu-opt` (parse and verify), `--mgpu-to-cpu` and
+`--mgpu-to-binary=format=isa`; a fraction of those that compile and have a
+`main` also run with `mgpu-run` on the cpu and emulate backends. Each result
+is classified:
+
+  rejected      exit 1 with a located error (what bad input must get)
+  ok            exit 0 and no error
+  crash         a signal, or an exit status other than 0 and 1
+  hang          no answer within the time limit
+  error-exit-0  an error printed but exit status 0
+  no-location   an error without a location (`<unknown>:0` or `loc(unknown)`)
+  invalid-ir    a pass produced IR that fails to verify
+  disagreement  cpu and emulate print different results
+
+The findings (all but rejected and ok) are written as reproducers under
+--out, one directory per finding with the mutant, the command and its
+output; the summary counts every class. Exit status 1 when there is a
+finding.
+"""
+
+import argparse
+import collections
+import concurrent.futures
+import hashlib
+import os
+import random
+import re
+import subprocess
+import sys
+
+TYPES = ["f32", "f16", "bf16", "f64", "i1", "i4", "i8", "i32", "i64", "index",
+         "complex<f32>", "f80", "tf32", "f8E4M3FN", "ui32", "si8"]
+NUMBERS = ["0", "1", "-1", "2", "3", "7", "64", "255", "256", "1023",
+           "4294967296", "-9223372036854775808", "9223372036854775807"]
+KEYWORDS = ["parallel", "sequential", "gmem", "smem", "workgroup", "global",
+            "private", "ins", "outs", "in_specs", "out_specs", "grid",
+            "floordiv", "mod", "ceildiv", "read_only", "commit_group"]
+NUMBER = re.compile(r"(?<![\w#%@.])-?\d+(?![\w.])")
+TYPE = re.compile(r"\b(f16|bf16|f32|f64|i1|i8|i16|i32|i64|index)\b")
+KEYWORD = re.compile(r"\b(" + "|".join(KEYWORDS) + r")\b")
+
+
+def corpus(source_root):
+    files = []
+    for top in ("test", "examples"):
+        for directory, _, names in sorted(os.walk(os.path.join(source_root,
+                                                               top))):
+            for name in sorted(names):
+                if not name.endswith(".mlir"):
+                    continue
+                path = os.path.join(directory, name)
+                with open(path) as stream:
+                    text = stream.read()
+                # Files whose cases are split apart are fuzzed case by case.
+                for case in text.split("\n// -----\n"):
+                    if "mgpu." in case:
+                        files.append((os.path.relpath(path, source_root),
+                                      case))
+    return files
+
+
+def strip_comments(text):
+    return "\n".join(line for line in text.splitlines()
+                     if not line.lstrip().startswith("//"))
+
+
+def mutate(text, rng):
+    """One edit of `text`; the name of the edit for the report."""
+    lines = text.splitlines()
+    kind = rng.choice(["number", "number", "type", "type", "keyword",
+                       "drop", "duplicate", "move"])
+    if kind in ("number", "type", "keyword"):
+        pattern = {"number": NUMBER, "type": TYPE, "keyword": KEYWORD}[kind]
+        choices = {"number": NUMBERS, "type": TYPES, "keyword": KEYWORDS}[kind]
+        matches = list(pattern.finditer(text))
+        if matches:
+            match = rng.choice(matches)
+            new = rng.choice(choices)
+            return (text[:match.start()] + new + text[match.end():],
+                    "%s %s -> %s at %d" % (kind, match.group(0), new,
+                                            match.start()))
+    if len(lines) < 2:
+        return text + "\n}", "append brace"
+    i = rng.randrange(len(lines))
+    if kind == "drop":
+        return "\n".join(lines[:i] + lines[i + 1:]), "drop line %d" % (i + 1)
+    if kind == "duplicate":
+        return ("\n".join(lines[:i + 1] + lines[i:]),
+                "duplicate line %d" % (i + 1))
+    j = rng.randrange(len(lines))
+    line = lines.pop(i)
+    lines.insert(j, line)
+    return "\n".join(lines), "move line %d to %d" % (i + 1, j + 1)
+
+
+def run(command, timeout, env=None):
+    try:
+        result = subprocess.run(command, capture_output=True, text=True,
+                                timeout=timeout, env=env,
+                                errors="replace")
+        return result.returncode, result.stdout, result.stderr
+    except subprocess.TimeoutExpired:
+        return None, "", ""
+
+
+def classify(rc, stdout, stderr):
+    if rc is None:
+        return "hang"
+    if rc < 0 or rc not in (0, 1):
+        return "crash"
+    if "AddressSanitizer" in stderr or "runtime error:" in stderr:
+        return "crash"
+    has_error = re.search(r"\berror:", stderr) is not None
+    if rc == 0 and has_error:
+        return "error-exit-0"
+    if rc == 1:
+        if "<unknown>:0" in stderr or "loc(unknown)" in stderr:
+            return "no-location"
+        if "verification failed" in stderr or \
+                "failed to verify" in stderr:
+            return "invalid-ir"
+        return "rejected"
+    return "ok"
+
+
+def check_mutant(job):
+    index, name, edit, text, args = job
+    work = os.path.join(args.work, "m%d" % index)
+    os.makedirs(work, exist_ok=True)
+    path = os.path.join(work, "mutant.mlir")
+    with open(path, "w") as stream:
+        stream.write(text)
+    opt = os.path.join(args.build, "bin", "mgpu-opt")
+    mgpu_run = os.path.join(args.build, "bin", "mgpu-run")
+    results = []
+    steps = [("verify", [opt, path, "-o", os.devnull])]
+    rc, out, err = run(steps[0][1], args.timeout)
+    status = classify(rc, out, err)
+    results.append(("verify", steps[0][1], status, err))
+    if status == "ok":
+        for step, pipeline in (("to-cpu", "--mgpu-to-cpu"),
+                               ("to-binary",
+                                "--mgpu-to-binary=chip=sm_90a format=isa")):
+            command = [opt, pipeline, path, "-o", os.devnull]
+            rc, out, err = run(command, args.timeout)
+            results.append((step, command, classify(rc, out, err), err))
+        compiled = all(r[2] == "ok" for r in results)
+        rng = random.Random("%d-%d" % (args.seed, index))
+        # The programs of test/Integration/Emulate race on purpose, to show
+        # the emulator's async semantics: the CPU cannot agree with them.
+        comparable = "Integration/Emulate" not in name
+        if compiled and comparable and "@main" in text and \
+                rng.random() < args.run_fraction:
+            # Same garbage in uninitialized host memory on both backends, so
+            # that a mutant reading it does not look like a disagreement.
+            env = dict(os.environ, MGPU_WAIT_TIMEOUT="2",
+                       MALLOC_PERTURB_="165")
+            outputs = {}
+            for backend in ("cpu", "emulate"):
+                command = [mgpu_run, path, "-e", "main",
+                           "--backend=" + backend]
+                rc, out, err = run(command, args.timeout, env)
+                status = classify(rc, out, err)
+                results.append(("run-" + backend, command, status, err))
+                if status == "ok":
+                    outputs[backend] = out
+            if len(outputs) == 2 and outputs["cpu"] != outputs["emulate"]:
+                results.append(("compare", ["cpu", "vs", "emulate"],
+                                "disagreement",
+                                "cpu:\n%s\nemulate:\n%s" % (
+                                    outputs["cpu"][:2000],
+                                    outputs["emulate"][:2000])))
+    findings = [r for r in results if r[2] not in ("ok", "rejected")]
+    for step, command, status, err in findings:
+        digest = hashlib.sha1(text.encode()).hexdigest()[:10]
+        where = os.path.join(args.out, "%s-%s-%s" % (status, step, digest))
+        os.makedirs(where, exist_ok=True)
+        with open(os.path.join(where, "mutant.mlir"), "w") as stream:
+            stream.write(text)
+        with open(os.path.join(where, "README"), "w") as stream:
+            stream.write("seed file: %s\nedit: %s\ncommand: %s\n\n%s\n"
+                         % (name, edit, " ".join(command), err[-6000:]))
+    os.remove(path)
+    os.rmdir(work)
+    return [(step, status) for step, _, status, _ in results], \
+        [(status, step, name, edit) for step, _, status, _ in findings]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default="build")
+    parser.add_argument("--mutants", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--timeout", type=float, default=60)
+    parser.add_argument("--run-fraction", type=float, default=0.2)
+    parser.add_argument("--out", default="fuzz-findings")
+    parser.add_argument("--work", default="")
+    args = parser.parse_args()
+    args.build = os.path.abspath(args.build)
+    args.out = os.path.abspath(args.out)
+    if not args.work:
+        args.work = os.path.join(args.out, "work")
+    source_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+    seeds = corpus(source_root)
+    rng = random.Random(args.seed)
+    jobs = []
+    for index in range(args.mutants):
+        name, text = seeds[rng.randrange(len(seeds))]
+        mutant, edit = mutate(strip_comments(text), rng)
+        jobs.append((index, name, edit, mutant, args))
+
+    counts = collections.Counter()
+    findings = []
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for done, (results, found) in enumerate(
+                pool.map(check_mutant, jobs), 1):
+            counts.update(status for _, status in results)
+            counts.update("%s/%s" % (step, status)
+                          for step, status in results)
+            findings.extend(found)
+            if done % 200 == 0:
+                print("fuzz: %d/%d mutants" % (done, args.mutants),
+                      flush=True)
+    print("fuzz: %d mutants from %d seed cases (seed %d)"
+          % (args.mutants, len(seeds), args.seed))
+    for status in ("ok", "rejected", "crash", "hang", "error-exit-0",
+                   "no-location", "invalid-ir", "disagreement"):
+        print("  %-13s %d" % (status, counts[status]))
+    for status, step, name, edit in findings:
+        print("finding: %s in %s: %s (%s)" % (status, step, name, edit))
+    return 1 if findings else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
