@@ -105,3 +105,14 @@ Value mlir::mgpu::getLocationString(OpBuilder &b, Operation *op) {
   }
   return LLVM::AddressOfOp::create(b, op->getLoc(), global);
 }
+
+void mlir::mgpu::checkBarrierIndex(OpBuilder &b, Operation *op, Value index,
+                                   int64_t count) {
+  Location loc = op->getLoc();
+  Value wide =
+      index.getType().isIndex()
+          ? Value(arith::IndexCastOp::create(b, loc, b.getI64Type(), index))
+          : index;
+  callHostRuntime(b, op, "mgpuHostCheckBarrierIndex",
+                  {wide, getI64(b, loc, count), getLocationString(b, op)});
+}

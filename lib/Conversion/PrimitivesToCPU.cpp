@@ -102,6 +102,8 @@ struct CopyGmemToSmemToCPU : public OpConversionPattern<CopyGmemToSmemOp> {
   matchAndRewrite(CopyGmemToSmemOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    checkBarrierIndex(rewriter, op, adaptor.getBarrierIndex(),
+                      op.getBarrier().getType().getCount());
     copyWindow(rewriter, loc, adaptor.getSrc(), op.getMixedOffsets(),
                adaptor.getDst(), /*toShared=*/true);
     callHostRuntime(
@@ -146,6 +148,8 @@ struct BarrierArriveToCPU : public OpConversionPattern<BarrierArriveOp> {
   matchAndRewrite(BarrierArriveOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    checkBarrierIndex(rewriter, op, adaptor.getIndex(),
+                      op.getBarrier().getType().getCount());
     callHostRuntime(
         rewriter, op, "mgpuHostBarrierArrive",
         {barrierPointer(rewriter, loc, adaptor.getBarrier(),
@@ -166,6 +170,8 @@ struct BarrierWaitToCPU : public OpConversionPattern<BarrierWaitOp> {
       return rewriter.notifyMatchFailure(
           op, "the phase is implicit (run --mgpu-track-barrier-phases)");
     Location loc = op.getLoc();
+    checkBarrierIndex(rewriter, op, adaptor.getIndex(),
+                      op.getBarrier().getType().getCount());
     Value parity = arith::ExtUIOp::create(rewriter, loc, rewriter.getI64Type(),
                                           adaptor.getParity());
     callHostRuntime(rewriter, op, "mgpuHostBarrierWait",

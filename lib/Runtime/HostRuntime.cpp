@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cinttypes>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -201,6 +202,25 @@ MGPU_HOST_EXPORT void mgpuHostBarrierWait(int64_t *barrier, int64_t parity,
                                           const char *where) {
   waitUntil([&] { return phaseDone(barrier, parity); }, "mgpu.barrier_wait",
             where);
+}
+
+/// Stops the program when a kernel-level op names barrier `index` of an
+/// array of `count`, which does not exist.
+MGPU_HOST_EXPORT void mgpuHostCheckBarrierIndex(int64_t index, int64_t count,
+                                                const char *where) {
+  if (index >= 0 && index < count)
+    return;
+  // Once, however many threads get here: the first reports and ends the
+  // program while holding the lock.
+  static std::mutex reporting;
+  reporting.lock();
+  std::fprintf(stderr,
+               "%s: error: barrier index %" PRId64 " is out of range: the "
+               "barrier array has %" PRId64 " barrier%s\n",
+               where ? where : "<unknown>", index, count,
+               count == 1 ? "" : "s");
+  std::fflush(stderr);
+  std::_Exit(1);
 }
 
 /// Waits until the i32 semaphore is at least `value`, then subtracts it.

@@ -261,6 +261,8 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
     return success();
   }
   if (auto arrive = dyn_cast<BarrierArriveOp>(op)) {
+    checkBarrierIndex(b, op, arrive.getIndex(),
+                      arrive.getBarrier().getType().getCount());
     Value pointer = barrierAt(arrive.getBarrier(), arrive.getIndex());
     if (!pointer)
       return op->emitOpError() << "cannot be emulated: unknown barrier storage";
@@ -273,6 +275,8 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
     return success();
   }
   if (auto wait = dyn_cast<BarrierWaitOp>(op)) {
+    checkBarrierIndex(b, op, wait.getIndex(),
+                      wait.getBarrier().getType().getCount());
     Value pointer = barrierAt(wait.getBarrier(), wait.getIndex());
     if (!pointer || !wait.getParity())
       return op->emitOpError() << "cannot be emulated: needs its barrier's "
@@ -284,6 +288,8 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
     return success();
   }
   if (auto copy = dyn_cast<CopyGmemToSmemOp>(op)) {
+    checkBarrierIndex(b, op, copy.getBarrierIndex(),
+                      copy.getBarrier().getType().getCount());
     Value pointer = barrierAt(copy.getBarrier(), copy.getBarrierIndex());
     if (!pointer)
       return op->emitOpError() << "cannot be emulated: unknown barrier storage";

@@ -29,6 +29,11 @@ Value getElementPointer(OpBuilder &b, Location loc, Value memref,
 /// a constant global of `op`'s module.
 Value getLocationString(OpBuilder &b, Operation *op);
 
+/// Reports (at `op`'s location) and stops the program when `index` is not a
+/// barrier of an array of `count`: out of range, it would address other
+/// memory (on the GPU, undefined behaviour).
+void checkBarrierIndex(OpBuilder &b, Operation *op, Value index, int64_t count);
+
 /// An i64 constant.
 Value getI64(OpBuilder &b, Location loc, int64_t value);
 
