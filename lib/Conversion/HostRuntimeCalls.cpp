@@ -77,6 +77,12 @@ Value mlir::mgpu::getLocationString(OpBuilder &b, Operation *op) {
        << file.getColumn();
   else
     os << loc;
+  return getStringConstant(b, op, text);
+}
+
+Value mlir::mgpu::getStringConstant(OpBuilder &b, Operation *op,
+                                    StringRef value) {
+  std::string text = value.str();
   text.push_back('\0');
 
   ModuleOp module = getHostModule(op);
@@ -86,7 +92,7 @@ Value mlir::mgpu::getLocationString(OpBuilder &b, Operation *op) {
   // One global per distinct text.
   std::string name;
   for (unsigned n = 0;; ++n) {
-    name = "__mgpu_loc_" + std::to_string(n);
+    name = "__mgpu_str_" + std::to_string(n);
     auto existing = module.lookupSymbol<LLVM::GlobalOp>(name);
     if (!existing)
       break;

@@ -223,6 +223,17 @@ MGPU_HOST_EXPORT void mgpuHostCheckBarrierIndex(int64_t index, int64_t count,
   std::_Exit(1);
 }
 
+/// A runtime check of interpret mode or the emulator failed (see
+/// --mgpu-report-failed-checks): report it at the checked op and stop.
+MGPU_HOST_EXPORT void mgpuHostCheckFailed(const char *where, const char *what) {
+  static std::mutex reporting;
+  reporting.lock();
+  std::fprintf(stderr, "%s: error: %s (a runtime check of the host backends)\n",
+               where ? where : "<unknown>", what ? what : "check failed");
+  std::fflush(stderr);
+  std::_Exit(1);
+}
+
 /// Waits until the i32 semaphore is at least `value`, then subtracts it.
 MGPU_HOST_EXPORT void mgpuHostSemaphoreWait(int32_t *semaphore, int32_t value,
                                             const char *where) {

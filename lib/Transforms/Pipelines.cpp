@@ -59,6 +59,14 @@ static void addKernelFormPasses(OpPassManager &pm, bool identityLayout) {
   pm.addPass(createMGPUTrackBarrierPhases());
 }
 
+/// The host backends check memory accesses at run time: an index out of
+/// bounds is reported at its op instead of corrupting memory.
+static void addRuntimeChecks(OpPassManager &pm) {
+  pm.addPass(createMGPUCheckVectorAccesses());
+  pm.addPass(createGenerateRuntimeVerificationPass());
+  pm.addPass(createMGPUReportFailedChecks());
+}
+
 /// Meshes with different clusters cannot share one GPU launch: such an
 /// mpmd_map becomes one launch per pair, in order (an error if its regions
 /// wait on each other).
@@ -75,6 +83,7 @@ void mlir::mgpu::buildMGPUToCPUPipeline(
   deviceMemory.target = "host";
   pm.addPass(createMGPUDeviceMemory(deviceMemory));
   pm.addPass(createMGPULowerToCPU());
+  addRuntimeChecks(pm);
   addHostToLLVMPasses(pm);
 }
 
@@ -87,6 +96,7 @@ void mlir::mgpu::buildMGPUToGPUEmulatorPipeline(OpPassManager &pm,
   pm.addPass(createMGPULowerToGPU(lower));
   pm.addPass(createMGPUDeviceMemory());
   pm.addPass(createMGPUEmulateGPU());
+  addRuntimeChecks(pm);
   addHostToLLVMPasses(pm);
 }
 

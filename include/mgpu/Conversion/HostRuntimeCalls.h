@@ -34,6 +34,10 @@ Value getLocationString(OpBuilder &b, Operation *op);
 /// memory (on the GPU, undefined behaviour).
 void checkBarrierIndex(OpBuilder &b, Operation *op, Value index, int64_t count);
 
+/// An `!llvm.ptr` to NUL-terminated `text`, a constant global of `op`'s
+/// module (one per distinct text).
+Value getStringConstant(OpBuilder &b, Operation *op, StringRef text);
+
 /// An i64 constant.
 Value getI64(OpBuilder &b, Location loc, int64_t value);
 

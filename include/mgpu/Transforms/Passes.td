@@ -204,6 +204,44 @@ def MGPUDeviceMemory : Pass<"mgpu-device-memory", "::mlir::ModuleOp"> {
   ];
 }
 
+def MGPUCheckVectorAccesses : Pass<"mgpu-check-vector-accesses"> {
+  let summary = "Runtime bounds checks of vector loads, stores and transfers";
+  let description = [{
+    Upstream's `--generate-runtime-verification` checks memref loads and
+    stores but not vector accesses. For the host backends this pass adds a
+    `cf.assert` before each `vector.load`, `vector.store` and each
+    `vector.transfer_read` / `vector.transfer_write` dimension marked in
+    bounds: the vector must lie inside the memref. Out of bounds it would
+    read or write other memory (an in-bounds transfer is not masked).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
+def MGPUReportFailedChecks
+    : Pass<"mgpu-report-failed-checks", "::mlir::ModuleOp"> {
+  let summary = "Failed runtime checks as located errors (host backends)";
+  let description = [{
+    Interpret mode and the GPU emulator check memory accesses at run time
+    (upstream `--generate-runtime-verification`, which emits `cf.assert`):
+    an index out of bounds in a kernel body or in host code would otherwise
+    read or write other memory, corrupt the heap or hang. This pass turns
+    each `cf.assert` into a call of the host runtime that, when the check
+    fails, prints `file:line:col: error: <what failed>` at the checked op's
+    location and ends the program with exit code 1 (a `cf.assert` would
+    abort with a signal).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 def MGPUPrimitivesToNVVM : Pass<"mgpu-primitives-to-nvvm", "::mlir::ModuleOp"> {
   let summary = "Lower kernel-level ops in gpu.launch bodies to TMA and "
                 "mbarriers (NVVM)";

@@ -1,0 +1,64 @@
+// Interpret mode and the emulator check memory accesses at run time: an
+// index out of bounds, in a kernel body or in host code, stops the program
+// with an error at the access (exit code 1) instead of reading or writing
+// other memory, which corrupted the heap or hung (found by utils/fuzz.py).
+// On a GPU such an access is undefined behaviour and is not checked.
+// RUN: rm -rf %t && split-file %s %t
+// RUN: not mgpu-run %t/vector.mlir -e main --backend=cpu 2>&1 | FileCheck %s --check-prefix=VECTOR
+// RUN: not mgpu-run %t/vector.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=VECTOR
+// RUN: not mgpu-run %t/gmem.mlir -e main --backend=cpu 2>&1 | FileCheck %s --check-prefix=GMEM
+// RUN: not mgpu-run %t/gmem.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=GMEM
+// RUN: not mgpu-run %t/host.mlir -e main --backend=cpu 2>&1 | FileCheck %s --check-prefix=HOST
+// RUN: not mgpu-run %t/host.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=HOST
+
+// VECTOR: vector.mlir:12:12: error: vector access out of bounds of its memref (a runtime check of the host backends)
+// GMEM: gmem.mlir:12:12: error: out-of-bounds access (a runtime check of the host backends)
+// HOST: host.mlir:5:10: error: out-of-bounds access (a runtime check of the host backends)
+
+//--- vector.mlir
+#block = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> (i)>>
+module {
+  func.func @main() {
+    %x = memref.alloc() : memref<256xf32>
+    mgpu.pallas_call grid [2] ins(%x : memref<256xf32>) outs(%x : memref<256xf32>)
+        in_specs [#block] out_specs [#block] {
+    ^bb0(%xs: memref<128xf32, #gpu.address_space<workgroup>>,
+         %os: memref<128xf32, #gpu.address_space<workgroup>>):
+      %pad = arith.constant 0.0 : f32
+      // Elements 64 to 191 of a 128-element block.
+      %c64 = arith.constant 64 : index
+      %v = vector.transfer_read %xs[%c64], %pad {in_bounds = [true]}
+          : memref<128xf32, #gpu.address_space<workgroup>>, vector<128xf32>
+    }
+    return
+  }
+}
+
+//--- gmem.mlir
+#blk = #mgpu.block_spec<shape = [8], index_map = affine_map<(i) -> (0)>, memory_space = gmem>
+module {
+  func.func @main() {
+    %t = memref.alloc() : memref<8xf32>
+    mgpu.pallas_call grid [2] ins(%t : memref<8xf32>) outs(%t : memref<8xf32>)
+        in_specs [#blk] out_specs [#blk] {
+    ^bb0(%ts: memref<8xf32>, %os: memref<8xf32>):
+      %i = mgpu.program_id 0
+      %c7 = arith.constant 7 : index
+      %j = arith.addi %i, %c7 : index
+      // Element 8 in the second program.
+      %v = memref.load %ts[%j] : memref<8xf32>
+    }
+    return
+  }
+}
+
+//--- host.mlir
+module {
+  func.func @main() {
+    %m = memref.alloc() : memref<4xf32>
+    %c4 = arith.constant 4 : index
+    %v = memref.load %m[%c4] : memref<4xf32>
+    vector.print %v : f32
+    return
+  }
+}

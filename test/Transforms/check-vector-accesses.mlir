@@ -1,0 +1,50 @@
+// RUN: mgpu-opt --mgpu-check-vector-accesses %s | FileCheck %s
+// RUN: mgpu-opt --mgpu-check-vector-accesses --mgpu-report-failed-checks %s | FileCheck %s --check-prefix=REPORT
+
+// Vector loads and stores assert that the vector lies in the memref, in the
+// dimensions it covers.
+// CHECK-LABEL: func.func @load_store(
+// CHECK-SAME: %[[M:.*]]: memref<4x?xf32>, %[[I:.*]]: index, %[[J:.*]]: index
+// CHECK: %[[END:.*]] = arith.addi %[[J]], %c8
+// CHECK: %[[DIM:.*]] = memref.dim %[[M]], %c1
+// CHECK: arith.cmpi sge, %[[J]], %c0
+// CHECK: arith.cmpi sle, %[[END]], %[[DIM]]
+// CHECK: cf.assert %{{.*}}, "^ vector access out of bounds of its memref"
+// CHECK-NEXT: vector.load
+// CHECK: cf.assert
+// CHECK-NEXT: vector.store
+func.func @load_store(%m: memref<4x?xf32>, %i: index, %j: index) {
+  %v = vector.load %m[%i, %j] : memref<4x?xf32>, vector<8xf32>
+  vector.store %v, %m[%i, %j] : memref<4x?xf32>, vector<8xf32>
+  return
+}
+
+// A transfer is checked in the dimensions it marks in bounds only: those it
+// may run past are masked.
+// CHECK-LABEL: func.func @transfers(
+// CHECK: memref.dim %{{.*}}, %c1
+// CHECK-NOT: memref.dim %{{.*}}, %c0
+// CHECK: cf.assert
+// CHECK-NEXT: vector.transfer_read
+// CHECK-NOT: cf.assert
+// CHECK: vector.transfer_write
+func.func @transfers(%m: memref<16x16xf32>, %i: index) {
+  %pad = arith.constant 0.0 : f32
+  %v = vector.transfer_read %m[%i, %i], %pad {in_bounds = [false, true]}
+      : memref<16x16xf32>, vector<4x4xf32>
+  vector.transfer_write %v, %m[%i, %i] {in_bounds = [false, false]}
+      : vector<4x4xf32>, memref<16x16xf32>
+  return
+}
+
+// A failed check reports at the checked op and exits: a host runtime call
+// with the location and what failed.
+// REPORT-LABEL: func.func @load_store(
+// REPORT-NOT: cf.assert
+// REPORT: %[[FAILED:.*]] = arith.xori %{{.*}}, %true
+// REPORT: scf.if %[[FAILED]] {
+// REPORT:   %[[WHERE:.*]] = llvm.mlir.addressof @__mgpu_str_{{[0-9]+}}
+// REPORT:   %[[WHAT:.*]] = llvm.mlir.addressof @__mgpu_str_{{[0-9]+}}
+// REPORT:   func.call @mgpuHostCheckFailed(%[[WHERE]], %[[WHAT]]) : (!llvm.ptr, !llvm.ptr) -> ()
+// REPORT: }
+// REPORT-NEXT: vector.load
