@@ -4,7 +4,9 @@
 #   make check   install what is missing, build, run every test
 #
 # Other targets: build, check-sanitize (ASan+UBSan build running the lit
-# suite), device-bundle (every run test and benchmark compiled for the GPU
+# suite), fuzz (a mutation campaign, utils/fuzz.py; FUZZ_MUTANTS, FUZZ_SEED,
+# FUZZ_BUILD), fuzz-smoke (a small fixed-seed campaign under ASan+UBSan, run
+# by CI), device-bundle (every run test and benchmark compiled for the GPU
 # machine; see bench/device-check.sh), format-check, docs, clean.
 
 BUILD      ?= build
@@ -16,7 +18,7 @@ CMAKE_ARGS := -G Ninja -DCMAKE_BUILD_TYPE=Release \
               -DMLIR_DIR=$(LLVM_DIR)/lib/cmake/mlir \
               -DLLVM_EXTERNAL_LIT=$(LLVM_DIR)/bin/lit
 
-.PHONY: all deps configure build check check-sanitize demo device-bundle docs docs-check format-check clean
+.PHONY: all deps configure build check check-sanitize fuzz fuzz-smoke demo device-bundle docs docs-check format-check clean
 
 all: build
 
@@ -48,8 +50,25 @@ $(ASAN_BUILD)/build.ninja:
 
 check-sanitize: deps $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD)
-	ASAN_OPTIONS=detect_leaks=0:allow_user_poisoning=0 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ninja -C $(ASAN_BUILD) check-mgpu
+	$(SANITIZER_ENV) ninja -C $(ASAN_BUILD) check-mgpu
+
+SANITIZER_ENV := ASAN_OPTIONS=detect_leaks=0:allow_user_poisoning=0 \
+                 UBSAN_OPTIONS=print_stacktrace=1
+FUZZ_MUTANTS  ?= 5000
+FUZZ_SEED     ?= 1
+FUZZ_BUILD    ?= $(ASAN_BUILD)
+
+# Findings are left under $(FUZZ_BUILD)/fuzz-findings, one reproducer each.
+fuzz: deps $(FUZZ_BUILD)/build.ninja
+	ninja -C $(FUZZ_BUILD)
+	$(SANITIZER_ENV) python3 utils/fuzz.py --build $(FUZZ_BUILD) \
+	  --mutants $(FUZZ_MUTANTS) --seed $(FUZZ_SEED) \
+	  --out $(FUZZ_BUILD)/fuzz-findings
+
+fuzz-smoke: deps $(ASAN_BUILD)/build.ninja
+	ninja -C $(ASAN_BUILD)
+	$(SANITIZER_ENV) python3 utils/fuzz.py --build $(ASAN_BUILD) \
+	  --mutants 400 --seed 1 --out $(ASAN_BUILD)/fuzz-findings
 
 demo: build
 	@./examples/demo.sh $(BUILD)

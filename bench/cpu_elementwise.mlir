@@ -1,6 +1,6 @@
 // Interpret-mode benchmark: out = a * 2 + b over 2^24 f32 elements, as a
 // pallas_call with 4096-element staged blocks, timed with rtclock around the
-// kernel call (best of 5 runs). bench/cpu-elementwise.sh compares it with
+// kernel call (best of 5 runs). bench/cpu-interpret.sh compares it with
 // the same loop in C++ built with -O2.
 
 #block = #mgpu.block_spec<shape = [4096], index_map = affine_map<(i) -> (i)>>

@@ -83,6 +83,7 @@ void mlir::mgpu::buildMGPUToCPUPipeline(
   deviceMemory.target = "host";
   pm.addPass(createMGPUDeviceMemory(deviceMemory));
   pm.addPass(createMGPULowerToCPU());
+  pm.addPass(createMGPUVectorsToLoops());
   addRuntimeChecks(pm);
   addHostToLLVMPasses(pm);
 }

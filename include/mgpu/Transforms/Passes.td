@@ -221,6 +221,33 @@ def MGPUCheckVectorAccesses : Pass<"mgpu-check-vector-accesses"> {
   ];
 }
 
+def MGPUVectorsToLoops : Pass<"mgpu-vectors-to-loops"> {
+  let summary = "Whole-block vector ops as loops over small chunks (host)";
+  let description = [{
+    Kernel bodies compute on whole blocks (`vector<4x4096xf32>`). LLVM keeps
+    such a value in registers and the host lowering unrolls every op on it
+    (a libm call per element for `math.exp`): compile time grows with the
+    block and the value spills to the stack. For the host backends this
+    pass gives each vector with more than `max-elements` elements a heap
+    buffer and turns the ops on it into loops over chunks of the innermost
+    dimension (up to 16 elements): elementwise ops, splat constants,
+    broadcasts, in-bounds unmasked transfers and vector loads/stores,
+    `vector.reduction` and `vector.multi_reduction`. Any other user gets the
+    whole vector back, so unsupported ops still work, unrolled as before.
+  }];
+  let options = [
+    Option<"maxElements", "max-elements", "int64_t", "64",
+           "vectors with more elements than this get buffers and loops">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::ub::UBDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 def MGPUReportFailedChecks
     : Pass<"mgpu-report-failed-checks", "::mlir::ModuleOp"> {
   let summary = "Failed runtime checks as located errors (host backends)";
