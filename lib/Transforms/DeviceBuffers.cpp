@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
@@ -139,7 +140,7 @@ void DeviceBuffers::finish(Value launched, ValueRange outputs) {
     gpu::WaitOp::create(b, loc, Type(), ValueRange{token});
 }
 
-bool mlir::mgpu::isOnlyCopiedInto(Value ref) {
+bool mlir::mgpu::isOnlyWritten(Value ref) {
   SmallVector<Value> worklist = {ref};
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
@@ -151,9 +152,17 @@ bool mlir::mgpu::isOnlyCopiedInto(Value ref) {
         worklist.push_back(view->getResult(0));
         continue;
       }
-      auto copy = dyn_cast<CopySmemToGmemOp>(user);
-      if (!copy || copy.getDst() != value)
-        return false;
+      // Async copies out, or stores of a block written in place.
+      if (auto copy = dyn_cast<CopySmemToGmemOp>(user);
+          copy && copy.getDst() == value)
+        continue;
+      if (auto write = dyn_cast<vector::TransferWriteOp>(user);
+          write && write.getBase() == value)
+        continue;
+      if (auto store = dyn_cast<vector::StoreOp>(user);
+          store && store.getBase() == value)
+        continue;
+      return false;
     }
   }
   return true;

@@ -486,7 +486,7 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
        llvm::zip(op.getOperands().drop_front(op.getGrid().size()),
                  body.getArguments().take_front(op.getIns().size() +
                                                 op.getOuts().size())))
-    args.push_back(device.copyIn(v, /*withData=*/!isOnlyCopiedInto(ref)));
+    args.push_back(device.copyIn(v, /*withData=*/!isOnlyWritten(ref)));
   KernelScratch scratch;
   if (failed(scratch.allocateGlobal(op, device, op.getScratch())))
     return failure();

@@ -55,6 +55,7 @@ static void addKernelFormPasses(OpPassManager &pm, bool identityLayout) {
   MGPUBufferizeOptions bufferize;
   bufferize.identityLayout = identityLayout;
   pm.addPass(createMGPUBufferize(bufferize));
+  pm.addPass(createMGPUDirectBlocks());
   pm.addPass(createMGPUExpandPipelines());
   pm.addPass(createMGPUTrackBarrierPhases());
 }

@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -79,7 +80,35 @@ int64_t mlir::mgpu::getKnownMultiple(Value value) {
   return 1;
 }
 
+/// The known power-of-two multiple (capped at 16) of an offset given as a
+/// value or a constant.
+static int64_t getKnownOffsetMultiple(OpFoldResult offset) {
+  if (auto value = dyn_cast<Value>(offset))
+    return getKnownMultiple(value);
+  int64_t v = cast<IntegerAttr>(cast<Attribute>(offset)).getInt();
+  return v == 0 ? int64_t(16) : std::min<int64_t>(16, v & -v);
+}
+
 int64_t mlir::mgpu::getKnownAlignment(Value memref, ValueRange indices) {
+  SmallVector<int64_t> multiples = llvm::map_to_vector(
+      indices, [](Value index) { return getKnownMultiple(index); });
+  // Zero offsets do not count, even along dimensions of unknown stride.
+  SmallVector<bool> zero = llvm::map_to_vector(
+      indices, [](Value index) { return isZeroInteger(index); });
+  // A unit-stride view (such as a block read in place in global memory) at
+  // known offsets: the same element of its source.
+  while (auto view = memref.getDefiningOp<memref::SubViewOp>()) {
+    if (view.getSourceType().getRank() != view.getType().getRank() ||
+        !llvm::all_of(view.getStaticStrides(),
+                      [](int64_t s) { return s == 1; }))
+      break;
+    for (auto [multiple, isZero, offset] :
+         llvm::zip(multiples, zero, view.getMixedOffsets())) {
+      multiple = std::min(multiple, getKnownOffsetMultiple(offset));
+      isZero = isZero && isZeroInteger(offset);
+    }
+    memref = view.getSource();
+  }
   auto type = cast<MemRefType>(memref.getType());
   int64_t elementBytes = storageBytes(type.getElementType());
   if (!type.getLayout().isIdentity())
@@ -94,14 +123,10 @@ int64_t mlir::mgpu::getKnownAlignment(Value memref, ValueRange indices) {
   int64_t stride = 1;
   bool strideKnown = true;
   for (int64_t d = type.getRank() - 1; d >= 0; --d) {
-    APInt constant;
-    bool isZero =
-        matchPattern(indices[d], m_ConstantInt(&constant)) && constant.isZero();
-    if (!isZero)
-      multiple = std::min(
-          multiple, strideKnown
-                        ? powerOfTwoPart(getKnownMultiple(indices[d]) * stride)
-                        : int64_t(1));
+    if (!zero[d])
+      multiple =
+          std::min(multiple, strideKnown ? powerOfTwoPart(multiples[d] * stride)
+                                         : int64_t(1));
     if (type.isDynamicDim(d))
       strideKnown = false;
     else
@@ -109,6 +134,12 @@ int64_t mlir::mgpu::getKnownAlignment(Value memref, ValueRange indices) {
   }
   int64_t bytes = std::min<int64_t>(16, multiple * elementBytes);
   return bytes & -bytes;
+}
+
+/// Whether `base` is a view whose elements each lane accesses alone.
+static bool isLanePrivate(Value base) {
+  auto view = base.getDefiningOp<memref::SubViewOp>();
+  return view && view->hasAttr(MGPUDialect::getLanePrivateAttrName());
 }
 
 namespace {
@@ -1024,7 +1055,9 @@ LogicalResult Distributor::distributeRead(Operation *op, Value memref,
   Value base = lookup(memref);
   SmallVector<Value> baseIndices =
       llvm::map_to_vector(indices, [&](Value v) { return lookup(v); });
-  beforeRead(loc);
+  bool lanePrivate = isLanePrivate(base);
+  if (!lanePrivate)
+    beforeRead(loc);
   Layout layout(type);
   Type element = type.getElementType();
   Value lane;
@@ -1071,7 +1104,7 @@ LogicalResult Distributor::distributeRead(Operation *op, Value memref,
       return ifOp.getResult(0);
     });
   }
-  hazards.read = true;
+  hazards.read = hazards.read || !lanePrivate;
   map.map(op->getResult(0), lane);
   return success();
 }
@@ -1086,7 +1119,9 @@ LogicalResult Distributor::distributeWrite(Operation *op, Value value,
   Value lane = lookup(value);
   SmallVector<Value> baseIndices =
       llvm::map_to_vector(indices, [&](Value v) { return lookup(v); });
-  beforeWrite(loc);
+  bool lanePrivate = isLanePrivate(base);
+  if (!lanePrivate)
+    beforeWrite(loc);
   Layout layout(type);
   Type element = type.getElementType();
   if (hasFastPath(base, type, permutation, inBounds)) {
@@ -1132,7 +1167,7 @@ LogicalResult Distributor::distributeWrite(Operation *op, Value value,
       }
     }
   }
-  hazards.write = true;
+  hazards.write = hazards.write || !lanePrivate;
   return success();
 }
 

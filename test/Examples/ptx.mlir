@@ -12,7 +12,7 @@
 // RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/vector_add.mlir | %extract_ptx -o %t.vector_add.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.vector_add.ptx -o %t.vector_add.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
 // RUN: mgpu-opt --mgpu-to-binary="format=bin" %mgpu_src_root/examples/vector_add.mlir | FileCheck %s --check-prefix=BIN
-// RUN: FileCheck %s --check-prefix=LANES < %t.vector_add.ptx
+// RUN: FileCheck %s --check-prefix=DIRECT --implicit-check-not=.shared --implicit-check-not=bar.sync < %t.vector_add.ptx
 
 // RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/scale_in_place.mlir | %extract_ptx -o %t.scale_in_place.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.scale_in_place.ptx -o %t.scale_in_place.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
@@ -67,6 +67,13 @@
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
 // BIN: gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">, properties = {{.*}}, bin = "
+
+// DIRECT: .reqntid
+// DIRECT: mov.u32 %r{{[0-9]+}}, %tid.x;
+// DIRECT: ld.global.v4.b32
+// DIRECT: ld.global.v4.b32
+// DIRECT: add.rn.f32
+// DIRECT: st.global.v4.b32
 
 // LANES: .reqntid
 // LANES: mov.u32 %r{{[0-9]+}}, %tid.x;

@@ -9,12 +9,18 @@
 
 // VADD: mgpu-run: backend cuda (requested)
 // VADD: mock: cuModuleLoadDataEx(binary,
-// VADD-COUNT-3: mock: cuMemAlloc(4096)
-// Each 256-element block moves by TMA: one tensor map per array, boxes of
-// 256 elements.
-// VADD-COUNT-3: mock: cuTensorMapEncodeTiled(type 7, rank 1, dims [1024], strides [], box [256], element strides [1], interleave 0, swizzle 0, l2 0, oob 0)
+// The two inputs are copied to the device; the output, which the kernel only
+// writes, is not.
+// VADD: mock: cuMemAlloc(4096)
+// VADD-NEXT: mock: cuMemcpyAsync(4096 bytes, stream set)
+// VADD-NEXT: mock: cuMemAlloc(4096)
+// VADD-NEXT: mock: cuMemcpyAsync(4096 bytes, stream set)
+// VADD-NEXT: mock: cuMemAlloc(4096)
+// The blocks are read and written in place (--mgpu-direct-blocks): no
+// tensor map, no shared memory.
+// VADD-NOT: cuTensorMapEncodeTiled
 // VADD: mock: cuModuleGetFunction(vector_add_kernel)
-// VADD-NEXT: mock: cuLaunchKernel(vector_add_kernel, grid 4x1x1, block 128x1x1, shared 3328, stream set, params set, extra null)
+// VADD-NEXT: mock: cuLaunchKernel(vector_add_kernel, grid 4x1x1, block 128x1x1, shared 0, stream set, params set, extra null)
 // VADD-NEXT: mock: cuMemcpyAsync(4096 bytes, stream set)
 // VADD-COUNT-3: mock: cuMemFree
 // VADD: mock: cuStreamSynchronize(stream)

@@ -221,6 +221,28 @@ def MGPUCheckVectorAccesses : Pass<"mgpu-check-vector-accesses"> {
   ];
 }
 
+def MGPUDirectBlocks : Pass<"mgpu-direct-blocks"> {
+  let summary = "Lane-local blocks read and written in place in global memory";
+  let description = [{
+    When a pallas_call body only reads and writes its blocks whole and
+    computes lane by lane (arith, math, reductions, broadcasts, shape casts,
+    scf, program ids), staging the blocks through shared memory adds two
+    copies and barriers and buys nothing. This pass (memref form, before
+    `--mgpu-expand-pipelines`, all axes parallel) makes each such block a
+    `gmem` block of the whole array that the body views with a
+    `memref.subview` at the block's offset, so that lanes load their
+    elements straight into registers and store them back. A block stays
+    staged when it has transforms, does not divide a static contiguous
+    array, is passed twice, or is used by anything but whole-vector
+    accesses; nothing changes when the body needs shared memory (a
+    contraction, a copy, a barrier, scratch, a mesh).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
 def MGPUVectorsToLoops : Pass<"mgpu-vectors-to-loops"> {
   let summary = "Whole-block vector ops as loops over small chunks (host)";
   let description = [{

@@ -73,8 +73,8 @@ emitUnknownAttributeError(Operation *op, NamedAttribute attr, StringRef where) {
                                             << attr.getName().getValue() << "'";
   if (!where.empty())
     diag << " on " << where;
-  diag << "; the only discardable one is '" << MGPUDialect::getTargetAttrName()
-       << "'";
+  diag << "; the discardable ones are '" << MGPUDialect::getTargetAttrName()
+       << "' and '" << MGPUDialect::getLanePrivateAttrName() << "'";
   return diag;
 }
 
@@ -106,6 +106,14 @@ LogicalResult MGPUDialect::verifyRegionResultAttribute(Operation *op,
 
 LogicalResult MGPUDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
+  if (attr.getName() == getLanePrivateAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()) ||
+        op->getName().getStringRef() != "memref.subview")
+      return op->emitError() << "'" << getLanePrivateAttrName()
+                             << "' must be a unit attribute of a "
+                                "memref.subview";
+    return success();
+  }
   if (attr.getName() != getTargetAttrName())
     return emitUnknownAttributeError(op, attr, /*where=*/"");
   if (!isa<TargetAttr>(attr.getValue()))

@@ -31,14 +31,14 @@ func.func @target_on_op() {
 
 // -----
 
-// expected-error @+1 {{unknown mgpu attribute 'mgpu.foo'; the only discardable one is 'mgpu.target'}}
+// expected-error @+1 {{unknown mgpu attribute 'mgpu.foo'; the discardable ones are 'mgpu.target' and 'mgpu.lane_private'}}
 module attributes {mgpu.foo = 1 : i64} {
 }
 
 // -----
 
 func.func @unknown_on_func() {
-  // expected-error @+1 {{unknown mgpu attribute 'mgpu.targets'; the only discardable one is 'mgpu.target'}}
+  // expected-error @+1 {{unknown mgpu attribute 'mgpu.targets'; the discardable ones are 'mgpu.target' and 'mgpu.lane_private'}}
   %c = arith.constant {mgpu.targets = #mgpu.target<>} 0 : index
   return
 }
@@ -60,7 +60,7 @@ module attributes {mgpu.target = #mgpu.targets<>} {
 // -----
 
 // Argument and result attributes are checked too.
-// expected-error @+1 {{unknown mgpu attribute 'mgpu.foo' on argument #1; the only discardable one is 'mgpu.target'}}
+// expected-error @+1 {{unknown mgpu attribute 'mgpu.foo' on argument #1; the discardable ones are 'mgpu.target' and 'mgpu.lane_private'}}
 func.func @unknown_on_arg(%a: memref<4xf32>, %b: memref<4xf32> {mgpu.foo = 1 : i64}) {
   return
 }
@@ -71,4 +71,13 @@ func.func @unknown_on_arg(%a: memref<4xf32>, %b: memref<4xf32> {mgpu.foo = 1 : i
 func.func @target_on_result() -> (i32 {mgpu.target = #mgpu.target<>}) {
   %c = arith.constant 0 : i32
   return %c : i32
+}
+
+// -----
+
+func.func @lane_private_not_a_view(%m: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'mgpu.lane_private' must be a unit attribute of a memref.subview}}
+  %v = memref.load %m[%c0] {mgpu.lane_private} : memref<16xf32>
+  return
 }

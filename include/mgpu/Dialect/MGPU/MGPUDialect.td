@@ -44,6 +44,13 @@ def MGPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getTargetAttrName() {
       return ::llvm::StringLiteral("mgpu.target");
     }
+    /// The unit attribute of a `memref.subview` of global memory whose every
+    /// access covers it whole with one layout (a block read in place, see
+    /// --mgpu-direct-blocks): each lane only touches its own elements, so
+    /// its accesses need no barrier between lanes.
+    static constexpr ::llvm::StringLiteral getLanePrivateAttrName() {
+      return ::llvm::StringLiteral("mgpu.lane_private");
+    }
   }];
 }
 
