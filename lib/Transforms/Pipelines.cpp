@@ -56,6 +56,7 @@ static void addKernelFormPasses(OpPassManager &pm, bool identityLayout) {
   bufferize.identityLayout = identityLayout;
   pm.addPass(createMGPUBufferize(bufferize));
   pm.addPass(createMGPUDirectBlocks());
+  pm.addPass(createMGPUMathFlags());
   pm.addPass(createMGPUExpandPipelines());
   pm.addPass(createMGPUTrackBarrierPhases());
 }

@@ -72,7 +72,7 @@
 // DIRECT: mov.u32 %r{{[0-9]+}}, %tid.x;
 // DIRECT: ld.global.v4.b32
 // DIRECT: ld.global.v4.b32
-// DIRECT: add.rn.f32
+// DIRECT: add.f32
 // DIRECT: st.global.v4.b32
 
 // LANES: .reqntid

@@ -46,7 +46,7 @@
 // MANIFEST-NEXT: bench rowsum bench/programs/rowsum.mlir
 // MANIFEST-NEXT: bench softmax bench/programs/softmax.mlir
 // MANIFEST-NEXT: bench vector_add bench/programs/vector_add.mlir
-// BENCH: mock: cuLaunchKernel(rowsum_kernel, grid 256x1x1, block 128x1x1
+// BENCH: mock: cuLaunchKernel(rowsum_kernel, grid 2048x1x1, block 128x1x1
 // BENCH: rowsum 4096x4096 f32: median 0.5000 ms over 10 launches (2 warm-up), 0.03 TFLOP/s, 134.3 GB/s
 // PEERS: would time vector_add 2^26 f32 [torch]
 // PEERS: would time softmax 4096x4096 f32 [jax-pallas-mgpu]

@@ -13,7 +13,7 @@
 // CHECK-NOT: memref.
 // CHECK-NOT: scf.
 // IR-LABEL: define {{.*}} @double(
-// IR: fadd <64 x float>
+// IR: fadd contract <64 x float>
 func.func @double(%a: tensor<256xf32>) -> tensor<256xf32> {
   %r = mgpu.pallas_call grid [4] ins(%a : tensor<256xf32>) outs(%a : tensor<256xf32>)
       in_specs [#b] out_specs [#b] {

@@ -243,6 +243,19 @@ def MGPUDirectBlocks : Pass<"mgpu-direct-blocks"> {
   ];
 }
 
+def MGPUMathFlags : Pass<"mgpu-math-flags"> {
+  let summary = "Fused multiply-adds in kernels; approximate math where asked";
+  let description = [{
+    Sets fastmath flags on the floating-point ops of pallas_call and
+    mpmd_map bodies: `contract` everywhere (multiply-adds may fuse, as nvcc
+    does by default), and `afn` + `arcp` in pallas_calls whose compiler
+    params set `approx_math = true` (fast `exp`, approximate reciprocals),
+    which the GPU lowering turns into ex2.approx and div.approx. Flags
+    already on an op are kept.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def MGPUVectorsToLoops : Pass<"mgpu-vectors-to-loops"> {
   let summary = "Whole-block vector ops as loops over small chunks (host)";
   let description = [{
