@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/Support/raw_ostream.h"
@@ -121,4 +122,52 @@ void mlir::mgpu::checkBarrierIndex(OpBuilder &b, Operation *op, Value index,
           : index;
   callHostRuntime(b, op, "mgpuHostCheckBarrierIndex",
                   {wide, getI64(b, loc, count), getLocationString(b, op)});
+}
+
+LogicalResult mlir::mgpu::lowerPrintfToHost(Operation *printfOp) {
+  auto op = cast<gpu::PrintfOp>(printfOp);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  MLIRContext *ctx = b.getContext();
+  SmallVector<Value> args = {getStringConstant(b, op, op.getFormat())};
+  for (Value arg : op.getArgs()) {
+    Type type = arg.getType();
+    if (type.isIndex()) {
+      args.push_back(arith::IndexCastOp::create(b, loc, b.getI64Type(), arg));
+    } else if (auto integer = dyn_cast<IntegerType>(type)) {
+      if (integer.getWidth() > 64)
+        return op.emitOpError() << "cannot print a " << type
+                                << " on the host (printf takes up to i64)";
+      if (integer.getWidth() == 1)
+        arg = arith::ExtUIOp::create(b, loc, b.getI32Type(), arg);
+      else if (integer.getWidth() < 32)
+        arg = arith::ExtSIOp::create(b, loc, b.getI32Type(), arg);
+      else if (integer.getWidth() != 32 && integer.getWidth() != 64)
+        arg = arith::ExtSIOp::create(b, loc, b.getI64Type(), arg);
+      args.push_back(arg);
+    } else if (auto real = dyn_cast<FloatType>(type)) {
+      if (real.getWidth() > 64)
+        return op.emitOpError() << "cannot print a " << type
+                                << " on the host (printf takes up to f64)";
+      args.push_back(real.getWidth() == 64
+                         ? arg
+                         : arith::ExtFOp::create(b, loc, b.getF64Type(), arg));
+    } else {
+      return op.emitOpError()
+             << "cannot print a " << type << " on the host: print scalars";
+    }
+  }
+  ModuleOp module = getHostModule(op);
+  auto printfType = LLVM::LLVMFunctionType::get(
+      IntegerType::get(ctx, 32), {LLVM::LLVMPointerType::get(ctx)},
+      /*isVarArg=*/true);
+  auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>("printf");
+  if (!callee) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    callee = LLVM::LLVMFuncOp::create(b, module.getLoc(), "printf", printfType);
+  }
+  LLVM::CallOp::create(b, loc, callee, args);
+  op.erase();
+  return success();
 }

@@ -607,7 +607,8 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           op->erase();
           return WalkResult::skip();
         }
-        if (op->getDialect() &&
+        // debug_print: C printf, by --mgpu-host-printf.
+        if (op->getDialect() && !isa<gpu::PrintfOp>(op) &&
             isa<gpu::GPUDialect, NVVM::NVVMDialect, nvgpu::NVGPUDialect>(
                 op->getDialect()))
           return op->emitOpError() << "cannot be emulated on the host";

@@ -10,6 +10,7 @@
 #include "mgpu/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -26,6 +27,13 @@ using namespace mlir::mgpu;
 /// remains of a module once its kernels are host loops.
 static void addHostToLLVMPasses(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
+  // The host has no f8 arithmetic (and canonicalization folds a conversion
+  // chain into one `sitofp i32 -> f8`): compute in f32, after the last
+  // canonicalization before the conversion to LLVM.
+  arith::ArithEmulateUnsupportedFloatsOptions f8;
+  f8.sourceTypeStrs = {"f8E4M3FN",   "f8E5M2", "f8E4M3",   "f8E5M2FNUZ",
+                       "f8E4M3FNUZ", "f8E3M4", "f8E8M0FNU"};
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(f8));
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // convert-vector-to-llvm does not lower vector.multi_reduction.
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());
@@ -86,6 +94,7 @@ void mlir::mgpu::buildMGPUToCPUPipeline(
   pm.addPass(createMGPUDeviceMemory(deviceMemory));
   pm.addPass(createMGPULowerToCPU());
   pm.addPass(createMGPUVectorsToLoops());
+  pm.addPass(createMGPUHostPrintf());
   addRuntimeChecks(pm);
   addHostToLLVMPasses(pm);
 }
@@ -99,6 +108,7 @@ void mlir::mgpu::buildMGPUToGPUEmulatorPipeline(OpPassManager &pm,
   pm.addPass(createMGPULowerToGPU(lower));
   pm.addPass(createMGPUDeviceMemory());
   pm.addPass(createMGPUEmulateGPU());
+  pm.addPass(createMGPUHostPrintf());
   addRuntimeChecks(pm);
   addHostToLLVMPasses(pm);
 }

@@ -382,6 +382,14 @@ private:
   LogicalResult distributeExtract(vector::ExtractOp op);
   LogicalResult distributeInsert(vector::InsertOp op);
   LogicalResult distributeContract(vector::ContractionOp op);
+  LogicalResult distributeFromValues(Operation *op, Value whole);
+  LogicalResult distributeExtractSlice(vector::ExtractStridedSliceOp op);
+  LogicalResult distributeInsertSlice(vector::InsertStridedSliceOp op);
+  LogicalResult distributeWhile(scf::WhileOp op);
+  LogicalResult distributeSwitch(scf::IndexSwitchOp op);
+  /// Distributes `from` into the empty block `to`, ending it with a yield of
+  /// what `from`'s terminator yields (mapped).
+  LogicalResult distributeRegion(Region &from, Block *to);
   LogicalResult distributeReduction(Operation *op, vector::CombiningKind kind,
                                     Value source, ArrayRef<bool> reduced,
                                     Value acc, Type resultType);
@@ -477,6 +485,28 @@ LogicalResult Distributor::distributeOp(Operation *op) {
       .Case([&](vector::ExtractOp o) { return distributeExtract(o); })
       .Case([&](vector::InsertOp o) { return distributeInsert(o); })
       .Case([&](vector::ContractionOp o) { return distributeContract(o); })
+      .Case([&](vector::StepOp o) {
+        // Element i is i: the lane computes its own positions.
+        map.map(o.getResult(), buildPerElement(o.getLoc(), o.getType(),
+                                               [](ArrayRef<Value>, Value flat) {
+                                                 return flat;
+                                               }));
+        return success();
+      })
+      .Case([&](vector::FromElementsOp o) {
+        SmallVector<Value> elements = llvm::map_to_vector(
+            o.getElements(), [&](Value v) { return lookup(v); });
+        auto flat = VectorType::get({o.getType().getNumElements()},
+                                    o.getType().getElementType());
+        return distributeFromValues(
+            o, vector::FromElementsOp::create(b, o.getLoc(), flat, elements));
+      })
+      .Case([&](vector::ExtractStridedSliceOp o) {
+        return distributeExtractSlice(o);
+      })
+      .Case([&](vector::InsertStridedSliceOp o) {
+        return distributeInsertSlice(o);
+      })
       .Case([&](vector::ReductionOp o) {
         return distributeReduction(o, o.getKind(), o.getVector(), {true},
                                    o.getAcc(), o.getType());
@@ -523,6 +553,8 @@ LogicalResult Distributor::distributeOp(Operation *op) {
       })
       .Case([&](scf::ForOp o) { return distributeFor(o); })
       .Case([&](scf::IfOp o) { return distributeIf(o); })
+      .Case([&](scf::WhileOp o) { return distributeWhile(o); })
+      .Case([&](scf::IndexSwitchOp o) { return distributeSwitch(o); })
       .Case([&](scf::ParallelOp o) { return distributeParallel(o); })
       .Case([&](SemaphoreSignalOp o) { return distributeSignal(o); })
       .Case([&](SemaphoreWaitOp o) { return distributeWait(o); })
@@ -541,8 +573,8 @@ LogicalResult Distributor::distributeOp(Operation *op) {
                  "warpgroup");
         if (o->getNumRegions())
           return cannotDistribute(
-              o, "only scf.for, scf.if and scf.parallel may hold regions in "
-                 "a kernel body");
+              o, "only scf.for, scf.while, scf.if, scf.index_switch and "
+                 "scf.parallel may hold regions in a kernel body");
         if (isMemoryEffectFree(o)) {
           b.clone(*o, map);
           return success();
@@ -583,8 +615,13 @@ LogicalResult Distributor::distributeConstant(arith::ConstantOp op) {
     return success();
   }
   auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
-  if (!dense || !dense.isSplat())
-    return cannotDistribute(op, "only splat vector constants are supported");
+  if (!dense)
+    return cannotDistribute(op, "only dense vector constants are supported");
+  if (!dense.isSplat()) {
+    auto flat = VectorType::get({type.getNumElements()}, type.getElementType());
+    return distributeFromValues(
+        op, arith::ConstantOp::create(b, op.getLoc(), dense.reshape(flat)));
+  }
   VectorType laneType = getLaneType(type);
   Value lane = arith::ConstantOp::create(
       b, op.getLoc(),
@@ -606,6 +643,18 @@ LogicalResult Distributor::distributeShapeCast(vector::ShapeCastOp op) {
   barrier(loc);
   map.map(op.getResult(), unstage(loc, buffer, result));
   hazards.scratch = true;
+  return success();
+}
+
+/// A vector every lane knows whole (a constant, uniform elements), given
+/// flat as `whole`: each lane picks its own elements.
+LogicalResult Distributor::distributeFromValues(Operation *op, Value whole) {
+  auto type = cast<VectorType>(op->getResult(0).getType());
+  map.map(op->getResult(0),
+          buildPerElement(op->getLoc(), type, [&](ArrayRef<Value>, Value flat) {
+            return vector::ExtractOp::create(b, op->getLoc(), whole,
+                                             ArrayRef<OpFoldResult>{flat});
+          }));
   return success();
 }
 
@@ -732,6 +781,78 @@ LogicalResult Distributor::distributeInsert(vector::InsertOp op) {
                              dest.getElementType());
         else
           fresh = lookup(op.getValueToStore());
+        return arith::SelectOp::create(b, loc, hit, fresh, old);
+      });
+  map.map(op.getResult(), lane);
+  return success();
+}
+
+LogicalResult
+Distributor::distributeExtractSlice(vector::ExtractStridedSliceOp op) {
+  Location loc = op.getLoc();
+  VectorType source = op.getSourceVectorType();
+  SmallVector<int64_t> offsets, strides;
+  for (Attribute a : op.getOffsets())
+    offsets.push_back(cast<IntegerAttr>(a).getInt());
+  for (Attribute a : op.getStrides())
+    strides.push_back(cast<IntegerAttr>(a).getInt());
+  beginExchange(loc);
+  Value buffer = stage(loc, lookup(op.getSource()), source);
+  barrier(loc);
+  Value lane =
+      buildPerElement(loc, op.getType(), [&](ArrayRef<Value> multi, Value) {
+        // Sliced dimensions: offset + i * stride; the others whole.
+        SmallVector<Value> at(multi.begin(), multi.end());
+        for (auto [d, offset] : llvm::enumerate(offsets))
+          at[d] = arith::AddIOp::create(
+              b, loc, index(loc, offset),
+              arith::MulIOp::create(b, loc, multi[d], index(loc, strides[d])));
+        return loadStaged(loc, buffer, linearize(loc, at, source.getShape()),
+                          source.getElementType());
+      });
+  map.map(op.getResult(), lane);
+  return success();
+}
+
+LogicalResult
+Distributor::distributeInsertSlice(vector::InsertStridedSliceOp op) {
+  Location loc = op.getLoc();
+  VectorType dest = op.getDestVectorType(), source = op.getSourceVectorType();
+  SmallVector<int64_t> offsets;
+  for (Attribute a : op.getOffsets())
+    offsets.push_back(cast<IntegerAttr>(a).getInt());
+  if (llvm::any_of(op.getStrides(), [](Attribute a) {
+        return cast<IntegerAttr>(a).getInt() != 1;
+      }))
+    return cannotDistribute(op, "only unit strides are supported");
+  beginExchange(loc);
+  Value destBuffer = stage(loc, lookup(op.getDest()), dest);
+  Value sourceBuffer = stage(loc, lookup(op.getValueToStore()), source);
+  barrier(loc);
+  int64_t lead = dest.getRank() - source.getRank();
+  Value lane =
+      buildPerElement(loc, dest, [&](ArrayRef<Value> multi, Value flat) {
+        // Inside the slice when every dimension is in [offset, offset +
+        // size); the leading dimensions the source lacks have size 1.
+        Value hit = arith::ConstantIntOp::create(b, loc, 1, 1);
+        SmallVector<Value> at;
+        for (int64_t d = 0; d < dest.getRank(); ++d) {
+          int64_t size = d < lead ? 1 : source.getDimSize(d - lead);
+          Value rel =
+              arith::SubIOp::create(b, loc, multi[d], index(loc, offsets[d]));
+          // Unsigned: below the offset wraps to a huge value.
+          hit = arith::AndIOp::create(
+              b, loc, hit,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rel,
+                                    index(loc, size)));
+          if (d >= lead)
+            at.push_back(
+                arith::MinUIOp::create(b, loc, rel, index(loc, size - 1)));
+        }
+        Value old = loadStaged(loc, destBuffer, flat, dest.getElementType());
+        Value fresh =
+            loadStaged(loc, sourceBuffer, linearize(loc, at, source.getShape()),
+                       source.getElementType());
         return arith::SelectOp::create(b, loc, hit, fresh, old);
       });
   map.map(op.getResult(), lane);
@@ -1310,6 +1431,83 @@ LogicalResult Distributor::distributeIf(scf::IfOp op) {
     return failure();
   hazards = exit;
   map.map(op.getResults(), ifOp.getResults());
+  return success();
+}
+
+LogicalResult Distributor::distributeRegion(Region &from, Block *to) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(to);
+  if (failed(distributeBlock(from.front())))
+    return failure();
+  Operation *terminator = from.front().getTerminator();
+  SmallVector<Value> operands = llvm::map_to_vector(
+      terminator->getOperands(), [&](Value v) { return lookup(v); });
+  if (auto condition = dyn_cast<scf::ConditionOp>(terminator))
+    scf::ConditionOp::create(b, condition.getLoc(), operands.front(),
+                             ArrayRef<Value>(operands).drop_front());
+  else
+    scf::YieldOp::create(b, terminator->getLoc(), operands);
+  return success();
+}
+
+/// A while loop with a uniform condition: every lane runs the same trips.
+LogicalResult Distributor::distributeWhile(scf::WhileOp op) {
+  Location loc = op.getLoc();
+  auto laneTypes = [&](TypeRange types) {
+    return llvm::map_to_vector(types, [&](Type t) -> Type {
+      return isa<VectorType>(t) ? getLaneType(cast<VectorType>(t)) : t;
+    });
+  };
+  SmallVector<Value> inits =
+      llvm::map_to_vector(op.getInits(), [&](Value v) { return lookup(v); });
+  auto whileOp = scf::WhileOp::create(b, loc, laneTypes(op.getResultTypes()),
+                                      inits, nullptr, nullptr);
+  SmallVector<Type> beforeTypes = laneTypes(op.getBefore().getArgumentTypes());
+  SmallVector<Type> afterTypes = laneTypes(op.getAfter().getArgumentTypes());
+  // The builder may already have made the blocks (with these arguments).
+  auto blockOf = [&](Region &region, ArrayRef<Type> types) {
+    if (!region.empty())
+      return &region.front();
+    return b.createBlock(&region, {}, types,
+                         SmallVector<Location>(types.size(), loc));
+  };
+  Block *before = blockOf(whileOp.getBefore(), beforeTypes);
+  Block *after = blockOf(whileOp.getAfter(), afterTypes);
+  b.setInsertionPointAfter(whileOp);
+  map.map(op.getBefore().getArguments(), before->getArguments());
+  map.map(op.getAfter().getArguments(), after->getArguments());
+  // Any iteration may have touched anything.
+  hazards = Hazards::all();
+  if (failed(distributeRegion(op.getBefore(), before)))
+    return failure();
+  hazards = Hazards::all();
+  if (failed(distributeRegion(op.getAfter(), after)))
+    return failure();
+  hazards = Hazards::all();
+  map.map(op.getResults(), whileOp.getResults());
+  return success();
+}
+
+/// A switch on a uniform index: every lane takes the same case.
+LogicalResult Distributor::distributeSwitch(scf::IndexSwitchOp op) {
+  Location loc = op.getLoc();
+  SmallVector<Type> types;
+  for (Type t : op.getResultTypes())
+    types.push_back(isa<VectorType>(t) ? Type(getLaneType(cast<VectorType>(t)))
+                                       : t);
+  auto switchOp = scf::IndexSwitchOp::create(b, loc, types, lookup(op.getArg()),
+                                             op.getCases(), op.getNumCases());
+  Hazards entry = hazards, exit;
+  for (auto [from, to] : llvm::zip(op->getRegions(), switchOp->getRegions())) {
+    Block *block = b.createBlock(&to);
+    b.setInsertionPointAfter(switchOp);
+    hazards = entry;
+    if (failed(distributeRegion(from, block)))
+      return failure();
+    exit = exit | hazards;
+  }
+  hazards = exit;
+  map.map(op.getResults(), switchOp.getResults());
   return success();
 }
 

@@ -29,29 +29,15 @@ func.func @alloca(%x: memref<256xf32>) {
 
 // -----
 
-#b = #mgpu.block_spec<shape = [4], index_map = affine_map<(i) -> (i)>>
-func.func @iota_constant(%x: memref<8xf32>) {
-  mgpu.pallas_call grid [2] ins(%x : memref<8xf32>) outs(%x : memref<8xf32>)
-      in_specs [#b] out_specs [#b] {
-  ^bb0(%xs: memref<4xf32, #gpu.address_space<workgroup>>, %os: memref<4xf32, #gpu.address_space<workgroup>>):
-    %c0 = arith.constant 0 : index
-    // expected-error @below {{'arith.constant' op cannot be lowered to the GPU: only splat vector constants are supported}}
-    %v = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : vector<4xf32>
-    vector.store %v, %os[%c0] : memref<4xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-  }
-  return
-}
-
-// -----
-
 #b = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> (i)>>
 func.func @unknown_vector_op(%x: memref<256xi32>) {
   mgpu.pallas_call grid [2] ins(%x : memref<256xi32>) outs(%x : memref<256xi32>)
       in_specs [#b] out_specs [#b] {
   ^bb0(%xs: memref<128xi32, #gpu.address_space<workgroup>>, %os: memref<128xi32, #gpu.address_space<workgroup>>):
     %c0 = arith.constant 0 : index
-    // expected-error @below {{'vector.step' op cannot be lowered to the GPU: no distribution of this vector op over the 128 lanes of a warpgroup}}
-    %v = vector.step : vector<128xindex>
+    %a = arith.constant dense<1> : vector<64xi32>
+    // expected-error @below {{'vector.interleave' op cannot be lowered to the GPU: no distribution of this vector op over the 128 lanes of a warpgroup}}
+    %v = vector.interleave %a, %a : vector<64xi32> -> vector<128xi32>
   }
   return
 }

@@ -41,6 +41,12 @@ Value getStringConstant(OpBuilder &b, Operation *op, StringRef text);
 /// An i64 constant.
 Value getI64(OpBuilder &b, Location loc, int64_t value);
 
+/// Replaces `gpu.printf` (Pallas' debug_print) in host code by a call of
+/// the C library's printf with the same format, its arguments promoted as C
+/// varargs are (index and small integers widened, floats to double). Fails
+/// with a diagnostic on an argument printf cannot take (a vector).
+LogicalResult lowerPrintfToHost(Operation *printfOp);
+
 } // namespace mlir::mgpu
 
 #endif // MGPU_CONVERSION_HOSTRUNTIMECALLS_H

@@ -256,6 +256,21 @@ def MGPUMathFlags : Pass<"mgpu-math-flags"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def MGPUHostPrintf : Pass<"mgpu-host-printf", "::mlir::ModuleOp"> {
+  let summary = "debug_print (gpu.printf) as C printf on the host backends";
+  let description = [{
+    Interpret mode and the GPU emulator run kernel bodies as host code: this
+    pass turns each `gpu.printf` outside a `gpu.module` into a call of the C
+    library's `printf` with the same format, its arguments promoted as C
+    varargs are (index and small integers widened, floats to double). A
+    vector argument is refused with a diagnostic.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect"
+  ];
+}
+
 def MGPUVectorsToLoops : Pass<"mgpu-vectors-to-loops"> {
   let summary = "Whole-block vector ops as loops over small chunks (host)";
   let description = [{
