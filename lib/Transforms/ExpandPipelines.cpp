@@ -52,7 +52,17 @@ void collectStaged(ValueRange arrays, ArrayAttr specs, bool isOutput,
       continue;
     bool aliased = isOutput ? llvm::is_contained(ins, array)
                             : llvm::is_contained(outs, array);
-    blocks.push_back({array, spec, isOutput, aliased});
+    PipelinedBlock block{array, spec, isOutput, aliased};
+    // An output whose input (same array, same block) is staged shares its
+    // slot: one buffer, as one array in global memory.
+    if (isOutput && aliased)
+      for (auto [j, earlier] : llvm::enumerate(blocks))
+        if (!earlier.isOutput && earlier.array == array &&
+            earlier.spec == spec) {
+          block.sharesSlotOf = j;
+          break;
+        }
+    blocks.push_back(block);
     positions.push_back(firstArg + i);
   }
 }

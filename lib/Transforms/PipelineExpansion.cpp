@@ -34,6 +34,13 @@ PipelineLayout mlir::mgpu::planPipeline(MLIRContext *ctx,
   layout.depth = depth;
   int64_t bytes = 0;
   for (const PipelinedBlock &block : blocks) {
+    if (block.sharesSlotOf >= 0) {
+      // The input's slot, filled by the input's fetch.
+      PipelineLayout::Block planned = layout.blocks[block.sharesSlotOf];
+      planned.barrier = -1;
+      layout.blocks.push_back(planned);
+      continue;
+    }
     PipelineLayout::Block planned;
     // Blocks read and written through the same array run in step order:
     // one slot. Others rotate through `depth`.
@@ -382,7 +389,7 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
     // 2. Blocks read and written through the same array are read now, once
     // the copies out before them have landed.
     for (size_t i = 0; i < numBlocks; ++i)
-      if (blocks[i].aliased)
+      if (blocks[i].aliased && blocks[i].sharesSlotOf < 0)
         issue(changed[i], [&] {
           WaitSmemToGmemOp::create(b, loc, 0, /*read_only=*/false);
           fetch(i, (*now)[i], zero);

@@ -24,7 +24,8 @@
 // One tensor map (rank 1, f32) for the array read and written in place.
 // LLVMIR: call ptr @mgpuTensorMapEncodeTiledMemref(i64 1, ptr %{{.*}}, i64 7,
 // LLVMIR-NOT: @mgpuTensorMapEncodeTiledMemref(
-// LLVMIR: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 4, i64 1, i64 1, i64 128, i64 1, i64 1, i32 1280,
+// One shared-memory slot for the aliased block (512 bytes), its barrier.
+// LLVMIR: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 4, i64 1, i64 1, i64 128, i64 1, i64 1, i32 640,
 // LLVMIR: call ptr @mgpuModuleLoad(
 
 #block = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> (i)>>

@@ -31,6 +31,11 @@ struct PipelinedBlock {
   /// input_output_aliases): such a block is read in step order, after the
   /// copies out before it have landed, and an aliased output is read too.
   bool aliased = false;
+  /// For an aliased output with the same block spec as its input: the
+  /// index of that input's block, whose slot it shares. Like the array in
+  /// global memory, the two refs are then one buffer: writes through the
+  /// input's ref are the output (Pallas' input_output_aliases).
+  int64_t sharesSlotOf = -1;
 };
 
 /// The shared memory of a pipeline: one byte arena holding every slot of
