@@ -15,9 +15,9 @@
 //
 // CTAs run one after another and their Pallas threads too, unless they may
 // wait for each other: the Pallas threads of a CTA that waits on a barrier
-// run on their own host threads (an OpenMP team per CTA), and an mpmd_map
-// that waits on a semaphore runs every Pallas thread of every CTA of every
-// region on its own host thread.
+// run on their own host threads (an OpenMP team per CTA), and a pallas_call
+// or mpmd_map that waits on a semaphore runs every Pallas thread of every
+// CTA (of every region) on its own host thread.
 //
 //===----------------------------------------------------------------------===//
 
@@ -465,13 +465,36 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
     return failure();
   OpBuilder b(op);
   Location loc = op.getLoc();
-  if (waitsOnSemaphores(op)) {
-    InFlightDiagnostic diag =
-        op.emitOpError() << "waits on a semaphore, but interpret mode runs "
-                            "the programs of a pallas_call one after another";
-    diag.attachNote() << "use an mpmd_map, whose programs may wait on each "
-                         "other";
-    return diag;
+  // Programs that wait on semaphores may wait for each other: each runs on
+  // its own host thread, so their number must be known and bounded.
+  bool concurrently = waitsOnSemaphores(op);
+  if (concurrently) {
+    MeshAttr mesh = op.getMeshAttrOrNull();
+    std::optional<int64_t> total = mesh ? mesh.getNumThreads().value_or(1) : 1;
+    ArrayRef<int64_t> grid = op.getStaticGrid();
+    size_t axes = mesh && mesh.getNumThreads() ? grid.size() - 1 : grid.size();
+    CompilerParamsAttr params = op.getParamsAttr();
+    for (size_t d = 0; d < axes; ++d) {
+      bool sequentialAxis =
+          params && d < params.getDimensionSemantics().size() &&
+          params.getDimensionSemantics()[d] == DimensionSemantics::sequential;
+      if (sequentialAxis)
+        continue;
+      if (ShapedType::isDynamic(grid[d]) || !total ||
+          *total * grid[d] > kMaxHostThreads)
+        total = std::nullopt;
+      else
+        *total *= grid[d];
+    }
+    if (!total) {
+      InFlightDiagnostic diag =
+          op.emitOpError() << "waits on a semaphore: interpret mode runs each "
+                              "of its programs on its own host thread, at "
+                              "most "
+                           << kMaxHostThreads << ", for a static grid";
+      diag.attachNote() << "use a smaller static grid to run it on the CPU";
+      return diag;
+    }
   }
 
   SmallVector<Value> sizes;
@@ -516,7 +539,7 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
   KernelLowering lowering(op, op.getScratch());
   lowering.allocateGlobalScratch(
       op.getOperands().drop_front(op.getGrid().size()));
-  lowering.run({region}, /*concurrently=*/false);
+  lowering.run({region}, concurrently);
   lowering.finish();
   op.erase();
   return success();

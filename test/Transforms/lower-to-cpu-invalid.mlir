@@ -31,12 +31,12 @@ func.func @not_expanded(%a: memref<64xf32>, %o: memref<64xf32>) {
 
 #g = #mgpu.block_spec<shape = [4], index_map = affine_map<(i) -> (0)>, memory_space = gmem>
 
-// Programs of a pallas_call run one after another in interpret mode: one
-// that waits for another would hang, so it is refused.
+// Programs of a pallas_call that waits on a semaphore run on their own host
+// threads in interpret mode: the grid must be static and small enough.
 func.func @pallas_wait(%sem: memref<4xi32>) {
-  // expected-error @below {{'mgpu.pallas_call' op waits on a semaphore, but interpret mode runs the programs of a pallas_call one after another}}
-  // expected-note @below {{use an mpmd_map, whose programs may wait on each other}}
-  mgpu.pallas_call grid [2] outs(%sem : memref<4xi32>) in_specs [] out_specs [#g] expanded {
+  // expected-error @below {{'mgpu.pallas_call' op waits on a semaphore: interpret mode runs each of its programs on its own host thread, at most 1024, for a static grid}}
+  // expected-note @below {{use a smaller static grid to run it on the CPU}}
+  mgpu.pallas_call grid [2048] outs(%sem : memref<4xi32>) in_specs [] out_specs [#g] expanded {
   ^bb0(%s: memref<4xi32>):
     %c0 = arith.constant 0 : index
     %one = arith.constant 1 : i32
