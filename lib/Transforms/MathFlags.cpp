@@ -27,6 +27,9 @@ namespace {
 
 void addFlags(Region &body, arith::FastMathFlags flags) {
   body.walk([&](arith::ArithFastMathInterface op) {
+    // A conversion's rounding is what it is for: no flag may drop it.
+    if (isa<arith::TruncFOp, arith::ExtFOp>(op))
+      return;
     arith::FastMathFlags current = arith::FastMathFlags::none;
     if (arith::FastMathFlagsAttr attr = op.getFastMathFlagsAttr())
       current = attr.getValue();

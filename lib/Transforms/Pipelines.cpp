@@ -25,15 +25,21 @@ using namespace mlir::mgpu;
 
 /// Host code with loops, vectors and memrefs to the LLVM dialect: what
 /// remains of a module once its kernels are host loops.
-static void addHostToLLVMPasses(OpPassManager &pm) {
-  pm.addPass(createCanonicalizerPass());
-  // The host has no f8 arithmetic (and canonicalization folds a conversion
-  // chain into one `sitofp i32 -> f8`): compute in f32, after the last
-  // canonicalization before the conversion to LLVM.
+/// LLVM has no f8 types (f8 values live in i8): arithmetic on f8 is done
+/// in f32 and the conversions are integer code (--mgpu-expand-f8). After
+/// the canonicalizations that would fold a conversion chain into one
+/// `sitofp i32 -> f8`, which no backend lowers.
+static void addF8Passes(OpPassManager &pm) {
   arith::ArithEmulateUnsupportedFloatsOptions f8;
   f8.sourceTypeStrs = {"f8E4M3FN",   "f8E5M2", "f8E4M3",   "f8E5M2FNUZ",
                        "f8E4M3FNUZ", "f8E3M4", "f8E8M0FNU"};
   pm.addPass(arith::createArithEmulateUnsupportedFloats(f8));
+  pm.addPass(createMGPUExpandF8());
+}
+
+static void addHostToLLVMPasses(OpPassManager &pm) {
+  pm.addPass(createCanonicalizerPass());
+  addF8Passes(pm);
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // convert-vector-to-llvm does not lower vector.multi_reduction.
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());
@@ -135,6 +141,7 @@ void mlir::mgpu::buildMGPUToBinaryPipeline(
   pm.addPass(createMGPUOutlineKernels());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  addF8Passes(pm);
 
   // Host code: what the interpret pipeline does around the kernels.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

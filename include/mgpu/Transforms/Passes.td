@@ -271,6 +271,22 @@ def MGPUHostPrintf : Pass<"mgpu-host-printf", "::mlir::ModuleOp"> {
   ];
 }
 
+def MGPUExpandF8 : Pass<"mgpu-expand-f8"> {
+  let summary = "f8E4M3FN / f8E5M2 conversions as integer code (host)";
+  let description = [{
+    The host has no f8 type: f8 values live in i8 and the host backends
+    compute on them in f32. This pass writes `arith.extf` from and
+    `arith.truncf` to f8E4M3FN and f8E5M2 (with f32 on the other side) as
+    integer code on the bits: exact widening, and narrowing with
+    round-to-nearest-even that saturates to the largest finite value as the
+    GPU's `cvt.rn.satfinite` does (NaN stays NaN).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect"
+  ];
+}
+
 def MGPUVectorsToLoops : Pass<"mgpu-vectors-to-loops"> {
   let summary = "Whole-block vector ops as loops over small chunks (host)";
   let description = [{

@@ -1,0 +1,42 @@
+// RUN: mgpu-opt --mgpu-expand-f8 %s | FileCheck %s
+
+// Both conversions become integer code on the bits: no f8 arithmetic or
+// conversion is left, only bitcasts to and from i8.
+// CHECK-LABEL: func.func @round_trip(
+// CHECK-SAME: %[[X:.*]]: vector<4xf32>
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[X]] : vector<4xf32> to vector<4xi32>
+// CHECK: math.roundeven
+// CHECK: %[[BYTE:.*]] = arith.trunci %{{.*}} : vector<4xi32> to vector<4xi8>
+// CHECK: %[[F8:.*]] = arith.bitcast %[[BYTE]] : vector<4xi8> to vector<4xf8E4M3FN>
+// CHECK: arith.bitcast %[[F8]] : vector<4xf8E4M3FN> to vector<4xi8>
+// CHECK: %[[WIDE:.*]] = arith.bitcast %{{.*}} : vector<4xi32> to vector<4xf32>
+// CHECK: return %[[WIDE]]
+// CHECK-NOT: arith.truncf
+// CHECK-NOT: arith.extf
+func.func @round_trip(%x: vector<4xf32>) -> vector<4xf32> {
+  %t = arith.truncf %x : vector<4xf32> to vector<4xf8E4M3FN>
+  %e = arith.extf %t : vector<4xf8E4M3FN> to vector<4xf32>
+  return %e : vector<4xf32>
+}
+
+// Scalars too; E5M2 keeps its infinities (exponent 31, fraction 0: the
+// f32 infinity 0x7F800000, else a NaN).
+// CHECK-LABEL: func.func @scalar(
+// CHECK: arith.bitcast %{{.*}} : f8E5M2 to i8
+// CHECK: arith.cmpi eq, %{{.*}}, %c31_i32 : i32
+// CHECK: arith.select %{{.*}}, %c2139095040_i32, %c2143289344_i32 : i32
+// CHECK: arith.bitcast %{{.*}} : i32 to f32
+func.func @scalar(%x: f8E5M2) -> f32 {
+  %e = arith.extf %x : f8E5M2 to f32
+  return %e : f32
+}
+
+// Other conversions are left alone.
+// CHECK-LABEL: func.func @others(
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: arith.extf %{{.*}} : f8E4M3FN to f16
+func.func @others(%x: f32, %y: f8E4M3FN) -> (f16, f16) {
+  %t = arith.truncf %x : f32 to f16
+  %e = arith.extf %y : f8E4M3FN to f16
+  return %t, %e : f16, f16
+}
