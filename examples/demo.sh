@@ -33,11 +33,12 @@ echo "cubin embedded in $(grep -c 'gpu.binary' "$work/vector_add.bin.mlir") gpu.
 echo "PTX summary (vector_add_kernel):"
 printf "  %-28s %s\n" "instructions:" \
   "$(grep -cE '^\s+[a-z@][a-z0-9_.]*' "$work/vector_add.ptx")"
-printf "  %-28s %s\n" "TMA copies (in and out):" \
-  "$(grep -c 'cp.async.bulk.tensor' "$work/vector_add.ptx")"
-printf "  %-28s %s\n" "mbarrier waits:" \
-  "$(grep -c 'mbarrier.try_wait' "$work/vector_add.ptx")"
-printf "  %-28s %s\n" "named barriers (bar.sync):" \
+# A lane-local body: blocks read and written in place (--mgpu-direct-blocks).
+printf "  %-28s %s\n" "128-bit global loads/stores:" \
+  "$(grep -cE 'ld.global.v4|st.global.v4' "$work/vector_add.ptx")"
+printf "  %-28s %s\n" "shared-memory accesses:" \
+  "$(grep -cE '(ld|st).shared' "$work/vector_add.ptx")"
+printf "  %-28s %s\n" "barriers (bar.sync):" \
   "$(grep -c 'bar.sync' "$work/vector_add.ptx")"
 ptxas=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
 if [ -x "$ptxas" ]; then
