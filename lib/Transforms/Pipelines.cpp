@@ -92,8 +92,31 @@ static void addGPULaunchSplitting(OpPassManager &pm) {
   pm.addPass(createMGPUSplitMpmd(split));
 }
 
+/// Adds a failing pass with `message` when the pipeline cannot run as
+/// asked; true then, and the caller adds nothing else.
+static bool addedPipelineError(OpPassManager &pm, const Twine &message) {
+  MGPUPipelineErrorOptions error;
+  error.message = message.str();
+  pm.addPass(createMGPUPipelineError(error));
+  return true;
+}
+
+/// The pipelines transform whole modules: under another op they would add
+/// module passes where MLIR cannot nest them (and abort).
+static bool isMisplaced(OpPassManager &pm, StringRef pipeline) {
+  StringRef anchor = pm.getOpAnchorName();
+  if (anchor == ModuleOp::getOperationName() ||
+      anchor == OpPassManager::getAnyOpAnchorName())
+    return false;
+  return addedPipelineError(pm, "--" + pipeline +
+                                    " runs on a builtin.module, not on '" +
+                                    anchor + "': use it at the top level");
+}
+
 void mlir::mgpu::buildMGPUToCPUPipeline(
     OpPassManager &pm, const MGPUToCPUPipelineOptions &options) {
+  if (isMisplaced(pm, "mgpu-to-cpu"))
+    return;
   addKernelFormPasses(pm, options.identityLayout);
   MGPUDeviceMemoryOptions deviceMemory;
   deviceMemory.target = "host";
@@ -107,6 +130,8 @@ void mlir::mgpu::buildMGPUToCPUPipeline(
 
 void mlir::mgpu::buildMGPUToGPUEmulatorPipeline(OpPassManager &pm,
                                                 StringRef mpmdForm) {
+  if (isMisplaced(pm, "mgpu-to-gpu-emulator"))
+    return;
   addKernelFormPasses(pm, /*identityLayout=*/true);
   addGPULaunchSplitting(pm);
   MGPULowerToGPUOptions lower;
@@ -129,6 +154,18 @@ StringRef mlir::mgpu::getDefaultCudaToolkitPath() {
 
 void mlir::mgpu::buildMGPUToBinaryPipeline(
     OpPassManager &pm, const MGPUToBinaryPipelineOptions &options) {
+  if (isMisplaced(pm, "mgpu-to-binary"))
+    return;
+  if (!llvm::is_contained({"isa", "bin", "fatbin"},
+                          options.format.getValue()) &&
+      addedPipelineError(pm, "--mgpu-to-binary: unknown format '" +
+                                 options.format + "' (isa, bin or fatbin)"))
+    return;
+  if (options.optLevel > 3 &&
+      addedPipelineError(pm, "--mgpu-to-binary: opt-level " +
+                                 Twine(options.optLevel.getValue()) +
+                                 " (0, 1, 2 or 3)"))
+    return;
   addKernelFormPasses(pm, options.identityLayout);
   addGPULaunchSplitting(pm);
   MGPULowerToGPUOptions lower;

@@ -144,6 +144,12 @@ int main(int argc, char **argv) {
   InitializeNativeTargetAsmPrinter();
   mgpu::registerAllMGPUPassesAndPipelines();
   cl::ParseCommandLineOptions(argc, argv, "mgpu-run: run an mgpu program\n");
+  if (optLevel > 3)
+    return fail("-O" + Twine(optLevel.getValue()) +
+                ": the optimization level is 0, 1, 2 or 3");
+  for (const std::string &library : sharedLibs)
+    if (!sys::fs::exists(library))
+      return fail("--shared-libs: no such file: " + library);
 
   DialectRegistry registry;
   registerAllDialects(registry);

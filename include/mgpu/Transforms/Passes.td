@@ -287,6 +287,20 @@ def MGPUExpandF8 : Pass<"mgpu-expand-f8"> {
   ];
 }
 
+def MGPUPipelineError : Pass<"mgpu-pipeline-error"> {
+  let summary = "Reports a pipeline that cannot run, and fails";
+  let description = [{
+    What the mgpu pipelines add instead of their passes when they cannot
+    run as asked (nested under an op other than `builtin.module`, an
+    unknown option value): it emits `message` as an error at the op it runs
+    on and fails, so the tool exits with status 1 instead of aborting.
+  }];
+  let options = [
+    Option<"message", "message", "std::string", "\"\"",
+           "the error to report">
+  ];
+}
+
 def MGPUVectorsToLoops : Pass<"mgpu-vectors-to-loops"> {
   let summary = "Whole-block vector ops as loops over small chunks (host)";
   let description = [{
