@@ -17,13 +17,13 @@
 using namespace mlir;
 using namespace mlir::mgpu;
 
-/// The module whose symbols the runtime declarations join: the outermost
-/// one, where the host code is.
+/// The module whose symbols the runtime declarations join: the closest one
+/// around `op`, where its symbol references resolve (a kernel may sit in a
+/// nested module).
 static ModuleOp getHostModule(Operation *op) {
-  ModuleOp module = op->getParentOfType<ModuleOp>();
-  while (ModuleOp outer = module->getParentOfType<ModuleOp>())
-    module = outer;
-  return module;
+  if (auto module = dyn_cast<ModuleOp>(op))
+    return module;
+  return op->getParentOfType<ModuleOp>();
 }
 
 Value mlir::mgpu::getI64(OpBuilder &b, Location loc, int64_t value) {

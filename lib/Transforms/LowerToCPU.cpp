@@ -612,10 +612,21 @@ LogicalResult lowerMpmdMap(MpmdMapOp op) {
 struct LowerToCPUPass : public mgpu::impl::MGPULowerToCPUBase<LowerToCPUPass> {
   void runOnOperation() override {
     SmallVector<Operation *> kernels;
-    getOperation()->walk([&](Operation *op) {
+    WalkResult gpuCode = getOperation()->walk([&](Operation *op) {
       if (isa<PallasCallOp, MpmdMapOp>(op))
         kernels.push_back(op);
+      // GPU kernels already lowered have no interpret lowering.
+      if (isa<gpu::LaunchFuncOp, gpu::LaunchOp>(op)) {
+        op->emitOpError() << "is GPU code, which interpret mode does not "
+                             "run: --mgpu-to-cpu takes mgpu kernels "
+                             "(pallas_call, mpmd_map); mgpu-run "
+                             "--backend=emulate runs GPU kernels on the host";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
     });
+    if (gpuCode.wasInterrupted())
+      return signalPassFailure();
     SetVector<Operation *> hosts;
     for (Operation *kernel : kernels) {
       hosts.insert(kernel->getParentOp());

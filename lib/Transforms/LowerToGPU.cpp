@@ -719,6 +719,13 @@ struct LowerToGPUPass : public mgpu::impl::MGPULowerToGPUBase<LowerToGPUPass> {
     if (kernels.empty())
       return;
     for (Operation *kernel : kernels) {
+      // The GPU pipeline compiles the gpu.modules of the top-level module.
+      if (kernel->getParentOfType<ModuleOp>() != module) {
+        kernel->emitOpError()
+            << "is in a nested module, which the GPU pipeline does not "
+               "compile: move its function to the top-level module";
+        return signalPassFailure();
+      }
       LogicalResult result = isa<PallasCallOp>(kernel)
                                  ? lowerPallasCall(cast<PallasCallOp>(kernel))
                                  : lowerMpmdMap(cast<MpmdMapOp>(kernel), *form);

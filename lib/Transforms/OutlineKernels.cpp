@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mgpu/Transforms/Passes.h"
+#include "llvm/ADT/SetVector.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -41,14 +42,21 @@ struct OutlineKernelsPass
     : public mgpu::impl::MGPUOutlineKernelsBase<OutlineKernelsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    bool hasLaunch = false;
-    module.walk([&](gpu::LaunchOp) { hasLaunch = true; });
-    if (!hasLaunch)
+    // Upstream outlining handles the functions of the module it runs on:
+    // run it on every module that holds a launch, nested ones too (their
+    // kernels go into their own symbol tables).
+    SetVector<ModuleOp> holders;
+    module.walk([&](gpu::LaunchOp launch) {
+      holders.insert(launch->getParentOfType<ModuleOp>());
+    });
+    if (holders.empty())
       return;
-    OpPassManager outline(ModuleOp::getOperationName());
-    outline.addPass(createGpuKernelOutliningPass());
-    if (failed(runPipeline(outline, module)))
-      return signalPassFailure();
+    for (ModuleOp holder : holders) {
+      OpPassManager outline(ModuleOp::getOperationName());
+      outline.addPass(createGpuKernelOutliningPass());
+      if (failed(runPipeline(outline, holder)))
+        return signalPassFailure();
+    }
 
     RewritePatternSet patterns(&getContext());
     vector::populateVectorInsertExtractStridedSliceTransforms(patterns);
