@@ -5,7 +5,7 @@
 #
 # Other targets: build, check-sanitize (ASan+UBSan build running the lit
 # suite), fuzz (a mutation campaign, utils/fuzz.py; FUZZ_MUTANTS, FUZZ_SEED,
-# FUZZ_BUILD), fuzz-smoke (a small fixed-seed campaign under ASan+UBSan, run
+# FUZZ_BUILD), fuzz-smoke (1500 mutants, seed 1, under ASan+UBSan, run
 # by CI), device-bundle (every run test and benchmark compiled for the GPU
 # machine; see bench/device-check.sh), format-check, docs, clean.
 
@@ -68,7 +68,7 @@ fuzz: deps $(FUZZ_BUILD)/build.ninja
 fuzz-smoke: deps $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD)
 	$(SANITIZER_ENV) python3 utils/fuzz.py --build $(ASAN_BUILD) \
-	  --mutants 400 --seed 1 --out $(ASAN_BUILD)/fuzz-findings
+	  --mutants 1500 --seed 1 --out $(ASAN_BUILD)/fuzz-findings
 
 demo: build
 	@./examples/demo.sh $(BUILD)

@@ -56,14 +56,20 @@ Value WarpgroupScratch::allocate(OpBuilder &b, Location loc, Type elementType,
   return memref::ViewOp::create(b, loc, type, base, shift, ValueRange());
 }
 
+/// The largest power of two dividing `v`, at most `cap` (`cap` for 0);
+/// computed on the bits, so that INT64_MIN is no overflow.
+static int64_t powerOfTwoDividing(int64_t v, int64_t cap) {
+  if (v == 0)
+    return cap;
+  unsigned zeros = llvm::countr_zero(static_cast<uint64_t>(v));
+  return zeros >= 62 ? cap : std::min<int64_t>(cap, int64_t(1) << zeros);
+}
+
 int64_t mlir::mgpu::getKnownMultiple(Value value) {
   constexpr int64_t kCap = 16;
   APInt constant;
   if (matchPattern(value, m_ConstantInt(&constant))) {
-    int64_t v = constant.getSExtValue();
-    if (v == 0)
-      return kCap;
-    return std::min<int64_t>(kCap, v & -v);
+    return powerOfTwoDividing(constant.getSExtValue(), kCap);
   }
   Operation *def = value.getDefiningOp();
   if (!def)
@@ -86,7 +92,7 @@ static int64_t getKnownOffsetMultiple(OpFoldResult offset) {
   if (auto value = dyn_cast<Value>(offset))
     return getKnownMultiple(value);
   int64_t v = cast<IntegerAttr>(cast<Attribute>(offset)).getInt();
-  return v == 0 ? int64_t(16) : std::min<int64_t>(16, v & -v);
+  return powerOfTwoDividing(v, 16);
 }
 
 int64_t mlir::mgpu::getKnownAlignment(Value memref, ValueRange indices) {
@@ -116,9 +122,7 @@ int64_t mlir::mgpu::getKnownAlignment(Value memref, ValueRange indices) {
   // Element offset = sum of index * stride. Only powers of two matter: track
   // the power-of-two part of each stride (capped at 16 elements), known
   // while every inner dimension is static.
-  auto powerOfTwoPart = [](int64_t v) {
-    return v == 0 ? int64_t(16) : std::min<int64_t>(16, v & -v);
-  };
+  auto powerOfTwoPart = [](int64_t v) { return powerOfTwoDividing(v, 16); };
   int64_t multiple = 16;
   int64_t stride = 1;
   bool strideKnown = true;
