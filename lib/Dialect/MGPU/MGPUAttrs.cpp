@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::mgpu;
@@ -239,8 +240,15 @@ MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
         emitError() << "Requested too many CUDA threads per block. Each "
                        "Mosaic thread corresponds to 128 CUDA threads. At "
                        "most 8 are supported";
-    diag.attachNote() << "num_threads = " << *numThreads << " asks for "
-                      << *numThreads * 128 << " CUDA threads; use at most 8";
+    // Checked: a huge num_threads must not overflow the message.
+    int64_t cudaThreads;
+    Diagnostic &note = diag.attachNote();
+    note << "num_threads = " << *numThreads << " asks for ";
+    if (llvm::MulOverflow(*numThreads, int64_t(128), cudaThreads))
+      note << "more than 2^63";
+    else
+      note << cudaThreads;
+    note << " CUDA threads; use at most 8";
     return diag;
   }
   // S17: sizes and names.

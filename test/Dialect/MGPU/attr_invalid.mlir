@@ -70,6 +70,13 @@
 
 // -----
 
+// The note's arithmetic is checked (found by the fuzzer under UBSan).
+// expected-error @+2 {{Requested too many CUDA threads per block}}
+// expected-note @+1 {{num_threads = 9223372036854775807 asks for more than 2^63 CUDA threads; use at most 8}}
+#m = #mgpu.mesh<num_threads = 9223372036854775807, thread_name = "wg">
+
+// -----
+
 // S17: a negative grid size.
 // expected-error @+1 {{mesh grid size #1 must be positive, got -1}}
 #m = #mgpu.mesh<grid = [4, -1], grid_names = ["g5", "g6"]>
