@@ -84,7 +84,38 @@ LogicalResult checkHostUses(ModuleOp module) {
                         "memref.alloc";
     return WalkResult::interrupt();
   });
-  return failure(allocas.wasInterrupted());
+  if (allocas.wasInterrupted())
+    return failure();
+  // Shared (workgroup) and private memory exist only inside kernels: a host
+  // function cannot take or return them (nothing lowers such a signature).
+  WalkResult signatures = module.walk([](func::FuncOp func) {
+    if (func->getParentOfType<gpu::GPUModuleOp>())
+      return WalkResult::advance();
+    auto isKernelOnly = [](Type type) {
+      auto memref = dyn_cast<MemRefType>(type);
+      auto space =
+          memref
+              ? dyn_cast_or_null<gpu::AddressSpaceAttr>(memref.getMemorySpace())
+              : nullptr;
+      return space && space.getValue() != gpu::AddressSpace::Global;
+    };
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+      if (isKernelOnly(type)) {
+        func.emitOpError() << "argument #" << i << " is a " << type
+                           << ": workgroup and private memory exist only in "
+                              "kernel bodies, not in host functions";
+        return WalkResult::interrupt();
+      }
+    for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
+      if (isKernelOnly(type)) {
+        func.emitOpError() << "result #" << i << " is a " << type
+                           << ": workgroup and private memory exist only in "
+                              "kernel bodies, not in host functions";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return failure(signatures.wasInterrupted());
 }
 
 /// Host and device see a copy's memrefs as whole buffers: gpu.memcpy moves

@@ -43,3 +43,13 @@ func.func @strided_copy(%d: !device, %h: memref<8x8xf32>) {
   memref.copy %view, %d : memref<4x4xf32, strided<[8, 1]>> to !device
   return
 }
+
+// -----
+
+// Shared memory exists only in kernels: a host function taking it is refused
+// with a location (upstream's memref lowering printed an unlocated error and
+// the pipeline exited 0; found by the fuzzer).
+// expected-error @+1 {{'func.func' op argument #0 is a 'memref<64xf32, #gpu.address_space<workgroup>>': workgroup and private memory exist only in kernel bodies, not in host functions}}
+func.func @outside(%s: memref<64xf32, #gpu.address_space<workgroup>>, %a: memref<64xf32>) {
+  return
+}
