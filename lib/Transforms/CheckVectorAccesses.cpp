@@ -52,21 +52,29 @@ void assertInside(OpBuilder &b, Operation *op, Value memref, ValueRange indices,
                        "^ vector access out of bounds of its memref");
 }
 
-/// The innermost dimensions a vector.load/store of `vectorType` covers.
+/// Every dimension of a vector.load/store of `vectorType`: the innermost
+/// ones it covers, and the others at one index (extent 1).
 SmallVector<std::pair<unsigned, int64_t>> trailingDims(MemRefType memref,
                                                        VectorType vector) {
   SmallVector<std::pair<unsigned, int64_t>> dims;
   int64_t offset = memref.getRank() - vector.getRank();
+  for (int64_t d = 0; d < offset; ++d)
+    dims.push_back({static_cast<unsigned>(d), 1});
   for (int64_t i = 0; i < vector.getRank(); ++i)
     dims.push_back({static_cast<unsigned>(offset + i), vector.getDimSize(i)});
   return dims;
 }
 
-/// The memref dimensions of a transfer that it marks in bounds.
+/// The memref dimensions of a transfer that must be in bounds: those it
+/// marks in bounds, and those it does not transfer along (one index, which
+/// no mask covers).
 SmallVector<std::pair<unsigned, int64_t>>
 inBoundsDims(VectorTransferOpInterface op) {
   SmallVector<std::pair<unsigned, int64_t>> dims;
   AffineMap map = op.getPermutationMap();
+  for (unsigned d = 0; d < map.getNumDims(); ++d)
+    if (!map.isFunctionOfDim(d))
+      dims.push_back({d, 1});
   for (auto [i, expr] : llvm::enumerate(map.getResults())) {
     auto dim = dyn_cast<AffineDimExpr>(expr);
     if (!dim || !op.isDimInBounds(i))

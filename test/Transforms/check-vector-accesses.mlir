@@ -48,3 +48,25 @@ func.func @transfers(%m: memref<16x16xf32>, %i: index) {
 // REPORT:   func.call @mgpuHostCheckFailed(%[[WHERE]], %[[WHAT]]) : (!llvm.ptr, !llvm.ptr) -> ()
 // REPORT: }
 // REPORT-NEXT: vector.load
+
+// The dimensions a vector does not cover are checked too, at one index: a
+// transfer of a row past the last row reads other memory (the fuzzer found
+// a grid of 256 programs over 2 row blocks crashing the CPU backend).
+// CHECK-LABEL: func.func @leading(
+// CHECK-SAME: %[[M:.*]]: memref<?x64xf32>, %[[R:.*]]: index
+// CHECK: %[[NEXT:.*]] = arith.addi %[[R]], %c1
+// CHECK: %[[ROWS:.*]] = memref.dim %[[M]], %c0
+// CHECK: arith.cmpi sge, %[[R]], %c0
+// CHECK: arith.cmpi sle, %[[NEXT]], %[[ROWS]]
+// CHECK: cf.assert
+// CHECK-NEXT: vector.transfer_read
+// CHECK: memref.dim %[[M]], %c0
+// CHECK: cf.assert
+// CHECK-NEXT: vector.load
+func.func @leading(%m: memref<?x64xf32>, %r: index) -> (vector<16xf32>, vector<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %a = vector.transfer_read %m[%r, %c0], %pad {in_bounds = [true]} : memref<?x64xf32>, vector<16xf32>
+  %b = vector.load %m[%r, %c0] : memref<?x64xf32>, vector<16xf32>
+  return %a, %b : vector<16xf32>, vector<16xf32>
+}
