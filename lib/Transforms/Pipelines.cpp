@@ -79,6 +79,7 @@ static void addKernelFormPasses(OpPassManager &pm, bool identityLayout) {
 /// bounds is reported at its op instead of corrupting memory.
 static void addRuntimeChecks(OpPassManager &pm) {
   pm.addPass(createMGPUCheckVectorAccesses());
+  pm.addPass(createMGPUCheckDivisions());
   pm.addPass(createGenerateRuntimeVerificationPass());
   pm.addPass(createMGPUReportFailedChecks());
 }

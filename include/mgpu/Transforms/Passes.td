@@ -328,6 +328,20 @@ def MGPUVectorsToLoops : Pass<"mgpu-vectors-to-loops"> {
   ];
 }
 
+def MGPUCheckDivisions : Pass<"mgpu-check-divisions"> {
+  let summary = "Runtime checks that integer divisors are not zero (host)";
+  let description = [{
+    For the host backends: a `cf.assert` that the divisor is not zero before
+    each scalar integer division or remainder of the arith dialect (divui,
+    divsi, remui, remsi, ceildivsi, ceildivui, floordivsi), which would
+    otherwise trap or yield garbage.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect"
+  ];
+}
+
 def MGPUReportFailedChecks
     : Pass<"mgpu-report-failed-checks", "::mlir::ModuleOp"> {
   let summary = "Failed runtime checks as located errors (host backends)";
