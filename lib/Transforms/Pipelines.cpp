@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
 
 using namespace mlir;
 using namespace mlir::mgpu;
@@ -161,6 +162,13 @@ void mlir::mgpu::buildMGPUToBinaryPipeline(
                           options.format.getValue()) &&
       addedPipelineError(pm, "--mgpu-to-binary: unknown format '" +
                                  options.format + "' (isa, bin or fatbin)"))
+    return;
+  // gpu-module-to-binary reports a missing toolkit but does not fail.
+  if (!options.toolkit.empty() &&
+      !llvm::sys::fs::is_directory(options.toolkit.getValue()) &&
+      addedPipelineError(pm, "--mgpu-to-binary: toolkit '" + options.toolkit +
+                                 "' is not a directory (a CUDA toolkit "
+                                 "holding bin/ptxas)"))
     return;
   if (options.optLevel > 3 &&
       addedPipelineError(pm, "--mgpu-to-binary: opt-level " +
