@@ -99,17 +99,18 @@ void emulateAsyncCopy(OpBuilder &b, Location loc,
 /// `@__mgpu_emu_barrier(%sync, %slot, %count)`: counter at 2*slot, generation
 /// at 2*slot+1; the last thread to arrive resets the counter and bumps the
 /// generation, the others yield until the generation moves.
-func::FuncOp getOrCreateBarrier(ModuleOp module, func::FuncOp yield) {
-  StringRef name = "__mgpu_emu_barrier";
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-    return existing;
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+/// The helper is ours alone: a user function of the same name keeps its
+/// name and the helper is renamed (SymbolTable::insert), so that neither
+/// calls the other.
+func::FuncOp createBarrier(ModuleOp module, func::FuncOp yield) {
+  OpBuilder b(module.getContext());
   Location loc = module.getLoc();
   auto syncType = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
   auto func = func::FuncOp::create(
-      b, loc, name,
+      b, loc, "__mgpu_emu_barrier",
       b.getFunctionType({syncType, b.getIndexType(), b.getIndexType()}, {}));
   func.setPrivate();
+  SymbolTable(module).insert(func, module.getBody()->end());
   Block *entry = func.addEntryBlock();
   b.setInsertionPointToStart(entry);
   Value sync = entry->getArgument(0), slot = entry->getArgument(1);
@@ -151,13 +152,23 @@ func::FuncOp getOrCreateBarrier(ModuleOp module, func::FuncOp yield) {
   return func;
 }
 
-func::FuncOp getOrCreateYield(ModuleOp module) {
+/// The C library's `int sched_yield(void)`; its name cannot change, so a
+/// user symbol of that name with another type is refused.
+FailureOr<func::FuncOp> getOrCreateYield(ModuleOp module) {
   StringRef name = "sched_yield";
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-    return existing;
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  auto func = func::FuncOp::create(b, module.getLoc(), name,
-                                   b.getFunctionType({}, {b.getI32Type()}));
+  OpBuilder b(module.getContext());
+  FunctionType type = b.getFunctionType({}, {b.getI32Type()});
+  if (Operation *existing = module.lookupSymbol(name)) {
+    auto func = dyn_cast<func::FuncOp>(existing);
+    if (func && func.getFunctionType() == type)
+      return func;
+    return existing->emitError()
+           << "the GPU emulator needs '" << name
+           << "' to be the C library function of type " << type
+           << ", which this symbol shadows; rename it";
+  }
+  b.setInsertionPointToEnd(module.getBody());
+  auto func = func::FuncOp::create(b, module.getLoc(), name, type);
   func.setPrivate();
   return func;
 }
@@ -674,14 +685,24 @@ struct EmulateGPUPass : public mgpu::impl::MGPUEmulateGPUBase<EmulateGPUPass> {
         signalPassFailure();
       return;
     }
-    Emulator emulator{module, getOrCreateYield(module), {}};
-    emulator.barrier = getOrCreateBarrier(module, emulator.yield);
+    FailureOr<func::FuncOp> yield = getOrCreateYield(module);
+    if (failed(yield))
+      return signalPassFailure();
+    Emulator emulator{module, *yield, createBarrier(module, *yield)};
     for (gpu::LaunchOp launch : launches)
       if (failed(emulator.emulate(launch)))
         return signalPassFailure();
     if (failed(emulateHostOps(module)))
       return signalPassFailure();
-    module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
+    // The attribute means "kernels live in gpu.modules": true again once
+    // the launches are host loops, unless the module still has some.
+    bool keepsGpuModules = false;
+    module.walk([&](gpu::GPUModuleOp) {
+      keepsGpuModules = true;
+      return WalkResult::interrupt();
+    });
+    if (!keepsGpuModules)
+      module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
   }
 };
 

@@ -45,6 +45,7 @@ static void addHostToLLVMPasses(OpPassManager &pm) {
   // convert-vector-to-llvm does not lower vector.multi_reduction.
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());
   pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createMGPUByteBoolVectors());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

@@ -287,6 +287,23 @@ def MGPUExpandF8 : Pass<"mgpu-expand-f8"> {
   ];
 }
 
+def MGPUByteBoolVectors : Pass<"mgpu-byte-bool-vectors"> {
+  let summary = "i1 vector loads and stores one byte per element (host)";
+  let description = [{
+    A memref of i1 holds one byte per element, but LLVM loads and stores
+    `<N x i1>` as N packed bits. On the host backends this pass rewrites
+    the vector accesses of i1 vectors in memrefs (`vector.load`, `store`,
+    `maskedload`, `maskedstore`, and the 1-D transfers that lower to them)
+    as `vector.gather` / `vector.scatter` over consecutive indices, which
+    LLVM performs element by element. Other accesses are left alone.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 def MGPUPipelineError : Pass<"mgpu-pipeline-error"> {
   let summary = "Reports a pipeline that cannot run, and fails";
   let description = [{

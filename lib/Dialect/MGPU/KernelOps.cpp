@@ -52,8 +52,8 @@ static LogicalResult verifyOperandForm(Operation *op, ValueRange operands) {
     if (!isBackendElementType(element))
       return op->emitOpError()
              << "operand #" << i << " has elements of type " << element
-             << ", which no backend stages or computes on (signless integers "
-                "of 1 to 64 bits, index, f16, bf16, f32, f64, f8E4M3FN, "
+             << ", which no backend stages or computes on (i1, i8, i16, "
+                "i32, i64, index, f16, bf16, f32, f64, f8E4M3FN, "
                 "f8E5M2)";
   }
   bool tensors = isa<TensorType>(operands.front().getType());
@@ -79,6 +79,12 @@ static LogicalResult verifyScratchTypes(Operation *op,
                                << "] must be a statically shaped memref or a "
                                   "!mgpu.barrier, got "
                                << type;
+    // The backends zero-fill and compute on scratch: no signed, unsigned or
+    // other unhandled element type (S29).
+    if (!isBackendElementType(memref.getElementType()))
+      return op->emitOpError() << "scratch[" << i << "] has elements of type "
+                               << memref.getElementType()
+                               << ", which no backend stages or computes on";
   }
   return success();
 }

@@ -55,8 +55,11 @@ TargetAttr mlir::mgpu::getEffectiveTarget(Operation *op) {
 static std::optional<int64_t> getElementBits(Type elementType) {
   if (elementType.isIndex())
     return 64;
+  // In memory a scalar takes whole bytes (an i1 is one byte, as LLVM and
+  // the host's memref.store lay it out); counting bits packed would let the
+  // next block overlap an i1 block.
   if (elementType.isIntOrFloat())
-    return elementType.getIntOrFloatBitWidth();
+    return llvm::alignTo(elementType.getIntOrFloatBitWidth(), 8);
   if (auto complex = dyn_cast<ComplexType>(elementType);
       complex && complex.getElementType().isIntOrFloat())
     return 2 * complex.getElementType().getIntOrFloatBitWidth();

@@ -141,3 +141,40 @@ func.func @huge_vector() {
   }
   return
 }
+
+// -----
+
+// S29: sub-byte integers other than i1 are refused, with the list of what
+// backends handle.
+#b = #mgpu.block_spec<shape = [8], index_map = affine_map<(d0) -> (d0)>>
+func.func @i4(%a: memref<64xi4>) {
+  // expected-error @below {{'mgpu.pallas_call' op operand #0 has elements of type 'i4', which no backend stages or computes on (i1, i8, i16, i32, i64, index, f16, bf16, f32, f64, f8E4M3FN, f8E5M2)}}
+  mgpu.pallas_call grid [8] ins(%a : memref<64xi4>) in_specs [#b] out_specs [] {
+  ^bb0(%x: memref<8xi4, #gpu.address_space<workgroup>>):
+  }
+  return
+}
+
+// -----
+
+// S29: unsigned memory allocated in a body (no backend zero-fills or
+// computes on ui32).
+func.func @unsigned_alloca() {
+  mgpu.pallas_call grid [8] in_specs [] out_specs [] {
+    // expected-error @below {{'memref.alloca' op uses memory of elements of type 'ui32', which no backend stages or computes on}}
+    %m = memref.alloca() : memref<16xui32>
+  }
+  return
+}
+
+// -----
+
+// S29: a signed scratch buffer.
+func.func @signed_scratch() {
+  // expected-error @below {{'mgpu.pallas_call' op scratch[0] has elements of type 'si8', which no backend stages or computes on}}
+  mgpu.pallas_call grid [8] in_specs [] out_specs []
+      scratch [memref<16xsi8, #gpu.address_space<workgroup>>] {
+  ^bb0(%s: memref<16xsi8, #gpu.address_space<workgroup>>):
+  }
+  return
+}

@@ -129,3 +129,19 @@ func.func @buffers_overflow(%a: memref<8xf32>, %n: index) {
   }
   return
 }
+
+// -----
+
+// An i1 element takes a byte of shared memory (as in LLVM's memory layout),
+// not a bit: 2 x 128 KiB blocks of i1 are 256 KiB, over the limit.
+#b = #mgpu.block_spec<shape = [131072], index_map = affine_map<(d0) -> (d0)>>
+func.func @i1_blocks_are_bytes(%a: memref<262144xi1>, %o: memref<262144xi1>) {
+  // expected-error @+2 {{Mosaic GPU kernel exceeds available shared memory: smem_bytes=262144 > max_smem_bytes=232448}}
+  // expected-note @+1 {{each staged block is buffered max_concurrent_steps = 1 times on sm_90a}}
+  mgpu.pallas_call grid [2] ins(%a : memref<262144xi1>) outs(%o : memref<262144xi1>)
+      in_specs [#b] out_specs [#b] {
+  ^bb0(%x: memref<131072xi1, #gpu.address_space<workgroup>>,
+       %y: memref<131072xi1, #gpu.address_space<workgroup>>):
+  }
+  return
+}
