@@ -7,6 +7,7 @@
 
 #include "mgpu/Conversion/PrimitivesToCPU.h"
 #include "mgpu/Conversion/HostRuntimeCalls.h"
+#include "mgpu/Conversion/WgmmaSemantics.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -14,6 +15,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::mgpu;
@@ -213,6 +215,70 @@ struct SemaphoreWaitToCPU : public OpConversionPattern<SemaphoreWaitOp> {
   }
 };
 
+/// mgpu.wgmma -> loops over the result elements on a heap copy of the
+/// accumulator (a in registers gets a heap copy too); each element is
+/// computed as WgmmaSemantics.h says. Synchronous, so wgmma_wait has
+/// nothing left to wait for.
+struct WgmmaToCPU : public OpConversionPattern<WgmmaOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WgmmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto accType = cast<VectorType>(op.getAcc().getType());
+    Value zero = indexConstant(rewriter, loc, 0);
+    // Heap, not stack: the body runs once per program of a host loop.
+    auto toBuffer = [&](Value vector) {
+      auto type = cast<VectorType>(vector.getType());
+      Value buffer = memref::AllocOp::create(
+          rewriter, loc,
+          MemRefType::get(type.getShape(), type.getElementType()));
+      vector::TransferWriteOp::create(rewriter, loc, vector, buffer,
+                                      ValueRange{zero, zero},
+                                      ArrayRef<bool>{true, true});
+      return buffer;
+    };
+    Value acc = toBuffer(adaptor.getAcc());
+    Value a = adaptor.getA();
+    bool aInRegisters = isa<VectorType>(a.getType());
+    if (aInRegisters)
+      a = toBuffer(a);
+    Value b = adaptor.getB();
+    auto rows =
+        scf::ForOp::create(rewriter, loc, zero,
+                           indexConstant(rewriter, loc, accType.getDimSize(0)),
+                           indexConstant(rewriter, loc, 1));
+    rewriter.setInsertionPointToStart(rows.getBody());
+    auto columns =
+        scf::ForOp::create(rewriter, loc, zero,
+                           indexConstant(rewriter, loc, accType.getDimSize(1)),
+                           indexConstant(rewriter, loc, 1));
+    rewriter.setInsertionPointToStart(columns.getBody());
+    Value i = rows.getInductionVar(), j = columns.getInductionVar();
+    Value old = memref::LoadOp::create(rewriter, loc, acc, ValueRange{i, j});
+    Value next = buildWgmmaElement(
+        rewriter, loc, op, old,
+        [&](OpBuilder &nb, Location l, Value k) -> Value {
+          return memref::LoadOp::create(nb, l, a, ValueRange{i, k});
+        },
+        [&](OpBuilder &nb, Location l, Value k) -> Value {
+          return memref::LoadOp::create(nb, l, b, ValueRange{k, j});
+        });
+    memref::StoreOp::create(rewriter, loc, next, acc, ValueRange{i, j});
+    rewriter.setInsertionPointAfter(rows);
+    Value padding = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getZeroAttr(accType.getElementType()));
+    Value result = vector::TransferReadOp::create(
+        rewriter, loc, accType, acc, ValueRange{zero, zero}, padding,
+        ArrayRef<bool>{true, true});
+    memref::DeallocOp::create(rewriter, loc, acc);
+    if (aInRegisters)
+      memref::DeallocOp::create(rewriter, loc, a);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::mgpu::populatePrimitivesToCPUPatterns(const TypeConverter &converter,
@@ -220,12 +286,14 @@ void mlir::mgpu::populatePrimitivesToCPUPatterns(const TypeConverter &converter,
   patterns
       .add<CopyGmemToSmemToCPU, CopySmemToGmemToCPU, EraseOnCPU<CommitSmemOp>,
            EraseOnCPU<WaitSmemToGmemOp>, BarrierArriveToCPU, BarrierWaitToCPU,
-           SemaphoreSignalToCPU, SemaphoreWaitToCPU>(converter,
-                                                     patterns.getContext());
+           SemaphoreSignalToCPU, SemaphoreWaitToCPU, WgmmaToCPU,
+           EraseOnCPU<WgmmaWaitOp>, EraseOnCPU<SetMaxRegistersOp>>(
+          converter, patterns.getContext());
 }
 
 void mlir::mgpu::configurePrimitivesToCPULegality(ConversionTarget &target) {
   target.addIllegalOp<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp,
                       WaitSmemToGmemOp, BarrierArriveOp, BarrierWaitOp,
-                      SemaphoreSignalOp, SemaphoreWaitOp>();
+                      SemaphoreSignalOp, SemaphoreWaitOp, WgmmaOp, WgmmaWaitOp,
+                      SetMaxRegistersOp>();
 }

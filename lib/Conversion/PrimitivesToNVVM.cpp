@@ -534,6 +534,40 @@ struct CopySmemToGmemToNVVM : public ChipPattern<CopySmemToGmemOp> {
   std::shared_ptr<TensorMaps> maps;
 };
 
+/// wgmma_wait -> nothing while wgmma runs on ordinary instructions (its
+/// results are ready when the op returns).
+struct WgmmaWaitToNVVM : public OpConversionPattern<WgmmaWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WgmmaWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// set_max_registers -> setmaxnreg.{inc,dec}.sync.aligned.u32 on sm_90 (every
+/// lane of the warpgroup runs it); nothing before, where the register
+/// budget is fixed at launch.
+struct SetMaxRegistersToNVVM : public ChipPattern<SetMaxRegistersOp> {
+  using ChipPattern::ChipPattern;
+  LogicalResult
+  matchAndRewrite(SetMaxRegistersOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (hopper) {
+      auto action = op.getChange() == RegisterChange::increase
+                        ? NVVM::SetMaxRegisterAction::increase
+                        : NVVM::SetMaxRegisterAction::decrease;
+      NVVM::SetMaxRegisterOp::create(
+          rewriter, op.getLoc(),
+          rewriter.getI32IntegerAttr(static_cast<int32_t>(op.getCount())),
+          NVVM::SetMaxRegisterActionAttr::get(rewriter.getContext(), action));
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::mgpu::populatePrimitivesToNVVMPatterns(
@@ -541,9 +575,11 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
   // The copy patterns share the tensor maps they make.
   auto maps = std::make_shared<TensorMaps>();
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<BarrierArriveToNVVM, SemaphoreWaitToNVVM>(converter, ctx);
+  patterns.add<BarrierArriveToNVVM, SemaphoreWaitToNVVM, WgmmaWaitToNVVM>(
+      converter, ctx);
   patterns.add<BarrierInitToNVVM, BarrierWaitToNVVM, CommitSmemToNVVM,
-               WaitSmemToGmemToNVVM>(converter, ctx, hopper);
+               WaitSmemToGmemToNVVM, SetMaxRegistersToNVVM>(converter, ctx,
+                                                            hopper);
   patterns.add(
       std::make_unique<CopyGmemToSmemToNVVM>(converter, ctx, hopper, maps));
   patterns.add(
@@ -551,7 +587,8 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
 }
 
 void mlir::mgpu::configurePrimitivesToNVVMLegality(ConversionTarget &target) {
-  target.addIllegalOp<BarrierInitOp, BarrierArriveOp, BarrierWaitOp,
-                      CommitSmemOp, WaitSmemToGmemOp, CopyGmemToSmemOp,
-                      CopySmemToGmemOp, SemaphoreWaitOp>();
+  target
+      .addIllegalOp<BarrierInitOp, BarrierArriveOp, BarrierWaitOp, CommitSmemOp,
+                    WaitSmemToGmemOp, CopyGmemToSmemOp, CopySmemToGmemOp,
+                    SemaphoreWaitOp, WgmmaWaitOp, SetMaxRegistersOp>();
 }

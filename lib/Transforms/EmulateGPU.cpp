@@ -602,6 +602,11 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           op->erase();
           return WalkResult::skip();
         }
+        // wgmma was computed when issued; the register budget is the host's.
+        if (isa<WgmmaWaitOp, SetMaxRegistersOp>(op)) {
+          op->erase();
+          return WalkResult::skip();
+        }
         if (isa<BarrierInitOp, BarrierArriveOp, BarrierWaitOp, CopyGmemToSmemOp,
                 CopySmemToGmemOp, CommitSmemOp, WaitSmemToGmemOp,
                 SemaphoreWaitOp>(op)) {

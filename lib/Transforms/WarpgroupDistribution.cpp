@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mgpu/Transforms/WarpgroupDistribution.h"
+#include "mgpu/Conversion/WgmmaSemantics.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -386,6 +387,7 @@ private:
   LogicalResult distributeExtract(vector::ExtractOp op);
   LogicalResult distributeInsert(vector::InsertOp op);
   LogicalResult distributeContract(vector::ContractionOp op);
+  LogicalResult distributeWgmma(WgmmaOp op);
   LogicalResult distributeFromValues(Operation *op, Value whole);
   LogicalResult distributeExtractSlice(vector::ExtractStridedSliceOp op);
   LogicalResult distributeInsertSlice(vector::InsertStridedSliceOp op);
@@ -489,6 +491,7 @@ LogicalResult Distributor::distributeOp(Operation *op) {
       .Case([&](vector::ExtractOp o) { return distributeExtract(o); })
       .Case([&](vector::InsertOp o) { return distributeInsert(o); })
       .Case([&](vector::ContractionOp o) { return distributeContract(o); })
+      .Case([&](WgmmaOp o) { return distributeWgmma(o); })
       .Case([&](vector::StepOp o) {
         // Element i is i: the lane computes its own positions.
         map.map(o.getResult(), buildPerElement(o.getLoc(), o.getType(),
@@ -563,7 +566,7 @@ LogicalResult Distributor::distributeOp(Operation *op) {
       .Case([&](SemaphoreSignalOp o) { return distributeSignal(o); })
       .Case([&](SemaphoreWaitOp o) { return distributeWait(o); })
       .Case<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp, WaitSmemToGmemOp,
-            BarrierArriveOp, BarrierWaitOp>(
+            BarrierArriveOp, BarrierWaitOp, WgmmaWaitOp, SetMaxRegistersOp>(
           [&](Operation *o) { return distributePrimitive(o); })
       .Case<memref::AllocOp, memref::AllocaOp>([&](Operation *o) {
         return cannotDistribute(
@@ -952,6 +955,46 @@ LogicalResult Distributor::distributeContract(vector::ContractionOp op) {
         return loop(0, acc);
       });
   map.map(op.getResult(), lane);
+  return success();
+}
+
+/// wgmma with ordinary instructions: each lane computes the result elements
+/// it owns from a and b in shared memory (a in registers is staged there
+/// first), so only the accumulator's own elements are needed and it stays
+/// in its layout. The tensor-core lowering is a separate path.
+LogicalResult Distributor::distributeWgmma(WgmmaOp op) {
+  Location loc = op.getLoc();
+  auto accType = cast<VectorType>(op.getAcc().getType());
+  Value a = lookup(op.getA()), bMatrix = lookup(op.getB());
+  auto aVector = dyn_cast<VectorType>(op.getA().getType());
+  int64_t k = aVector ? aVector.getDimSize(1)
+                      : cast<MemRefType>(a.getType()).getDimSize(1);
+  Value aStaged;
+  if (aVector) {
+    beginExchange(loc);
+    aStaged = stage(loc, a, aVector);
+    barrier(loc);
+  } else {
+    beforeRead(loc);
+  }
+  Value dot =
+      buildPerElement(loc, accType, [&](ArrayRef<Value> multi, Value) -> Value {
+        auto loadA = [&](OpBuilder &nb, Location l, Value kk) -> Value {
+          if (!aStaged)
+            return memref::LoadOp::create(nb, l, a, ValueRange{multi[0], kk});
+          Value flat = arith::AddIOp::create(
+              nb, l, arith::MulIOp::create(nb, l, multi[0], index(l, k)), kk);
+          return loadStaged(l, aStaged, flat, aVector.getElementType());
+        };
+        auto loadB = [&](OpBuilder &nb, Location l, Value kk) -> Value {
+          return memref::LoadOp::create(nb, l, bMatrix,
+                                        ValueRange{kk, multi[1]});
+        };
+        return buildWgmmaElement(b, loc, op, Value(), loadA, loadB);
+      });
+  hazards.read = true;
+  map.map(op.getResult(),
+          arith::AddFOp::create(b, loc, lookup(op.getAcc()), dot));
   return success();
 }
 

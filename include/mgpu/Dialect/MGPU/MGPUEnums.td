@@ -1,7 +1,8 @@
 //===- MGPUEnums.td - Enumerations of the mgpu dialect -----*- tablegen -*-===//
 //
 // Enumerations used as attribute parameters: the semantics of a grid axis,
-// the memory space of a block, and the rule profile of a target.
+// the memory space of a block, the rule profile of a target, and the
+// direction of a register rebalancing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +36,14 @@ def MGPU_Profile : I32EnumAttr<"Profile",
     ]> {
   let cppNamespace = "::mlir::mgpu";
   let genSpecializedAttr = 0;
+}
+
+def MGPU_RegisterChange : I32EnumAttr<"RegisterChange",
+    "whether set_max_registers raises or lowers the register budget", [
+      I32EnumAttrCase<"increase", 0>,
+      I32EnumAttrCase<"decrease", 1>
+    ]> {
+  let cppNamespace = "::mlir::mgpu";
 }
 
 #endif // MGPU_DIALECT_MGPU_MGPUENUMS_TD

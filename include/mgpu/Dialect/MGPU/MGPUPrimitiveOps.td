@@ -193,6 +193,92 @@ def MGPU_BarrierWaitOp : MGPU_Op<"barrier_wait",
 }
 
 //===----------------------------------------------------------------------===//
+// Tensor cores
+//===----------------------------------------------------------------------===//
+
+def MGPU_WgmmaOp : MGPU_Op<"wgmma", [
+    AllTypesMatch<["acc", "result"]>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "warpgroup matrix multiply-accumulate on the tensor cores";
+  let description = [{
+    `%result = %acc + %a x %b` for one warpgroup (plgpu.wgmma): `%a` is an
+    M x K matrix in shared memory or in registers (a vector), `%b` a K x N
+    matrix in shared memory, `%acc` and the result M x N vectors. Products
+    are exact and summed in the accumulator's type (f32, or f16 for f16 and
+    f8 inputs). Inputs are f16, bf16, f8E4M3FN or f8E5M2 (`%a` and `%b` of
+    the same type), or f32 read as tf32 (the low 13 mantissa bits ignored,
+    as the hardware does). M is a multiple of 64, N a multiple of 8 up to
+    256, K a multiple of the K step of the type (16 for 16-bit types, 32 for
+    f8, 8 for tf32).
+
+    The op is asynchronous on the GPU: `%b` (and `%a` in shared memory) may
+    be read until a later `mgpu.wgmma_wait` lets this wgmma complete, so
+    their buffers must not be overwritten before it; the result may be used
+    only after that wait (the backends that compute synchronously give the
+    same numbers).
+
+    ```mlir
+    %acc2 = mgpu.wgmma %acc, %a, %b : vector<64x128xf32>,
+        memref<64x64xbf16, #gpu.address_space<workgroup>>,
+        memref<64x128xbf16, #gpu.address_space<workgroup>>
+    mgpu.wgmma_wait 0
+    ```
+  }];
+  let arguments = (ins VectorOfRankAndType<[2], [F32, F16]>:$acc,
+                       AnyTypeOf<[MemRefRankOf<[AnyFloat], [2]>,
+                                  VectorOfRankAndType<[2], [AnyFloat]>]>:$a,
+                       MemRefRankOf<[AnyFloat], [2]>:$b);
+  let results = (outs VectorOfRankAndType<[2], [F32, F16]>:$result);
+  let assemblyFormat = [{
+    $acc `,` $a `,` $b attr-dict `:` type($acc) `,` type($a) `,` type($b)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The K step of the input type (16, 32 or 8); 0 if not an input type.
+    static int64_t getKStep(::mlir::Type inputType);
+    /// Whether the inputs are f32 read as tf32.
+    bool isTf32() { return ::llvm::isa<::mlir::Float32Type>(getInputType()); }
+    ::mlir::Type getInputType();
+  }];
+}
+
+def MGPU_WgmmaWaitOp : MGPU_Op<"wgmma_wait",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait for warpgroup MMAs";
+  let description = [{
+    Waits until at most `pending` of this Pallas thread's wgmma ops are
+    still in flight (plgpu.wgmma_wait); the results of the others may be
+    used and their shared-memory operands overwritten.
+
+    ```mlir
+    mgpu.wgmma_wait 1
+    ```
+  }];
+  let arguments = (ins I64Attr:$pending);
+  let assemblyFormat = "$pending attr-dict";
+  let hasVerifier = 1;
+}
+
+def MGPU_SetMaxRegistersOp : MGPU_Op<"set_max_registers",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "rebalance registers between warpgroups";
+  let description = [{
+    Sets the register budget of every lane of this warpgroup to `count`
+    (setmaxnreg.inc / .dec, plgpu.set_max_registers): a producer
+    warpgroup that only issues copies gives registers up (`decrease`) so
+    that consumer warpgroups running wgmma can take them (`increase`).
+    `count` is a multiple of 8 in [24, 256]. A hint for the other backends.
+
+    ```mlir
+    mgpu.set_max_registers 232 increase
+    ```
+  }];
+  let arguments = (ins I64Attr:$count, MGPU_RegisterChange:$change);
+  let assemblyFormat = "$count $change attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // emit_pipeline
 //===----------------------------------------------------------------------===//
 

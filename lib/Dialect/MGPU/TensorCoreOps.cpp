@@ -1,0 +1,124 @@
+//===- TensorCoreOps.cpp - wgmma, wgmma_wait, set_max_registers -----------===//
+//
+// Verifiers of the tensor-core ops of SPEC section 7 (rules S32-S39 for
+// wgmma shapes and types): what a Hopper warpgroup MMA accepts (M a
+// multiple of 64, N a multiple of 8 up to 256, K a multiple of the type's K
+// step, matching input types, an f32 or f16 accumulator), the pending count
+// of wgmma_wait, and the register budgets setmaxnreg takes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mgpu/Dialect/MGPU/MGPURules.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+int64_t WgmmaOp::getKStep(Type inputType) {
+  if (isa<Float16Type, BFloat16Type>(inputType))
+    return 16;
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(inputType))
+    return 32;
+  if (isa<Float32Type>(inputType))
+    return 8;
+  return 0;
+}
+
+Type WgmmaOp::getInputType() {
+  return cast<ShapedType>(getB().getType()).getElementType();
+}
+
+/// Whether `type` is a memref in shared memory.
+static bool isShared(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  return memref && gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(memref);
+}
+
+LogicalResult WgmmaOp::verify() {
+  if (failed(verifyInsideKernel(*this)))
+    return failure();
+  auto accType = cast<VectorType>(getAcc().getType());
+  auto aType = cast<ShapedType>(getA().getType());
+  auto bType = cast<MemRefType>(getB().getType());
+  Type input = bType.getElementType();
+  if (aType.getElementType() != input)
+    return emitOpError() << "expects a and b of the same element type, got "
+                         << aType.getElementType() << " and " << input;
+  int64_t kStep = getKStep(input);
+  if (!kStep)
+    return emitOpError() << "multiplies f16, bf16, f8E4M3FN, f8E5M2 or f32 "
+                            "(as tf32) matrices, got "
+                         << input;
+  Type accElement = accType.getElementType();
+  bool f16Acc = accElement.isF16();
+  if (f16Acc && !isa<Float16Type, Float8E4M3FNType, Float8E5M2Type>(input))
+    return emitOpError() << "accumulates " << input
+                         << " products in f32 only, got an f16 accumulator";
+  if (isa<MemRefType>(aType) && !isShared(aType))
+    return emitOpError() << "expects a in shared memory "
+                            "(#gpu.address_space<workgroup>) or in "
+                            "registers, got "
+                         << aType;
+  if (!isShared(bType))
+    return emitOpError() << "expects b in shared memory "
+                            "(#gpu.address_space<workgroup>), got "
+                         << bType;
+  if (!aType.hasStaticShape() || !bType.hasStaticShape())
+    return emitOpError() << "expects statically shaped operands";
+  int64_t m = accType.getDimSize(0), n = accType.getDimSize(1);
+  int64_t k = aType.getDimSize(1);
+  if (aType.getDimSize(0) != m || bType.getDimSize(0) != k ||
+      bType.getDimSize(1) != n)
+    return emitOpError() << "expects a (M x K) x b (K x N) + acc (M x N), "
+                            "got a "
+                         << formatTuple(aType.getShape()) << ", b "
+                         << formatTuple(bType.getShape()) << ", acc "
+                         << formatTuple(accType.getShape());
+  if (m % 64)
+    return emitOpError() << "expects M to be a multiple of 64 (the rows of "
+                            "one warpgroup's MMA), got "
+                         << m;
+  if (n % 8 || n > 256)
+    return emitOpError() << "expects N to be a multiple of 8 up to 256, got "
+                         << n;
+  if (k % kStep)
+    return emitOpError() << "expects K to be a multiple of " << kStep << " for "
+                         << input << " inputs, got " << k;
+  return success();
+}
+
+void WgmmaOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (isa<MemRefType>(getA().getType()))
+    effects.emplace_back(MemoryEffects::Read::get(), &getAMutable(),
+                         SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Read::get(), &getBMutable(),
+                       SideEffects::DefaultResource::get());
+}
+
+LogicalResult WgmmaWaitOp::verify() {
+  if (failed(verifyInsideKernel(*this)))
+    return failure();
+  // wgmma.wait_group takes a count in [0, 7] in practice; PTX allows any
+  // immediate, but more than 7 groups in flight do not fit the registers.
+  int64_t pending = static_cast<int64_t>(getPending());
+  if (pending < 0 || pending > 7)
+    return emitOpError() << "waits for at most 0 to 7 pending wgmma groups, "
+                            "got "
+                         << getPending();
+  return success();
+}
+
+LogicalResult SetMaxRegistersOp::verify() {
+  if (failed(verifyInsideKernel(*this)))
+    return failure();
+  int64_t count = static_cast<int64_t>(getCount());
+  if (count < 24 || count > 256 || count % 8)
+    return emitOpError() << "sets a register budget that is a multiple of 8 "
+                            "in [24, 256] (setmaxnreg), got "
+                         << getCount();
+  return success();
+}

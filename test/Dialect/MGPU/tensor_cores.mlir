@@ -1,0 +1,47 @@
+// RUN: mgpu-opt %s | mgpu-opt | FileCheck %s
+// RUN: mgpu-opt %s --mlir-print-op-generic | mgpu-opt | FileCheck %s
+
+// The tensor-core ops of SPEC section 7 round trip: wgmma with a in shared
+// memory or in registers, for every input type (f16 / bf16 K step 16, f8
+// K step 32, f32 as tf32 K step 8) and both accumulators; wgmma_wait;
+// set_max_registers in both directions.
+
+!a = memref<64x64xbf16, #gpu.address_space<workgroup>>
+!b = memref<64x128xbf16, #gpu.address_space<workgroup>>
+
+// CHECK-LABEL: func.func @tensor_cores
+func.func @tensor_cores() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs []
+      scratch [!a, !b,
+               memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>,
+               memref<32x8xf8E4M3FN, #gpu.address_space<workgroup>>,
+               memref<128x8xf32, #gpu.address_space<workgroup>>,
+               memref<8x256xf32, #gpu.address_space<workgroup>>] {
+  ^bb0(%a: !a, %b: !b,
+       %a8: memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>,
+       %b8: memref<32x8xf8E4M3FN, #gpu.address_space<workgroup>>,
+       %at: memref<128x8xf32, #gpu.address_space<workgroup>>,
+       %bt: memref<8x256xf32, #gpu.address_space<workgroup>>):
+    // CHECK: mgpu.set_max_registers 232 increase
+    mgpu.set_max_registers 232 increase
+    %zero = arith.constant dense<0.0> : vector<64x128xf32>
+    // CHECK: %[[ACC:.*]] = mgpu.wgmma %{{.*}}, %{{.*}}, %{{.*}} : vector<64x128xf32>, memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x128xbf16, #gpu.address_space<workgroup>>
+    %acc = mgpu.wgmma %zero, %a, %b : vector<64x128xf32>, !a, !b
+    %ra = arith.constant dense<1.0> : vector<64x64xbf16>
+    // CHECK: mgpu.wgmma %[[ACC]], %{{.*}}, %{{.*}} : vector<64x128xf32>, vector<64x64xbf16>, memref<64x128xbf16, #gpu.address_space<workgroup>>
+    %acc2 = mgpu.wgmma %acc, %ra, %b : vector<64x128xf32>, vector<64x64xbf16>, !b
+    // CHECK: mgpu.wgmma_wait 1
+    mgpu.wgmma_wait 1
+    %z16 = arith.constant dense<0.0> : vector<64x8xf16>
+    // CHECK: mgpu.wgmma {{.*}} : vector<64x8xf16>, memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, memref<32x8xf8E4M3FN, #gpu.address_space<workgroup>>
+    %acc8 = mgpu.wgmma %z16, %a8, %b8 : vector<64x8xf16>, memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, memref<32x8xf8E4M3FN, #gpu.address_space<workgroup>>
+    %z32 = arith.constant dense<0.0> : vector<128x256xf32>
+    // CHECK: mgpu.wgmma {{.*}} : vector<128x256xf32>, memref<128x8xf32, #gpu.address_space<workgroup>>, memref<8x256xf32, #gpu.address_space<workgroup>>
+    %acct = mgpu.wgmma %z32, %at, %bt : vector<128x256xf32>, memref<128x8xf32, #gpu.address_space<workgroup>>, memref<8x256xf32, #gpu.address_space<workgroup>>
+    // CHECK: mgpu.wgmma_wait 0
+    mgpu.wgmma_wait 0
+    // CHECK: mgpu.set_max_registers 40 decrease
+    mgpu.set_max_registers 40 decrease
+  }
+  return
+}

@@ -1,0 +1,185 @@
+// RUN: mgpu-opt %s -split-input-file -verify-diagnostics
+
+// S32-S39 for the tensor-core ops: wgmma shapes, types and memory spaces,
+// wgmma_wait counts, set_max_registers budgets, and all of them only in
+// kernels.
+
+#s = #gpu.address_space<workgroup>
+func.func @m_not_64(%a: memref<32x16xf16, #s>, %b: memref<16x8xf16, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<32x8xf32>
+    // expected-error @below {{'mgpu.wgmma' op expects M to be a multiple of 64 (the rows of one warpgroup's MMA), got 32}}
+    %r = mgpu.wgmma %z, %a, %b : vector<32x8xf32>, memref<32x16xf16, #s>, memref<16x8xf16, #s>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+func.func @n_too_big(%a: memref<64x16xf16, #s>, %b: memref<16x264xf16, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<64x264xf32>
+    // expected-error @below {{'mgpu.wgmma' op expects N to be a multiple of 8 up to 256, got 264}}
+    %r = mgpu.wgmma %z, %a, %b : vector<64x264xf32>, memref<64x16xf16, #s>, memref<16x264xf16, #s>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+func.func @n_not_8(%a: memref<64x16xf16, #s>, %b: memref<16x12xf16, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<64x12xf32>
+    // expected-error @below {{expects N to be a multiple of 8 up to 256, got 12}}
+    %r = mgpu.wgmma %z, %a, %b : vector<64x12xf32>, memref<64x16xf16, #s>, memref<16x12xf16, #s>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+func.func @k_step_f8(%a: memref<64x16xf8E5M2, #s>, %b: memref<16x8xf8E5M2, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<64x8xf32>
+    // expected-error @below {{'mgpu.wgmma' op expects K to be a multiple of 32 for 'f8E5M2' inputs, got 16}}
+    %r = mgpu.wgmma %z, %a, %b : vector<64x8xf32>, memref<64x16xf8E5M2, #s>, memref<16x8xf8E5M2, #s>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+func.func @k_step_bf16(%a: memref<64x8xbf16, #s>, %b: memref<8x8xbf16, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<64x8xf32>
+    // expected-error @below {{expects K to be a multiple of 16 for 'bf16' inputs, got 8}}
+    %r = mgpu.wgmma %z, %a, %b : vector<64x8xf32>, memref<64x8xbf16, #s>, memref<8x8xbf16, #s>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+func.func @shapes(%a: memref<64x32xf16, #s>, %b: memref<16x8xf16, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<64x8xf32>
+    // expected-error @below {{'mgpu.wgmma' op expects a (M x K) x b (K x N) + acc (M x N), got a (64, 32), b (16, 8), acc (64, 8)}}
+    %r = mgpu.wgmma %z, %a, %b : vector<64x8xf32>, memref<64x32xf16, #s>, memref<16x8xf16, #s>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+func.func @mixed_types(%a: memref<64x16xf16, #s>, %b: memref<16x8xbf16, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<64x8xf32>
+    // expected-error @below {{'mgpu.wgmma' op expects a and b of the same element type, got 'f16' and 'bf16'}}
+    %r = mgpu.wgmma %z, %a, %b : vector<64x8xf32>, memref<64x16xf16, #s>, memref<16x8xbf16, #s>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+func.func @f64_inputs(%a: memref<64x16xf64, #s>, %b: memref<16x8xf64, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<64x8xf32>
+    // expected-error @below {{'mgpu.wgmma' op multiplies f16, bf16, f8E4M3FN, f8E5M2 or f32 (as tf32) matrices, got 'f64'}}
+    %r = mgpu.wgmma %z, %a, %b : vector<64x8xf32>, memref<64x16xf64, #s>, memref<16x8xf64, #s>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+func.func @bf16_f16_acc(%a: memref<64x16xbf16, #s>, %b: memref<16x8xbf16, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<64x8xf16>
+    // expected-error @below {{'mgpu.wgmma' op accumulates 'bf16' products in f32 only, got an f16 accumulator}}
+    %r = mgpu.wgmma %z, %a, %b : vector<64x8xf16>, memref<64x16xbf16, #s>, memref<16x8xbf16, #s>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+func.func @b_in_global(%a: memref<64x16xf16, #s>, %b: memref<16x8xf16>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<64x8xf32>
+    // expected-error @below {{'mgpu.wgmma' op expects b in shared memory (#gpu.address_space<workgroup>), got 'memref<16x8xf16>'}}
+    %r = mgpu.wgmma %z, %a, %b : vector<64x8xf32>, memref<64x16xf16, #s>, memref<16x8xf16>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+func.func @a_in_global(%a: memref<64x16xf16>, %b: memref<16x8xf16, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<64x8xf32>
+    // expected-error @below {{'mgpu.wgmma' op expects a in shared memory (#gpu.address_space<workgroup>) or in registers, got 'memref<64x16xf16>'}}
+    %r = mgpu.wgmma %z, %a, %b : vector<64x8xf32>, memref<64x16xf16>, memref<16x8xf16, #s>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+func.func @outside(%a: memref<64x16xf16, #s>, %b: memref<16x8xf16, #s>) {
+  %z = arith.constant dense<0.0> : vector<64x8xf32>
+  // expected-error @below {{'mgpu.wgmma' op must be inside a kernel}}
+  %r = mgpu.wgmma %z, %a, %b : vector<64x8xf32>, memref<64x16xf16, #s>, memref<16x8xf16, #s>
+  return
+}
+
+// -----
+
+func.func @wait_count() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    // expected-error @below {{'mgpu.wgmma_wait' op waits for at most 0 to 7 pending wgmma groups, got 8}}
+    mgpu.wgmma_wait 8
+  }
+  return
+}
+
+// -----
+
+func.func @registers() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    // expected-error @below {{'mgpu.set_max_registers' op sets a register budget that is a multiple of 8 in [24, 256] (setmaxnreg), got 100}}
+    mgpu.set_max_registers 100 increase
+  }
+  return
+}
+
+// -----
+
+func.func @registers_low() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    // expected-error @below {{got 16}}
+    mgpu.set_max_registers 16 decrease
+  }
+  return
+}
+
+// -----
+
+func.func @registers_keyword() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    // expected-error @below {{expected string or keyword containing one of the following enum values for attribute 'change' [increase, decrease]}}
+    mgpu.set_max_registers 64 grow
+  }
+  return
+}
