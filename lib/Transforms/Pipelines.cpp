@@ -39,6 +39,7 @@ static void addF8Passes(OpPassManager &pm) {
 }
 
 static void addHostToLLVMPasses(OpPassManager &pm) {
+  pm.addPass(createMGPUWidenContractions());
   pm.addPass(createCanonicalizerPass());
   addF8Passes(pm);
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

@@ -304,6 +304,21 @@ def MGPUByteBoolVectors : Pass<"mgpu-byte-bool-vectors"> {
   ];
 }
 
+def MGPUWidenContractions : Pass<"mgpu-widen-contractions"> {
+  let summary = "Mixed-precision vector.contract with widened operands (host)";
+  let description = [{
+    Rewrites a `vector.contract` whose operands are narrower than its
+    accumulator (f16 or bf16 into f32, i8 into i32) to extend the operands
+    to the accumulator's element type first (`arith.extf` / `arith.extsi`),
+    the contraction's meaning, which LLVM's lowering of the contraction
+    does not handle. Used by the host backends.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 def MGPUPipelineError : Pass<"mgpu-pipeline-error"> {
   let summary = "Reports a pipeline that cannot run, and fails";
   let description = [{
