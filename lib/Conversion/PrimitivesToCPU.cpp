@@ -256,15 +256,24 @@ struct WgmmaToCPU : public OpConversionPattern<WgmmaOp> {
     rewriter.setInsertionPointToStart(columns.getBody());
     Value i = rows.getInductionVar(), j = columns.getInductionVar();
     Value old = memref::LoadOp::create(rewriter, loc, acc, ValueRange{i, j});
-    Value next = buildWgmmaElement(
-        rewriter, loc, op, old,
-        [&](OpBuilder &nb, Location l, Value k) -> Value {
-          return memref::LoadOp::create(nb, l, a, ValueRange{i, k});
-        },
-        [&](OpBuilder &nb, Location l, Value k) -> Value {
-          return memref::LoadOp::create(nb, l, b, ValueRange{k, j});
-        });
-    memref::StoreOp::create(rewriter, loc, next, acc, ValueRange{i, j});
+    int64_t k = cast<MemRefType>(b.getType()).getDimSize(0);
+    auto steps =
+        scf::ForOp::create(rewriter, loc, zero, indexConstant(rewriter, loc, k),
+                           indexConstant(rewriter, loc, 1),
+                           ValueRange{buildWgmmaStart(rewriter, loc, old)});
+    rewriter.setInsertionPointToStart(steps.getBody());
+    Value kk = steps.getInductionVar();
+    scf::YieldOp::create(
+        rewriter, loc,
+        buildWgmmaAccumulate(
+            rewriter, loc, steps.getRegionIterArgs()[0],
+            memref::LoadOp::create(rewriter, loc, a, ValueRange{i, kk}),
+            memref::LoadOp::create(rewriter, loc, b, ValueRange{kk, j})));
+    rewriter.setInsertionPointAfter(steps);
+    memref::StoreOp::create(rewriter, loc,
+                            buildWgmmaFinish(rewriter, loc, steps.getResult(0),
+                                             accType.getElementType()),
+                            acc, ValueRange{i, j});
     rewriter.setInsertionPointAfter(rows);
     Value padding = arith::ConstantOp::create(
         rewriter, loc, rewriter.getZeroAttr(accType.getElementType()));

@@ -1,20 +1,34 @@
 //===- WgmmaSemantics.cpp - The arithmetic of mgpu.wgmma ------------------===//
 //
-// One result element of a warpgroup MMA with ordinary instructions (see the
-// header): a loop over K in f32, shared by interpret mode and the lane-level
-// distribution, so that every backend gives the same numbers.
+// The three steps of a warpgroup MMA result element with ordinary
+// instructions (see the header), shared by interpret mode and the lane
+// distribution so that every backend gives the same numbers.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mgpu/Conversion/WgmmaSemantics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::mgpu;
 
-/// `v` widened to f32; f32 inputs read as tf32 (10 mantissa bits kept).
+/// `type` with f32 elements (a scalar type or a vector type).
+static Type withF32(OpBuilder &b, Type type) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return vector.clone(b.getF32Type());
+  return b.getF32Type();
+}
+
+Value mlir::mgpu::buildWgmmaStart(OpBuilder &b, Location loc, Value acc) {
+  Type wide = withF32(b, acc.getType());
+  if (acc.getType() == wide)
+    return acc;
+  return arith::ExtFOp::create(b, loc, wide, acc);
+}
+
+/// An input element widened to f32; f32 inputs read as tf32 (10 mantissa
+/// bits kept).
 static Value toProductInput(OpBuilder &b, Location loc, Value v) {
   Type f32 = b.getF32Type();
   if (v.getType() != f32)
@@ -25,31 +39,18 @@ static Value toProductInput(OpBuilder &b, Location loc, Value v) {
                                   arith::AndIOp::create(b, loc, bits, mask));
 }
 
-Value mlir::mgpu::buildWgmmaElement(OpBuilder &b, Location loc, WgmmaOp op,
-                                    Value acc, WgmmaElementLoader loadA,
-                                    WgmmaElementLoader loadB) {
-  int64_t k = cast<ShapedType>(op.getB().getType()).getDimSize(0);
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
-  auto loop = scf::ForOp::create(
-      b, loc, arith::ConstantIndexOp::create(b, loc, 0),
-      arith::ConstantIndexOp::create(b, loc, k),
-      arith::ConstantIndexOp::create(b, loc, 1), ValueRange{zero});
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value kk = loop.getInductionVar();
-    Value x = toProductInput(b, loc, loadA(b, loc, kk));
-    Value y = toProductInput(b, loc, loadB(b, loc, kk));
-    // A separate multiply and add: no fused rounding that the other
-    // backends would not do.
-    Value product = arith::MulFOp::create(b, loc, x, y);
-    Value sum =
-        arith::AddFOp::create(b, loc, loop.getRegionIterArgs()[0], product);
-    scf::YieldOp::create(b, loc, sum);
-  }
-  Value dot = loop.getResult(0);
-  Type accElement = cast<VectorType>(op.getAcc().getType()).getElementType();
-  if (accElement != dot.getType())
-    dot = arith::TruncFOp::create(b, loc, accElement, dot);
-  return acc ? arith::AddFOp::create(b, loc, acc, dot).getResult() : dot;
+Value mlir::mgpu::buildWgmmaAccumulate(OpBuilder &b, Location loc, Value sum,
+                                       Value a, Value bElement) {
+  // A separate multiply and add: no fused rounding that another backend
+  // would not do.
+  Value product = arith::MulFOp::create(b, loc, toProductInput(b, loc, a),
+                                        toProductInput(b, loc, bElement));
+  return arith::AddFOp::create(b, loc, sum, product);
+}
+
+Value mlir::mgpu::buildWgmmaFinish(OpBuilder &b, Location loc, Value sum,
+                                   Type accType) {
+  if (sum.getType() == accType)
+    return sum;
+  return arith::TruncFOp::create(b, loc, accType, sum);
 }

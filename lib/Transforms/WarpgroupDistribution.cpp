@@ -331,6 +331,28 @@ private:
     return result;
   }
 
+  /// Like buildPerElement, but element values replace those of `laneValue`
+  /// (a lane vector of `type`), which the callback gets as `old`: one lane
+  /// vector live instead of two.
+  Value updatePerElement(
+      Location loc, VectorType type, Value laneValue,
+      function_ref<Value(ArrayRef<Value> multi, Value old)> element) {
+    Layout layout(type);
+    Value result = laneValue;
+    for (int64_t slot = 0; slot < layout.slots; ++slot) {
+      Value start = chunkStart(loc, layout, slot, /*clamp=*/true);
+      for (int64_t k = 0; k < layout.v; ++k) {
+        Value flat =
+            k ? arith::AddIOp::create(b, loc, start, index(loc, k)) : start;
+        int64_t position = slot * layout.v + k;
+        Value old = vector::ExtractOp::create(b, loc, result, position);
+        Value value = element(delinearize(loc, flat, layout.shape), old);
+        result = vector::InsertOp::create(b, loc, value, result, position);
+      }
+    }
+    return result;
+  }
+
   /// Writes this lane's chunks of `laneValue` (a whole `type` vector) to a
   /// fresh row-major scratch buffer. The caller places the barrier.
   Value stage(Location loc, Value laneValue, VectorType type) {
@@ -958,17 +980,17 @@ LogicalResult Distributor::distributeContract(vector::ContractionOp op) {
   return success();
 }
 
-/// wgmma with ordinary instructions: each lane computes the result elements
-/// it owns from a and b in shared memory (a in registers is staged there
-/// first), so only the accumulator's own elements are needed and it stays
-/// in its layout. The tensor-core lowering is a separate path.
+/// wgmma with ordinary instructions: a loop over k in which each lane
+/// updates the result elements it owns from a and b in shared memory (a in
+/// registers is staged there first), so the accumulator keeps its layout
+/// and only one lane vector is live. The tensor-core lowering is a separate
+/// path.
 LogicalResult Distributor::distributeWgmma(WgmmaOp op) {
   Location loc = op.getLoc();
   auto accType = cast<VectorType>(op.getAcc().getType());
   Value a = lookup(op.getA()), bMatrix = lookup(op.getB());
   auto aVector = dyn_cast<VectorType>(op.getA().getType());
-  int64_t k = aVector ? aVector.getDimSize(1)
-                      : cast<MemRefType>(a.getType()).getDimSize(1);
+  int64_t k = cast<ShapedType>(op.getB().getType()).getDimSize(0);
   Value aStaged;
   if (aVector) {
     beginExchange(loc);
@@ -977,24 +999,34 @@ LogicalResult Distributor::distributeWgmma(WgmmaOp op) {
   } else {
     beforeRead(loc);
   }
-  Value dot =
-      buildPerElement(loc, accType, [&](ArrayRef<Value> multi, Value) -> Value {
-        auto loadA = [&](OpBuilder &nb, Location l, Value kk) -> Value {
-          if (!aStaged)
-            return memref::LoadOp::create(nb, l, a, ValueRange{multi[0], kk});
-          Value flat = arith::AddIOp::create(
-              nb, l, arith::MulIOp::create(nb, l, multi[0], index(l, k)), kk);
-          return loadStaged(l, aStaged, flat, aVector.getElementType());
-        };
-        auto loadB = [&](OpBuilder &nb, Location l, Value kk) -> Value {
-          return memref::LoadOp::create(nb, l, bMatrix,
-                                        ValueRange{kk, multi[1]});
-        };
-        return buildWgmmaElement(b, loc, op, Value(), loadA, loadB);
-      });
+  Value start = buildWgmmaStart(b, loc, lookup(op.getAcc()));
+  auto steps = scf::ForOp::create(b, loc, index(loc, 0), index(loc, k),
+                                  index(loc, 1), ValueRange{start});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(steps.getBody());
+    Value kk = steps.getInductionVar();
+    Value sum = updatePerElement(
+        loc, accType.clone(b.getF32Type()), steps.getRegionIterArgs()[0],
+        [&](ArrayRef<Value> multi, Value old) -> Value {
+          Value x;
+          if (aStaged) {
+            Value flat = arith::AddIOp::create(
+                b, loc, arith::MulIOp::create(b, loc, multi[0], index(loc, k)),
+                kk);
+            x = loadStaged(loc, aStaged, flat, aVector.getElementType());
+          } else {
+            x = memref::LoadOp::create(b, loc, a, ValueRange{multi[0], kk});
+          }
+          Value y =
+              memref::LoadOp::create(b, loc, bMatrix, ValueRange{kk, multi[1]});
+          return buildWgmmaAccumulate(b, loc, old, x, y);
+        });
+    scf::YieldOp::create(b, loc, sum);
+  }
   hazards.read = true;
   map.map(op.getResult(),
-          arith::AddFOp::create(b, loc, lookup(op.getAcc()), dot));
+          buildWgmmaFinish(b, loc, steps.getResult(0), getLaneType(accType)));
   return success();
 }
 

@@ -10,6 +10,13 @@
 // RUN: mgpu-opt %mgpu_src_root/examples/threads.mlir | mgpu-opt | FileCheck %s --check-prefix=THREADS
 // RUN: mgpu-opt %mgpu_src_root/examples/cluster.mlir | mgpu-opt | FileCheck %s --check-prefix=CLUSTER
 // RUN: mgpu-opt %mgpu_src_root/examples/dynamic_grid.mlir | mgpu-opt | FileCheck %s --check-prefix=DYN
+// RUN: mgpu-opt %mgpu_src_root/examples/matmul_bf16.mlir | mgpu-opt | FileCheck %s --check-prefix=MMBF16
+// RUN: mgpu-opt --mgpu-to-cpu %mgpu_src_root/examples/matmul_bf16.mlir -o /dev/null
+
+// MMBF16-LABEL: func.func @matmul_bf16
+// MMBF16: mgpu.emit_pipeline grid [4]
+// MMBF16: mgpu.wgmma %{{.*}}, %{{.*}}, %{{.*}} : vector<128x128xf32>, memref<128x64xbf16, #gpu.address_space<workgroup>>, memref<64x128xbf16, #gpu.address_space<workgroup>>
+// MMBF16: mgpu.wgmma_wait 0
 
 // RUN: mgpu-opt %mgpu_src_root/examples/hand_pipelined.mlir | mgpu-opt | FileCheck %s --check-prefix=HAND
 // RUN: mgpu-opt %mgpu_src_root/examples/warp_specialized.mlir | mgpu-opt | FileCheck %s --check-prefix=WS

@@ -1,33 +1,33 @@
 //===- WgmmaSemantics.h - The arithmetic of mgpu.wgmma ----------*- C++ -*-===//
 //
-// What one element of a warpgroup MMA's result is, written once for the
-// backends that compute it with ordinary instructions (interpret mode, the
-// emulator, and GPUs without tensor-core lowering): the products of row i
-// of a and column j of b, inputs widened to f32 (f32 inputs first cut to
-// tf32, the 13 low mantissa bits cleared as the tensor cores ignore them),
-// summed over K in f32 in order, rounded to the accumulator's type, then
-// added to the accumulator element.
+// What a warpgroup MMA computes, written once for the backends that compute
+// it with ordinary instructions (interpret mode, the emulator, and GPUs
+// without the tensor-core lowering): each result element starts from its
+// accumulator element widened to f32, adds the products of row i of a and
+// column j of b in order of k in f32 (inputs widened to f32; f32 inputs
+// first cut to tf32, the 13 low mantissa bits cleared, as the tensor cores
+// ignore them), and is rounded to the accumulator's type at the end. The
+// helpers work on scalars and, elementwise, on vectors.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MGPU_CONVERSION_WGMMASEMANTICS_H
 #define MGPU_CONVERSION_WGMMASEMANTICS_H
 
-#include "mgpu/Dialect/MGPU/MGPUDialect.h"
-
 #include "mlir/IR/Builders.h"
 
 namespace mlir::mgpu {
 
-/// Loads element (row, k) of a, or (k, column) of b, at the builder's point.
-using WgmmaElementLoader = function_ref<Value(OpBuilder &, Location, Value k)>;
+/// The f32 running sum a result element starts from: `acc` widened.
+Value buildWgmmaStart(OpBuilder &b, Location loc, Value acc);
 
-/// `acc + round(sum over k of a(k) * b(k))` for one result element of `op`,
-/// where `loadA(k)` and `loadB(k)` read that element's row of a and column
-/// of b, and `acc` is the accumulator element (null: the rounded sum alone,
-/// for a caller that adds the accumulator itself).
-Value buildWgmmaElement(OpBuilder &b, Location loc, WgmmaOp op, Value acc,
-                        WgmmaElementLoader loadA, WgmmaElementLoader loadB);
+/// `sum + a * b` in f32 (a and b elements of the inputs), without fusing.
+Value buildWgmmaAccumulate(OpBuilder &b, Location loc, Value sum, Value a,
+                           Value bElement);
+
+/// The running sum rounded to `accType` (the accumulator's element type, or
+/// its vector type).
+Value buildWgmmaFinish(OpBuilder &b, Location loc, Value sum, Type accType);
 
 } // namespace mlir::mgpu
 
