@@ -7,8 +7,8 @@
 // steps of 64 over the program's rows of a and columns of b, staging the
 // 128x64 and 64x128 bf16 blocks with max_concurrent_steps = 4 buffers (a
 // 4-stage pipeline: 4 x 32 KiB), 192 KiB of shared memory in all. Each step
-// multiplies the two blocks with `mgpu.wgmma` (on the tensor cores: two
-// m64n128k16 MMAs per 16 of K, one per 64 rows) into the accumulator.
+// multiplies the two blocks with `mgpu.wgmma`, one per 64 rows of the
+// tile (on the tensor cores, m64n128k16 MMAs), into the accumulator.
 //
 // Today every backend computes mgpu.wgmma with ordinary instructions (the
 // same numbers on cpu, emulate and GPU); the wgmma.mma_async lowering with
@@ -49,14 +49,22 @@ func.func @matmul_bf16(%a: memref<256x256xbf16>, %b: memref<256x256xbf16>,
         in_specs [#a_k, #b_k] out_specs [] params #stages {
     ^bb0(%k: index, %as: memref<128x64xbf16, #gpu.address_space<workgroup>>,
          %bs: memref<64x128xbf16, #gpu.address_space<workgroup>>):
-      %acc = vector.transfer_read %cs[%c0, %c0], %pad {in_bounds = [true, true]}
-          : memref<128x128xf32, #gpu.address_space<workgroup>>, vector<128x128xf32>
-      %r = mgpu.wgmma %acc, %as, %bs : vector<128x128xf32>,
-          memref<128x64xbf16, #gpu.address_space<workgroup>>,
-          memref<64x128xbf16, #gpu.address_space<workgroup>>
-      mgpu.wgmma_wait 0
-      vector.transfer_write %r, %cs[%c0, %c0] {in_bounds = [true, true]}
-          : vector<128x128xf32>, memref<128x128xf32, #gpu.address_space<workgroup>>
+      // One MMA per 64 rows (a warpgroup's m64n128k16 shape), so that one
+      // 64x128 accumulator (64 registers per lane) is live at a time.
+      %c64 = arith.constant 64 : index
+      scf.for %m = %c0 to %c128 step %c64 {
+        %a_rows = memref.subview %as[%m, 0] [64, 64] [1, 1]
+            : memref<128x64xbf16, #gpu.address_space<workgroup>>
+            to memref<64x64xbf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
+        %acc = vector.transfer_read %cs[%m, %c0], %pad {in_bounds = [true, true]}
+            : memref<128x128xf32, #gpu.address_space<workgroup>>, vector<64x128xf32>
+        %r = mgpu.wgmma %acc, %a_rows, %bs : vector<64x128xf32>,
+            memref<64x64xbf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>,
+            memref<64x128xbf16, #gpu.address_space<workgroup>>
+        mgpu.wgmma_wait 0
+        vector.transfer_write %r, %cs[%m, %c0] {in_bounds = [true, true]}
+            : vector<64x128xf32>, memref<128x128xf32, #gpu.address_space<workgroup>>
+      }
     }
   }
   return

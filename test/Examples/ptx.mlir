@@ -118,9 +118,6 @@
 // THREE: mbarrier.try_wait.parity.shared.b64
 
 // The bf16 matmul example (mgpu.wgmma, computed with ordinary instructions
-// until the tensor-core lowering lands): it assembles for sm_90a and fits
-// the registers with at most a small spill (measured: 255 registers, 80
-// bytes spilled; see issue #11's note).
+// until the tensor-core lowering lands) assembles for sm_90a without spills.
 // RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/matmul_bf16.mlir | %extract_ptx -o %t.matmul_bf16.ptx
-// RUN: %ptxas -arch=sm_90a -v %t.matmul_bf16.ptx -o %t.matmul_bf16.cubin 2>&1 | FileCheck %s --check-prefix=WGMMA-PORTABLE --implicit-check-not=warning
-// WGMMA-PORTABLE: Used {{[0-9]+}} registers
+// RUN: %ptxas -arch=sm_90a -v %t.matmul_bf16.ptx -o %t.matmul_bf16.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
