@@ -167,6 +167,8 @@ struct KernelBuilder {
   // Patched once every body is distributed.
   arith::ConstantOp smemBytes, scratchStart, scratchPerWarpgroup;
   int64_t scratchBytes = 0;
+  // mgpu.wgmma on the tensor cores (sm_90a and asked for).
+  bool tensorCores = false;
 
   KernelBuilder(OpBuilder &b, Location loc) : b(b), loc(loc) {}
 
@@ -247,7 +249,7 @@ struct KernelBuilder {
         b, loc, scratchStart,
         arith::MulIOp::create(b, loc, warpgroup, scratchPerWarpgroup));
     WarpgroupScratch scratch(smem, offset);
-    WarpgroupContext context{lane, barrierId, &scratch};
+    WarpgroupContext context{lane, barrierId, &scratch, tensorCores};
     if (failed(distributeWarpgroupBody(b, body, mapping, context)))
       return failure();
     scratchBytes = std::max(scratchBytes, scratch.getRequiredBytes());
@@ -432,7 +434,7 @@ struct KernelScratch {
 // pallas_call
 //===----------------------------------------------------------------------===//
 
-LogicalResult lowerPallasCall(PallasCallOp op) {
+LogicalResult lowerPallasCall(PallasCallOp op, bool tensorCores) {
   if (failed(verifyKernelForm(op)))
     return failure();
   OpBuilder b(op);
@@ -492,6 +494,7 @@ LogicalResult lowerPallasCall(PallasCallOp op) {
     return failure();
 
   KernelBuilder k(b, loc);
+  k.tensorCores = tensorCores && getEffectiveTarget(op).getChip() == "sm_90a";
   k.create(device.getToken(), product(b, loc, ctaSizes), cluster,
            numThreads * kWarpgroupLanes);
   llvm::append_range(args, scratch.allocateShared(k));
@@ -549,7 +552,7 @@ int64_t gridCount(MeshAttr mesh) {
   return count;
 }
 
-LogicalResult lowerMpmdMap(MpmdMapOp op, MpmdForm requested) {
+LogicalResult lowerMpmdMap(MpmdMapOp op, MpmdForm requested, bool tensorCores) {
   if (failed(verifyKernelForm(op)))
     return failure();
   OpBuilder b(op);
@@ -633,6 +636,7 @@ LogicalResult lowerMpmdMap(MpmdMapOp op, MpmdForm requested) {
     return failure();
 
   KernelBuilder k(b, loc);
+  k.tensorCores = tensorCores && getEffectiveTarget(op).getChip() == "sm_90a";
   k.create(device.getToken(), indexConstant(b, loc, totalCtas), cluster,
            threads * kWarpgroupLanes);
   // Shared scratch and barriers are per region (regions sharing a CTA do
@@ -726,9 +730,10 @@ struct LowerToGPUPass : public mgpu::impl::MGPULowerToGPUBase<LowerToGPUPass> {
                "compile: move its function to the top-level module";
         return signalPassFailure();
       }
-      LogicalResult result = isa<PallasCallOp>(kernel)
-                                 ? lowerPallasCall(cast<PallasCallOp>(kernel))
-                                 : lowerMpmdMap(cast<MpmdMapOp>(kernel), *form);
+      LogicalResult result =
+          isa<PallasCallOp>(kernel)
+              ? lowerPallasCall(cast<PallasCallOp>(kernel), tensorCores)
+              : lowerMpmdMap(cast<MpmdMapOp>(kernel), *form, tensorCores);
       if (failed(result))
         return signalPassFailure();
     }

@@ -181,6 +181,7 @@ void mlir::mgpu::buildMGPUToBinaryPipeline(
   addGPULaunchSplitting(pm);
   MGPULowerToGPUOptions lower;
   lower.mpmdForm = options.mpmdForm;
+  lower.tensorCores = options.tensorCores;
   pm.addPass(createMGPULowerToGPU(lower));
   pm.addPass(createMGPUDeviceMemory());
   MGPUPrimitivesToNVVMOptions primitives;

@@ -14,10 +14,12 @@
 
 #include "mgpu/Transforms/WarpgroupDistribution.h"
 #include "mgpu/Conversion/WgmmaSemantics.h"
+#include "mgpu/Conversion/WgmmaToNVVM.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -184,6 +186,8 @@ struct Hazards {
   }
   static Hazards all() { return {true, true, true}; }
 };
+
+static bool canUseTensorCores(WgmmaOp op);
 
 class Distributor {
 public:
@@ -410,6 +414,7 @@ private:
   LogicalResult distributeInsert(vector::InsertOp op);
   LogicalResult distributeContract(vector::ContractionOp op);
   LogicalResult distributeWgmma(WgmmaOp op);
+  LogicalResult distributeWgmmaOnTensorCores(WgmmaOp op);
   LogicalResult distributeFromValues(Operation *op, Value whole);
   LogicalResult distributeExtractSlice(vector::ExtractStridedSliceOp op);
   LogicalResult distributeInsertSlice(vector::InsertStridedSliceOp op);
@@ -986,6 +991,8 @@ LogicalResult Distributor::distributeContract(vector::ContractionOp op) {
 /// and only one lane vector is live. The tensor-core lowering is a separate
 /// path.
 LogicalResult Distributor::distributeWgmma(WgmmaOp op) {
+  if (ctx.tensorCores && canUseTensorCores(op))
+    return distributeWgmmaOnTensorCores(op);
   Location loc = op.getLoc();
   auto accType = cast<VectorType>(op.getAcc().getType());
   Value a = lookup(op.getA()), bMatrix = lookup(op.getB());
@@ -1027,6 +1034,137 @@ LogicalResult Distributor::distributeWgmma(WgmmaOp op) {
   hazards.read = true;
   map.map(op.getResult(),
           buildWgmmaFinish(b, loc, steps.getResult(0), getLaneType(accType)));
+  return success();
+}
+
+/// The tensor-core path handles f16 and bf16 a and b in shared memory with
+/// an f32 accumulator; anything else runs on ordinary instructions.
+static bool canUseTensorCores(WgmmaOp op) {
+  auto accType = cast<VectorType>(op.getAcc().getType());
+  Type input = op.getInputType();
+  return isa<MemRefType>(op.getA().getType()) &&
+         isa<Float16Type, BFloat16Type>(input) &&
+         accType.getElementType().isF32();
+}
+
+/// wgmma on the tensor cores. The lanes copy a and b (transposed) into the
+/// warpgroup scratch in the core-matrix layout wgmma reads, hand the
+/// accumulator over from the lane layout to the WGMMA fragment layout
+/// through the scratch, run the MMAs of each 64-row tile (fenced, committed
+/// and waited for: the op is synchronous for now), and hand the fragments
+/// back the same way.
+LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
+  Location loc = op.getLoc();
+  MLIRContext *context = b.getContext();
+  auto accType = cast<VectorType>(op.getAcc().getType());
+  auto aType = cast<MemRefType>(op.getA().getType());
+  Value a = lookup(op.getA()), bMatrix = lookup(op.getB());
+  int64_t m = accType.getDimSize(0), n = accType.getDimSize(1),
+          k = aType.getDimSize(1);
+  Type input = op.getInputType(), f32 = b.getF32Type();
+  auto fragmentType =
+      LLVM::LLVMStructType::getLiteral(context, SmallVector<Type>(n / 2, f32));
+  Value lanes = index(loc, kWarpgroupLanes);
+
+  // The accumulator into fragments, one per 64-row tile.
+  beginExchange(loc);
+  Value accBuffer = stage(loc, lookup(op.getAcc()), accType);
+  barrier(loc);
+  SmallVector<Value> fragments;
+  for (int64_t tile = 0; tile < m / 64; ++tile) {
+    Value fragment = LLVM::PoisonOp::create(b, loc, fragmentType);
+    for (int64_t reg = 0; reg < n / 2; ++reg) {
+      auto [row, col] = buildFragmentPosition(b, loc, ctx.lane, reg);
+      Value flat = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(
+              b, loc, arith::AddIOp::create(b, loc, row, index(loc, tile * 64)),
+              index(loc, n)),
+          col);
+      fragment = LLVM::InsertValueOp::create(
+          b, loc, fragment, loadStaged(loc, accBuffer, flat, f32), reg);
+    }
+    fragments.push_back(fragment);
+  }
+
+  // a and b^T in the core-matrix layout.
+  beforeRead(loc);
+  beginExchange(loc);
+  Value aTiles = ctx.scratch->allocate(b, loc, input, m * k);
+  Value bTiles = ctx.scratch->allocate(b, loc, input, n * k);
+  auto copyLoop = [&](int64_t count, function_ref<void(Value element)> body) {
+    auto loop = scf::ForOp::create(b, loc, ctx.lane, index(loc, count), lanes);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    body(loop.getInductionVar());
+  };
+  auto elementIndex = [&](Value row, Value col) -> Value {
+    return arith::DivUIOp::create(
+        b, loc, buildCoreMatrixOffset(b, loc, row, col, k), index(loc, 2));
+  };
+  // A core-matrix row is 8 consecutive elements of a row of a.
+  copyLoop(m * k / 8, [&](Value unit) {
+    Value row = arith::DivUIOp::create(b, loc, unit, index(loc, k / 8));
+    Value col = arith::MulIOp::create(
+        b, loc, arith::RemUIOp::create(b, loc, unit, index(loc, k / 8)),
+        index(loc, 8));
+    auto chunk = VectorType::get({8}, input);
+    Value v = vector::LoadOp::create(b, loc, chunk, a, ValueRange{row, col});
+    vector::StoreOp::create(b, loc, v, aTiles,
+                            ValueRange{elementIndex(row, col)});
+  });
+  // b transposed, element by element (rows of b^T are columns of b).
+  copyLoop(n * k, [&](Value element) {
+    Value row = arith::DivUIOp::create(b, loc, element, index(loc, k));
+    Value col = arith::RemUIOp::create(b, loc, element, index(loc, k));
+    Value v = memref::LoadOp::create(b, loc, bMatrix, ValueRange{col, row});
+    memref::StoreOp::create(b, loc, v, bTiles,
+                            ValueRange{elementIndex(row, col)});
+  });
+  // The tensor cores read shared memory through the async proxy.
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+  hazards.scratch = true;
+  barrier(loc);
+
+  auto address = [&](Value buffer) -> Value {
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), base);
+  };
+  Value aAddress = address(aTiles), bAddress = address(bTiles);
+  bool bf16 = isa<BFloat16Type>(input);
+  for (auto [tile, fragment] : llvm::enumerate(fragments)) {
+    Value tileAddress = arith::AddIOp::create(
+        b, loc, aAddress,
+        arith::ConstantIntOp::create(b, loc, tile * 64 * k * 2, 64));
+    fragment =
+        buildTensorCoreMma(b, loc, fragment, tileAddress, bAddress, n, k, bf16);
+  }
+
+  // Fragments back into the lane layout.
+  beginExchange(loc);
+  Value resultBuffer = ctx.scratch->allocate(b, loc, f32, m * n);
+  for (auto [tile, fragment] : llvm::enumerate(fragments)) {
+    for (int64_t reg = 0; reg < n / 2; ++reg) {
+      auto [row, col] = buildFragmentPosition(b, loc, ctx.lane, reg);
+      Value flat = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(
+              b, loc,
+              arith::AddIOp::create(b, loc, row,
+                                    index(loc, int64_t(tile) * 64)),
+              index(loc, n)),
+          col);
+      memref::StoreOp::create(
+          b, loc, LLVM::ExtractValueOp::create(b, loc, fragment, reg),
+          resultBuffer, ValueRange{flat});
+    }
+  }
+  hazards.scratch = true;
+  barrier(loc);
+  map.map(op.getResult(), unstage(loc, resultBuffer, accType));
+  hazards.read = true;
   return success();
 }
 

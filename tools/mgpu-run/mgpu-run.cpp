@@ -71,6 +71,10 @@ cl::opt<std::string>
              cl::desc("How mpmd_map pairs share a GPU launch (cuda and emulate "
                       "backends): auto, warp-specialized or cta-partitioned"),
              cl::init("auto"));
+cl::opt<bool> tensorCores(
+    "tensor-cores",
+    cl::desc("cuda backend on sm_90a: mgpu.wgmma on the tensor cores "
+             "(wgmma.mma_async) instead of ordinary instructions"));
 cl::opt<bool> verbose("verbose", cl::desc("Say which backend runs and why"));
 cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level (0-3)"),
                            cl::init(3));
@@ -204,6 +208,7 @@ int main(int argc, char **argv) {
     mgpu::MGPUToBinaryPipelineOptions options;
     options.format = "bin";
     options.mpmdForm = mpmdForm;
+    options.tensorCores = tensorCores;
     mgpu::buildMGPUToBinaryPipeline(pm, options);
   } else if (emulate) {
     mgpu::buildMGPUToGPUEmulatorPipeline(pm, mpmdForm);

@@ -64,6 +64,11 @@ struct MGPUToBinaryPipelineOptions
       *this, "identity-layout",
       llvm::cl::desc("Bufferize function boundaries to identity layouts"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc("On sm_90a, mgpu.wgmma on the tensor cores "
+                     "(wgmma.mma_async; not yet validated on a GPU)"),
+      llvm::cl::init(false)};
 };
 
 /// Tensor- or memref-form kernels to gpu.binary kernels plus host code in

@@ -4,6 +4,10 @@
 // tf32 (the 13 low mantissa bits ignored, as the tensor cores do).
 // Inputs are small integers, so every sum is exact whatever the order.
 // RUN: %run_on_backends %s --match-full-lines
+// The cuda backend again with the tensor cores (sm_90a; the other backends
+// ignore the option), so that a GPU checks the wgmma.mma_async path.
+// RUN: %run_on_backends %s --match-full-lines -- --tensor-cores
+// RUN: mgpu-opt %s --mgpu-to-binary="format=isa tensor-cores=1" -o /dev/null
 // RUN: mgpu-opt %s --mgpu-to-binary="format=isa" -o /dev/null
 
 #a_block = #mgpu.block_spec<shape = [64, 32], index_map = affine_map<(i, k) -> (i, k)>>

@@ -1,0 +1,60 @@
+// mgpu.wgmma on the tensor cores (--mgpu-lower-to-gpu="tensor-cores=1",
+// sm_90a): a and b are copied into the warpgroup scratch in the core-matrix
+// layout, the proxy fence and barrier make the copies visible to the
+// tensor cores, and each 64-row tile runs one m64nNk16 wgmma.mma_async per
+// 16 of K between a fence and a commit + wait. Without the option, or on
+// sm_80, wgmma runs on ordinary instructions.
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-lower-to-gpu="tensor-cores=1" | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-lower-to-gpu | FileCheck %s --check-prefix=PORTABLE
+// RUN: sed 's/sm_90a/sm_80/' %s | mgpu-opt --mgpu-expand-pipelines --mgpu-lower-to-gpu="tensor-cores=1" | FileCheck %s --check-prefix=PORTABLE
+
+#s = #gpu.address_space<workgroup>
+module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
+  // CHECK-LABEL: func.func @bf16
+  // CHECK: gpu.launch
+  // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+  // CHECK: nvvm.barrier
+  // CHECK: nvvm.wgmma.fence.aligned
+  // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 32, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+  // CHECK: nvvm.wgmma.commit.group.sync.aligned
+  // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+  // Second 64-row tile.
+  // CHECK: nvvm.wgmma.fence.aligned
+  // CHECK-COUNT-4: nvvm.wgmma.mma_async
+  // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+  // PORTABLE-LABEL: func.func @bf16
+  // PORTABLE-NOT: nvvm.wgmma
+  func.func @bf16() {
+    mgpu.pallas_call grid [1] in_specs [] out_specs []
+        scratch [memref<128x64xbf16, #s>, memref<64x32xbf16, #s>, memref<128x32xf32, #s>] {
+    ^bb0(%a: memref<128x64xbf16, #s>, %b: memref<64x32xbf16, #s>, %c: memref<128x32xf32, #s>):
+      %c0 = arith.constant 0 : index
+      %pad = arith.constant 0.0 : f32
+      %acc = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]}
+          : memref<128x32xf32, #s>, vector<128x32xf32>
+      %r = mgpu.wgmma %acc, %a, %b : vector<128x32xf32>, memref<128x64xbf16, #s>, memref<64x32xbf16, #s>
+      mgpu.wgmma_wait 0
+      vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]}
+          : vector<128x32xf32>, memref<128x32xf32, #s>
+    }
+    return
+  }
+
+  // a in registers and f32 (tf32) inputs keep the ordinary path for now.
+  // CHECK-LABEL: func.func @register_a
+  // CHECK-NOT: nvvm.wgmma
+  // CHECK: return
+  func.func @register_a() {
+    mgpu.pallas_call grid [1] in_specs [] out_specs []
+        scratch [memref<16x8xf16, #s>, memref<64x8xf32, #s>] {
+    ^bb0(%b: memref<16x8xf16, #s>, %c: memref<64x8xf32, #s>):
+      %c0 = arith.constant 0 : index
+      %zero = arith.constant dense<0.0> : vector<64x8xf32>
+      %x = arith.constant dense<1.0> : vector<64x16xf16>
+      %r = mgpu.wgmma %zero, %x, %b : vector<64x8xf32>, vector<64x16xf16>, memref<16x8xf16, #s>
+      vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]}
+          : vector<64x8xf32>, memref<64x8xf32, #s>
+    }
+    return
+  }
+}
