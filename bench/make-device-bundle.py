@@ -27,6 +27,7 @@ import sys
 
 LIMIT_BYTES = 64 * 1024 * 1024
 RUN_LINE = re.compile(r"//\s*RUN:\s*%run_on_backends\s+%s\b(.*)$")
+BUNDLE_VARIANT = re.compile(r"//\s*bundle-variant:\s*(.+)$")
 
 
 def find_run_tests(source_root):
@@ -109,10 +110,21 @@ def main():
             if not file.endswith(".mlir"):
                 continue
             name = file[:-len(".mlir")]
-            run([mgpu_run, os.path.join(programs, file), "-e", "main",
-                 "--emit-executable", "-o",
-                 os.path.join(staging, "bench", name)])
-            manifest.append("bench %s bench/programs/%s" % (name, file))
+            path = os.path.join(programs, file)
+            # A `// bundle-variant: OPTIONS` line adds an executable built
+            # with those mgpu-run options (name.OPTION-WORDS).
+            variants = [[]]
+            with open(path) as stream:
+                for line in stream:
+                    match = BUNDLE_VARIANT.match(line.strip())
+                    if match:
+                        variants.append(match.group(1).split())
+            for options in variants:
+                suffix = "".join("." + o.lstrip("-") for o in options)
+                run([mgpu_run, path, "-e", "main", "--emit-executable", "-o",
+                     os.path.join(staging, "bench", name + suffix)] + options)
+                manifest.append(("bench %s%s bench/programs/%s %s" % (
+                    name, suffix, file, " ".join(options))).rstrip())
 
     runtime = "libmgpu_cuda_runtime.so" if args.backend == "cuda" \
         else "libmgpu_host_runtime.so"

@@ -13,6 +13,7 @@ peer's, and mgpu's time over the peer's (below 1: mgpu is faster).
 CI runs).
 """
 
+import os
 import re
 import statistics
 import sys
@@ -402,27 +403,46 @@ MGPU_LINE = re.compile(r"^(.*): median ([0-9.]+) ms")
 
 
 def mgpu_medians(files):
+    """Label -> median; a bundle variant (bench-NAME.VARIANT.out, built with
+    extra mgpu-run options) is labelled "LABEL (VARIANT)"."""
     medians = {}
     for file in files:
+        stem = os.path.basename(file)
+        stem = stem[len("bench-"):] if stem.startswith("bench-") else stem
+        stem = stem[:-len(".out")] if stem.endswith(".out") else stem
+        variant = stem.partition(".")[2]
         with open(file) as stream:
             for line in stream:
                 match = MGPU_LINE.match(line.strip())
                 if match:
-                    medians[match.group(1)] = float(match.group(2))
+                    label = match.group(1)
+                    if variant:
+                        label += " (%s)" % variant
+                    medians[label] = float(match.group(2))
     return medians
 
 
+def mgpu_rows(label, mgpu):
+    """mgpu's labels measuring the problem `label`: the same size, a program
+    name starting with the problem's (matmul_bf16_wgmma for matmul_bf16)."""
+    name, _, size = label.partition(" ")
+    rows = sorted(l for l in mgpu
+                  if l.split(" ")[0].startswith(name) and size in l)
+    return rows or [label]
+
+
 def print_table(mgpu):
-    print("\n%-24s %10s  %-16s %10s  %s"
+    print("\n%-42s %10s  %-16s %10s  %s"
           % ("problem", "mgpu ms", "peer", "peer ms", "mgpu/peer"))
     for label, _, _, peers in PROBLEMS:
-        ours = mgpu.get(label)
-        for peer, _ in peers:
-            theirs = MEDIANS.get("%s [%s]" % (label, peer))
-            ratio = "%.2f" % (ours / theirs) if ours and theirs else "-"
-            print("%-24s %10s  %-16s %10s  %s" % (
-                label, "%.4f" % ours if ours else "-", peer,
-                "%.4f" % theirs if theirs else "-", ratio))
+        for row in mgpu_rows(label, mgpu):
+            ours = mgpu.get(row)
+            for peer, _ in peers:
+                theirs = MEDIANS.get("%s [%s]" % (label, peer))
+                ratio = "%.2f" % (ours / theirs) if ours and theirs else "-"
+                print("%-42s %10s  %-16s %10s  %s" % (
+                    row, "%.4f" % ours if ours else "-", peer,
+                    "%.4f" % theirs if theirs else "-", ratio))
 
 
 def main():
