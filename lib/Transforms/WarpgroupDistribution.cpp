@@ -1038,13 +1038,17 @@ LogicalResult Distributor::distributeWgmma(WgmmaOp op) {
 }
 
 /// The tensor-core path handles f16 and bf16 a and b in shared memory with
-/// an f32 accumulator; anything else runs on ordinary instructions.
+/// an f32 accumulator of at most 32 KiB (it is handed over through the
+/// warpgroup scratch, which must leave room for the kernel's own buffers);
+/// anything else runs on ordinary instructions.
 static bool canUseTensorCores(WgmmaOp op) {
+  constexpr int64_t kMaxHandoverBytes = 32 * 1024;
   auto accType = cast<VectorType>(op.getAcc().getType());
   Type input = op.getInputType();
   return isa<MemRefType>(op.getA().getType()) &&
          isa<Float16Type, BFloat16Type>(input) &&
-         accType.getElementType().isF32();
+         accType.getElementType().isF32() &&
+         accType.getNumElements() * 4 <= kMaxHandoverBytes;
 }
 
 /// wgmma on the tensor cores. The lanes copy a and b (transposed) into the
