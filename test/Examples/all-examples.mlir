@@ -12,6 +12,13 @@
 // RUN: mgpu-opt %mgpu_src_root/examples/dynamic_grid.mlir | mgpu-opt | FileCheck %s --check-prefix=DYN
 // RUN: mgpu-opt %mgpu_src_root/examples/matmul_bf16.mlir | mgpu-opt | FileCheck %s --check-prefix=MMBF16
 // RUN: mgpu-opt --mgpu-to-cpu %mgpu_src_root/examples/matmul_bf16.mlir -o /dev/null
+// RUN: mgpu-opt %mgpu_src_root/examples/attention.mlir | mgpu-opt | FileCheck %s --check-prefix=ATTN
+// RUN: mgpu-opt --mgpu-to-cpu %mgpu_src_root/examples/attention.mlir -o /dev/null
+
+// ATTN-LABEL: func.func @attention
+// ATTN: mgpu.wgmma %{{.*}}, %{{.*}}, %{{.*}} : vector<64x64xf32>, memref<64x64xbf16, #gpu.address_space<workgroup>>, memref<64x64xbf16, strided<[1, 64]>, #gpu.address_space<workgroup>>
+// ATTN: math.exp
+// ATTN: mgpu.wgmma %{{.*}}, %{{.*}}, %{{.*}} : vector<64x64xf32>, vector<64x64xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
 
 // MMBF16-LABEL: func.func @matmul_bf16
 // MMBF16: mgpu.emit_pipeline grid [4]

@@ -122,7 +122,12 @@
 // RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/matmul_bf16.mlir | %extract_ptx -o %t.matmul_bf16.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.matmul_bf16.ptx -o %t.matmul_bf16.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
 
-// With tensor-cores=1 the same example runs its MMAs on the tensor cores:
+// The attention example (two wgmma per step, online softmax) assembles for
+// sm_90a without spills.
+// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/attention.mlir | %extract_ptx -o %t.attention.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.attention.ptx -o %t.attention.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
+
+// With tensor-cores=1 the bf16 matmul example runs its MMAs on the tensor cores:
 // four m64n128k16 wgmma.mma_async per 64-row tile and K step of 64, fenced,
 // committed and waited for; still no spill (110 registers when measured).
 // RUN: mgpu-opt --mgpu-to-binary="format=isa tensor-cores=1" %mgpu_src_root/examples/matmul_bf16.mlir | %extract_ptx -o %t.matmul_bf16_tc.ptx
@@ -133,3 +138,12 @@
 // TC-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // TC: wgmma.commit_group.sync.aligned
 // TC: wgmma.wait_group.sync.aligned 0
+
+// The attention example with tensor-cores=1: q k^T (a in shared memory, b a
+// transposed view) on the tensor cores, four m64n64k16 MMAs; p v keeps the
+// ordinary path (a in registers).
+// RUN: mgpu-opt --mgpu-to-binary="format=isa tensor-cores=1" %mgpu_src_root/examples/attention.mlir | %extract_ptx -o %t.attention_tc.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.attention_tc.ptx -o %t.attention_tc.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
+// RUN: FileCheck %s --check-prefix=TCATT < %t.attention_tc.ptx
+// TCATT-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// TCATT-NOT: wgmma.mma_async
