@@ -7,13 +7,15 @@
 // steps of 64 over the program's rows of a and columns of b, staging the
 // 128x64 and 64x128 bf16 blocks with max_concurrent_steps = 4 buffers (a
 // 4-stage pipeline: 4 x 32 KiB), 192 KiB of shared memory in all. Each step
-// multiplies the two blocks with `mgpu.wgmma`, one per 64 rows of the
-// tile (on the tensor cores, m64n128k16 MMAs), into the accumulator.
+// multiplies the two blocks with two `mgpu.wgmma`, one per 64-row half of
+// the tile (m64n128k16 MMAs on the tensor cores).
 //
-// Today every backend computes mgpu.wgmma with ordinary instructions (the
-// same numbers on cpu, emulate and GPU); the wgmma.mma_async lowering with
-// swizzled shared memory and the accumulator in registers is the next step
-// of issue #11.
+// Each half is read, updated and written back at fixed indices in every
+// step, so on the GPU backends --mgpu-promote-accumulators carries both
+// halves in registers across the pipeline (128 f32 per lane) and writes the
+// tile back once. With tensor-cores=1 they stay in the WGMMA fragment
+// layout for the whole loop; otherwise every backend computes mgpu.wgmma
+// with ordinary instructions, with the same numbers.
 
 #whole = #mgpu.block_spec<shape = [256, 256], index_map = affine_map<(i, j) -> (0, 0)>, memory_space = gmem>
 #c_block = #mgpu.block_spec<shape = [128, 128], index_map = affine_map<(i, j) -> (i, j)>>
@@ -52,19 +54,27 @@ func.func @matmul_bf16(%a: memref<256x256xbf16>, %b: memref<256x256xbf16>,
       // One MMA per 64 rows (a warpgroup's m64n128k16 shape), so that one
       // 64x128 accumulator (64 registers per lane) is live at a time.
       %c64 = arith.constant 64 : index
-      scf.for %m = %c0 to %c128 step %c64 {
-        %a_rows = memref.subview %as[%m, 0] [64, 64] [1, 1]
-            : memref<128x64xbf16, #gpu.address_space<workgroup>>
-            to memref<64x64xbf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
-        %acc = vector.transfer_read %cs[%m, %c0], %pad {in_bounds = [true, true]}
-            : memref<128x128xf32, #gpu.address_space<workgroup>>, vector<64x128xf32>
-        %r = mgpu.wgmma %acc, %a_rows, %bs : vector<64x128xf32>,
-            memref<64x64xbf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>,
-            memref<64x128xbf16, #gpu.address_space<workgroup>>
-        mgpu.wgmma_wait 0
-        vector.transfer_write %r, %cs[%m, %c0] {in_bounds = [true, true]}
-            : vector<64x128xf32>, memref<128x128xf32, #gpu.address_space<workgroup>>
-      }
+      %a_top = memref.subview %as[0, 0] [64, 64] [1, 1]
+          : memref<128x64xbf16, #gpu.address_space<workgroup>>
+          to memref<64x64xbf16, strided<[64, 1]>, #gpu.address_space<workgroup>>
+      %a_bot = memref.subview %as[64, 0] [64, 64] [1, 1]
+          : memref<128x64xbf16, #gpu.address_space<workgroup>>
+          to memref<64x64xbf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
+      %acc0 = vector.transfer_read %cs[%c0, %c0], %pad {in_bounds = [true, true]}
+          : memref<128x128xf32, #gpu.address_space<workgroup>>, vector<64x128xf32>
+      %acc1 = vector.transfer_read %cs[%c64, %c0], %pad {in_bounds = [true, true]}
+          : memref<128x128xf32, #gpu.address_space<workgroup>>, vector<64x128xf32>
+      %r0 = mgpu.wgmma %acc0, %a_top, %bs : vector<64x128xf32>,
+          memref<64x64xbf16, strided<[64, 1]>, #gpu.address_space<workgroup>>,
+          memref<64x128xbf16, #gpu.address_space<workgroup>>
+      %r1 = mgpu.wgmma %acc1, %a_bot, %bs : vector<64x128xf32>,
+          memref<64x64xbf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>,
+          memref<64x128xbf16, #gpu.address_space<workgroup>>
+      mgpu.wgmma_wait 0
+      vector.transfer_write %r0, %cs[%c0, %c0] {in_bounds = [true, true]}
+          : vector<64x128xf32>, memref<128x128xf32, #gpu.address_space<workgroup>>
+      vector.transfer_write %r1, %cs[%c64, %c0] {in_bounds = [true, true]}
+          : vector<64x128xf32>, memref<128x128xf32, #gpu.address_space<workgroup>>
     }
   }
   return

@@ -18,6 +18,7 @@
 
 #include "mgpu/Conversion/CopyWindows.h"
 #include "mgpu/Conversion/HostRuntimeCalls.h"
+#include "mgpu/Conversion/WgmmaEmulation.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/Transforms/Passes.h"
 #include "mgpu/Transforms/WarpgroupDistribution.h"
@@ -593,6 +594,22 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
         } else if (isa<NVVM::CpAsyncCommitGroupOp, NVVM::CpAsyncWaitGroupOp>(
                        op)) {
           op->erase(); // the copies above completed when they were issued
+          return WalkResult::skip();
+        } else if (auto mma = dyn_cast<NVVM::WgmmaMmaAsyncOp>(op)) {
+          Value lane =
+              arith::RemUIOp::create(nb, l, tid, index(nb, l, kWarpgroupLanes));
+          FailureOr<Value> result =
+              emulateWgmmaMmaAsync(nb, mma, smem, ctaBase, lane);
+          if (failed(result))
+            return WalkResult::interrupt();
+          mma.getResult().replaceAllUsesWith(*result);
+          op->erase();
+          return WalkResult::skip();
+        } else if (isa<NVVM::WgmmaFenceAlignedOp, NVVM::WgmmaGroupSyncAlignedOp,
+                       NVVM::WgmmaWaitGroupSyncOp, NVVM::FenceProxyOp>(op)) {
+          // The MMAs completed when they were issued, and host threads
+          // see shared memory through one proxy.
+          op->erase();
           return WalkResult::skip();
         } else if (isa<NVVM::MembarOp>(op)) {
           op->erase(); // host atomics are already sequentially consistent

@@ -96,6 +96,19 @@ static void addGPULaunchSplitting(OpPassManager &pm) {
   pm.addPass(createMGPUSplitMpmd(split));
 }
 
+/// Kernel form to GPU launches with per-lane bodies and device copies: what
+/// the GPU and emulator pipelines share.
+static void addGPULowering(OpPassManager &pm, StringRef mpmdForm,
+                           bool tensorCores) {
+  addGPULaunchSplitting(pm);
+  pm.addPass(createMGPUPromoteAccumulators());
+  MGPULowerToGPUOptions lower;
+  lower.mpmdForm = mpmdForm.str();
+  lower.tensorCores = tensorCores;
+  pm.addPass(createMGPULowerToGPU(lower));
+  pm.addPass(createMGPUDeviceMemory());
+}
+
 /// Adds a failing pass with `message` when the pipeline cannot run as
 /// asked; true then, and the caller adds nothing else.
 static bool addedPipelineError(OpPassManager &pm, const Twine &message) {
@@ -133,15 +146,12 @@ void mlir::mgpu::buildMGPUToCPUPipeline(
 }
 
 void mlir::mgpu::buildMGPUToGPUEmulatorPipeline(OpPassManager &pm,
-                                                StringRef mpmdForm) {
+                                                StringRef mpmdForm,
+                                                bool tensorCores) {
   if (isMisplaced(pm, "mgpu-to-gpu-emulator"))
     return;
   addKernelFormPasses(pm, /*identityLayout=*/true);
-  addGPULaunchSplitting(pm);
-  MGPULowerToGPUOptions lower;
-  lower.mpmdForm = mpmdForm.str();
-  pm.addPass(createMGPULowerToGPU(lower));
-  pm.addPass(createMGPUDeviceMemory());
+  addGPULowering(pm, mpmdForm, tensorCores);
   pm.addPass(createMGPUEmulateGPU());
   pm.addPass(createMGPUHostPrintf());
   addRuntimeChecks(pm);
@@ -178,12 +188,7 @@ void mlir::mgpu::buildMGPUToBinaryPipeline(
                                  " (0, 1, 2 or 3)"))
     return;
   addKernelFormPasses(pm, options.identityLayout);
-  addGPULaunchSplitting(pm);
-  MGPULowerToGPUOptions lower;
-  lower.mpmdForm = options.mpmdForm;
-  lower.tensorCores = options.tensorCores;
-  pm.addPass(createMGPULowerToGPU(lower));
-  pm.addPass(createMGPUDeviceMemory());
+  addGPULowering(pm, options.mpmdForm, options.tensorCores);
   MGPUPrimitivesToNVVMOptions primitives;
   primitives.chip = options.chip;
   pm.addPass(createMGPUPrimitivesToNVVM(primitives));

@@ -201,6 +201,14 @@ private:
   IRMapping &map;
   const WarpgroupContext &ctx;
   Hazards hazards;
+  /// Accumulators of tensor-core wgmma held in the WGMMA fragment layout: the
+  /// original value to a lane vector of (M / 64) * (N / 2) f32, element
+  /// `tile * N / 2 + reg` being register `reg` of the tile's fragment. A
+  /// value may also have its ordinary layout in `map`; if not, each use that
+  /// needs that layout converts it.
+  DenseMap<Value, Value> fragmentOf;
+  /// Iteration arguments (of the original loops) carried in fragments.
+  DenseSet<Value> fragmentIterArgs;
 
   //--- small builders -----------------------------------------------------
   Value index(Location loc, int64_t v) {
@@ -209,7 +217,24 @@ private:
   Value i32(Location loc, int64_t v) {
     return arith::ConstantIntOp::create(b, loc, v, 32);
   }
-  Value lookup(Value v) { return map.lookupOrDefault(v); }
+  Value lookup(Value v) {
+    if (!map.contains(v))
+      if (Value fragments = fragmentOf.lookup(v))
+        return fragmentsToLanes(v.getLoc(), fragments,
+                                cast<VectorType>(v.getType()));
+    return map.lookupOrDefault(v);
+  }
+  /// `v` (an f32 accumulator) in the WGMMA fragment layout.
+  Value lookupFragments(Value v) {
+    if (Value fragments = fragmentOf.lookup(v))
+      return fragments;
+    return lanesToFragments(v.getLoc(), lookup(v),
+                            cast<VectorType>(v.getType()));
+  }
+  /// Whether `use` takes its value in the WGMMA fragment layout.
+  bool takesFragments(OpOperand &use) const;
+  Value lanesToFragments(Location loc, Value lanes, VectorType type);
+  Value fragmentsToLanes(Location loc, Value fragments, VectorType type);
 
   void barrier(Location loc) {
     NVVM::BarrierOp::create(b, loc, Type(), ctx.barrierId,
@@ -1070,24 +1095,16 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
       LLVM::LLVMStructType::getLiteral(context, SmallVector<Type>(n / 2, f32));
   Value lanes = index(loc, kWarpgroupLanes);
 
-  // The accumulator into fragments, one per 64-row tile.
-  beginExchange(loc);
-  Value accBuffer = stage(loc, lookup(op.getAcc()), accType);
-  barrier(loc);
+  // The accumulator as one fragment (an LLVM struct) per 64-row tile.
+  Value accFragments = lookupFragments(op.getAcc());
   SmallVector<Value> fragments;
   for (int64_t tile = 0; tile < m / 64; ++tile) {
     Value fragment = LLVM::PoisonOp::create(b, loc, fragmentType);
-    for (int64_t reg = 0; reg < n / 2; ++reg) {
-      auto [row, col] = buildFragmentPosition(b, loc, ctx.lane, reg);
-      Value flat = arith::AddIOp::create(
-          b, loc,
-          arith::MulIOp::create(
-              b, loc, arith::AddIOp::create(b, loc, row, index(loc, tile * 64)),
-              index(loc, n)),
-          col);
+    for (int64_t reg = 0; reg < n / 2; ++reg)
       fragment = LLVM::InsertValueOp::create(
-          b, loc, fragment, loadStaged(loc, accBuffer, flat, f32), reg);
-    }
+          b, loc, fragment,
+          vector::ExtractOp::create(b, loc, accFragments, tile * (n / 2) + reg),
+          reg);
     fragments.push_back(fragment);
   }
 
@@ -1138,38 +1155,92 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
   };
   Value aAddress = address(aTiles), bAddress = address(bTiles);
   bool bf16 = isa<BFloat16Type>(input);
+  Value result = zeroVector(loc, getLaneType(accType));
   for (auto [tile, fragment] : llvm::enumerate(fragments)) {
     Value tileAddress = arith::AddIOp::create(
         b, loc, aAddress,
         arith::ConstantIntOp::create(b, loc, tile * 64 * k * 2, 64));
     fragment =
         buildTensorCoreMma(b, loc, fragment, tileAddress, bAddress, n, k, bf16);
+    for (int64_t reg = 0; reg < n / 2; ++reg)
+      result = vector::InsertOp::create(
+          b, loc, LLVM::ExtractValueOp::create(b, loc, fragment, reg), result,
+          int64_t(tile) * (n / 2) + reg);
   }
+  // The tensor cores read a and b from the scratch: no lane may reuse it
+  // before every lane's MMAs are done.
+  hazards.scratch = true;
+  fragmentOf[op.getResult()] = result;
+  // Uses that need the ordinary layout share one conversion.
+  if (!llvm::all_of(op.getResult().getUses(),
+                    [&](OpOperand &use) { return takesFragments(use); }))
+    map.map(op.getResult(), fragmentsToLanes(loc, result, accType));
+  return success();
+}
 
-  // Fragments back into the lane layout.
+bool Distributor::takesFragments(OpOperand &use) const {
+  Operation *owner = use.getOwner();
+  if (auto wgmma = dyn_cast<WgmmaOp>(owner))
+    return use.get() == wgmma.getAcc() && ctx.tensorCores &&
+           canUseTensorCores(wgmma);
+  if (auto yield = dyn_cast<scf::YieldOp>(owner))
+    if (auto loop = dyn_cast<scf::ForOp>(yield->getParentOp()))
+      return fragmentIterArgs.contains(
+          loop.getRegionIterArgs()[use.getOperandNumber()]);
+  return false;
+}
+
+/// The accumulator handed over from the lane layout to the fragment layout
+/// through the scratch.
+Value Distributor::lanesToFragments(Location loc, Value lanes,
+                                    VectorType type) {
+  int64_t m = type.getDimSize(0), n = type.getDimSize(1);
+  Type f32 = b.getF32Type();
   beginExchange(loc);
-  Value resultBuffer = ctx.scratch->allocate(b, loc, f32, m * n);
-  for (auto [tile, fragment] : llvm::enumerate(fragments)) {
+  Value buffer = stage(loc, lanes, type);
+  barrier(loc);
+  Value result = zeroVector(loc, getLaneType(type));
+  for (int64_t tile = 0; tile < m / 64; ++tile)
     for (int64_t reg = 0; reg < n / 2; ++reg) {
       auto [row, col] = buildFragmentPosition(b, loc, ctx.lane, reg);
       Value flat = arith::AddIOp::create(
           b, loc,
           arith::MulIOp::create(
-              b, loc,
-              arith::AddIOp::create(b, loc, row,
-                                    index(loc, int64_t(tile) * 64)),
+              b, loc, arith::AddIOp::create(b, loc, row, index(loc, tile * 64)),
+              index(loc, n)),
+          col);
+      result =
+          vector::InsertOp::create(b, loc, loadStaged(loc, buffer, flat, f32),
+                                   result, tile * (n / 2) + reg);
+    }
+  return result;
+}
+
+/// The way back, also through the scratch.
+Value Distributor::fragmentsToLanes(Location loc, Value fragments,
+                                    VectorType type) {
+  int64_t m = type.getDimSize(0), n = type.getDimSize(1);
+  beginExchange(loc);
+  Value buffer = ctx.scratch->allocate(b, loc, b.getF32Type(), m * n);
+  for (int64_t tile = 0; tile < m / 64; ++tile)
+    for (int64_t reg = 0; reg < n / 2; ++reg) {
+      auto [row, col] = buildFragmentPosition(b, loc, ctx.lane, reg);
+      Value flat = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(
+              b, loc, arith::AddIOp::create(b, loc, row, index(loc, tile * 64)),
               index(loc, n)),
           col);
       memref::StoreOp::create(
-          b, loc, LLVM::ExtractValueOp::create(b, loc, fragment, reg),
-          resultBuffer, ValueRange{flat});
+          b, loc,
+          vector::ExtractOp::create(b, loc, fragments, tile * (n / 2) + reg),
+          buffer, ValueRange{flat});
     }
-  }
   hazards.scratch = true;
   barrier(loc);
-  map.map(op.getResult(), unstage(loc, resultBuffer, accType));
+  Value result = unstage(loc, buffer, type);
   hazards.read = true;
-  return success();
+  return result;
 }
 
 /// The neutral element of `kind` for `type`.
@@ -1593,8 +1664,20 @@ LogicalResult Distributor::distributePrimitive(Operation *op) {
 
 LogicalResult Distributor::distributeFor(scf::ForOp op) {
   Location loc = op.getLoc();
-  SmallVector<Value> inits =
-      llvm::map_to_vector(op.getInitArgs(), [&](Value v) { return lookup(v); });
+  // An accumulator updated by tensor-core wgmma at every step stays in the
+  // fragment layout for the whole loop.
+  auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
+  for (auto [arg, next] :
+       llvm::zip(op.getRegionIterArgs(), yield.getOperands()))
+    if (auto wgmma = next.getDefiningOp<WgmmaOp>())
+      if (ctx.tensorCores && canUseTensorCores(wgmma))
+        fragmentIterArgs.insert(arg);
+  auto carried = [&](BlockArgument arg, Value v) {
+    return fragmentIterArgs.contains(arg) ? lookupFragments(v) : lookup(v);
+  };
+  SmallVector<Value> inits;
+  for (auto [arg, init] : llvm::zip(op.getRegionIterArgs(), op.getInitArgs()))
+    inits.push_back(carried(arg, init));
   auto forOp = scf::ForOp::create(b, loc, lookup(op.getLowerBound()),
                                   lookup(op.getUpperBound()),
                                   lookup(op.getStep()), inits);
@@ -1604,17 +1687,26 @@ LogicalResult Distributor::distributeFor(scf::ForOp op) {
     body->back().erase();
   b.setInsertionPointToEnd(body);
   map.map(op.getInductionVar(), forOp.getInductionVar());
-  map.map(op.getRegionIterArgs(), forOp.getRegionIterArgs());
+  auto mapCarried = [&](ValueRange from, ValueRange to) {
+    for (auto [arg, original, value] :
+         llvm::zip(op.getRegionIterArgs(), from, to)) {
+      if (fragmentIterArgs.contains(arg))
+        fragmentOf[original] = value;
+      else
+        map.map(original, value);
+    }
+  };
+  mapCarried(op.getRegionIterArgs(), forOp.getRegionIterArgs());
   // The previous iteration may have touched anything.
   hazards = Hazards::all();
   if (failed(distributeBlock(*op.getBody())))
     return failure();
-  auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
-  scf::YieldOp::create(b, loc,
-                       llvm::map_to_vector(yield.getOperands(),
-                                           [&](Value v) { return lookup(v); }));
+  SmallVector<Value> next;
+  for (auto [arg, v] : llvm::zip(op.getRegionIterArgs(), yield.getOperands()))
+    next.push_back(carried(arg, v));
+  scf::YieldOp::create(b, loc, next);
   hazards = Hazards::all();
-  map.map(op.getResults(), forOp.getResults());
+  mapCarried(op.getResults(), forOp.getResults());
   return success();
 }
 

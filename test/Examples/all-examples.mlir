@@ -22,7 +22,8 @@
 
 // MMBF16-LABEL: func.func @matmul_bf16
 // MMBF16: mgpu.emit_pipeline grid [4]
-// MMBF16: mgpu.wgmma %{{.*}}, %{{.*}}, %{{.*}} : vector<64x128xf32>, memref<64x64xbf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>, memref<64x128xbf16, #gpu.address_space<workgroup>>
+// MMBF16: mgpu.wgmma %{{.*}}, %{{.*}}, %{{.*}} : vector<64x128xf32>, memref<64x64xbf16, strided<[64, 1]>, #gpu.address_space<workgroup>>, memref<64x128xbf16, #gpu.address_space<workgroup>>
+// MMBF16: mgpu.wgmma %{{.*}}, %{{.*}}, %{{.*}} : vector<64x128xf32>, memref<64x64xbf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>, memref<64x128xbf16, #gpu.address_space<workgroup>>
 // MMBF16: mgpu.wgmma_wait 0
 
 // RUN: mgpu-opt %mgpu_src_root/examples/hand_pipelined.mlir | mgpu-opt | FileCheck %s --check-prefix=HAND

@@ -117,8 +117,9 @@
 // THREE-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // THREE: mbarrier.try_wait.parity.shared.b64
 
-// The bf16 matmul example (mgpu.wgmma, computed with ordinary instructions
-// until the tensor-core lowering lands) assembles for sm_90a without spills.
+// The bf16 matmul example (mgpu.wgmma with ordinary instructions, the two
+// accumulators carried across the pipeline) assembles for sm_90a without
+// spills (255 registers when measured).
 // RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/matmul_bf16.mlir | %extract_ptx -o %t.matmul_bf16.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.matmul_bf16.ptx -o %t.matmul_bf16.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
 
@@ -128,8 +129,9 @@
 // RUN: %ptxas -arch=sm_90a -v %t.attention.ptx -o %t.attention.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
 
 // With tensor-cores=1 the bf16 matmul example runs its MMAs on the tensor cores:
-// four m64n128k16 wgmma.mma_async per 64-row tile and K step of 64, fenced,
-// committed and waited for; still no spill (110 registers when measured).
+// four m64n128k16 wgmma.mma_async per 64-row half and K step of 64, fenced,
+// committed and waited for, the two accumulators carried in fragments
+// across the pipeline; still no spill (166 registers when measured).
 // RUN: mgpu-opt --mgpu-to-binary="format=isa tensor-cores=1" %mgpu_src_root/examples/matmul_bf16.mlir | %extract_ptx -o %t.matmul_bf16_tc.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.matmul_bf16_tc.ptx -o %t.matmul_bf16_tc.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
 // RUN: FileCheck %s --check-prefix=TC < %t.matmul_bf16_tc.ptx
@@ -138,6 +140,10 @@
 // TC-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // TC: wgmma.commit_group.sync.aligned
 // TC: wgmma.wait_group.sync.aligned 0
+// TC: wgmma.fence.sync.aligned
+// TC-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// TC: wgmma.wait_group.sync.aligned 0
+// TC-NOT: wgmma.mma_async
 
 // The attention example with tensor-cores=1: q k^T (a in shared memory, b a
 // transposed view) on the tensor cores, four m64n64k16 MMAs; p v keeps the

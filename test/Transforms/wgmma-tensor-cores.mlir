@@ -40,6 +40,41 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
     return
   }
 
+  // An accumulator carried by a loop (what --mgpu-promote-accumulators makes
+  // of a revisited output block) stays in the fragment layout across the
+  // steps: it is handed over through the scratch once before the loop and
+  // once after it, and the loop body only copies a and b.
+  // CHECK-LABEL: func.func @carried
+  // CHECK: memref.load {{.*}} : memref<4096xf32, #gpu.address_space<workgroup>>
+  // CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<32xf32>) {
+  // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
+  // CHECK: vector.extract %[[ACC]][0] : f32 from vector<32xf32>
+  // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
+  // CHECK-COUNT-2: nvvm.wgmma.mma_async
+  // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
+  // CHECK: scf.yield %{{.*}} : vector<32xf32>
+  // CHECK-NEXT: }
+  // CHECK: memref.store {{.*}} : memref<4096xf32, #gpu.address_space<workgroup>>
+  func.func @carried() {
+    mgpu.pallas_call grid [1] in_specs [] out_specs []
+        scratch [memref<64x32xbf16, #s>, memref<32x64xbf16, #s>, memref<64x64xf32, #s>] {
+    ^bb0(%a: memref<64x32xbf16, #s>, %b: memref<32x64xbf16, #s>, %c: memref<64x64xf32, #s>):
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %pad = arith.constant 0.0 : f32
+      %init = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]}
+          : memref<64x64xf32, #s>, vector<64x64xf32>
+      %sum = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %init) -> (vector<64x64xf32>) {
+        %r = mgpu.wgmma %acc, %a, %b : vector<64x64xf32>, memref<64x32xbf16, #s>, memref<32x64xbf16, #s>
+        scf.yield %r : vector<64x64xf32>
+      }
+      vector.transfer_write %sum, %c[%c0, %c0] {in_bounds = [true, true]}
+          : vector<64x64xf32>, memref<64x64xf32, #s>
+    }
+    return
+  }
+
   // An accumulator over 32 KiB (handed over through the scratch) keeps the
   // ordinary path, which needs no scratch for it.
   // CHECK-LABEL: func.func @big_accumulator

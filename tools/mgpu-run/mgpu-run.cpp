@@ -74,7 +74,8 @@ cl::opt<std::string>
 cl::opt<bool> tensorCores(
     "tensor-cores",
     cl::desc("cuda backend on sm_90a: mgpu.wgmma on the tensor cores "
-             "(wgmma.mma_async) instead of ordinary instructions"));
+             "(wgmma.mma_async) instead of ordinary instructions; emulate "
+             "backend: the same lowering, its MMAs computed lane by lane"));
 cl::opt<bool> verbose("verbose", cl::desc("Say which backend runs and why"));
 cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level (0-3)"),
                            cl::init(3));
@@ -211,7 +212,7 @@ int main(int argc, char **argv) {
     options.tensorCores = tensorCores;
     mgpu::buildMGPUToBinaryPipeline(pm, options);
   } else if (emulate) {
-    mgpu::buildMGPUToGPUEmulatorPipeline(pm, mpmdForm);
+    mgpu::buildMGPUToGPUEmulatorPipeline(pm, mpmdForm, tensorCores);
   } else {
     mgpu::buildMGPUToCPUPipeline(pm, mgpu::MGPUToCPUPipelineOptions());
   }

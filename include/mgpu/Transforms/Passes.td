@@ -291,6 +291,25 @@ def MGPUExpandF8 : Pass<"mgpu-expand-f8"> {
   ];
 }
 
+def MGPUPromoteAccumulators : Pass<"mgpu-promote-accumulators"> {
+  let summary = "Carry accumulators revisited in a loop in vectors (GPU)";
+  let description = [{
+    In the body of a `pallas_call` in kernel form with one thread per
+    program, a `vector.transfer_read` of a shared-memory block and the
+    `vector.transfer_write` of the updated value back to the same indices,
+    both in the body of an `scf.for` with loop-invariant operands, become a
+    vector carried by the loop: the read moves before the loop and the write
+    after it. This is how an accumulator revisited at every step of an
+    `emit_pipeline` stays in registers (and, with tensor cores, in the WGMMA
+    fragment layout) instead of going through shared memory at every step.
+    A pair is left alone when another op in the loop may access the block:
+    a memref of the same buffer (except a transfer at provably disjoint
+    indices) or a shared-memory memref of unknown origin. The GPU and
+    emulator pipelines run it before `--mgpu-lower-to-gpu`.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 def MGPUByteBoolVectors : Pass<"mgpu-byte-bool-vectors"> {
   let summary = "i1 vector loads and stores one byte per element (host)";
   let description = [{

@@ -30,8 +30,12 @@ void buildMGPUToCPUPipeline(OpPassManager &pm,
 /// The GPU lowering run on host threads (--mgpu-lower-to-gpu without
 /// outlining, then --mgpu-emulate-gpu), down to the LLVM dialect: how
 /// `mgpu-run --backend=emulate` checks the GPU lowering without a GPU.
+/// With `tensorCores`, mgpu.wgmma takes the tensor-core lowering of
+/// sm_90a, whose MMAs the emulator computes lane by lane from the fragment
+/// layout and the shared-memory descriptors.
 void buildMGPUToGPUEmulatorPipeline(OpPassManager &pm,
-                                    StringRef mpmdForm = "auto");
+                                    StringRef mpmdForm = "auto",
+                                    bool tensorCores = false);
 
 /// Options of --mgpu-to-binary.
 struct MGPUToBinaryPipelineOptions

@@ -4,8 +4,9 @@
 // tf32 (the 13 low mantissa bits ignored, as the tensor cores do).
 // Inputs are small integers, so every sum is exact whatever the order.
 // RUN: %run_on_backends %s --match-full-lines
-// The cuda backend again with the tensor cores (sm_90a; the other backends
-// ignore the option), so that a GPU checks the wgmma.mma_async path.
+// Again with the tensor-core lowering: the emulator computes its
+// wgmma.mma_async lane by lane from the descriptors and the fragment layout,
+// a GPU runs it (the cpu backend ignores the option).
 // RUN: %run_on_backends %s --match-full-lines -- --tensor-cores
 // RUN: mgpu-opt %s --mgpu-to-binary="format=isa tensor-cores=1" -o /dev/null
 // RUN: mgpu-opt %s --mgpu-to-binary="format=isa" -o /dev/null
