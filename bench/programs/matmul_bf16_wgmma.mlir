@@ -1,6 +1,7 @@
 // Benchmark: C = A x B with A, B bf16 4096x4096 and C f32 (2 * 4096^3
 // flops) written as examples/matmul_bf16.mlir is (JAX's 128x128x64 tiling,
-// a 4-stage emit_pipeline over K, one mgpu.wgmma per 64 rows). The bundle
+// a 4-stage emit_pipeline over K, one mgpu.wgmma per 64-row half, both
+// accumulators carried in registers across the pipeline). The bundle
 // builds it twice: as is (wgmma on ordinary instructions) and with
 // --tensor-cores (wgmma.mma_async), the line below says so. Timed with CUDA
 // events; 64 entries are checked against a scalar dot product.
@@ -46,19 +47,27 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
           in_specs [#a_k, #b_k] out_specs [] params #stages {
       ^bb0(%k: index, %as: memref<128x64xbf16, #gpu.address_space<workgroup>>,
            %bs: memref<64x128xbf16, #gpu.address_space<workgroup>>):
-        scf.for %m = %c0 to %c128 step %c64 {
-          %a_rows = memref.subview %as[%m, 0] [64, 64] [1, 1]
-              : memref<128x64xbf16, #gpu.address_space<workgroup>>
-              to memref<64x64xbf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
-          %acc = vector.transfer_read %cs[%m, %c0], %pad {in_bounds = [true, true]}
-              : memref<128x128xf32, #gpu.address_space<workgroup>>, vector<64x128xf32>
-          %r = mgpu.wgmma %acc, %a_rows, %bs : vector<64x128xf32>,
-              memref<64x64xbf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>,
-              memref<64x128xbf16, #gpu.address_space<workgroup>>
-          mgpu.wgmma_wait 0
-          vector.transfer_write %r, %cs[%m, %c0] {in_bounds = [true, true]}
-              : vector<64x128xf32>, memref<128x128xf32, #gpu.address_space<workgroup>>
-        }
+        %a_top = memref.subview %as[0, 0] [64, 64] [1, 1]
+            : memref<128x64xbf16, #gpu.address_space<workgroup>>
+            to memref<64x64xbf16, strided<[64, 1]>, #gpu.address_space<workgroup>>
+        %a_bot = memref.subview %as[64, 0] [64, 64] [1, 1]
+            : memref<128x64xbf16, #gpu.address_space<workgroup>>
+            to memref<64x64xbf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
+        %acc0 = vector.transfer_read %cs[%c0, %c0], %pad {in_bounds = [true, true]}
+            : memref<128x128xf32, #gpu.address_space<workgroup>>, vector<64x128xf32>
+        %acc1 = vector.transfer_read %cs[%c64, %c0], %pad {in_bounds = [true, true]}
+            : memref<128x128xf32, #gpu.address_space<workgroup>>, vector<64x128xf32>
+        %r0 = mgpu.wgmma %acc0, %a_top, %bs : vector<64x128xf32>,
+            memref<64x64xbf16, strided<[64, 1]>, #gpu.address_space<workgroup>>,
+            memref<64x128xbf16, #gpu.address_space<workgroup>>
+        %r1 = mgpu.wgmma %acc1, %a_bot, %bs : vector<64x128xf32>,
+            memref<64x64xbf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>,
+            memref<64x128xbf16, #gpu.address_space<workgroup>>
+        mgpu.wgmma_wait 0
+        vector.transfer_write %r0, %cs[%c0, %c0] {in_bounds = [true, true]}
+            : vector<64x128xf32>, memref<128x128xf32, #gpu.address_space<workgroup>>
+        vector.transfer_write %r1, %cs[%c64, %c0] {in_bounds = [true, true]}
+            : vector<64x128xf32>, memref<128x128xf32, #gpu.address_space<workgroup>>
       }
     } -> tensor<4096x4096xf32>
     return %c : tensor<4096x4096xf32>

@@ -48,8 +48,11 @@ struct Emitter {
         i64(0x3ffff));
     return {toIndex(start), toIndex(field(desc, 16)), toIndex(field(desc, 32))};
   }
-  /// Element index (2-byte elements) of (row, col) in a decoded tile.
-  Value element(const DecodedDescriptor &d, Value row, Value col) {
+  /// Element index (2-byte elements) of (row, col) (M or N, K) in a decoded
+  /// tile: a core matrix is 8 rows of 8 K elements, or 8 K rows of 8 M or N
+  /// elements (`mnMajor`).
+  Value element(const DecodedDescriptor &d, Value row, Value col,
+                bool mnMajor) {
     auto mul = [&](Value x, Value y) -> Value {
       return arith::MulIOp::create(b, loc, x, y);
     };
@@ -62,10 +65,11 @@ struct Emitter {
     auto add = [&](Value x, Value y) -> Value {
       return arith::AddIOp::create(b, loc, x, y);
     };
-    Value bytes =
-        add(add(d.start, mul(div(row, 8), d.stride)),
-            add(mul(div(col, 8), d.leading),
-                add(mul(rem(row, 8), index(16)), mul(rem(col, 8), index(2)))));
+    Value coreRow = mnMajor ? col : row, inRow = mnMajor ? row : col;
+    Value bytes = add(
+        add(d.start, mul(div(row, 8), d.stride)),
+        add(mul(div(col, 8), d.leading), add(mul(rem(coreRow, 8), index(16)),
+                                             mul(rem(inRow, 8), index(2)))));
     return div(bytes, 2);
   }
 };
@@ -82,14 +86,14 @@ FailureOr<Value> mlir::mgpu::emulateWgmmaMmaAsync(OpBuilder &b,
   bool bf16 = op.getTypeA() == NVVM::WGMMATypes::bf16;
   if ((!f16 && !bf16) || op.getTypeB() != op.getTypeA() ||
       op.getTypeD() != NVVM::WGMMATypes::f32 ||
-      op.getLayoutA() != NVVM::MMALayout::row ||
-      op.getLayoutB() != NVVM::MMALayout::col || shape.getM() != 64 ||
+      op.getLayoutA() != NVVM::MMALayout::row || shape.getM() != 64 ||
       shape.getK() != 16 || op.getScaleD() != NVVM::WGMMAScaleOut::one ||
       op.getScaleA() != NVVM::WGMMAScaleIn::one ||
       op.getScaleB() != NVVM::WGMMAScaleIn::one)
     return op.emitOpError()
-           << "cannot be emulated: only K-major f16/bf16 inputs into an f32 "
-              "m64nNk16 accumulator are";
+           << "cannot be emulated: only f16/bf16 inputs (a K-major) into an "
+              "f32 m64nNk16 accumulator are";
+  bool bMnMajor = op.getLayoutB() == NVVM::MMALayout::row;
   Emitter e{b, loc};
   Type input = f16 ? Type(b.getF16Type()) : Type(b.getBF16Type());
   Type f32 = b.getF32Type();
@@ -121,9 +125,9 @@ FailureOr<Value> mlir::mgpu::emulateWgmmaMmaAsync(OpBuilder &b,
       b.setInsertionPointToStart(loop.getBody());
       Value k = loop.getInductionVar();
       Value x = memref::LoadOp::create(b, loc, elements,
-                                       ValueRange{e.element(a, row, k)});
-      Value y = memref::LoadOp::create(b, loc, elements,
-                                       ValueRange{e.element(bDesc, col, k)});
+                                       ValueRange{e.element(a, row, k, false)});
+      Value y = memref::LoadOp::create(
+          b, loc, elements, ValueRange{e.element(bDesc, col, k, bMnMajor)});
       Value product =
           arith::MulFOp::create(b, loc, arith::ExtFOp::create(b, loc, f32, x),
                                 arith::ExtFOp::create(b, loc, f32, y));

@@ -25,8 +25,8 @@ static Value indexValue(OpBuilder &b, Location loc, int64_t v) {
 static constexpr int64_t kCoreRows = 8, kCoreRowBytes = 16,
                          kCoreBytes = kCoreRows * kCoreRowBytes;
 
-Value mlir::mgpu::buildCoreMatrixOffset(OpBuilder &b, Location loc, Value row,
-                                        Value col, int64_t k) {
+Value mlir::mgpu::buildCoreMatrixOffset(OpBuilder &b, Location loc, Value mn,
+                                        Value kIndex, int64_t k, bool mnMajor) {
   constexpr int64_t kElementsPerCoreRow = kCoreRowBytes / 2;
   auto mul = [&](Value x, int64_t c) -> Value {
     return arith::MulIOp::create(b, loc, x, indexValue(b, loc, c));
@@ -41,10 +41,13 @@ Value mlir::mgpu::buildCoreMatrixOffset(OpBuilder &b, Location loc, Value row,
     return arith::AddIOp::create(b, loc, x, y);
   };
   int64_t coresPerRow = k / kElementsPerCoreRow;
-  Value core =
-      add(mul(div(row, kCoreRows), coresPerRow), div(col, kElementsPerCoreRow));
-  Value within = add(mul(rem(row, kCoreRows), kCoreRowBytes),
-                     mul(rem(col, kElementsPerCoreRow), 2));
+  Value core = add(mul(div(mn, kCoreRows), coresPerRow),
+                   div(kIndex, kElementsPerCoreRow));
+  // Which index picks the 16-byte row of the core matrix, and which the
+  // element in it.
+  Value coreRow = mnMajor ? kIndex : mn, inRow = mnMajor ? mn : kIndex;
+  Value within = add(mul(rem(coreRow, kCoreRows), kCoreRowBytes),
+                     mul(rem(inRow, kElementsPerCoreRow), 2));
   return add(mul(core, kCoreBytes), within);
 }
 
@@ -69,7 +72,10 @@ std::pair<Value, Value> mlir::mgpu::buildFragmentPosition(OpBuilder &b,
   return {row, col};
 }
 
-/// The descriptor of a K-major core-matrix tile of `k` columns at `address`.
+/// The descriptor of a core-matrix tile of `k` columns at `address`. Without
+/// swizzling, the leading offset is the distance between core matrices
+/// adjacent along K and the stride offset between those adjacent along M or
+/// N, whichever the major dimension.
 static Value buildDescriptor(OpBuilder &b, Location loc, Value address,
                              int64_t k) {
   auto constant = [&](int64_t v) -> Value {
@@ -86,7 +92,7 @@ static Value buildDescriptor(OpBuilder &b, Location loc, Value address,
 
 Value mlir::mgpu::buildTensorCoreMma(OpBuilder &b, Location loc, Value fragment,
                                      Value aAddress, Value bAddress, int64_t n,
-                                     int64_t k, bool bf16) {
+                                     int64_t k, bool bf16, bool bMnMajor) {
   MLIRContext *ctx = b.getContext();
   constexpr int64_t kStep = 16;
   // One K step covers two core matrices along K.
@@ -113,7 +119,9 @@ Value mlir::mgpu::buildTensorCoreMma(OpBuilder &b, Location loc, Value fragment,
         NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
         NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
         NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
-        NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::col),
+        // For b, row is N-major (imm-trans-b = 1), col K-major.
+        NVVM::MMALayoutAttr::get(ctx, bMnMajor ? NVVM::MMALayout::row
+                                               : NVVM::MMALayout::col),
         NVVM::MMAIntOverflowAttr());
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);

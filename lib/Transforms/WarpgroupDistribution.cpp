@@ -209,6 +209,9 @@ private:
   DenseMap<Value, Value> fragmentOf;
   /// Iteration arguments (of the original loops) carried in fragments.
   DenseSet<Value> fragmentIterArgs;
+  /// The last tensor-core wgmma and its b, which it left in the scratch.
+  std::pair<Operation *, Value> lastTensorCoreB;
+  bool reusesB(WgmmaOp op) const;
 
   //--- small builders -----------------------------------------------------
   Value index(Location loc, int64_t v) {
@@ -1108,40 +1111,76 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
     fragments.push_back(fragment);
   }
 
-  // a and b^T in the core-matrix layout.
+  // a (K-major) and b (N-major) in the core-matrix layout, b first so that
+  // the next wgmma of the block can keep it.
   beforeRead(loc);
   beginExchange(loc);
-  Value aTiles = ctx.scratch->allocate(b, loc, input, m * k);
   Value bTiles = ctx.scratch->allocate(b, loc, input, n * k);
-  auto copyLoop = [&](int64_t count, function_ref<void(Value element)> body) {
-    auto loop = scf::ForOp::create(b, loc, ctx.lane, index(loc, count), lanes);
+  Value aTiles = ctx.scratch->allocate(b, loc, input, m * k);
+  auto chunk = VectorType::get({8}, input);
+  // Copies the 16-byte rows of core matrices of a rows x cols matrix whose
+  // core rows run along its columns: unit (r, c) is the 8 elements from
+  // column 8c of row r. Lanes take consecutive c with rows permuted within
+  // each group of 8 (r = r0 with its low bits plus c), so that the 8 lanes of
+  // a quarter warp read 8 different 16-byte columns and write 8 different
+  // rows of core matrices: neither side has bank conflicts.
+  auto copyRows = [&](Value from, int64_t rows, int64_t cols,
+                      function_ref<Value(Value r, Value c)> offset, Value to) {
+    int64_t chunks = cols / 8;
+    auto loop =
+        scf::ForOp::create(b, loc, ctx.lane, index(loc, rows * chunks), lanes);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
-    body(loop.getInductionVar());
+    Value unit = loop.getInductionVar();
+    Value c = arith::RemUIOp::create(b, loc, unit, index(loc, chunks));
+    Value r0 = arith::DivUIOp::create(b, loc, unit, index(loc, chunks));
+    Value r = arith::OrIOp::create(
+        b, loc, arith::AndIOp::create(b, loc, r0, index(loc, ~int64_t(7))),
+        arith::AndIOp::create(b, loc, arith::AddIOp::create(b, loc, r0, c),
+                              index(loc, 7)));
+    Value col = arith::MulIOp::create(b, loc, c, index(loc, 8));
+    Value v;
+    if (cast<MemRefType>(from.getType()).isLastDimUnitStride()) {
+      v = vector::LoadOp::create(b, loc, chunk, from, ValueRange{r, col});
+    } else {
+      SmallVector<Value> elements;
+      for (int64_t e = 0; e < 8; ++e)
+        elements.push_back(memref::LoadOp::create(
+            b, loc, from,
+            ValueRange{r, arith::AddIOp::create(b, loc, col, index(loc, e))}));
+      v = vector::FromElementsOp::create(b, loc, chunk, elements);
+    }
+    Value element =
+        arith::DivUIOp::create(b, loc, offset(r, col), index(loc, 2));
+    vector::StoreOp::create(b, loc, v, to, ValueRange{element});
   };
-  auto elementIndex = [&](Value row, Value col) -> Value {
-    return arith::DivUIOp::create(
-        b, loc, buildCoreMatrixOffset(b, loc, row, col, k), index(loc, 2));
-  };
-  // A core-matrix row is 8 consecutive elements of a row of a.
-  copyLoop(m * k / 8, [&](Value unit) {
-    Value row = arith::DivUIOp::create(b, loc, unit, index(loc, k / 8));
-    Value col = arith::MulIOp::create(
-        b, loc, arith::RemUIOp::create(b, loc, unit, index(loc, k / 8)),
-        index(loc, 8));
-    auto chunk = VectorType::get({8}, input);
-    Value v = vector::LoadOp::create(b, loc, chunk, a, ValueRange{row, col});
-    vector::StoreOp::create(b, loc, v, aTiles,
-                            ValueRange{elementIndex(row, col)});
-  });
-  // b transposed, element by element (rows of b^T are columns of b).
-  copyLoop(n * k, [&](Value element) {
-    Value row = arith::DivUIOp::create(b, loc, element, index(loc, k));
-    Value col = arith::RemUIOp::create(b, loc, element, index(loc, k));
-    Value v = memref::LoadOp::create(b, loc, bMatrix, ValueRange{col, row});
-    memref::StoreOp::create(b, loc, v, bTiles,
-                            ValueRange{elementIndex(row, col)});
-  });
+  copyRows(
+      a, m, k,
+      [&](Value r, Value c) { return buildCoreMatrixOffset(b, loc, r, c, k); },
+      aTiles);
+  // b is copied N-major, unless it is a transposed view of a K-major matrix
+  // (q k^T), which is copied K-major from that matrix.
+  auto transposed = op.getB().getDefiningOp<memref::TransposeOp>();
+  bool bMnMajor = !transposed || transposed.getPermutation() !=
+                                     AffineMap::getPermutationMap(
+                                         ArrayRef<unsigned>{1, 0}, context);
+  if (!reusesB(op)) {
+    if (bMnMajor)
+      copyRows(
+          bMatrix, k, n,
+          [&](Value r, Value c) {
+            return buildCoreMatrixOffset(b, loc, c, r, k, /*mnMajor=*/true);
+          },
+          bTiles);
+    else
+      copyRows(
+          lookup(transposed.getIn()), n, k,
+          [&](Value r, Value c) {
+            return buildCoreMatrixOffset(b, loc, r, c, k);
+          },
+          bTiles);
+  }
+  lastTensorCoreB = {op, op.getB()};
   // The tensor cores read shared memory through the async proxy.
   NVVM::FenceProxyOp::create(
       b, loc, NVVM::ProxyKind::async_shared,
@@ -1160,8 +1199,8 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
     Value tileAddress = arith::AddIOp::create(
         b, loc, aAddress,
         arith::ConstantIntOp::create(b, loc, tile * 64 * k * 2, 64));
-    fragment =
-        buildTensorCoreMma(b, loc, fragment, tileAddress, bAddress, n, k, bf16);
+    fragment = buildTensorCoreMma(b, loc, fragment, tileAddress, bAddress, n, k,
+                                  bf16, bMnMajor);
     for (int64_t reg = 0; reg < n / 2; ++reg)
       result = vector::InsertOp::create(
           b, loc, LLVM::ExtractValueOp::create(b, loc, fragment, reg), result,
@@ -1176,6 +1215,16 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
                     [&](OpOperand &use) { return takesFragments(use); }))
     map.map(op.getResult(), fragmentsToLanes(loc, result, accType));
   return success();
+}
+
+/// The previous op of the block was a tensor-core wgmma with the same b
+/// (nothing ran in between): b is still in the scratch where this wgmma
+/// copies it.
+bool Distributor::reusesB(WgmmaOp op) const {
+  auto previous = dyn_cast_or_null<WgmmaOp>(op->getPrevNode());
+  return previous && lastTensorCoreB.first == previous &&
+         lastTensorCoreB.second == op.getB() &&
+         previous.getB().getType() == op.getB().getType();
 }
 
 bool Distributor::takesFragments(OpOperand &use) const {

@@ -131,7 +131,8 @@
 // With tensor-cores=1 the bf16 matmul example runs its MMAs on the tensor cores:
 // four m64n128k16 wgmma.mma_async per 64-row half and K step of 64, fenced,
 // committed and waited for, the two accumulators carried in fragments
-// across the pipeline; still no spill (166 registers when measured).
+// across the pipeline, b copied once per step as N-major; still no spill
+// (163 registers when measured).
 // RUN: mgpu-opt --mgpu-to-binary="format=isa tensor-cores=1" %mgpu_src_root/examples/matmul_bf16.mlir | %extract_ptx -o %t.matmul_bf16_tc.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.matmul_bf16_tc.ptx -o %t.matmul_bf16_tc.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
 // RUN: FileCheck %s --check-prefix=TC < %t.matmul_bf16_tc.ptx

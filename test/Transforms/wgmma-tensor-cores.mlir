@@ -1,5 +1,6 @@
 // mgpu.wgmma on the tensor cores (--mgpu-lower-to-gpu="tensor-cores=1",
-// sm_90a): a and b are copied into the warpgroup scratch in the core-matrix
+// sm_90a): a (K-major) and b (N-major, B[..., <row>]) are copied into the
+// warpgroup scratch in the core-matrix
 // layout, the proxy fence and barrier make the copies visible to the
 // tensor cores, and each 64-row tile runs one m64nNk16 wgmma.mma_async per
 // 16 of K between a fence and a commit + wait. Without the option, or on
@@ -15,7 +16,7 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
   // CHECK: nvvm.barrier
   // CHECK: nvvm.wgmma.fence.aligned
-  // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 32, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+  // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 32, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>] : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
   // CHECK: nvvm.wgmma.commit.group.sync.aligned
   // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
   // Second 64-row tile.

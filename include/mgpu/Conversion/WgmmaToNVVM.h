@@ -17,10 +17,14 @@
 
 namespace mlir::mgpu {
 
-/// Bytes from the start of a rows x `k` tile (2-byte elements, K-major core
-/// matrices, rows of core matrices one after another) to element (row, col).
-Value buildCoreMatrixOffset(OpBuilder &b, Location loc, Value row, Value col,
-                            int64_t k);
+/// Bytes from the start of an operand tile of `k` columns (2-byte elements
+/// in 128-byte core matrices; the core matrices of 8 rows along M or N one
+/// after another along K, 128 bytes apart, then the next 8 rows, k * 16
+/// bytes further) to the element at row `mn` (M or N) and column `kIndex`.
+/// A core matrix holds 8 rows of 8 consecutive K elements (K-major), or,
+/// with `mnMajor`, 8 K rows of 8 consecutive M or N elements.
+Value buildCoreMatrixOffset(OpBuilder &b, Location loc, Value mn, Value kIndex,
+                            int64_t k, bool mnMajor = false);
 
 /// Row and column in the 64 x N accumulator of register `reg` of the
 /// fragment held by thread `lane` (0..127) of the warpgroup.
@@ -29,13 +33,14 @@ std::pair<Value, Value> buildFragmentPosition(OpBuilder &b, Location loc,
 
 /// `acc + a * b` on the tensor cores for one 64-row tile: `fragment` is the
 /// LLVM struct of the thread's N/2 f32 accumulator registers, `aAddress`
-/// and `bAddress` the shared-memory addresses (i64) of a (64 x k) and of
-/// b transposed (n x k), both in the core-matrix layout; `bf16` picks bf16
-/// over f16 inputs. Fences the registers, issues one m64nNk16 MMA per 16 of
-/// K, commits and waits for the group. Returns the new fragment.
+/// and `bAddress` the shared-memory addresses (i64) of a (64 x k, K-major)
+/// and of b (n x k, N-major if `bMnMajor`, else K-major) in the layout of
+/// buildCoreMatrixOffset; `bf16` picks bf16 over f16 inputs. Fences the
+/// registers, issues one m64nNk16 MMA per 16 of K, commits and waits for the
+/// group. Returns the new fragment.
 Value buildTensorCoreMma(OpBuilder &b, Location loc, Value fragment,
                          Value aAddress, Value bAddress, int64_t n, int64_t k,
-                         bool bf16);
+                         bool bf16, bool bMnMajor);
 
 } // namespace mlir::mgpu
 
