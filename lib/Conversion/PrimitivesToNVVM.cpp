@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/Conversion/PrimitivesToNVVM.h"
 #include "mgpu/Conversion/CopyWindows.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
@@ -124,11 +125,15 @@ public:
   /// An `!llvm.ptr` (in the launch body) to the tensor map of `base` with
   /// boxes of `box`; `base` must be defined outside the launch.
   FailureOr<Value> get(OpBuilder &b, Location loc, gpu::LaunchOp launch,
-                       Value base, ArrayRef<int64_t> box) {
+                       Value base, ArrayRef<int64_t> box,
+                       nvgpu::TensorMapSwizzleKind swizzle =
+                           nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE) {
     if (launch->isAncestor(base.getParentRegion()->getParentOp()))
       return failure();
+    SmallVector<int64_t> boxKey(box);
+    boxKey.push_back(static_cast<int64_t>(swizzle));
     auto key = std::make_tuple(launch.getOperation(), base.getAsOpaquePointer(),
-                               SmallVector<int64_t>(box));
+                               boxKey);
     for (auto &[k, v] : maps)
       if (k == key)
         return v;
@@ -145,7 +150,7 @@ public:
         box, type.getElementType(), MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
     auto descriptorType = nvgpu::TensorMapDescriptorType::get(
-        ctx, sharedBox, nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE,
+        ctx, sharedBox, swizzle,
         nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
         nvgpu::TensorMapOOBKind::OOB_ZERO,
         nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
@@ -450,6 +455,9 @@ struct CopyGmemToSmemToNVVM : public ChipPattern<CopyGmemToSmemOp> {
     auto shared = cast<MemRefType>(op.getDst().getType());
     Value barrier = barrierPointer(rewriter, loc, adaptor.getBarrier(),
                                    adaptor.getBarrierIndex());
+    if (ArrayAttr transforms = op.getTransformsAttr())
+      return copyTiled(op, adaptor, rewriter, launch, window, barrier,
+                       transforms);
     std::optional<TmaPlan> plan;
     if (hopper)
       plan =
@@ -483,6 +491,60 @@ struct CopyGmemToSmemToNVVM : public ChipPattern<CopyGmemToSmemOp> {
         NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), barrier, Value());
       });
     }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  /// A copy into a tiled, swizzled buffer: one TMA box per tile with the
+  /// 128-byte swizzle, each tile at its place in the buffer.
+  LogicalResult copyTiled(CopyGmemToSmemOp op, OpAdaptor adaptor,
+                          ConversionPatternRewriter &rewriter,
+                          gpu::LaunchOp launch, const GlobalWindow &window,
+                          Value barrier, ArrayAttr transforms) const {
+    Location loc = op.getLoc();
+    auto shared = cast<MemRefType>(op.getDst().getType());
+    FailureOr<SwizzledTiling> tiling =
+        getSwizzledTiling(op, "the destination", transforms, shared);
+    if (failed(tiling))
+      return failure();
+    FailureOr<Value> map = failure();
+    if (hopper)
+      map = maps->get(rewriter, loc, launch, window.base,
+                      {tiling->rows, tiling->cols},
+                      nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
+    if (failed(map))
+      return op.emitOpError()
+             << "stores its window tiled and swizzled, which needs TMA: an "
+                "sm_90 target and a global array defined outside the kernel";
+    int64_t tileRows = shared.getDimSize(0) / tiling->rows;
+    int64_t tileCols = shared.getDimSize(1) / tiling->cols;
+    int64_t bytes =
+        shared.getNumElements() * elementBytes(shared.getElementType());
+    onLaneZero(rewriter, loc, [&] {
+      NVVM::MBarrierArriveExpectTxOp::create(
+          rewriter, loc, Type(), barrier, i32(rewriter, loc, bytes),
+          NVVM::MemScopeKind::CTA, /*relaxed=*/false, Value());
+      for (int64_t i = 0; i < tileRows; ++i)
+        for (int64_t j = 0; j < tileCols; ++j) {
+          // Coordinates innermost first, as PTX wants them.
+          SmallVector<Value> coordinates;
+          int64_t starts[] = {j * tiling->cols, i * tiling->rows};
+          for (auto [offset, start] :
+               llvm::zip(llvm::reverse(window.offsets), starts))
+            coordinates.push_back(toI32(
+                rewriter, loc,
+                arith::AddIOp::create(rewriter, loc, offset,
+                                      index(rewriter, loc, start))));
+          int64_t element = (i * tileCols + j) * tiling->rows * tiling->cols;
+          NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+              rewriter, loc,
+              sharedPointer(rewriter, loc, adaptor.getDst(),
+                            index(rewriter, loc, element), kClusterSharedSpace),
+              *map, coordinates, barrier, ValueRange(), Value(), Value(),
+              NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+              NVVM::CTAGroupKindAttr(), Value());
+        }
+    });
     rewriter.eraseOp(op);
     return success();
   }

@@ -20,9 +20,11 @@ using namespace mlir::mgpu;
 
 namespace {
 
-/// Where a K-major, unswizzled operand tile lies in the CTA's slice.
+/// Where an operand lies in the CTA's slice: its start, the two distances
+/// (bytes, as index) and whether it has the 128-byte swizzle (i1).
 struct DecodedDescriptor {
-  Value start, leading, stride; // bytes, as index
+  Value start, leading, stride;
+  Value swizzled;
 };
 
 struct Emitter {
@@ -46,7 +48,11 @@ struct Emitter {
     Value start = arith::AndIOp::create(
         b, loc, arith::SubIOp::create(b, loc, field(desc, 0), sliceLow18),
         i64(0x3ffff));
-    return {toIndex(start), toIndex(field(desc, 16)), toIndex(field(desc, 32))};
+    Value mode = arith::ShRUIOp::create(b, loc, desc, i64(62));
+    Value swizzled =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, mode, i64(1));
+    return {toIndex(start), toIndex(field(desc, 16)), toIndex(field(desc, 32)),
+            swizzled};
   }
   /// Element index (2-byte elements) of (row, col) (M or N, K) in a decoded
   /// tile: a core matrix is 8 rows of 8 K elements, or 8 K rows of 8 M or N
@@ -70,6 +76,22 @@ struct Emitter {
         add(d.start, mul(div(row, 8), d.stride)),
         add(mul(div(col, 8), d.leading), add(mul(rem(coreRow, 8), index(16)),
                                              mul(rem(inRow, 8), index(2)))));
+    // With the 128-byte swizzle, rows are 128 bytes: K-major, row r at
+    // r / 8 strides and (r mod 8) rows, column c at 2c bytes along it;
+    // N-major, K row k at k / 8 strides and (k mod 8) rows, column n at
+    // n / 64 leading distances and 2 (n mod 64) bytes. The address then
+    // has its 16-byte chunk bits xor-ed with its 128-byte row bits.
+    Value swizzledBytes =
+        mnMajor ? add(add(d.start, mul(div(col, 8), d.stride)),
+                      add(mul(rem(col, 8), index(128)),
+                          add(mul(div(row, 64), d.leading),
+                              mul(rem(row, 64), index(2)))))
+                : add(add(d.start, mul(div(row, 8), d.stride)),
+                      add(mul(rem(row, 8), index(128)), mul(col, index(2))));
+    Value rowBits = rem(div(swizzledBytes, 128), 8);
+    swizzledBytes = arith::XOrIOp::create(b, loc, swizzledBytes,
+                                          mul(rowBits, index(16)));
+    bytes = arith::SelectOp::create(b, loc, d.swizzled, swizzledBytes, bytes);
     return div(bytes, 2);
   }
 };

@@ -72,45 +72,54 @@ std::pair<Value, Value> mlir::mgpu::buildFragmentPosition(OpBuilder &b,
   return {row, col};
 }
 
-/// The descriptor of a core-matrix tile of `k` columns at `address`. Without
-/// swizzling, the leading offset is the distance between core matrices
-/// adjacent along K and the stride offset between those adjacent along M or
-/// N, whichever the major dimension.
-static Value buildDescriptor(OpBuilder &b, Location loc, Value address,
-                             int64_t k) {
+/// The descriptor of `operand` at K step `step`: the start address and the
+/// two distances in 16-byte units, and the swizzle mode (1: 128 bytes).
+static Value buildDescriptor(OpBuilder &b, Location loc,
+                             const MmaOperand &operand, int64_t step) {
   auto constant = [&](int64_t v) -> Value {
     return arith::ConstantIntOp::create(b, loc, v, 64);
   };
-  int64_t leading = kCoreBytes;                            // next core along K
-  int64_t stride = (k / (kCoreRowBytes / 2)) * kCoreBytes; // next 8 rows
   Value start = arith::ShRUIOp::create(
-      b, loc, arith::AndIOp::create(b, loc, address, constant(0x3ffff)),
+      b, loc,
+      arith::AndIOp::create(b, loc, operand.address(step), constant(0x3ffff)),
       constant(4));
-  int64_t fields = ((leading >> 4) << 16) | ((stride >> 4) << 32);
-  return arith::OrIOp::create(b, loc, start, constant(fields));
+  uint64_t fields = (uint64_t(operand.leading >> 4) << 16) |
+                    (uint64_t(operand.stride >> 4) << 32) |
+                    (uint64_t(operand.swizzled ? 1 : 0) << 62);
+  return arith::OrIOp::create(b, loc, start,
+                              constant(static_cast<int64_t>(fields)));
+}
+
+MmaOperand mlir::mgpu::getCoreMatrixOperand(OpBuilder &b, Location loc,
+                                            Value address, int64_t k,
+                                            bool mnMajor) {
+  // One K step covers two core matrices along K.
+  constexpr int64_t kStepBytes = 2 * kCoreBytes;
+  MmaOperand operand;
+  operand.address = [&b, loc, address](int64_t step) -> Value {
+    return arith::AddIOp::create(
+        b, loc, address,
+        arith::ConstantIntOp::create(b, loc, step * kStepBytes, 64));
+  };
+  operand.leading = kCoreBytes;                            // next core along K
+  operand.stride = (k / (kCoreRowBytes / 2)) * kCoreBytes; // next 8 rows
+  operand.mnMajor = mnMajor;
+  return operand;
 }
 
 Value mlir::mgpu::buildTensorCoreMma(OpBuilder &b, Location loc, Value fragment,
-                                     Value aAddress, Value bAddress, int64_t n,
-                                     int64_t k, bool bf16, bool bMnMajor) {
+                                     const MmaOperand &a,
+                                     const MmaOperand &bOperand, int64_t n,
+                                     int64_t k, bool bf16, bool async) {
   MLIRContext *ctx = b.getContext();
   constexpr int64_t kStep = 16;
-  // One K step covers two core matrices along K.
-  constexpr int64_t kStepBytes = 2 * kCoreBytes;
-  Value descA = buildDescriptor(b, loc, aAddress, k);
-  Value descB = buildDescriptor(b, loc, bAddress, k);
   auto input = bf16 ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t step = 0; step < k / kStep; ++step) {
-    // Address fields count 16-byte units: advancing the start address by a
-    // K step adds to the descriptor's low field (no carry: shared
-    // addresses are below 256 KiB).
-    Value advance =
-        arith::ConstantIntOp::create(b, loc, (step * kStepBytes) >> 4, 64);
-    Value a = arith::AddIOp::create(b, loc, descA, advance);
-    Value bd = arith::AddIOp::create(b, loc, descB, advance);
+    Value descA = buildDescriptor(b, loc, a, step);
+    Value descB = buildDescriptor(b, loc, bOperand, step);
     fragment = NVVM::WgmmaMmaAsyncOp::create(
-        b, loc, fragment.getType(), fragment, a, bd,
+        b, loc, fragment.getType(), fragment, descA, descB,
         NVVM::MMAShapeAttr::get(ctx, 64, n, kStep),
         NVVM::WGMMATypesAttr::get(ctx, input),
         NVVM::WGMMATypesAttr::get(ctx, input),
@@ -120,11 +129,12 @@ Value mlir::mgpu::buildTensorCoreMma(OpBuilder &b, Location loc, Value fragment,
         NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
         NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
         // For b, row is N-major (imm-trans-b = 1), col K-major.
-        NVVM::MMALayoutAttr::get(ctx, bMnMajor ? NVVM::MMALayout::row
-                                               : NVVM::MMALayout::col),
+        NVVM::MMALayoutAttr::get(ctx, bOperand.mnMajor ? NVVM::MMALayout::row
+                                                       : NVVM::MMALayout::col),
         NVVM::MMAIntOverflowAttr());
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  if (!async)
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
   return fragment;
 }

@@ -115,7 +115,26 @@ struct BoxCopy {
   int64_t elementBytes;
   std::vector<int64_t> sizes, offsets, extents, strides;
   bool toShared;
+  /// A 2-d copy into a buffer of tileRows x tileCols tiles with 128-byte
+  /// swizzled rows (0: row-major), as TMA writes with the 128-byte swizzle.
+  int64_t tileRows = 0, tileCols = 0;
 };
+
+/// The byte offset of element `flat` (row-major in the box) in the shared
+/// buffer of `copy`.
+int64_t sharedByteOffset(const BoxCopy &copy, int64_t flat) {
+  if (!copy.tileRows)
+    return flat * copy.elementBytes;
+  int64_t width = copy.sizes[1];
+  int64_t row = flat / width, col = flat % width;
+  int64_t tile =
+      (row / copy.tileRows) * (width / copy.tileCols) + col / copy.tileCols;
+  int64_t r = row % copy.tileRows;
+  int64_t inRow = (col % copy.tileCols) * copy.elementBytes;
+  int64_t chunk = (inRow / 16) ^ (r % 8);
+  return tile * copy.tileRows * copy.tileCols * copy.elementBytes + r * 128 +
+         chunk * 16 + inRow % 16;
+}
 
 void runBoxCopy(const BoxCopy &copy) {
   size_t rank = copy.sizes.size();
@@ -140,7 +159,7 @@ void runBoxCopy(const BoxCopy &copy) {
         (copy.snapshot.empty() ? copy.shared : copy.snapshot.data()) +
         flat * copy.elementBytes;
     if (copy.toShared) {
-      char *target = copy.shared + flat * copy.elementBytes;
+      char *target = copy.shared + sharedByteOffset(copy, flat);
       if (inside)
         std::memcpy(target, copy.global + globalOffset * copy.elementBytes,
                     copy.elementBytes);
@@ -256,6 +275,24 @@ MGPU_HOST_EXPORT void mgpuEmuCopyToShared(int64_t *barrier, int64_t arrivals,
   PendingCopies &pending = getPending();
   std::lock_guard<std::mutex> lock(pending.mutex);
   pending.byBarrier[barrier].push_back(decode(global, shared, desc, true));
+  pending.arrivalsOf[barrier] = arrivals;
+}
+
+/// The emulator's copy_gmem_to_smem into a tiled buffer whose 128-byte
+/// rows are swizzled (transforms [#mgpu.tile<[rows, cols]>,
+/// #mgpu.swizzle<128>]).
+MGPU_HOST_EXPORT void mgpuEmuCopyToSharedSwizzled(int64_t *barrier,
+                                                  int64_t arrivals,
+                                                  void *global, void *shared,
+                                                  const int64_t *desc,
+                                                  int64_t tileRows,
+                                                  int64_t tileCols) {
+  PendingCopies &pending = getPending();
+  std::lock_guard<std::mutex> lock(pending.mutex);
+  BoxCopy copy = decode(global, shared, desc, true);
+  copy.tileRows = tileRows;
+  copy.tileCols = tileCols;
+  pending.byBarrier[barrier].push_back(std::move(copy));
   pending.arrivalsOf[barrier] = arrivals;
 }
 

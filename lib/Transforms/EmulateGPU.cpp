@@ -305,13 +305,28 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
     Value pointer = barrierAt(copy.getBarrier(), copy.getBarrierIndex());
     if (!pointer)
       return op->emitOpError() << "cannot be emulated: unknown barrier storage";
+    std::optional<SwizzledTiling> tiling;
+    if (ArrayAttr transforms = copy.getTransformsAttr()) {
+      FailureOr<SwizzledTiling> t =
+          getSwizzledTiling(op, "the destination", transforms,
+                            cast<MemRefType>(copy.getDst().getType()));
+      if (failed(t))
+        return failure();
+      tiling = *t;
+    }
     onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
       GlobalWindow window =
           resolveGlobalWindow(nb, loc, copy.getSrc(), copy.getMixedOffsets());
-      callWithWindow(
-          nb, op, "mgpuEmuCopyToShared",
-          {pointer, getI64(nb, loc, copy.getBarrier().getType().getArrivals())},
-          window, copy.getDst(), {});
+      Value arrivals =
+          getI64(nb, loc, copy.getBarrier().getType().getArrivals());
+      if (tiling)
+        callWithWindow(nb, op, "mgpuEmuCopyToSharedSwizzled",
+                       {pointer, arrivals}, window, copy.getDst(),
+                       {getI64(nb, loc, tiling->rows),
+                        getI64(nb, loc, tiling->cols)});
+      else
+        callWithWindow(nb, op, "mgpuEmuCopyToShared", {pointer, arrivals},
+                       window, copy.getDst(), {});
     });
     return success();
   }

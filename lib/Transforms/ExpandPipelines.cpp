@@ -19,12 +19,14 @@
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/Transforms/Passes.h"
 #include "mgpu/Transforms/PipelineExpansion.h"
+#include "mgpu/Transforms/WarpgroupDistribution.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
 
 namespace mlir::mgpu {
 #define GEN_PASS_DEF_MGPUEXPANDPIPELINES
@@ -108,11 +110,72 @@ void inlineBody(OpBuilder &b, Block &body, ValueRange args) {
                                                 body.getOperations());
 }
 
+/// Stores each input block with a swizzle transform in its spec's layout
+/// when its view `views[i]` in the body is read only, through subviews, as a
+/// shared operand of wgmma ops that run on the tensor cores and accept the
+/// layout (tile-aligned views; their verifier decides, silenced here: a
+/// block they cannot read in place stays row-major).
+void applyTransformsForWgmma(ArrayRef<Value> views,
+                             MutableArrayRef<PipelinedBlock> blocks) {
+  for (auto [block, view] : llvm::zip(blocks, views)) {
+    if (block.isOutput || block.aliased || !block.spec.getSwizzleBytes())
+      continue;
+    MLIRContext *ctx = view.getContext();
+    SmallVector<std::pair<WgmmaOp, StringAttr>> readers;
+    bool onlyWgmma = true;
+    SmallVector<Value> worklist = {view};
+    while (!worklist.empty() && onlyWgmma) {
+      Value value = worklist.pop_back_val();
+      for (OpOperand &use : value.getUses()) {
+        if (auto subview = dyn_cast<memref::SubViewOp>(use.getOwner())) {
+          worklist.push_back(subview.getResult());
+          continue;
+        }
+        auto wgmma = dyn_cast<WgmmaOp>(use.getOwner());
+        if (!wgmma || !canRunOnTensorCores(wgmma) ||
+            use.getOperandNumber() == 0) {
+          onlyWgmma = false;
+          break;
+        }
+        readers.push_back({wgmma, use.get() == wgmma.getA()
+                                      ? wgmma.getATransformsAttrName()
+                                      : wgmma.getBTransformsAttrName()});
+      }
+    }
+    if (!onlyWgmma || readers.empty())
+      continue;
+    auto transforms = ArrayAttr::get(ctx, block.spec.getTransforms());
+    bool accepted = true;
+    {
+      ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+      for (auto [wgmma, name] : readers) {
+        wgmma->setAttr(name, transforms);
+        accepted = accepted && succeeded(wgmma.verify());
+      }
+    }
+    if (!accepted) {
+      for (auto [wgmma, name] : readers)
+        wgmma->removeAttr(name);
+      continue;
+    }
+    block.appliedTransforms = transforms;
+  }
+}
+
+/// The body arguments `positions` of `body`, offset by `first`.
+SmallVector<Value> blockViews(Block &body, ArrayRef<unsigned> positions,
+                              unsigned first) {
+  SmallVector<Value> views;
+  for (unsigned position : positions)
+    views.push_back(body.getArgument(first + position));
+  return views;
+}
+
 //===----------------------------------------------------------------------===//
 // pallas_call
 //===----------------------------------------------------------------------===//
 
-LogicalResult expandPallasCall(PallasCallOp op) {
+LogicalResult expandPallasCall(PallasCallOp op, bool applyTransforms) {
   if (op.getExpanded())
     return success();
   if (op.getNumResults())
@@ -138,6 +201,9 @@ LogicalResult expandPallasCall(PallasCallOp op) {
                 blocks, blockArgs, 0);
   collectStaged(op.getOuts(), op.getOutSpecs(), true, op.getIns(), op.getOuts(),
                 blocks, blockArgs, op.getIns().size());
+  if (applyTransforms)
+    applyTransformsForWgmma(
+        blockViews(op.getBody().front(), blockArgs, 0), blocks);
   if (participants > 1 && mesh.getThreadName())
     for (const PipelinedBlock &block : blocks) {
       AffineMap map = block.spec.getIndexMap().getValue();
@@ -329,7 +395,7 @@ SmallVector<Value> addScratch(Operation *kernel, ArrayRef<Type> types,
   return added;
 }
 
-LogicalResult expandEmitPipeline(EmitPipelineOp op) {
+LogicalResult expandEmitPipeline(EmitPipelineOp op, bool applyTransforms) {
   FailureOr<KernelRegion> where = getKernelRegion(op);
   if (failed(where))
     return failure();
@@ -345,6 +411,10 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op) {
                 blocks, blockArgs, 0);
   collectStaged(op.getOuts(), op.getOutSpecs(), true, op.getIns(), op.getOuts(),
                 blocks, blockArgs, op.getIns().size());
+  if (applyTransforms)
+    applyTransformsForWgmma(blockViews(op.getBody().front(), blockArgs,
+                                       op.getStaticGrid().size()),
+                            blocks);
 
   OpBuilder b(op);
   SmallVector<Value> stepSizes;
@@ -418,18 +488,19 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op) {
 
 struct ExpandPipelinesPass
     : public mgpu::impl::MGPUExpandPipelinesBase<ExpandPipelinesPass> {
+  using Base::Base;
   void runOnOperation() override {
     SmallVector<PallasCallOp> calls;
     getOperation()->walk([&](PallasCallOp op) { calls.push_back(op); });
     for (PallasCallOp op : calls)
-      if (failed(expandPallasCall(op)))
+      if (failed(expandPallasCall(op, applyTransforms)))
         return signalPassFailure();
     // Outer pipelines first: an inner one moves with its body.
     SmallVector<EmitPipelineOp> pipelines;
     getOperation()->walk<WalkOrder::PreOrder>(
         [&](EmitPipelineOp op) { pipelines.push_back(op); });
     for (EmitPipelineOp op : pipelines)
-      if (failed(expandEmitPipeline(op)))
+      if (failed(expandEmitPipeline(op, applyTransforms)))
         return signalPassFailure();
   }
 };

@@ -60,6 +60,7 @@ namespace {
 /// Shared-memory buffers start at multiples of this (enough for 128-bit and
 /// future TMA accesses).
 constexpr int64_t kSmemAlignment = 128;
+constexpr int64_t kSwizzleAtomBytes = 1024;
 
 /// How the pairs of an mpmd_map share the launch.
 enum class MpmdForm { Auto, WarpSpecialized, CtaPartitioned };
@@ -215,8 +216,13 @@ struct KernelBuilder {
 
   /// A shared-memory buffer of `type`'s shape and element type.
   Value allocateShared(MemRefType type) {
-    int64_t start = llvm::alignTo(smemUsed, kSmemAlignment);
-    smemUsed = start + *getBufferBytes(type.getShape(), type.getElementType());
+    int64_t bytes = *getBufferBytes(type.getShape(), type.getElementType());
+    // Buffers of a KiB or more (pipeline arenas among them) start on a
+    // 1024-byte boundary, which 128-byte swizzled slots need.
+    int64_t start = llvm::alignTo(
+        smemUsed, bytes >= kSwizzleAtomBytes ? kSwizzleAtomBytes
+                                             : kSmemAlignment);
+    smemUsed = start + bytes;
     auto viewType = MemRefType::get(type.getShape(), type.getElementType(),
                                     MemRefLayoutAttrInterface(),
                                     workgroupSpace(b.getContext()));

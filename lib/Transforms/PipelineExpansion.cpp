@@ -227,7 +227,8 @@ private:
     CopyGmemToSmemOp::create(b, loc, blocks[i].array, dynamic, staticOffsets,
                              view(i, slot),
                              resources.barriers[layout.blocks[i].barrier],
-                             barrierIndex(layout.blocks[i].barrier, slot));
+                             barrierIndex(layout.blocks[i].barrier, slot),
+                             blocks[i].appliedTransforms);
   }
 
   /// Waits for the fetch into `slot`, the `waits`-th wait on block `i`.

@@ -67,14 +67,18 @@ static void addHostToLLVMPasses(OpPassManager &pm) {
 }
 
 /// The kernel form, shared by every backend: pipelines expanded into step
-/// loops over kernel-level ops, barrier phases explicit.
-static void addKernelFormPasses(OpPassManager &pm, bool identityLayout) {
+/// loops over kernel-level ops, barrier phases explicit. With tensor cores,
+/// blocks that only wgmma reads are staged in their tiled, swizzled layout.
+static void addKernelFormPasses(OpPassManager &pm, bool identityLayout,
+                                bool tensorCores = false) {
   MGPUBufferizeOptions bufferize;
   bufferize.identityLayout = identityLayout;
   pm.addPass(createMGPUBufferize(bufferize));
   pm.addPass(createMGPUDirectBlocks());
   pm.addPass(createMGPUMathFlags());
-  pm.addPass(createMGPUExpandPipelines());
+  MGPUExpandPipelinesOptions expand;
+  expand.applyTransforms = tensorCores;
+  pm.addPass(createMGPUExpandPipelines(expand));
   pm.addPass(createMGPUTrackBarrierPhases());
 }
 
@@ -150,7 +154,7 @@ void mlir::mgpu::buildMGPUToGPUEmulatorPipeline(OpPassManager &pm,
                                                 bool tensorCores) {
   if (isMisplaced(pm, "mgpu-to-gpu-emulator"))
     return;
-  addKernelFormPasses(pm, /*identityLayout=*/true);
+  addKernelFormPasses(pm, /*identityLayout=*/true, tensorCores);
   addGPULowering(pm, mpmdForm, tensorCores);
   pm.addPass(createMGPUEmulateGPU());
   pm.addPass(createMGPUHostPrintf());
@@ -187,7 +191,7 @@ void mlir::mgpu::buildMGPUToBinaryPipeline(
                                  Twine(options.optLevel.getValue()) +
                                  " (0, 1, 2 or 3)"))
     return;
-  addKernelFormPasses(pm, options.identityLayout);
+  addKernelFormPasses(pm, options.identityLayout, options.tensorCores);
   addGPULowering(pm, options.mpmdForm, options.tensorCores);
   MGPUPrimitivesToNVVMOptions primitives;
   primitives.chip = options.chip;

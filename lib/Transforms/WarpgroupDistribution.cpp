@@ -16,6 +16,7 @@
 #include "mgpu/Conversion/WgmmaSemantics.h"
 #include "mgpu/Conversion/WgmmaToNVVM.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mgpu/Dialect/MGPU/MGPURules.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -149,6 +150,18 @@ static bool isLanePrivate(Value base) {
   return view && view->hasAttr(MGPUDialect::getLanePrivateAttrName());
 }
 
+/// The accumulator is handed over through the warpgroup scratch, which
+/// must leave room for the kernel's own buffers.
+bool mlir::mgpu::canRunOnTensorCores(WgmmaOp op) {
+  constexpr int64_t kMaxHandoverBytes = 32 * 1024;
+  auto accType = cast<VectorType>(op.getAcc().getType());
+  Type input = op.getInputType();
+  return isa<MemRefType>(op.getA().getType()) &&
+         isa<Float16Type, BFloat16Type>(input) &&
+         accType.getElementType().isF32() &&
+         accType.getNumElements() * 4 <= kMaxHandoverBytes;
+}
+
 namespace {
 
 /// How a whole vector is spread over the lanes.
@@ -187,7 +200,6 @@ struct Hazards {
   static Hazards all() { return {true, true, true}; }
 };
 
-static bool canUseTensorCores(WgmmaOp op);
 
 class Distributor {
 public:
@@ -212,6 +224,21 @@ private:
   /// The last tensor-core wgmma and its b, which it left in the scratch.
   std::pair<Operation *, Value> lastTensorCoreB;
   bool reusesB(WgmmaOp op) const;
+  /// Tensor-core MMAs committed but not waited for: those reading their
+  /// operands in place. They complete at an mgpu.wgmma_wait 0, before any
+  /// other op with memory effects or regions, before their results are read
+  /// in the lane layout, and at the end of their block.
+  bool pendingMmas = false;
+  void completeMmas(Location loc) {
+    if (!pendingMmas)
+      return;
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    pendingMmas = false;
+  }
+  /// The address (i64) and layout of wgmma operand `operand` (`a` K-major,
+  /// `b` N-major) read in place in its tiled, swizzled buffer.
+  MmaOperand tiledOperand(WgmmaOp op, Value operand, ArrayAttr transforms,
+                          bool isA);
 
   //--- small builders -----------------------------------------------------
   Value index(Location loc, int64_t v) {
@@ -526,9 +553,22 @@ LogicalResult Distributor::distributeBlock(Block &block) {
     if (op.getNumResults() &&
         llvm::all_of(op.getResults(), [&](Value r) { return map.contains(r); }))
       continue;
+    if (pendingMmas && !isa<WgmmaOp, WgmmaWaitOp>(op) &&
+        (op.getNumRegions() || !isMemoryEffectFree(&op)))
+      completeMmas(op.getLoc());
+    if (auto wait = dyn_cast<WgmmaWaitOp>(op)) {
+      // Only MMAs left in flight have anything to wait for.
+      if (pendingMmas)
+        NVVM::WgmmaWaitGroupSyncOp::create(b, wait.getLoc(),
+                                           wait.getPending());
+      pendingMmas = pendingMmas && wait.getPending() != 0;
+      continue;
+    }
     if (failed(distributeOp(&op)))
       return failure();
   }
+  if (!block.empty())
+    completeMmas(block.back().getLoc());
   return success();
 }
 
@@ -1019,7 +1059,7 @@ LogicalResult Distributor::distributeContract(vector::ContractionOp op) {
 /// and only one lane vector is live. The tensor-core lowering is a separate
 /// path.
 LogicalResult Distributor::distributeWgmma(WgmmaOp op) {
-  if (ctx.tensorCores && canUseTensorCores(op))
+  if (ctx.tensorCores && canRunOnTensorCores(op))
     return distributeWgmmaOnTensorCores(op);
   Location loc = op.getLoc();
   auto accType = cast<VectorType>(op.getAcc().getType());
@@ -1065,19 +1105,6 @@ LogicalResult Distributor::distributeWgmma(WgmmaOp op) {
   return success();
 }
 
-/// The tensor-core path handles f16 and bf16 a and b in shared memory with
-/// an f32 accumulator of at most 32 KiB (it is handed over through the
-/// warpgroup scratch, which must leave room for the kernel's own buffers);
-/// anything else runs on ordinary instructions.
-static bool canUseTensorCores(WgmmaOp op) {
-  constexpr int64_t kMaxHandoverBytes = 32 * 1024;
-  auto accType = cast<VectorType>(op.getAcc().getType());
-  Type input = op.getInputType();
-  return isa<MemRefType>(op.getA().getType()) &&
-         isa<Float16Type, BFloat16Type>(input) &&
-         accType.getElementType().isF32() &&
-         accType.getNumElements() * 4 <= kMaxHandoverBytes;
-}
 
 /// wgmma on the tensor cores. The lanes copy a and b (transposed) into the
 /// warpgroup scratch in the core-matrix layout wgmma reads, hand the
@@ -1111,12 +1138,21 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
     fragments.push_back(fragment);
   }
 
-  // a (K-major) and b (N-major) in the core-matrix layout, b first so that
-  // the next wgmma of the block can keep it.
-  beforeRead(loc);
-  beginExchange(loc);
-  Value bTiles = ctx.scratch->allocate(b, loc, input, n * k);
-  Value aTiles = ctx.scratch->allocate(b, loc, input, m * k);
+  // Operands in a tiled, swizzled buffer are read in place. The others are
+  // copied into the scratch in the core-matrix layout: a K-major and b
+  // N-major, b first so that the next wgmma of the block can keep it.
+  ArrayAttr aTransforms = op.getATransformsAttr(),
+            bTransforms = op.getBTransformsAttr();
+  bool copies = !aTransforms || (!bTransforms && !reusesB(op));
+  Value aTiles, bTiles;
+  if (!aTransforms || !bTransforms) {
+    beforeRead(loc);
+    beginExchange(loc);
+  }
+  if (!bTransforms)
+    bTiles = ctx.scratch->allocate(b, loc, input, n * k);
+  if (!aTransforms)
+    aTiles = ctx.scratch->allocate(b, loc, input, m * k);
   auto chunk = VectorType::get({8}, input);
   // Copies the 16-byte rows of core matrices of a rows x cols matrix whose
   // core rows run along its columns: unit (r, c) is the 8 elements from
@@ -1154,17 +1190,18 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
         arith::DivUIOp::create(b, loc, offset(r, col), index(loc, 2));
     vector::StoreOp::create(b, loc, v, to, ValueRange{element});
   };
-  copyRows(
-      a, m, k,
-      [&](Value r, Value c) { return buildCoreMatrixOffset(b, loc, r, c, k); },
-      aTiles);
+  if (!aTransforms)
+    copyRows(
+        a, m, k,
+        [&](Value r, Value c) { return buildCoreMatrixOffset(b, loc, r, c, k); },
+        aTiles);
   // b is copied N-major, unless it is a transposed view of a K-major matrix
   // (q k^T), which is copied K-major from that matrix.
   auto transposed = op.getB().getDefiningOp<memref::TransposeOp>();
   bool bMnMajor = !transposed || transposed.getPermutation() !=
                                      AffineMap::getPermutationMap(
                                          ArrayRef<unsigned>{1, 0}, context);
-  if (!reusesB(op)) {
+  if (!bTransforms && !reusesB(op)) {
     if (bMnMajor)
       copyRows(
           bMatrix, k, n,
@@ -1180,41 +1217,109 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
           },
           bTiles);
   }
-  lastTensorCoreB = {op, op.getB()};
-  // The tensor cores read shared memory through the async proxy.
-  NVVM::FenceProxyOp::create(
-      b, loc, NVVM::ProxyKind::async_shared,
-      NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
-  hazards.scratch = true;
-  barrier(loc);
+  lastTensorCoreB = {op, bTransforms ? Value() : op.getB()};
+  if (copies) {
+    // The tensor cores read shared memory through the async proxy.
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+    hazards.scratch = true;
+    barrier(loc);
+  }
 
   auto address = [&](Value buffer) -> Value {
     Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
     return arith::IndexCastOp::create(b, loc, b.getI64Type(), base);
   };
-  Value aAddress = address(aTiles), bAddress = address(bTiles);
+  MmaOperand bOperand =
+      bTransforms
+          ? tiledOperand(op, bMatrix, bTransforms, /*isA=*/false)
+          : getCoreMatrixOperand(b, loc, address(bTiles), k, bMnMajor);
   bool bf16 = isa<BFloat16Type>(input);
   Value result = zeroVector(loc, getLaneType(accType));
   for (auto [tile, fragment] : llvm::enumerate(fragments)) {
-    Value tileAddress = arith::AddIOp::create(
-        b, loc, aAddress,
-        arith::ConstantIntOp::create(b, loc, tile * 64 * k * 2, 64));
-    fragment = buildTensorCoreMma(b, loc, fragment, tileAddress, bAddress, n, k,
-                                  bf16, bMnMajor);
+    MmaOperand aOperand;
+    if (aTransforms) {
+      // The rows of 64-row tile `tile`: a view of the same buffer.
+      auto rows = memref::SubViewOp::create(
+          b, loc, a, ArrayRef<int64_t>{int64_t(tile) * 64, 0},
+          ArrayRef<int64_t>{64, k}, ArrayRef<int64_t>{1, 1});
+      aOperand = tiledOperand(op, rows, aTransforms, /*isA=*/true);
+    } else {
+      Value tileAddress = arith::AddIOp::create(
+          b, loc, address(aTiles),
+          arith::ConstantIntOp::create(b, loc, tile * 64 * k * 2, 64));
+      aOperand = getCoreMatrixOperand(b, loc, tileAddress, k, false);
+    }
+    fragment = buildTensorCoreMma(b, loc, fragment, aOperand, bOperand, n, k,
+                                  bf16, /*async=*/!copies);
     for (int64_t reg = 0; reg < n / 2; ++reg)
       result = vector::InsertOp::create(
           b, loc, LLVM::ExtractValueOp::create(b, loc, fragment, reg), result,
           int64_t(tile) * (n / 2) + reg);
   }
   // The tensor cores read a and b from the scratch: no lane may reuse it
-  // before every lane's MMAs are done.
-  hazards.scratch = true;
+  // before every lane's MMAs are done. MMAs reading in place stay in flight.
+  if (copies)
+    hazards.scratch = true;
+  else
+    pendingMmas = true;
   fragmentOf[op.getResult()] = result;
   // Uses that need the ordinary layout share one conversion.
   if (!llvm::all_of(op.getResult().getUses(),
                     [&](OpOperand &use) { return takesFragments(use); }))
     map.map(op.getResult(), fragmentsToLanes(loc, result, accType));
   return success();
+}
+
+MmaOperand Distributor::tiledOperand(WgmmaOp op, Value operand,
+                                     ArrayAttr transforms, bool isA) {
+  Location loc = op.getLoc();
+  // The verifier accepted the original operand; a's 64-row views are
+  // tile-aligned too (its tiles have a multiple of 64 rows).
+  FailureOr<TiledOperand> tiled =
+      getTiledOperand(op, isA ? "a" : "b", operand.getType(), transforms);
+  assert(succeeded(tiled) && "verified tiled operand");
+  const SwizzledTiling &tiling = tiled->tiling;
+  int64_t tilesPerRow = tiled->width / tiling.cols;
+  int64_t origin = getSwizzledByteOffset(tiling, tiled->width, tiled->row,
+                                         tiled->col);
+  Value base = arith::IndexCastOp::create(
+      b, loc, b.getI64Type(),
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand));
+  MmaOperand result;
+  result.swizzled = true;
+  constexpr int64_t kStep = 16, kAtomBytes = 1024;
+  int64_t rowBytes = SwizzledTiling::kSwizzleBytes;
+  if (isA) {
+    // K-major: rows of 128 bytes, 8-row groups one atom apart; a K step
+    // moves the start along the row (the swizzle applies to the address).
+    result.leading = 16; // unused with a swizzle; 1 in 16-byte units
+    result.stride = kAtomBytes;
+    result.address = [this, loc, base, origin, tiling](int64_t step) {
+      int64_t col = step * kStep;
+      int64_t offset = origin + (col / tiling.cols) * tiling.tileBytes() +
+                       (col % tiling.cols) * tiling.elementBytes;
+      return Value(arith::AddIOp::create(
+          b, loc, base, arith::ConstantIntOp::create(b, loc, offset, 64)));
+    };
+  } else {
+    // N-major: 8 K rows of 128 bytes per atom, atoms along N one tile
+    // apart; a K step moves down 16 rows.
+    result.mnMajor = true;
+    result.leading = tiling.tileBytes();
+    result.stride = kAtomBytes;
+    result.address = [this, loc, base, origin, tiling,
+                      tilesPerRow, rowBytes](int64_t step) {
+      int64_t row = step * kStep;
+      int64_t offset = origin +
+                       (row / tiling.rows) * tilesPerRow * tiling.tileBytes() +
+                       (row % tiling.rows) * rowBytes;
+      return Value(arith::AddIOp::create(
+          b, loc, base, arith::ConstantIntOp::create(b, loc, offset, 64)));
+    };
+  }
+  return result;
 }
 
 /// The previous op of the block was a tensor-core wgmma with the same b
@@ -1231,7 +1336,7 @@ bool Distributor::takesFragments(OpOperand &use) const {
   Operation *owner = use.getOwner();
   if (auto wgmma = dyn_cast<WgmmaOp>(owner))
     return use.get() == wgmma.getAcc() && ctx.tensorCores &&
-           canUseTensorCores(wgmma);
+           canRunOnTensorCores(wgmma);
   if (auto yield = dyn_cast<scf::YieldOp>(owner))
     if (auto loop = dyn_cast<scf::ForOp>(yield->getParentOp()))
       return fragmentIterArgs.contains(
@@ -1268,6 +1373,7 @@ Value Distributor::lanesToFragments(Location loc, Value lanes,
 /// The way back, also through the scratch.
 Value Distributor::fragmentsToLanes(Location loc, Value fragments,
                                     VectorType type) {
+  completeMmas(loc);
   int64_t m = type.getDimSize(0), n = type.getDimSize(1);
   beginExchange(loc);
   Value buffer = ctx.scratch->allocate(b, loc, b.getF32Type(), m * n);
@@ -1719,7 +1825,7 @@ LogicalResult Distributor::distributeFor(scf::ForOp op) {
   for (auto [arg, next] :
        llvm::zip(op.getRegionIterArgs(), yield.getOperands()))
     if (auto wgmma = next.getDefiningOp<WgmmaOp>())
-      if (ctx.tensorCores && canUseTensorCores(wgmma))
+      if (ctx.tensorCores && canRunOnTensorCores(wgmma))
         fragmentIterArgs.insert(arg);
   auto carried = [&](BlockArgument arg, Value v) {
     return fragmentIterArgs.contains(arg) ? lookupFragments(v) : lookup(v);

@@ -128,22 +128,42 @@
 // RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/attention.mlir | %extract_ptx -o %t.attention.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.attention.ptx -o %t.attention.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
 
-// With tensor-cores=1 the bf16 matmul example runs its MMAs on the tensor cores:
-// four m64n128k16 wgmma.mma_async per 64-row half and K step of 64, fenced,
-// committed and waited for, the two accumulators carried in fragments
-// across the pipeline, b copied once per step as N-major; still no spill
-// (163 registers when measured).
+// With tensor-cores=1 the bf16 matmul example runs its MMAs on the tensor cores
+// and reads its operands in place: TMA stages a and b as 64x64 tiles with
+// the 128-byte swizzle (two boxes per block), and each step issues four
+// m64n128k16 wgmma.mma_async per 64-row half, with no shared-memory traffic
+// of the lanes in between, both halves committed before one wait. The
+// descriptors: a (K-major) 2^62 (128-byte swizzle) | 64 << 32 (8-row
+// groups 1024 bytes apart) | 1 << 16; b (N-major) 2^62 | 64 << 32 (8 K
+// rows) | 512 << 16 (the next 64 columns one 8 KiB tile further). Still no
+// spill (154 registers when measured).
 // RUN: mgpu-opt --mgpu-to-binary="format=isa tensor-cores=1" %mgpu_src_root/examples/matmul_bf16.mlir | %extract_ptx -o %t.matmul_bf16_tc.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.matmul_bf16_tc.ptx -o %t.matmul_bf16_tc.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
 // RUN: FileCheck %s --check-prefix=TC < %t.matmul_bf16_tc.ptx
-// TC: fence.proxy.async.shared::cta
+// RUN: mgpu-opt --mgpu-to-binary="format=isa tensor-cores=1" %mgpu_src_root/examples/matmul_bf16.mlir | FileCheck %s --check-prefix=TCMAP
+// The tensor maps of a and b have CU_TENSOR_MAP_SWIZZLE_128B (3), c's none.
+// TCMAP: %[[SW128:.*]] = llvm.mlir.constant(3 : i32) : i64
+// TCMAP-COUNT-2: llvm.call @mgpuTensorMapEncodeTiledMemref(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[SW128]], %{{.*}}, %{{.*}}, %{{.*}})
+// TCMAP-NOT: %[[SW128]], %{{.*}}, %{{.*}}, %{{.*}}) : (i64
 // TC: wgmma.fence.sync.aligned
+// TC-NOT: {{(ld|st)}}.shared
+// TC: or.b64 {{.*}}, 4611686293305360384;
+// TC-NOT: {{(ld|st)}}.shared
+// TC: or.b64 {{.*}}, 4611686293338849280;
+// TC-NOT: {{(ld|st)}}.shared
 // TC-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// TC-NOT: {{(ld|st)}}.shared
 // TC: wgmma.commit_group.sync.aligned
-// TC: wgmma.wait_group.sync.aligned 0
+// TC-NOT: wgmma.wait_group
+// TC-NOT: {{(ld|st)}}.shared
 // TC: wgmma.fence.sync.aligned
+// TC-NOT: {{(ld|st)}}.shared
 // TC-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
-// TC: wgmma.wait_group.sync.aligned 0
+// TC-NOT: {{(ld|st)}}.shared
+// TC: wgmma.commit_group.sync.aligned
+// TC-NEXT: wgmma.wait_group.sync.aligned 0
+// TC: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// TC-NEXT: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // TC-NOT: wgmma.mma_async
 
 // The attention example with tensor-cores=1: q k^T (a in shared memory, b a

@@ -15,6 +15,8 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <functional>
+
 namespace mlir::mgpu {
 
 /// Bytes from the start of an operand tile of `k` columns (2-byte elements
@@ -31,16 +33,34 @@ Value buildCoreMatrixOffset(OpBuilder &b, Location loc, Value mn, Value kIndex,
 std::pair<Value, Value> buildFragmentPosition(OpBuilder &b, Location loc,
                                               Value lane, int64_t reg);
 
+/// Where the tensor cores find one operand of the MMAs of a 64-row tile in
+/// shared memory: the address (i64) of each K step's 16 columns, and the
+/// byte distances a descriptor gives (`leading`, `stride`: between core
+/// matrices along K and along M or N without swizzling; with the 128-byte
+/// swizzle, between swizzle atoms along M or N and between groups of 8
+/// rows along K for an MN-major operand, the 8-row stride for a K-major
+/// one).
+struct MmaOperand {
+  std::function<Value(int64_t step)> address;
+  int64_t leading = 0, stride = 0;
+  bool mnMajor = false;
+  bool swizzled = false;
+};
+
+/// An operand of `rows` (M or N) x `k` copied in the layout of
+/// buildCoreMatrixOffset at `address`.
+MmaOperand getCoreMatrixOperand(OpBuilder &b, Location loc, Value address,
+                                int64_t k, bool mnMajor);
+
 /// `acc + a * b` on the tensor cores for one 64-row tile: `fragment` is the
-/// LLVM struct of the thread's N/2 f32 accumulator registers, `aAddress`
-/// and `bAddress` the shared-memory addresses (i64) of a (64 x k, K-major)
-/// and of b (n x k, N-major if `bMnMajor`, else K-major) in the layout of
-/// buildCoreMatrixOffset; `bf16` picks bf16 over f16 inputs. Fences the
-/// registers, issues one m64nNk16 MMA per 16 of K, commits and waits for the
-/// group. Returns the new fragment.
+/// LLVM struct of the thread's N/2 f32 accumulator registers; a is K-major
+/// and b K-major or N-major (`b.mnMajor`); `bf16` picks bf16 over f16
+/// inputs. Fences the registers, issues one m64nNk16 MMA per 16 of K and
+/// commits the group; waits for it unless `async` (then a later
+/// wgmma.wait_group must). Returns the new fragment.
 Value buildTensorCoreMma(OpBuilder &b, Location loc, Value fragment,
-                         Value aAddress, Value bAddress, int64_t n, int64_t k,
-                         bool bf16, bool bMnMajor);
+                         const MmaOperand &a, const MmaOperand &bOperand,
+                         int64_t n, int64_t k, bool bf16, bool async);
 
 } // namespace mlir::mgpu
 

@@ -59,7 +59,21 @@ def MGPUExpandPipelines : Pass<"mgpu-expand-pipelines"> {
     //     mgpu.commit_smem; mgpu.copy_smem_to_gmem %out_slot, %o[...]
     //   }
     ```
+
+    With `apply-transforms=1` (the tensor-core pipelines), an input block
+    whose spec has the transforms `[#mgpu.tile<[R, C]>, #mgpu.swizzle<128>]`
+    and whose body reads it only as shared operands of `mgpu.wgmma` that run
+    on the tensor cores (f16 or bf16, f32 accumulator, tile-aligned views)
+    is stored in that layout: its copies get `transforms` and those wgmma
+    ops `a_transforms` / `b_transforms`, so that TMA writes the layout and
+    the tensor cores read it in place. Other blocks stay row-major, which
+    gives the same numbers.
   }];
+  let options = [
+    Option<"applyTransforms", "apply-transforms", "bool", "false",
+           "Store blocks read only by tensor-core wgmma in their "
+           "tiled and swizzled layout">
+  ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",

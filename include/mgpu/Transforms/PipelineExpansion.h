@@ -36,6 +36,9 @@ struct PipelinedBlock {
   /// global memory, the two refs are then one buffer: writes through the
   /// input's ref are the output (Pallas' input_output_aliases).
   int64_t sharesSlotOf = -1;
+  /// The spec's transforms when the slots hold the block in that layout
+  /// (null: row-major).
+  ArrayAttr appliedTransforms;
 };
 
 /// The shared memory of a pipeline: one byte arena holding every slot of

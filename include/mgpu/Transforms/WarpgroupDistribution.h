@@ -22,6 +22,7 @@
 #ifndef MGPU_TRANSFORMS_WARPGROUPDISTRIBUTION_H
 #define MGPU_TRANSFORMS_WARPGROUPDISTRIBUTION_H
 
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -68,6 +69,12 @@ struct WarpgroupContext {
 LogicalResult distributeWarpgroupBody(OpBuilder &b, Block &body,
                                       IRMapping &mapping,
                                       const WarpgroupContext &context);
+
+/// Whether a wgmma can run on the tensor cores: f16 or bf16 a and b in
+/// shared memory with an f32 accumulator of at most 32 KiB (it is handed
+/// over through the warpgroup scratch); other wgmma ops run on ordinary
+/// instructions.
+bool canRunOnTensorCores(WgmmaOp op);
 
 /// A power-of-two factor (at most 16) that `value` is known to be a multiple
 /// of, from constants, products and sums.

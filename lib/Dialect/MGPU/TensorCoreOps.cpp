@@ -36,6 +36,10 @@ static bool isShared(Type type) {
   return memref && gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(memref);
 }
 
+static LogicalResult verifyOperandTiling(WgmmaOp op, StringRef name,
+                                         Type type, ArrayAttr transforms,
+                                         int64_t rowMultiple);
+
 LogicalResult WgmmaOp::verify() {
   if (failed(verifyInsideKernel(*this)))
     return failure();
@@ -86,6 +90,66 @@ LogicalResult WgmmaOp::verify() {
   if (k % kStep)
     return emitOpError() << "expects K to be a multiple of " << kStep << " for "
                          << input << " inputs, got " << k;
+  if (getATransforms() &&
+      failed(verifyOperandTiling(*this, "a", getA().getType(),
+                                 getATransformsAttr(), /*rowMultiple=*/64)))
+    return failure();
+  if (getBTransforms() &&
+      failed(verifyOperandTiling(*this, "b", bType, getBTransformsAttr(),
+                                 /*rowMultiple=*/kStep)))
+    return failure();
+  return success();
+}
+
+FailureOr<TiledOperand> mlir::mgpu::getTiledOperand(Operation *op,
+                                                    StringRef name, Type type,
+                                                    ArrayAttr transforms) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref)
+    return op->emitOpError() << "has " << name
+                             << "_transforms, but " << name
+                             << " is in registers";
+  FailureOr<SwizzledTiling> tiling =
+      getSwizzledTiling(op, name, transforms, memref);
+  if (failed(tiling))
+    return failure();
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(memref.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) || ShapedType::isDynamic(strides[0]) ||
+      strides[1] != 1 || strides[0] % tiling->cols)
+    return op->emitOpError()
+           << "expects " << name
+           << " with transforms to be a row-major view with static offset "
+              "and a row stride that is a multiple of its tile's columns, "
+              "got "
+           << type;
+  TiledOperand result{*tiling, strides[0], offset / strides[0],
+                      offset % strides[0]};
+  if (result.row % tiling->rows || result.col % tiling->cols)
+    return op->emitOpError()
+           << "expects " << name << " to start at a tile boundary of its "
+           << "buffer, got element (" << result.row << ", " << result.col
+           << ") with tiles of " << tiling->rows << " x " << tiling->cols;
+  return result;
+}
+
+/// An operand read in its tiled layout: a tile-aligned view whose MMA
+/// steps stay inside tiles (`rowMultiple` rows per tile).
+static LogicalResult verifyOperandTiling(WgmmaOp op, StringRef name,
+                                         Type type, ArrayAttr transforms,
+                                         int64_t rowMultiple) {
+  if (!isa<Float16Type, BFloat16Type>(op.getInputType()))
+    return op.emitOpError() << "reads tiled operands of f16 or bf16 only, got "
+                            << op.getInputType();
+  FailureOr<TiledOperand> tiled =
+      getTiledOperand(op, name, type, transforms);
+  if (failed(tiled))
+    return failure();
+  if (tiled->tiling.rows % rowMultiple)
+    return op.emitOpError() << "expects the tiles of " << name
+                            << " to have a multiple of " << rowMultiple
+                            << " rows, got " << tiled->tiling.rows;
   return success();
 }
 

@@ -40,6 +40,15 @@ def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem", [
     with `mgpu.barrier_wait` before reading `dst`. Issued once per Pallas
     thread that executes it (plgpu.copy_gmem_to_smem).
 
+    With `transforms [#mgpu.tile<[R, C]>, #mgpu.swizzle<128>]` the buffer
+    holds the window in that layout instead of row-major: R x C tiles in
+    row-major order, each tile's rows of 128 bytes with their 16-byte chunks
+    swizzled (chunk j of row r stored at chunk j xor (r mod 8)), as TMA's
+    and wgmma's 128-byte swizzle modes read and write it. Only tensor-core
+    wgmma ops that say so (`a_transforms`, `b_transforms`) may read such a
+    buffer. `--mgpu-expand-pipelines="apply-transforms=1"` makes these copies
+    from block specs.
+
     ```mlir
     mgpu.copy_gmem_to_smem %a[%row, 0], %a_smem, %bar[%slot]
         : memref<1024x64xf16>, memref<128x64xf16, #gpu.address_space<workgroup>>,
@@ -52,12 +61,13 @@ def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem", [
     DenseI64ArrayAttr:$static_offsets,
     AnyMemRef:$dst,
     MGPU_BarrierType:$barrier,
-    Index:$barrier_index
+    Index:$barrier_index,
+    OptionalAttr<ArrayAttr>:$transforms
   );
   let assemblyFormat = [{
     $src `` custom<WindowOffsets>($offsets, $static_offsets) `,` $dst `,`
-    $barrier `[` $barrier_index `]` attr-dict `:` type($src) `,` type($dst)
-    `,` qualified(type($barrier))
+    $barrier `[` $barrier_index `]` (`transforms` $transforms^)? attr-dict
+    `:` type($src) `,` type($dst) `,` qualified(type($barrier))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -217,6 +227,11 @@ def MGPU_WgmmaOp : MGPU_Op<"wgmma", [
     only after that wait (the backends that compute synchronously give the
     same numbers).
 
+    `a_transforms` / `b_transforms` say that the operand lies in a buffer
+    written in that tiled and swizzled layout (see `mgpu.copy_gmem_to_smem`),
+    at a tile boundary of it; the tensor cores then read it in place. Only
+    the GPU lowering with tensor cores accepts them.
+
     ```mlir
     %acc2 = mgpu.wgmma %acc, %a, %b : vector<64x128xf32>,
         memref<64x64xbf16, #gpu.address_space<workgroup>>,
@@ -227,10 +242,14 @@ def MGPU_WgmmaOp : MGPU_Op<"wgmma", [
   let arguments = (ins VectorOfRankAndType<[2], [F32, F16]>:$acc,
                        AnyTypeOf<[MemRefRankOf<[AnyFloat], [2]>,
                                   VectorOfRankAndType<[2], [AnyFloat]>]>:$a,
-                       MemRefRankOf<[AnyFloat], [2]>:$b);
+                       MemRefRankOf<[AnyFloat], [2]>:$b,
+                       OptionalAttr<ArrayAttr>:$a_transforms,
+                       OptionalAttr<ArrayAttr>:$b_transforms);
   let results = (outs VectorOfRankAndType<[2], [F32, F16]>:$result);
   let assemblyFormat = [{
-    $acc `,` $a `,` $b attr-dict `:` type($acc) `,` type($a) `,` type($b)
+    $acc `,` $a `,` $b (`a_transforms` $a_transforms^)?
+    (`b_transforms` $b_transforms^)? attr-dict `:` type($acc) `,` type($a)
+    `,` type($b)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

@@ -86,6 +86,43 @@ int64_t getSwizzledRowElements(BlockSpecAttr spec);
 /// gpu.func) where the backends put them; else an error naming `op`.
 LogicalResult verifyInsideKernel(Operation *op);
 
+/// The shared-memory layout `[#mgpu.tile<[rows, cols]>, #mgpu.swizzle<128>]`
+/// of a rank-2 buffer: rows x cols tiles in row-major order, each tile's
+/// 128-byte rows with their 16-byte chunks swizzled (chunk j of row r at
+/// chunk j xor (r mod 8)), which is how TMA writes and wgmma reads with
+/// their 128-byte swizzle modes. The only layout the backends apply.
+struct SwizzledTiling {
+  static constexpr int64_t kSwizzleBytes = 128;
+  int64_t rows = 0, cols = 0;
+  int64_t elementBytes = 0;
+  int64_t tileBytes() const { return rows * cols * elementBytes; }
+};
+
+/// The tiling that `transforms` give a buffer (or a view into one) of
+/// `type`, or an error at `op` naming `what` and saying which part is not
+/// supported. The tile must divide the shape, span exactly 128 bytes and
+/// cover whole groups of 8 rows.
+FailureOr<SwizzledTiling> getSwizzledTiling(Operation *op, StringRef what,
+                                            ArrayAttr transforms,
+                                            MemRefType type);
+
+/// A wgmma operand view read in place from a buffer stored with `tiling`:
+/// the buffer's row width in elements and the view's first element in it.
+struct TiledOperand {
+  SwizzledTiling tiling;
+  int64_t width = 0, row = 0, col = 0;
+};
+
+/// The tiled operand `name` (`a` or `b`) of type `type` with `transforms`,
+/// or an error at `op`: it must be a row-major view at a tile boundary.
+FailureOr<TiledOperand> getTiledOperand(Operation *op, StringRef name,
+                                        Type type, ArrayAttr transforms);
+
+/// The byte offset of element (`row`, `col`) in a buffer `width` elements
+/// wide stored with `tiling` (constants; for verifiers and emulation).
+int64_t getSwizzledByteOffset(const SwizzledTiling &tiling, int64_t width,
+                              int64_t row, int64_t col);
+
 } // namespace mlir::mgpu
 
 #endif // MGPU_DIALECT_MGPU_MGPURULES_H
