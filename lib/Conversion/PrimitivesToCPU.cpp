@@ -104,6 +104,11 @@ struct CopyGmemToSmemToCPU : public OpConversionPattern<CopyGmemToSmemOp> {
   matchAndRewrite(CopyGmemToSmemOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    if (op.getTransformsAttr())
+      return op.emitOpError()
+             << "stores its window tiled and swizzled, which only the GPU "
+                "lowering with tensor cores reads (host backends keep blocks "
+                "row-major)";
     checkBarrierIndex(rewriter, op, adaptor.getBarrierIndex(),
                       op.getBarrier().getType().getCount());
     copyWindow(rewriter, loc, adaptor.getSrc(), op.getMixedOffsets(),
@@ -224,6 +229,10 @@ struct WgmmaToCPU : public OpConversionPattern<WgmmaOp> {
   LogicalResult
   matchAndRewrite(WgmmaOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (op.getATransformsAttr() || op.getBTransformsAttr())
+      return op.emitOpError()
+             << "reads a tiled, swizzled operand, which only the GPU "
+                "lowering with tensor cores does";
     Location loc = op.getLoc();
     auto accType = cast<VectorType>(op.getAcc().getType());
     Value zero = indexConstant(rewriter, loc, 0);

@@ -8,10 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/Conversion/PrimitivesToNVVM.h"
 #include "mgpu/Conversion/CopyWindows.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/Transforms/WarpgroupDistribution.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -150,8 +150,7 @@ public:
         box, type.getElementType(), MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
     auto descriptorType = nvgpu::TensorMapDescriptorType::get(
-        ctx, sharedBox, swizzle,
-        nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
+        ctx, sharedBox, swizzle, nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
         nvgpu::TensorMapOOBKind::OOB_ZERO,
         nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
     Value descriptor = nvgpu::TmaCreateDescriptorOp::create(
@@ -531,10 +530,10 @@ struct CopyGmemToSmemToNVVM : public ChipPattern<CopyGmemToSmemOp> {
           int64_t starts[] = {j * tiling->cols, i * tiling->rows};
           for (auto [offset, start] :
                llvm::zip(llvm::reverse(window.offsets), starts))
-            coordinates.push_back(toI32(
-                rewriter, loc,
-                arith::AddIOp::create(rewriter, loc, offset,
-                                      index(rewriter, loc, start))));
+            coordinates.push_back(
+                toI32(rewriter, loc,
+                      arith::AddIOp::create(rewriter, loc, offset,
+                                            index(rewriter, loc, start))));
           int64_t element = (i * tileCols + j) * tiling->rows * tiling->cols;
           NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
               rewriter, loc,

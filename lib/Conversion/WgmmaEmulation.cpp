@@ -89,8 +89,8 @@ struct Emitter {
                 : add(add(d.start, mul(div(row, 8), d.stride)),
                       add(mul(rem(row, 8), index(128)), mul(col, index(2))));
     Value rowBits = rem(div(swizzledBytes, 128), 8);
-    swizzledBytes = arith::XOrIOp::create(b, loc, swizzledBytes,
-                                          mul(rowBits, index(16)));
+    swizzledBytes =
+        arith::XOrIOp::create(b, loc, swizzledBytes, mul(rowBits, index(16)));
     bytes = arith::SelectOp::create(b, loc, d.swizzled, swizzledBytes, bytes);
     return div(bytes, 2);
   }

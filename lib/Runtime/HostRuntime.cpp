@@ -281,12 +281,10 @@ MGPU_HOST_EXPORT void mgpuEmuCopyToShared(int64_t *barrier, int64_t arrivals,
 /// The emulator's copy_gmem_to_smem into a tiled buffer whose 128-byte
 /// rows are swizzled (transforms [#mgpu.tile<[rows, cols]>,
 /// #mgpu.swizzle<128>]).
-MGPU_HOST_EXPORT void mgpuEmuCopyToSharedSwizzled(int64_t *barrier,
-                                                  int64_t arrivals,
-                                                  void *global, void *shared,
-                                                  const int64_t *desc,
-                                                  int64_t tileRows,
-                                                  int64_t tileCols) {
+MGPU_HOST_EXPORT void
+mgpuEmuCopyToSharedSwizzled(int64_t *barrier, int64_t arrivals, void *global,
+                            void *shared, const int64_t *desc, int64_t tileRows,
+                            int64_t tileCols) {
   PendingCopies &pending = getPending();
   std::lock_guard<std::mutex> lock(pending.mutex);
   BoxCopy copy = decode(global, shared, desc, true);

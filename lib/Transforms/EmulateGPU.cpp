@@ -320,10 +320,10 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
       Value arrivals =
           getI64(nb, loc, copy.getBarrier().getType().getArrivals());
       if (tiling)
-        callWithWindow(nb, op, "mgpuEmuCopyToSharedSwizzled",
-                       {pointer, arrivals}, window, copy.getDst(),
-                       {getI64(nb, loc, tiling->rows),
-                        getI64(nb, loc, tiling->cols)});
+        callWithWindow(
+            nb, op, "mgpuEmuCopyToSharedSwizzled", {pointer, arrivals}, window,
+            copy.getDst(),
+            {getI64(nb, loc, tiling->rows), getI64(nb, loc, tiling->cols)});
       else
         callWithWindow(nb, op, "mgpuEmuCopyToShared", {pointer, arrivals},
                        window, copy.getDst(), {});

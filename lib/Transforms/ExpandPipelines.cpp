@@ -147,7 +147,8 @@ void applyTransformsForWgmma(ArrayRef<Value> views,
     auto transforms = ArrayAttr::get(ctx, block.spec.getTransforms());
     bool accepted = true;
     {
-      ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+      ScopedDiagnosticHandler quiet(ctx,
+                                    [](Diagnostic &) { return success(); });
       for (auto [wgmma, name] : readers) {
         wgmma->setAttr(name, transforms);
         accepted = accepted && succeeded(wgmma.verify());
@@ -202,8 +203,8 @@ LogicalResult expandPallasCall(PallasCallOp op, bool applyTransforms) {
   collectStaged(op.getOuts(), op.getOutSpecs(), true, op.getIns(), op.getOuts(),
                 blocks, blockArgs, op.getIns().size());
   if (applyTransforms)
-    applyTransformsForWgmma(
-        blockViews(op.getBody().front(), blockArgs, 0), blocks);
+    applyTransformsForWgmma(blockViews(op.getBody().front(), blockArgs, 0),
+                            blocks);
   if (participants > 1 && mesh.getThreadName())
     for (const PipelinedBlock &block : blocks) {
       AffineMap map = block.spec.getIndexMap().getValue();
@@ -412,9 +413,9 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op, bool applyTransforms) {
   collectStaged(op.getOuts(), op.getOutSpecs(), true, op.getIns(), op.getOuts(),
                 blocks, blockArgs, op.getIns().size());
   if (applyTransforms)
-    applyTransformsForWgmma(blockViews(op.getBody().front(), blockArgs,
-                                       op.getStaticGrid().size()),
-                            blocks);
+    applyTransformsForWgmma(
+        blockViews(op.getBody().front(), blockArgs, op.getStaticGrid().size()),
+        blocks);
 
   OpBuilder b(op);
   SmallVector<Value> stepSizes;

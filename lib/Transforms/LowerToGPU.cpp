@@ -219,9 +219,9 @@ struct KernelBuilder {
     int64_t bytes = *getBufferBytes(type.getShape(), type.getElementType());
     // Buffers of a KiB or more (pipeline arenas among them) start on a
     // 1024-byte boundary, which 128-byte swizzled slots need.
-    int64_t start = llvm::alignTo(
-        smemUsed, bytes >= kSwizzleAtomBytes ? kSwizzleAtomBytes
-                                             : kSmemAlignment);
+    int64_t start =
+        llvm::alignTo(smemUsed, bytes >= kSwizzleAtomBytes ? kSwizzleAtomBytes
+                                                           : kSmemAlignment);
     smemUsed = start + bytes;
     auto viewType = MemRefType::get(type.getShape(), type.getElementType(),
                                     MemRefLayoutAttrInterface(),

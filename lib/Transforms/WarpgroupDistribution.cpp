@@ -200,7 +200,6 @@ struct Hazards {
   static Hazards all() { return {true, true, true}; }
 };
 
-
 class Distributor {
 public:
   Distributor(OpBuilder &b, IRMapping &map, const WarpgroupContext &ctx)
@@ -559,8 +558,7 @@ LogicalResult Distributor::distributeBlock(Block &block) {
     if (auto wait = dyn_cast<WgmmaWaitOp>(op)) {
       // Only MMAs left in flight have anything to wait for.
       if (pendingMmas)
-        NVVM::WgmmaWaitGroupSyncOp::create(b, wait.getLoc(),
-                                           wait.getPending());
+        NVVM::WgmmaWaitGroupSyncOp::create(b, wait.getLoc(), wait.getPending());
       pendingMmas = pendingMmas && wait.getPending() != 0;
       continue;
     }
@@ -1061,6 +1059,11 @@ LogicalResult Distributor::distributeContract(vector::ContractionOp op) {
 LogicalResult Distributor::distributeWgmma(WgmmaOp op) {
   if (ctx.tensorCores && canRunOnTensorCores(op))
     return distributeWgmmaOnTensorCores(op);
+  if (op.getATransformsAttr() || op.getBTransformsAttr())
+    return cannotDistribute(op, "a tiled, swizzled operand is read only by "
+                                "the tensor cores (tensor-cores=1, f16 or "
+                                "bf16 into an f32 accumulator of at most "
+                                "32 KiB)");
   Location loc = op.getLoc();
   auto accType = cast<VectorType>(op.getAcc().getType());
   Value a = lookup(op.getA()), bMatrix = lookup(op.getB());
@@ -1104,7 +1107,6 @@ LogicalResult Distributor::distributeWgmma(WgmmaOp op) {
           buildWgmmaFinish(b, loc, steps.getResult(0), getLaneType(accType)));
   return success();
 }
-
 
 /// wgmma on the tensor cores. The lanes copy a and b (transposed) into the
 /// warpgroup scratch in the core-matrix layout wgmma reads, hand the
@@ -1193,7 +1195,9 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
   if (!aTransforms)
     copyRows(
         a, m, k,
-        [&](Value r, Value c) { return buildCoreMatrixOffset(b, loc, r, c, k); },
+        [&](Value r, Value c) {
+          return buildCoreMatrixOffset(b, loc, r, c, k);
+        },
         aTiles);
   // b is copied N-major, unless it is a transposed view of a K-major matrix
   // (q k^T), which is copied K-major from that matrix.
@@ -1232,9 +1236,8 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
     return arith::IndexCastOp::create(b, loc, b.getI64Type(), base);
   };
   MmaOperand bOperand =
-      bTransforms
-          ? tiledOperand(op, bMatrix, bTransforms, /*isA=*/false)
-          : getCoreMatrixOperand(b, loc, address(bTiles), k, bMnMajor);
+      bTransforms ? tiledOperand(op, bMatrix, bTransforms, /*isA=*/false)
+                  : getCoreMatrixOperand(b, loc, address(bTiles), k, bMnMajor);
   bool bf16 = isa<BFloat16Type>(input);
   Value result = zeroVector(loc, getLaneType(accType));
   for (auto [tile, fragment] : llvm::enumerate(fragments)) {
@@ -1282,8 +1285,8 @@ MmaOperand Distributor::tiledOperand(WgmmaOp op, Value operand,
   assert(succeeded(tiled) && "verified tiled operand");
   const SwizzledTiling &tiling = tiled->tiling;
   int64_t tilesPerRow = tiled->width / tiling.cols;
-  int64_t origin = getSwizzledByteOffset(tiling, tiled->width, tiled->row,
-                                         tiled->col);
+  int64_t origin =
+      getSwizzledByteOffset(tiling, tiled->width, tiled->row, tiled->col);
   Value base = arith::IndexCastOp::create(
       b, loc, b.getI64Type(),
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand));
@@ -1309,8 +1312,8 @@ MmaOperand Distributor::tiledOperand(WgmmaOp op, Value operand,
     result.mnMajor = true;
     result.leading = tiling.tileBytes();
     result.stride = kAtomBytes;
-    result.address = [this, loc, base, origin, tiling,
-                      tilesPerRow, rowBytes](int64_t step) {
+    result.address = [this, loc, base, origin, tiling, tilesPerRow,
+                      rowBytes](int64_t step) {
       int64_t row = step * kStep;
       int64_t offset = origin +
                        (row / tiling.rows) * tilesPerRow * tiling.tileBytes() +

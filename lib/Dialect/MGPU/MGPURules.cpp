@@ -299,9 +299,10 @@ LogicalResult mlir::mgpu::verifyKernelValueTypes(Operation *kernel,
   return failure(result.wasInterrupted());
 }
 
-FailureOr<SwizzledTiling>
-mlir::mgpu::getSwizzledTiling(Operation *op, StringRef what,
-                              ArrayAttr transforms, MemRefType type) {
+FailureOr<SwizzledTiling> mlir::mgpu::getSwizzledTiling(Operation *op,
+                                                        StringRef what,
+                                                        ArrayAttr transforms,
+                                                        MemRefType type) {
   ArrayRef<Attribute> list = transforms.getValue();
   auto tile = list.size() == 2 ? dyn_cast<TileTransformAttr>(list[0])
                                : TileTransformAttr();
@@ -309,20 +310,19 @@ mlir::mgpu::getSwizzledTiling(Operation *op, StringRef what,
                                   : SwizzleTransformAttr();
   if (!tile || !swizzle || tile.getTiling().size() != 2 ||
       swizzle.getBytes() != SwizzledTiling::kSwizzleBytes)
-    return op->emitOpError()
-           << "applies only the layout [#mgpu.tile<[R, C]>, "
-              "#mgpu.swizzle<128>] to "
-           << what << ", got " << transforms;
+    return op->emitOpError() << "applies only the layout [#mgpu.tile<[R, C]>, "
+                                "#mgpu.swizzle<128>] to "
+                             << what << ", got " << transforms;
   std::optional<int64_t> bytes = getBufferBytes({1}, type.getElementType());
   SwizzledTiling tiling{tile.getTiling()[0], tile.getTiling()[1],
                         bytes.value_or(0)};
   if (type.getRank() != 2 || !type.hasStaticShape() ||
       type.getDimSize(0) % tiling.rows || type.getDimSize(1) % tiling.cols)
-    return op->emitOpError() << "expects " << what
-                             << " to be a static 2-d buffer divided by its "
-                                "tile "
-                             << formatTuple(tile.getTiling()) << ", got "
-                             << type;
+    return op->emitOpError()
+           << "expects " << what
+           << " to be a static 2-d buffer divided by its "
+              "tile "
+           << formatTuple(tile.getTiling()) << ", got " << type;
   if (tiling.cols * tiling.elementBytes != SwizzledTiling::kSwizzleBytes ||
       tiling.rows % 8)
     return op->emitOpError()
@@ -335,7 +335,8 @@ mlir::mgpu::getSwizzledTiling(Operation *op, StringRef what,
 int64_t mlir::mgpu::getSwizzledByteOffset(const SwizzledTiling &tiling,
                                           int64_t width, int64_t row,
                                           int64_t col) {
-  int64_t tile = (row / tiling.rows) * (width / tiling.cols) + col / tiling.cols;
+  int64_t tile =
+      (row / tiling.rows) * (width / tiling.cols) + col / tiling.cols;
   int64_t inRow = (col % tiling.cols) * tiling.elementBytes;
   int64_t r = row % tiling.rows;
   int64_t chunk = (inRow / 16) ^ (r % 8);

@@ -163,8 +163,8 @@ LogicalResult CopyGmemToSmemOp::verify() {
   if (failed(verifyWindow(*this, dst, src, getStaticOffsets(), getOffsets(),
                           "the source")))
     return failure();
-  if (getTransforms() &&
-      failed(getSwizzledTiling(*this, "the destination", *getTransforms(), dst)))
+  if (getTransforms() && failed(getSwizzledTiling(*this, "the destination",
+                                                  *getTransforms(), dst)))
     return failure();
   return verifyBarrierIndex(*this, getBarrier().getType(), getBarrierIndex());
 }

@@ -36,8 +36,8 @@ static bool isShared(Type type) {
   return memref && gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(memref);
 }
 
-static LogicalResult verifyOperandTiling(WgmmaOp op, StringRef name,
-                                         Type type, ArrayAttr transforms,
+static LogicalResult verifyOperandTiling(WgmmaOp op, StringRef name, Type type,
+                                         ArrayAttr transforms,
                                          int64_t rowMultiple);
 
 LogicalResult WgmmaOp::verify() {
@@ -106,8 +106,7 @@ FailureOr<TiledOperand> mlir::mgpu::getTiledOperand(Operation *op,
                                                     ArrayAttr transforms) {
   auto memref = dyn_cast<MemRefType>(type);
   if (!memref)
-    return op->emitOpError() << "has " << name
-                             << "_transforms, but " << name
+    return op->emitOpError() << "has " << name << "_transforms, but " << name
                              << " is in registers";
   FailureOr<SwizzledTiling> tiling =
       getSwizzledTiling(op, name, transforms, memref);
@@ -136,20 +135,19 @@ FailureOr<TiledOperand> mlir::mgpu::getTiledOperand(Operation *op,
 
 /// An operand read in its tiled layout: a tile-aligned view whose MMA
 /// steps stay inside tiles (`rowMultiple` rows per tile).
-static LogicalResult verifyOperandTiling(WgmmaOp op, StringRef name,
-                                         Type type, ArrayAttr transforms,
+static LogicalResult verifyOperandTiling(WgmmaOp op, StringRef name, Type type,
+                                         ArrayAttr transforms,
                                          int64_t rowMultiple) {
   if (!isa<Float16Type, BFloat16Type>(op.getInputType()))
     return op.emitOpError() << "reads tiled operands of f16 or bf16 only, got "
                             << op.getInputType();
-  FailureOr<TiledOperand> tiled =
-      getTiledOperand(op, name, type, transforms);
+  FailureOr<TiledOperand> tiled = getTiledOperand(op, name, type, transforms);
   if (failed(tiled))
     return failure();
   if (tiled->tiling.rows % rowMultiple)
-    return op.emitOpError() << "expects the tiles of " << name
-                            << " to have a multiple of " << rowMultiple
-                            << " rows, got " << tiled->tiling.rows;
+    return op.emitOpError()
+           << "expects the tiles of " << name << " to have a multiple of "
+           << rowMultiple << " rows, got " << tiled->tiling.rows;
   return success();
 }
 

@@ -45,3 +45,33 @@ func.func @tensor_cores() {
   }
   return
 }
+
+// A block staged by TMA in the tiled layout with the 128-byte swizzle and
+// read in place by wgmma: the copy's `transforms` and the wgmma's
+// `a_transforms` / `b_transforms` round trip (a is the lower 64-row tile of
+// a 128x64 block, b two 64x64 tiles side by side).
+!ablock = memref<128x64xbf16, #gpu.address_space<workgroup>>
+!alow = memref<64x64xbf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
+#whole = #mgpu.block_spec<shape = [256, 256], index_map = affine_map<(i) -> (0, 0)>, memory_space = gmem>
+// CHECK-LABEL: func.func @tiled_operands
+func.func @tiled_operands(%g: memref<256x256xbf16>) {
+  mgpu.pallas_call grid [1] ins(%g : memref<256x256xbf16>) in_specs [#whole] out_specs []
+      scratch [!ablock, !b, !mgpu.barrier<count = 1>] {
+  ^bb0(%g0: memref<256x256xbf16>, %ab: !ablock, %b: !b, %bar: !mgpu.barrier<count = 1>):
+    %c0 = arith.constant 0 : index
+    // CHECK: mgpu.copy_gmem_to_smem %{{.*}}[%{{.*}}, 0], %{{.*}}, %{{.*}}[%{{.*}}] transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>] :
+    mgpu.copy_gmem_to_smem %g0[%c0, 0], %ab, %bar[%c0] transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]
+        : memref<256x256xbf16>, !ablock, !mgpu.barrier<count = 1>
+    %low = memref.subview %ab[64, 0] [64, 64] [1, 1] : !ablock to !alow
+    %z = arith.constant dense<0.0> : vector<64x128xf32>
+    // CHECK: mgpu.wgmma %{{.*}}, %{{.*}}, %{{.*}} a_transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>] b_transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>] :
+    %r = mgpu.wgmma %z, %low, %b a_transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]
+        b_transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]
+        : vector<64x128xf32>, !alow, !b
+    // CHECK: mgpu.wgmma %{{.*}}, %{{.*}}, %{{.*}} b_transforms [#mgpu.tile<[16, 64]>, #mgpu.swizzle<128>] :
+    %s = mgpu.wgmma %r, %low, %b b_transforms [#mgpu.tile<[16, 64]>, #mgpu.swizzle<128>]
+        : vector<64x128xf32>, !alow, !b
+    mgpu.wgmma_wait 0
+  }
+  return
+}

@@ -183,3 +183,116 @@ func.func @registers_keyword() {
   }
   return
 }
+
+// -----
+
+// Tiled, swizzled operands and copies: only [tile, swizzle<128>] with tiles
+// spanning the 128-byte swizzle, views starting at a tile boundary, tiles
+// whole for the MMA steps, 16-bit inputs, a in shared memory.
+
+#s = #gpu.address_space<workgroup>
+func.func @copy_swizzle_64(%g: memref<256x256xbf16>, %buf: memref<64x32xbf16, #s>,
+                           %bar: !mgpu.barrier<count = 1>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{'mgpu.copy_gmem_to_smem' op applies only the layout [#mgpu.tile<[R, C]>, #mgpu.swizzle<128>] to the destination, got [#mgpu.tile<[64, 32]>, #mgpu.swizzle<64>]}}
+    mgpu.copy_gmem_to_smem %g[%c0, 0], %buf, %bar[%c0] transforms [#mgpu.tile<[64, 32]>, #mgpu.swizzle<64>]
+        : memref<256x256xbf16>, memref<64x32xbf16, #s>, !mgpu.barrier<count = 1>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+func.func @copy_tile_not_128_bytes(%g: memref<256x256xbf16>, %buf: memref<64x128xbf16, #s>,
+                                   %bar: !mgpu.barrier<count = 1>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{'mgpu.copy_gmem_to_smem' op expects the tile of the destination to span the 128-byte swizzle in whole groups of 8 rows, got (64, 128) of 'bf16'}}
+    mgpu.copy_gmem_to_smem %g[%c0, 0], %buf, %bar[%c0] transforms [#mgpu.tile<[64, 128]>, #mgpu.swizzle<128>]
+        : memref<256x256xbf16>, memref<64x128xbf16, #s>, !mgpu.barrier<count = 1>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+func.func @copy_tile_not_dividing(%g: memref<256x256xbf16>, %buf: memref<96x64xbf16, #s>,
+                                  %bar: !mgpu.barrier<count = 1>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{'mgpu.copy_gmem_to_smem' op expects the destination to be a static 2-d buffer divided by its tile (64, 64), got 'memref<96x64xbf16, #gpu.address_space<workgroup>>'}}
+    mgpu.copy_gmem_to_smem %g[%c0, 0], %buf, %bar[%c0] transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]
+        : memref<256x256xbf16>, memref<96x64xbf16, #s>, !mgpu.barrier<count = 1>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+func.func @a_view_off_tile(%a: memref<64x64xbf16, strided<[64, 1], offset: 2048>, #s>,
+                           %b: memref<64x128xbf16, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<64x128xf32>
+    // expected-error @below {{'mgpu.wgmma' op expects a to start at a tile boundary of its buffer, got element (32, 0) with tiles of 64 x 64}}
+    %r = mgpu.wgmma %z, %a, %b a_transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]
+        : vector<64x128xf32>, memref<64x64xbf16, strided<[64, 1], offset: 2048>, #s>, memref<64x128xbf16, #s>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+func.func @a_dynamic_offset(%a: memref<64x64xbf16, strided<[64, 1], offset: ?>, #s>,
+                            %b: memref<64x128xbf16, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<64x128xf32>
+    // expected-error @below {{'mgpu.wgmma' op expects a with transforms to be a row-major view with static offset and a row stride that is a multiple of its tile's columns}}
+    %r = mgpu.wgmma %z, %a, %b a_transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]
+        : vector<64x128xf32>, memref<64x64xbf16, strided<[64, 1], offset: ?>, #s>, memref<64x128xbf16, #s>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+func.func @a_tiles_too_short(%a: memref<64x64xbf16, #s>, %b: memref<64x128xbf16, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<64x128xf32>
+    // expected-error @below {{'mgpu.wgmma' op expects the tiles of a to have a multiple of 64 rows, got 32}}
+    %r = mgpu.wgmma %z, %a, %b a_transforms [#mgpu.tile<[32, 64]>, #mgpu.swizzle<128>]
+        : vector<64x128xf32>, memref<64x64xbf16, #s>, memref<64x128xbf16, #s>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+func.func @a_in_registers(%a: vector<64x16xf16>, %b: memref<16x64xf16, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<64x64xf32>
+    // expected-error @below {{'mgpu.wgmma' op has a_transforms, but a is in registers}}
+    %r = mgpu.wgmma %z, %a, %b a_transforms [#mgpu.tile<[64, 8]>, #mgpu.swizzle<128>]
+        : vector<64x64xf32>, vector<64x16xf16>, memref<16x64xf16, #s>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+func.func @tf32_tiled(%a: memref<64x32xf32, #s>, %b: memref<32x64xf32, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<64x64xf32>
+    // expected-error @below {{'mgpu.wgmma' op reads tiled operands of f16 or bf16 only, got 'f32'}}
+    %r = mgpu.wgmma %z, %a, %b b_transforms [#mgpu.tile<[32, 32]>, #mgpu.swizzle<128>]
+        : vector<64x64xf32>, memref<64x32xf32, #s>, memref<32x64xf32, #s>
+  }
+  return
+}

@@ -1,0 +1,99 @@
+// RUN: mgpu-opt %s --mgpu-expand-pipelines="apply-transforms=1" -split-input-file | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-expand-pipelines -split-input-file | FileCheck %s --check-prefix=OFF
+
+// With apply-transforms (the tensor-core pipelines), a staged input block
+// with [#mgpu.tile, #mgpu.swizzle<128>] that the body reads only as shared
+// operands of tensor-core wgmma is stored in that layout: its copies carry
+// `transforms` and the wgmma ops say which operands they read in place.
+// Without the option, or when anything else reads the block, it stays
+// row-major.
+
+#whole = #mgpu.block_spec<shape = [128, 128], index_map = affine_map<(i) -> (0, 0)>, memory_space = gmem>
+#a_k = #mgpu.block_spec<shape = [128, 64], index_map = affine_map<(k) -> (0, k)>, transforms = [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]>
+#b_k = #mgpu.block_spec<shape = [64, 128], index_map = affine_map<(k) -> (k, 0)>, transforms = [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]>
+!s = memref<128x64xbf16, #gpu.address_space<workgroup>>
+!t = memref<64x128xbf16, #gpu.address_space<workgroup>>
+!low = memref<64x64xbf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
+
+// CHECK-LABEL: func.func @only_wgmma
+// CHECK: mgpu.copy_gmem_to_smem {{.*}} transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>] : memref<128x128xbf16>, memref<128x64xbf16
+// CHECK: mgpu.copy_gmem_to_smem {{.*}} transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>] : memref<128x128xbf16>, memref<64x128xbf16
+// CHECK: mgpu.wgmma {{.*}} a_transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>] b_transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>] :
+// OFF-LABEL: func.func @only_wgmma
+// OFF-NOT: transforms [
+func.func @only_wgmma(%a: memref<128x128xbf16>, %b: memref<128x128xbf16>) {
+  mgpu.pallas_call grid [1] ins(%a, %b : memref<128x128xbf16>, memref<128x128xbf16>)
+      in_specs [#whole, #whole] out_specs [] {
+  ^bb0(%ag: memref<128x128xbf16>, %bg: memref<128x128xbf16>):
+    mgpu.emit_pipeline grid [2] ins(%ag, %bg : memref<128x128xbf16>, memref<128x128xbf16>)
+        in_specs [#a_k, #b_k] out_specs [] {
+    ^bb0(%k: index, %as: !s, %bs: !t):
+      %z = arith.constant dense<0.0> : vector<64x128xf32>
+      %low = memref.subview %as[64, 0] [64, 64] [1, 1] : !s to !low
+      %r = mgpu.wgmma %z, %low, %bs : vector<64x128xf32>, !low, !t
+      mgpu.wgmma_wait 0
+    }
+  }
+  return
+}
+
+// -----
+
+#whole = #mgpu.block_spec<shape = [128, 128], index_map = affine_map<(i) -> (0, 0)>, memory_space = gmem>
+#a_k = #mgpu.block_spec<shape = [128, 64], index_map = affine_map<(k) -> (0, k)>, transforms = [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]>
+#b_k = #mgpu.block_spec<shape = [64, 128], index_map = affine_map<(k) -> (k, 0)>, transforms = [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]>
+!s = memref<128x64xbf16, #gpu.address_space<workgroup>>
+!t = memref<64x128xbf16, #gpu.address_space<workgroup>>
+!mid = memref<64x64xbf16, strided<[64, 1], offset: 2048>, #gpu.address_space<workgroup>>
+
+// a is also read by a transfer, and its view does not start at a tile: a
+// stays row-major (and its wgmma copies it); b is still read in place.
+// CHECK-LABEL: func.func @other_readers
+// CHECK: mgpu.copy_gmem_to_smem {{.*}}, %{{.*}}[%{{.*}}] : memref<128x128xbf16>, memref<128x64xbf16
+// CHECK: mgpu.copy_gmem_to_smem {{.*}} transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>] : memref<128x128xbf16>, memref<64x128xbf16
+// CHECK: mgpu.wgmma %{{.*}}, %{{.*}}, %{{.*}} b_transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>] :
+// CHECK-NOT: a_transforms
+func.func @other_readers(%a: memref<128x128xbf16>, %b: memref<128x128xbf16>, %o: memref<128x64xbf16>) {
+  mgpu.pallas_call grid [1] ins(%a, %b : memref<128x128xbf16>, memref<128x128xbf16>)
+      outs(%o : memref<128x64xbf16>) in_specs [#whole, #whole]
+      out_specs [#mgpu.block_spec<shape = [128, 64], index_map = affine_map<(i) -> (0, 0)>, memory_space = gmem>] {
+  ^bb0(%ag: memref<128x128xbf16>, %bg: memref<128x128xbf16>, %og: memref<128x64xbf16>):
+    mgpu.emit_pipeline grid [2] ins(%ag, %bg : memref<128x128xbf16>, memref<128x128xbf16>)
+        in_specs [#a_k, #b_k] out_specs [] {
+    ^bb0(%k: index, %as: !s, %bs: !t):
+      %c0 = arith.constant 0 : index
+      %pad = arith.constant 0.0 : bf16
+      %z = arith.constant dense<0.0> : vector<64x128xf32>
+      %mid = memref.subview %as[32, 0] [64, 64] [1, 1] : !s to !mid
+      %r = mgpu.wgmma %z, %mid, %bs : vector<64x128xf32>, !mid, !t
+      mgpu.wgmma_wait 0
+      %v = vector.transfer_read %as[%c0, %c0], %pad {in_bounds = [true, true]} : !s, vector<128x64xbf16>
+      vector.transfer_write %v, %og[%c0, %c0] {in_bounds = [true, true]} : vector<128x64xbf16>, memref<128x64xbf16>
+    }
+  }
+  return
+}
+
+// -----
+
+#whole = #mgpu.block_spec<shape = [128, 128], index_map = affine_map<(i) -> (0, 0)>, memory_space = gmem>
+#a_k = #mgpu.block_spec<shape = [64, 64], index_map = affine_map<(k) -> (0, k)>, transforms = [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]>
+!s = memref<64x64xbf16, #gpu.address_space<workgroup>>
+
+// A wgmma that cannot use the tensor cores (an f16 accumulator) reads the
+// block lane by lane: it stays row-major.
+// CHECK-LABEL: func.func @not_on_tensor_cores
+// CHECK-NOT: transforms [
+func.func @not_on_tensor_cores(%a: memref<128x128xf16>) {
+  mgpu.pallas_call grid [1] ins(%a : memref<128x128xf16>) in_specs [#whole] out_specs []
+      scratch [memref<64x64xf16, #gpu.address_space<workgroup>>] {
+  ^bb0(%ag: memref<128x128xf16>, %bs: memref<64x64xf16, #gpu.address_space<workgroup>>):
+    mgpu.emit_pipeline grid [2] ins(%ag : memref<128x128xf16>) in_specs [#a_k] out_specs [] {
+    ^bb0(%k: index, %as: memref<64x64xf16, #gpu.address_space<workgroup>>):
+      %z = arith.constant dense<0.0> : vector<64x64xf16>
+      %r = mgpu.wgmma %z, %as, %bs : vector<64x64xf16>, memref<64x64xf16, #gpu.address_space<workgroup>>, memref<64x64xf16, #gpu.address_space<workgroup>>
+      mgpu.wgmma_wait 0
+    }
+  }
+  return
+}

@@ -1,0 +1,62 @@
+// mgpu.wgmma reading operands in place (a_transforms / b_transforms, as
+// --mgpu-expand-pipelines="apply-transforms=1" marks blocks that TMA
+// stages with the 128-byte swizzle): no copy into the scratch, no proxy
+// fence or barrier, descriptors with the swizzle mode; the MMAs stay in
+// flight after their commit until mgpu.wgmma_wait. Only the tensor cores
+// read such operands: the lane path and the host backends say so.
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-lower-to-gpu="tensor-cores=1" | FileCheck %s
+// RUN: not mgpu-opt %s --mgpu-expand-pipelines --mgpu-lower-to-gpu 2>&1 | FileCheck %s --check-prefix=LANES
+// RUN: not mgpu-opt %s --mgpu-expand-pipelines --mgpu-lower-to-cpu 2>&1 | FileCheck %s --check-prefix=CPU
+
+#s = #gpu.address_space<workgroup>
+#sw = [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]
+!ablock = memref<128x64xbf16, #s>
+!alow = memref<64x64xbf16, strided<[64, 1], offset: 4096>, #s>
+module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
+  // CHECK-LABEL: func.func @in_place
+  // CHECK: gpu.launch
+  // CHECK-NOT: nvvm.fence.proxy
+  // CHECK: nvvm.wgmma.fence.aligned
+  // a, lower tile (8 KiB into the block), K-major: 128-byte swizzle (2^62),
+  // 8-row groups 1024 bytes apart (64 << 32), leading 16 bytes (1 << 16).
+  // CHECK: %[[A0:.*]] = arith.constant 8192 : i64
+  // CHECK: arith.addi %{{.*}}, %[[A0]] : i64
+  // CHECK: arith.constant 4611686293305360384 : i64
+  // b, N-major: the next 64 columns one 8 KiB tile further (512 << 16).
+  // CHECK: arith.constant 4611686293338849280 : i64
+  // CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+  // The next K step: a 32 bytes along its swizzled rows, b 16 rows down.
+  // CHECK: arith.constant 8224 : i64
+  // CHECK: arith.constant 2048 : i64
+  // CHECK-COUNT-3: nvvm.wgmma.mma_async
+  // CHECK: nvvm.wgmma.commit.group.sync.aligned
+  // CHECK-NOT: nvvm.wgmma.wait.group
+  // CHECK: nvvm.wgmma.fence.aligned
+  // CHECK-COUNT-4: nvvm.wgmma.mma_async
+  // CHECK: nvvm.wgmma.commit.group.sync.aligned
+  // The wait comes before the fragments go to the lane layout.
+  // CHECK-NOT: memref.store
+  // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+  // CHECK: memref.store
+  // CHECK-NOT: nvvm.wgmma
+  // CHECK: return
+  // LANES: error: 'mgpu.wgmma' op cannot be lowered to the GPU: a tiled, swizzled operand is read only by the tensor cores
+  // CPU: error: 'mgpu.wgmma' op reads a tiled, swizzled operand, which only the GPU lowering with tensor cores does
+  func.func @in_place() {
+    mgpu.pallas_call grid [1] in_specs [] out_specs []
+        scratch [!ablock, memref<64x128xbf16, #s>, memref<64x128xf32, #s>] {
+    ^bb0(%a: !ablock, %b: memref<64x128xbf16, #s>, %c: memref<64x128xf32, #s>):
+      %c0 = arith.constant 0 : index
+      %zero = arith.constant dense<0.0> : vector<64x128xf32>
+      %low = memref.subview %a[64, 0] [64, 64] [1, 1] : !ablock to !alow
+      %r = mgpu.wgmma %zero, %low, %b a_transforms #sw b_transforms #sw
+          : vector<64x128xf32>, !alow, memref<64x128xbf16, #s>
+      %r2 = mgpu.wgmma %r, %low, %b a_transforms #sw b_transforms #sw
+          : vector<64x128xf32>, !alow, memref<64x128xbf16, #s>
+      mgpu.wgmma_wait 0
+      vector.transfer_write %r2, %c[%c0, %c0] {in_bounds = [true, true]}
+          : vector<64x128xf32>, memref<64x128xf32, #s>
+    }
+    return
+  }
+}
