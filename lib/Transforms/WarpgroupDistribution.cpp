@@ -151,13 +151,13 @@ static bool isLanePrivate(Value base) {
 }
 
 /// The accumulator is handed over through the warpgroup scratch, which
-/// must leave room for the kernel's own buffers.
+/// must leave room for the kernel's own buffers; an a in registers goes
+/// through the scratch too.
 bool mlir::mgpu::canRunOnTensorCores(WgmmaOp op) {
   constexpr int64_t kMaxHandoverBytes = 32 * 1024;
   auto accType = cast<VectorType>(op.getAcc().getType());
   Type input = op.getInputType();
-  return isa<MemRefType>(op.getA().getType()) &&
-         isa<Float16Type, BFloat16Type>(input) &&
+  return isa<Float16Type, BFloat16Type>(input) &&
          accType.getElementType().isF32() &&
          accType.getNumElements() * 4 <= kMaxHandoverBytes;
 }
@@ -1118,7 +1118,7 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
   Location loc = op.getLoc();
   MLIRContext *context = b.getContext();
   auto accType = cast<VectorType>(op.getAcc().getType());
-  auto aType = cast<MemRefType>(op.getA().getType());
+  auto aType = cast<ShapedType>(op.getA().getType());
   Value a = lookup(op.getA()), bMatrix = lookup(op.getB());
   int64_t m = accType.getDimSize(0), n = accType.getDimSize(1),
           k = aType.getDimSize(1);
@@ -1178,7 +1178,13 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
                               index(loc, 7)));
     Value col = arith::MulIOp::create(b, loc, c, index(loc, 8));
     Value v;
-    if (cast<MemRefType>(from.getType()).isLastDimUnitStride()) {
+    auto fromType = cast<MemRefType>(from.getType());
+    if (fromType.getRank() == 1) {
+      // A row-major staging buffer.
+      Value flat = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, r, index(loc, cols)), col);
+      v = vector::LoadOp::create(b, loc, chunk, from, ValueRange{flat});
+    } else if (fromType.isLastDimUnitStride()) {
       v = vector::LoadOp::create(b, loc, chunk, from, ValueRange{r, col});
     } else {
       SmallVector<Value> elements;
@@ -1192,6 +1198,12 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
         arith::DivUIOp::create(b, loc, offset(r, col), index(loc, 2));
     vector::StoreOp::create(b, loc, v, to, ValueRange{element});
   };
+  if (auto aVector = dyn_cast<VectorType>(aType)) {
+    // a in registers: staged row-major, then copied like a block.
+    a = stage(loc, a, aVector);
+    hazards.scratch = true;
+    barrier(loc);
+  }
   if (!aTransforms)
     copyRows(
         a, m, k,

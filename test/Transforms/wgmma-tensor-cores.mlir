@@ -96,9 +96,15 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
     return
   }
 
-  // a in registers and f32 (tf32) inputs keep the ordinary path for now.
+  // a in registers is staged row-major through the scratch, then copied
+  // into the core-matrix layout like a block in shared memory.
   // CHECK-LABEL: func.func @register_a
-  // CHECK-NOT: nvvm.wgmma
+  // CHECK: vector.store %{{.*}}, %[[STAGED:.*]][%{{.*}}] {{.*}} : memref<1024xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+  // CHECK: nvvm.barrier
+  // CHECK: vector.load %[[STAGED]][%{{.*}}] : memref<1024xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+  // CHECK: nvvm.fence.proxy
+  // CHECK: nvvm.barrier
+  // CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 8, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
   // CHECK: return
   func.func @register_a() {
     mgpu.pallas_call grid [1] in_specs [] out_specs []
