@@ -29,20 +29,15 @@ not a timing).
 """
 
 import argparse
-import math
 import os
 import re
-import subprocess
 import sys
+
+from ptxinfo import compile_kernel, resident_ctas
 
 SMS = 132
 PEAK = 4.8e12
 LATENCY = 800e-9
-REGS_PER_SM = 65536
-THREADS_PER_SM = 2048
-CTAS_PER_SM = 32
-SMEM_PER_SM = 228 * 1024
-SMEM_RESERVED_PER_CTA = 1024
 
 WIDTH = {"b8": 1, "u8": 1, "s8": 1, "b16": 2, "u16": 2, "s16": 2, "f16": 2,
          "b32": 4, "u32": 4, "s32": 4, "f32": 4, "b64": 8, "u64": 8,
@@ -89,52 +84,14 @@ def loads_in_flight(ptx):
     return total
 
 
-def resident_ctas(regs, threads, smem):
-    warps = math.ceil(threads / 32)
-    regs_per_warp = math.ceil(max(regs, 1) * 32 / 256) * 256
-    limits = [THREADS_PER_SM // threads, CTAS_PER_SM,
-              REGS_PER_SM // (regs_per_warp * warps)]
-    limits.append(SMEM_PER_SM // (smem + SMEM_RESERVED_PER_CTA))
-    return max(0, min(limits))
-
-
 def analyze(build, path, ptxas):
-    here = os.path.dirname(os.path.abspath(__file__))
-    opt = os.path.join(build, "bin", "mgpu-opt")
-    module = subprocess.run(
-        [opt, "--mgpu-to-binary=chip=sm_90a format=isa", path],
-        check=True, capture_output=True, text=True).stdout
-    ptx = subprocess.run(
-        [sys.executable, os.path.join(here, "..", "utils", "extract-ptx.py")],
-        input=module, check=True, capture_output=True, text=True).stdout
-    launch = re.search(r"threads in \(%(\w+),.*?dynamic_shared_memory_size "
-                       r"%(\w+)", module)
-    # SSA names repeat across functions: the constants of the launching one.
-    start = max(module.rfind("func.func", 0, launch.start()),
-                module.rfind("llvm.func", 0, launch.start())) if launch else 0
-    constants = dict(re.findall(
-        r"%(\w+) = llvm\.mlir\.constant\((\d+) : i\d+\)",
-        module[start:launch.start() if launch else len(module)]))
-    threads = int(constants.get(launch.group(1), 128)) if launch else 128
-    dynamic = int(constants.get(launch.group(2), 0)) if launch else 0
-    ptx_path = path + ".hbm-estimate.ptx"
-    try:
-        with open(ptx_path, "w") as stream:
-            stream.write(ptx)
-        info = subprocess.run([ptxas, "-arch=sm_90a", "-v", ptx_path, "-o",
-                               os.devnull], check=True, capture_output=True,
-                              text=True).stderr
-    finally:
-        os.remove(ptx_path)
-    regs = int(re.search(r"Used (\d+) registers", info).group(1))
-    static = re.search(r"(\d+) bytes smem", info)
-    smem = dynamic + (int(static.group(1)) if static else 0)
-    spills = re.search(r"(\d+) bytes spill stores", info)
+    ptx, info = compile_kernel(build, path, ptxas)
+    threads, regs, smem = info["threads"], info["regs"], info["smem"]
     count = lambda pattern: len(re.findall(pattern, ptx, re.M))
     row = {
         "kernel": os.path.splitext(os.path.basename(path))[0],
         "threads": threads, "regs": regs, "smem": smem,
-        "spills": int(spills.group(1)) if spills else 0,
+        "spills": info["spills"],
         "tma": count(r"^\s*cp\.async\.bulk\.tensor"),
         "shared": count(r"^\s*(ld|st)\.shared"),
         "barriers": count(r"^\s*bar\.sync"),

@@ -9,8 +9,8 @@
 
 #whole = #mgpu.block_spec<shape = [4096, 4096], index_map = affine_map<(i, j) -> (0, 0)>, memory_space = gmem>
 #c_block = #mgpu.block_spec<shape = [128, 128], index_map = affine_map<(i, j) -> (i, j)>>
-#a_k = #mgpu.block_spec<shape = [128, 64], index_map = affine_map<(k) -> (0, k)>>
-#b_k = #mgpu.block_spec<shape = [64, 128], index_map = affine_map<(k) -> (k, 0)>>
+#a_k = #mgpu.block_spec<shape = [128, 64], index_map = affine_map<(k) -> (0, k)>, transforms = [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]>
+#b_k = #mgpu.block_spec<shape = [64, 128], index_map = affine_map<(k) -> (k, 0)>, transforms = [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]>
 #stages = #mgpu.compiler_params<max_concurrent_steps = 4>
 
 module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""A static report of the tensor-core kernels, with an issue-rate bound.
+
+    bench/tensor-core-report.py [--build build] [--min PERCENT] [KERNEL.mlir ...]
+
+Without a GPU, what a tensor-core kernel can reach is bounded by what its
+step loop issues. Each kernel (default: examples/matmul_bf16.mlir,
+examples/attention.mlir and the 4096^3 benchmark) is compiled for sm_90a
+with --mgpu-to-binary="tensor-cores=1"; from `ptxas -v` and from the PTX
+of the innermost loop holding wgmma.mma_async (one pipeline step) this
+script reports:
+
+  wgmma/step    wgmma.mma_async per step, and their shapes
+  TMA KiB       bytes the step's TMA copies bring (their expect_tx)
+  lane KiB      bytes the lanes load from and store to shared memory in the
+                step (each static ld/st.shared once per thread; with inner
+                loops, such as the lanes' operand copies, this is a lower
+                bound and the bound below an upper one: marked >= and <=)
+  regs, spill, smem, CTAs/SM
+  MMA clk       the step's flops / 4096 (dense 16-bit flops per SM and
+                clock: 989 TFLOP/s over 132 SMs at 1.83 GHz)
+  smem clk      (TMA bytes + the bytes wgmma reads + lane bytes) / 128
+                (shared-memory bytes per SM and clock)
+  bound         MMA clk / step clk, as a share of the 989 TFLOP/s peak.
+                TMA and wgmma run asynchronously and overlap; the lanes'
+                accesses do not overlap the MMAs (wgmma waits before the
+                lanes reuse memory), so step clk = lane clk + max(MMA clk,
+                async smem clk).
+
+The bound leaves out the wgmma pipeline's drain at each wait, barrier and
+mbarrier latencies, and the prologue and epilogue: it is an upper bound
+of what the step loop allows, not a timing. With --min, exit status 1
+when the bound of the first kernel is below PERCENT.
+"""
+
+import argparse
+import os
+import re
+import sys
+
+from ptxinfo import compile_kernel, resident_ctas
+
+FLOPS_PER_CLOCK = 4096
+SMEM_BYTES_PER_CLOCK = 128
+PEAK_TFLOPS = 989
+WIDTH = {"b8": 1, "u8": 1, "b16": 2, "u16": 2, "f16": 2, "b32": 4, "u32": 4,
+         "f32": 4, "b64": 8, "u64": 8, "f64": 8}
+
+
+def access_bytes(opcode):
+    parts = opcode.split(".")
+    vector = next((int(p[1:]) for p in parts if re.fullmatch(r"v\d", p)), 1)
+    return vector * WIDTH.get(parts[-1], 4)
+
+
+def loops(lines):
+    """The line ranges (label, back branch) of the loops of `lines`."""
+    labels = {l.strip()[:-1]: i for i, l in enumerate(lines)
+              if re.match(r"^\$\w+:$", l.strip())}
+    ranges = []
+    for i, line in enumerate(lines):
+        branch = re.search(r"\bbra(?:\.uni)?\s+(\$\w+);", line)
+        if branch and branch.group(1) in labels and \
+                labels[branch.group(1)] <= i:
+            ranges.append((labels[branch.group(1)], i))
+    return ranges
+
+
+def step_loop(lines):
+    """The line range of the innermost loop around the first wgmma."""
+    first = next((i for i, l in enumerate(lines)
+                  if "wgmma.mma_async" in l), None)
+    if first is None:
+        return None
+    best = None
+    for start, end in loops(lines):
+        if start <= first <= end and (best is None or
+                                      end - start < best[1] - best[0]):
+            best = (start, end)
+    return best
+
+
+def analyze(build, path, ptxas):
+    ptx, info = compile_kernel(build, path, ptxas,
+                               "chip=sm_90a format=isa tensor-cores=1")
+    lines = ptx.splitlines()
+    row = dict(info, kernel=os.path.splitext(os.path.basename(path))[0])
+    row["ctas"] = resident_ctas(info["regs"], info["threads"], info["smem"])
+    loop = step_loop(lines)
+    if loop is None:
+        row.update(inner=0, wgmma=0, shapes="none", tma=0, lane=0,
+                   bound=None)
+        return row
+    body = lines[loop[0]:loop[1] + 1]
+    # Loops inside the step (the lanes' copies) run more than once: their
+    # accesses are undercounted.
+    inner = [r for r in loops(lines)
+             if loop[0] <= r[0] and r[1] <= loop[1] and r != loop]
+    inner = [r for r in inner
+             if any(re.search(r"\b(ld|st)\.shared", l)
+                    for l in lines[r[0]:r[1] + 1])]
+    moves = dict(re.findall(r"mov\.b32\s+(%r\d+), (\d+);", ptx))
+    shapes, flops, operand, tma, lane = {}, 0, 0, 0, 0
+    for line in body:
+        text = line.strip()
+        mma = re.search(r"wgmma\.mma_async\S*\.m64n(\d+)k(\d+)", text)
+        if mma:
+            n, k = int(mma.group(1)), int(mma.group(2))
+            shapes["m64n%dk%d" % (n, k)] = shapes.get("m64n%dk%d" % (n, k),
+                                                      0) + 1
+            flops += 2 * 64 * n * k
+            operand += (64 * k + k * n) * 2
+        expect = re.search(r"mbarrier\.arrive\.expect_tx\S*\s+[^,]+, [^,]+, "
+                           r"(%r\d+|\d+);", text)
+        if expect:
+            value = expect.group(1)
+            tma += int(moves.get(value, value if value.isdigit() else 0))
+        access = re.match(r"(?:@%p\d+\s+)?((?:ld|st)\.shared\S*)", text)
+        if access:
+            lane += access_bytes(access.group(1)) * info["threads"]
+    mma_clk = flops / FLOPS_PER_CLOCK
+    async_clk = (tma + operand) / SMEM_BYTES_PER_CLOCK
+    lane_clk = lane / SMEM_BYTES_PER_CLOCK
+    row.update(inner=len(inner), wgmma=sum(shapes.values()),
+               shapes=", ".join("%d x %s" % (c, s)
+                                for s, c in sorted(shapes.items())),
+               tma=tma, lane=lane, mma_clk=mma_clk,
+               smem_clk=async_clk + lane_clk,
+               bound=100.0 * mma_clk / (lane_clk + max(mma_clk, async_clk)))
+    return row
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.join(here, "..")
+    suite = [os.path.join(root, "examples", "matmul_bf16.mlir"),
+             os.path.join(here, "programs", "matmul_bf16_wgmma.mlir"),
+             os.path.join(root, "examples", "attention.mlir")]
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default="build")
+    parser.add_argument("--ptxas", default="/usr/local/cuda/bin/ptxas")
+    parser.add_argument("--min", type=float, default=None)
+    parser.add_argument("kernels", nargs="*", default=suite)
+    args = parser.parse_args()
+    rows = [analyze(os.path.abspath(args.build), k, args.ptxas)
+            for k in args.kernels]
+    header = ("kernel", "wgmma/step", "shapes", "TMA KiB", "lane KiB",
+              "inner loops",
+              "regs", "spill", "smem B", "CTAs/SM", "MMA clk", "smem clk",
+              "bound")
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for r in rows:
+        bound = "n/a" if r["bound"] is None else "%s%.0f%% (%.0f TFLOP/s)" % (
+            "<= " if r["inner"] else "", r["bound"],
+            r["bound"] * PEAK_TFLOPS / 100)
+        print("| " + " | ".join(str(x) for x in (
+            r["kernel"], r["wgmma"], r["shapes"], "%.0f" % (r["tma"] / 1024),
+            ("%.0f" if not r["inner"] else ">= %.0f") % (r["lane"] / 1024),
+            r["inner"], r["regs"], r["spills"], r["smem"],
+            r["ctas"], "%.0f" % r.get("mma_clk", 0),
+            "%.0f" % r.get("smem_clk", 0), bound)) + " |")
+    first = rows[0]["bound"] if rows else None
+    if args.min is not None and (first is None or first < args.min):
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
