@@ -74,6 +74,7 @@ static void addKernelFormPasses(OpPassManager &pm, bool identityLayout,
   MGPUBufferizeOptions bufferize;
   bufferize.identityLayout = identityLayout;
   pm.addPass(createMGPUBufferize(bufferize));
+  pm.addPass(createMGPUContractToWgmma());
   pm.addPass(createMGPUDirectBlocks());
   pm.addPass(createMGPUMathFlags());
   MGPUExpandPipelinesOptions expand;

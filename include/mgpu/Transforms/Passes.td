@@ -305,6 +305,46 @@ def MGPUExpandF8 : Pass<"mgpu-expand-f8"> {
   ];
 }
 
+def MGPUContractToWgmma : Pass<"mgpu-contract-to-wgmma"> {
+  let summary = "Matmuls of staged blocks (vector.contract) as mgpu.wgmma "
+                "(tensor cores)";
+  let description = [{
+    A Pallas body that multiplies two blocks with `jnp.dot(a_ref[...],
+    b_ref[...])` has, in memref form, a `vector.contract` of two whole-block
+    `vector.transfer_read`s of shared memory. This pass makes such a
+    contraction an `mgpu.wgmma` of views of the two blocks at the reads'
+    indices, which the tensor-core lowering runs as wgmma.mma_async (and
+    whose blocks `--mgpu-expand-pipelines="apply-transforms=1"` may stage in
+    the swizzled layout). It rewrites a row-major matmul (m, k) x (k, n) ->
+    (m, n) adding f16 or bf16 products into an f32 accumulator, with M a
+    multiple of 64, N a multiple of 8 up to 256 and K a multiple of 16, and
+    both inputs in-bounds, unmasked, minor-identity reads of 2-d
+    shared-memory memrefs, inside a kernel body; anything else is left as
+    it is. An accumulator block that is read whole, multiplied into and
+    written back whole is updated 64 rows at a time (one wgmma per 64-row
+    half, as JAX's consumer warpgroups split it), so that each accumulator
+    fits the tensor-core lowering's registers. The sums become wgmma's (f32,
+    in k order). The tensor-core pipelines run it after bufferization.
+
+    ```mlir
+    %a = vector.transfer_read %as[%c0, %c0], %pad {in_bounds = [true, true]}
+        : memref<128x64xbf16, #smem>, vector<128x64xbf16>
+    %b = vector.transfer_read %bs[%c0, %c0], %pad {in_bounds = [true, true]}
+        : memref<64x128xbf16, #smem>, vector<64x128xbf16>
+    %r = vector.contract {...} %a, %b, %acc
+    // becomes
+    %av = memref.subview %as[0, 0] [128, 64] [1, 1]
+    %bv = memref.subview %bs[0, 0] [64, 128] [1, 1]
+    %r = mgpu.wgmma %acc, %av, %bv
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
 def MGPUPromoteAccumulators : Pass<"mgpu-promote-accumulators"> {
   let summary = "Carry accumulators revisited in a loop in vectors (GPU)";
   let description = [{
