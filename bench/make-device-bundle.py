@@ -26,31 +26,48 @@ import subprocess
 import sys
 
 LIMIT_BYTES = 64 * 1024 * 1024
-RUN_LINE = re.compile(r"//\s*RUN:\s*%run_on_backends\s+%s\b(.*)$")
+RUN_LINE = re.compile(r"//\s*RUN:\s*%run_on_backends\s+(%s|%t\.mlir)(?=\s|$)(.*)$")
+# A run test of an example: `cat EXAMPLE DRIVER > %t.mlir`, then
+# `%run_on_backends %t.mlir`.
+CAT_LINE = re.compile(r"//\s*RUN:\s*cat\s+(.+?)\s*>\s*%t\.mlir\s*$")
 BUNDLE_VARIANT = re.compile(r"//\s*bundle-variant:\s*(.+)$")
 
 
 def find_run_tests(source_root):
-    """(name, file, mgpu-run options) for each %run_on_backends line on %s."""
+    """(name, test file, sources, mgpu-run options) for each %run_on_backends
+    line: on %s (sources: the test), or on %t.mlir (sources: what the
+    test's `cat ... > %t.mlir` line concatenates)."""
     tests = []
     integration = os.path.join(source_root, "test", "Integration")
     for directory, _, files in sorted(os.walk(integration)):
         for file in sorted(f for f in files if f.endswith(".mlir")):
             path = os.path.join(directory, file)
             runs = []
+            concatenated = None
             with open(path) as stream:
                 for line in stream:
+                    cat = CAT_LINE.match(line.strip())
+                    if cat:
+                        concatenated = [
+                            word.replace("%mgpu_src_root", source_root)
+                            .replace("%s", path).replace("%S", directory)
+                            for word in cat.group(1).split()]
                     match = RUN_LINE.match(line.strip())
-                    if match:
-                        rest = match.group(1)
-                        options = rest.split(" -- ", 1)[1].split() \
-                            if " -- " in rest else []
-                        runs.append(options)
+                    if not match:
+                        continue
+                    sources = [path] if match.group(1) == "%s" else \
+                        concatenated
+                    if not sources:
+                        continue
+                    rest = match.group(2)
+                    options = rest.split(" -- ", 1)[1].split() \
+                        if " -- " in rest else []
+                    runs.append((sources, options))
             stem = os.path.relpath(path, integration)[:-len(".mlir")]
             stem = stem.replace(os.sep, ".")
-            for index, options in enumerate(runs):
+            for index, (sources, options) in enumerate(runs):
                 name = stem if len(runs) == 1 else "%s.%d" % (stem, index)
-                tests.append((name, path, options))
+                tests.append((name, path, sources, options))
     return tests
 
 
@@ -87,20 +104,29 @@ def main():
         os.makedirs(os.path.join(staging, sub))
 
     manifest = []
-    for name, path, options in find_run_tests(source_root):
+    for name, path, sources, options in find_run_tests(source_root):
         if args.only and not re.search(args.only, name):
             continue
         exe = os.path.join(staging, "tests", name)
-        run([mgpu_run, path, "-e", "main", "--emit-executable",
+        program = path
+        if sources != [path]:
+            program = exe + ".mlir"
+            with open(program, "w") as stream:
+                for source in sources:
+                    with open(source) as part:
+                        stream.write(part.read())
+        run([mgpu_run, program, "-e", "main", "--emit-executable",
              "--backend=" + args.backend, "-o", exe] + options)
         if args.expected_from:
             shutil.copy2(os.path.join(args.expected_from, "tests",
                                       name + ".expected"), exe + ".expected")
         else:
-            expected = run([mgpu_run, path, "-e", "main", "--backend=cpu"]
+            expected = run([mgpu_run, program, "-e", "main", "--backend=cpu"]
                            + options, timeout=600)
             with open(exe + ".expected", "w") as stream:
                 stream.write(expected)
+        if program != path:
+            os.remove(program)
         manifest.append("test %s %s %s" % (
             name, os.path.relpath(path, source_root), " ".join(options)))
 
@@ -121,7 +147,7 @@ def main():
                         variants.append(match.group(1).split())
             for options in variants:
                 suffix = "".join("." + o.lstrip("-") for o in options)
-                run([mgpu_run, path, "-e", "main", "--emit-executable", "-o",
+                run([mgpu_run, program, "-e", "main", "--emit-executable", "-o",
                      os.path.join(staging, "bench", name + suffix)] + options)
                 manifest.append(("bench %s%s bench/programs/%s %s" % (
                     name, suffix, file, " ".join(options))).rstrip())
