@@ -147,7 +147,7 @@ def main():
                         variants.append(match.group(1).split())
             for options in variants:
                 suffix = "".join("." + o.lstrip("-") for o in options)
-                run([mgpu_run, program, "-e", "main", "--emit-executable", "-o",
+                run([mgpu_run, path, "-e", "main", "--emit-executable", "-o",
                      os.path.join(staging, "bench", name + suffix)] + options)
                 manifest.append(("bench %s%s bench/programs/%s %s" % (
                     name, suffix, file, " ".join(options))).rstrip())

@@ -41,6 +41,8 @@
 // MANIFEST: backend cuda
 // MANIFEST: test Kernels.vector_add test/Integration/Kernels/vector_add.mlir
 // MANIFEST: test MPMD.producer-consumer.1 test/Integration/MPMD/producer-consumer.mlir --mpmd-form=cta-partitioned
+// Run tests of examples (cat EXAMPLE DRIVER > %t.mlir) are bundled too.
+// MANIFEST: test TensorCores.matmul_bf16.1 test/Integration/TensorCores/matmul_bf16.mlir --tensor-cores
 // MANIFEST: bench layernorm bench/programs/layernorm.mlir
 // MANIFEST-NEXT: bench matmul_bf16 bench/programs/matmul_bf16.mlir
 // MANIFEST-NEXT: bench matmul_bf16_wgmma bench/programs/matmul_bf16_wgmma.mlir
