@@ -177,9 +177,10 @@ def MGPULowerToGPU : Pass<"mgpu-lower-to-gpu", "::mlir::ModuleOp"> {
            "How the pairs of an mpmd_map share a launch: auto, "
            "warp-specialized or cta-partitioned">,
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"false",
-           "On sm_90a, run mgpu.wgmma (f16/bf16 a and b in shared memory, "
-           "f32 accumulator) on the tensor cores (wgmma.mma_async) instead "
-           "of ordinary instructions">
+           "On sm_90a, run mgpu.wgmma (f16/bf16 inputs, b in shared "
+           "memory, a in shared memory or registers, f32 accumulator) on "
+           "the tensor cores (wgmma.mma_async) instead of ordinary "
+           "instructions">
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
