@@ -1,0 +1,152 @@
+//===- DistributeMemoryAccess.cpp - Vector reads and writes ---------------===//
+//
+// The distribution of vector.transfer_read/transfer_write and
+// vector.load/store on memrefs: each lane reads or writes the chunks it owns,
+// with one V-wide access per chunk when the access is a minor identity, in
+// bounds and unit-stride (aligned as far as the indices are known to be), and
+// element by element otherwise, guarded by the bounds the transfer may leave.
+// Accesses to lane-private views need no barriers; others are recorded for
+// the hazard tracker.
+//
+//===----------------------------------------------------------------------===//
+
+#include "WarpgroupDistributor.h"
+
+using namespace mlir;
+using namespace mlir::mgpu;
+using namespace mlir::mgpu::detail;
+
+/// Whether `base` is a view whose elements each lane accesses alone.
+static bool isLanePrivate(Value base) {
+  auto view = base.getDefiningOp<memref::SubViewOp>();
+  return view && view->hasAttr(MGPUDialect::getLanePrivateAttrName());
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+LogicalResult Distributor::distributeRead(Operation *op, Value memref,
+                                          ValueRange indices, VectorType type,
+                                          AffineMap permutation,
+                                          ArrayRef<bool> inBounds,
+                                          Value padding) {
+  Location loc = op->getLoc();
+  Value base = lookup(memref);
+  SmallVector<Value> baseIndices =
+      llvm::map_to_vector(indices, [&](Value v) { return lookup(v); });
+  bool lanePrivate = isLanePrivate(base);
+  if (!lanePrivate)
+    beforeRead(loc);
+  Layout layout(type);
+  Type element = type.getElementType();
+  Value lane;
+  if (hasFastPath(base, type, permutation, inBounds)) {
+    lane = zeroVector(loc, getLaneType(type));
+    int64_t rankDiff = permutation.getNumDims() - type.getRank();
+    for (int64_t slot = 0; slot < layout.slots; ++slot) {
+      Value start = chunkStart(loc, layout, slot, /*clamp=*/true);
+      SmallVector<Value> multi = delinearize(loc, start, layout.shape);
+      SmallVector<Value> at(baseIndices);
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        at[rankDiff + d] =
+            arith::AddIOp::create(b, loc, at[rankDiff + d], multi[d]);
+      int64_t align =
+          std::min(getKnownAlignment(base, at),
+                   layout.v * static_cast<int64_t>(storageBytes(element)));
+      Value chunk =
+          vector::LoadOp::create(b, loc, VectorType::get({layout.v}, element),
+                                 base, at, false, llvm::MaybeAlign(align));
+      lane = vector::InsertStridedSliceOp::create(b, loc, chunk, lane,
+                                                  slot * layout.v, 1);
+    }
+  } else {
+    Value pad = padding ? lookup(padding) : Value();
+    lane = buildPerElement(loc, type, [&](ArrayRef<Value> multi, Value) {
+      SmallVector<Value> at =
+          transferIndices(loc, baseIndices, permutation, multi);
+      Value inside = transferInBounds(loc, base, at, permutation, inBounds);
+      if (!inside)
+        return Value(memref::LoadOp::create(b, loc, base, at));
+      auto ifOp = scf::IfOp::create(
+          b, loc, inside,
+          [&](OpBuilder &nb, Location l) {
+            scf::YieldOp::create(
+                nb, l, Value(memref::LoadOp::create(nb, l, base, at)));
+          },
+          [&](OpBuilder &nb, Location l) {
+            Value p = pad;
+            if (!p)
+              p = arith::ConstantOp::create(
+                  nb, l, cast<TypedAttr>(nb.getZeroAttr(element)));
+            scf::YieldOp::create(nb, l, p);
+          });
+      return ifOp.getResult(0);
+    });
+  }
+  hazards.read = hazards.read || !lanePrivate;
+  map.map(op->getResult(0), lane);
+  return success();
+}
+
+LogicalResult Distributor::distributeWrite(Operation *op, Value value,
+                                           Value memref, ValueRange indices,
+                                           VectorType type,
+                                           AffineMap permutation,
+                                           ArrayRef<bool> inBounds) {
+  Location loc = op->getLoc();
+  Value base = lookup(memref);
+  Value lane = lookup(value);
+  SmallVector<Value> baseIndices =
+      llvm::map_to_vector(indices, [&](Value v) { return lookup(v); });
+  bool lanePrivate = isLanePrivate(base);
+  if (!lanePrivate)
+    beforeWrite(loc);
+  Layout layout(type);
+  Type element = type.getElementType();
+  if (hasFastPath(base, type, permutation, inBounds)) {
+    int64_t rankDiff = permutation.getNumDims() - type.getRank();
+    for (int64_t slot = 0; slot < layout.slots; ++slot) {
+      Value start = chunkStart(loc, layout, slot, /*clamp=*/false);
+      Value valid =
+          layout.isFullSlot(slot) ? Value() : chunkValid(loc, layout, start);
+      guarded(loc, valid, [&] {
+        SmallVector<Value> multi = delinearize(loc, start, layout.shape);
+        SmallVector<Value> at(baseIndices);
+        for (int64_t d = 0; d < type.getRank(); ++d)
+          at[rankDiff + d] =
+              arith::AddIOp::create(b, loc, at[rankDiff + d], multi[d]);
+        int64_t align =
+            std::min(getKnownAlignment(base, at),
+                     layout.v * static_cast<int64_t>(storageBytes(element)));
+        Value chunk = vector::ExtractStridedSliceOp::create(
+            b, loc, lane, slot * layout.v, layout.v, 1);
+        vector::StoreOp::create(b, loc, chunk, base, at, false,
+                                llvm::MaybeAlign(align));
+      });
+    }
+  } else {
+    for (int64_t slot = 0; slot < layout.slots; ++slot) {
+      Value start = chunkStart(loc, layout, slot, /*clamp=*/false);
+      for (int64_t k = 0; k < layout.v; ++k) {
+        Value flat =
+            k ? arith::AddIOp::create(b, loc, start, index(loc, k)) : start;
+        Value valid =
+            layout.isFullSlot(slot) ? Value() : chunkValid(loc, layout, flat);
+        guarded(loc, valid, [&] {
+          SmallVector<Value> multi = delinearize(loc, flat, layout.shape);
+          SmallVector<Value> at =
+              transferIndices(loc, baseIndices, permutation, multi);
+          Value inside = transferInBounds(loc, base, at, permutation, inBounds);
+          guarded(loc, inside, [&] {
+            Value x =
+                vector::ExtractOp::create(b, loc, lane, slot * layout.v + k);
+            memref::StoreOp::create(b, loc, x, base, at);
+          });
+        });
+      }
+    }
+  }
+  hazards.write = hazards.write || !lanePrivate;
+  return success();
+}
