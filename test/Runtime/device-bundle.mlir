@@ -37,7 +37,7 @@
 // BROKEN: FAIL Kernels.vector_add: line 1: expected 'mismatches: 7', got 'mismatches: 0'
 // BROKEN: == tests: {{[0-9]+}} passed, 1 failed
 
-// MAKE-GPU: make-device-bundle: {{.*}}gpu: {{[0-9]+}} tests, 7 benchmarks, {{0|1}}.{{[0-9]}} MiB (cuda)
+// MAKE-GPU: make-device-bundle: {{.*}}gpu: {{[0-9]+}} tests, 7 benchmarks, {{[0-9]+}}.{{[0-9]}} MiB (cuda)
 // MANIFEST: backend cuda
 // MANIFEST: test Kernels.vector_add test/Integration/Kernels/vector_add.mlir
 // MANIFEST: test MPMD.producer-consumer.1 test/Integration/MPMD/producer-consumer.mlir --mpmd-form=cta-partitioned
