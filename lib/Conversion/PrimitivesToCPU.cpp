@@ -148,6 +148,17 @@ template <typename OpTy> struct EraseOnCPU : public OpConversionPattern<OpTy> {
   }
 };
 
+/// The host holds every vector whole: a layout cast is its source.
+struct LayoutCastToCPU : public OpConversionPattern<LayoutCastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LayoutCastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getSource());
+    return success();
+  }
+};
+
 /// barrier_arrive -> mgpuHostBarrierArrive.
 struct BarrierArriveToCPU : public OpConversionPattern<BarrierArriveOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -305,7 +316,8 @@ void mlir::mgpu::populatePrimitivesToCPUPatterns(const TypeConverter &converter,
       .add<CopyGmemToSmemToCPU, CopySmemToGmemToCPU, EraseOnCPU<CommitSmemOp>,
            EraseOnCPU<WaitSmemToGmemOp>, BarrierArriveToCPU, BarrierWaitToCPU,
            SemaphoreSignalToCPU, SemaphoreWaitToCPU, WgmmaToCPU,
-           EraseOnCPU<WgmmaWaitOp>, EraseOnCPU<SetMaxRegistersOp>>(
+           EraseOnCPU<WgmmaWaitOp>, EraseOnCPU<SetMaxRegistersOp>,
+           LayoutCastToCPU>(
           converter, patterns.getContext());
 }
 
@@ -313,5 +325,5 @@ void mlir::mgpu::configurePrimitivesToCPULegality(ConversionTarget &target) {
   target.addIllegalOp<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp,
                       WaitSmemToGmemOp, BarrierArriveOp, BarrierWaitOp,
                       SemaphoreSignalOp, SemaphoreWaitOp, WgmmaOp, WgmmaWaitOp,
-                      SetMaxRegistersOp>();
+                      SetMaxRegistersOp, LayoutCastOp>();
 }

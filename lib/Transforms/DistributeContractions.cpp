@@ -345,11 +345,7 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
     hazards.scratch = true;
   else
     pendingMmas = true;
-  fragmentOf[op.getResult()] = result;
-  // Uses that need the ordinary layout share one conversion.
-  if (!llvm::all_of(op.getResult().getUses(),
-                    [&](OpOperand &use) { return takesFragments(use); }))
-    map.map(op.getResult(), fragmentsToLanes(loc, result, accType));
+  setFragments(loc, op.getResult(), result);
   return success();
 }
 
@@ -418,10 +414,19 @@ bool Distributor::takesFragments(OpOperand &use) const {
   if (auto wgmma = dyn_cast<WgmmaOp>(owner))
     return use.get() == wgmma.getAcc() && ctx.tensorCores &&
            canRunOnTensorCores(wgmma);
-  if (auto yield = dyn_cast<scf::YieldOp>(owner))
-    if (auto loop = dyn_cast<scf::ForOp>(yield->getParentOp()))
-      return fragmentIterArgs.contains(
-          loop.getRegionIterArgs()[use.getOperandNumber()]);
+  if (auto yield = dyn_cast<scf::YieldOp>(owner)) {
+    if (isa<scf::ForOp, scf::IfOp>(yield->getParentOp()))
+      return layoutOf(yield->getParentOp()->getResult(
+                 use.getOperandNumber())) == LayoutKind::wgmma;
+    return false;
+  }
+  if (auto cast = dyn_cast<LayoutCastOp>(owner))
+    return cast.getLayout().getKind() == LayoutKind::wgmma;
+  if (OpTrait::hasElementwiseMappableTraits(owner) ||
+      isa<vector::FMAOp>(owner))
+    return llvm::any_of(owner->getResults(), [](Value r) {
+      return layoutOf(r) == LayoutKind::wgmma;
+    });
   return false;
 }
 

@@ -23,17 +23,45 @@ using namespace mlir::mgpu::detail;
 // Layout-preserving ops
 //===----------------------------------------------------------------------===//
 
+/// In the strided layout and in the wgmma layout alike, a lane holds the
+/// elements at the same positions of every operand and of the result: the
+/// op applies to the lane vectors (which have the same type in both).
 LogicalResult Distributor::distributeElementwise(Operation *op) {
-  SmallVector<Value> operands = llvm::map_to_vector(
-      op->getOperands(), [&](Value v) { return lookup(v); });
+  bool fragments = llvm::any_of(op->getResults(), [](Value r) {
+    return layoutOf(r) == LayoutKind::wgmma;
+  });
+  // The registers of MMAs in flight are not readable yet.
+  if (fragments)
+    completeMmas(op->getLoc());
+  SmallVector<Value> operands =
+      llvm::map_to_vector(op->getOperands(), [&](Value v) {
+        return fragments && isa<VectorType>(v.getType()) ? lookupFragments(v)
+                                                         : lookup(v);
+      });
   SmallVector<Type> types;
   for (Type t : op->getResultTypes())
     types.push_back(isa<VectorType>(t) ? Type(getLaneType(cast<VectorType>(t)))
                                        : t);
   OperationState state(op->getLoc(), op->getName().getIdentifier(), operands,
                        types, op->getAttrs());
+  state.attributes.erase(kOutLayoutsAttrName);
   Operation *lane = b.create(state);
-  map.map(op->getResults(), lane->getResults());
+  for (auto [original, value] :
+       llvm::zip(op->getResults(), lane->getResults())) {
+    if (fragments)
+      setFragments(op->getLoc(), original, value);
+    else
+      map.map(original, value);
+  }
+  return success();
+}
+
+/// A cast only moves the value into the layout its uses expect.
+LogicalResult Distributor::distributeLayoutCast(LayoutCastOp op) {
+  if (op.getLayout().getKind() == LayoutKind::wgmma)
+    setFragments(op.getLoc(), op.getResult(), lookupFragments(op.getSource()));
+  else
+    map.map(op.getResult(), lookup(op.getSource()));
   return success();
 }
 

@@ -107,6 +107,9 @@ static void addGPULowering(OpPassManager &pm, StringRef mpmdForm,
                            bool tensorCores) {
   addGPULaunchSplitting(pm);
   pm.addPass(createMGPUPromoteAccumulators());
+  MGPUAssignLayoutsOptions layouts;
+  layouts.tensorCores = tensorCores;
+  pm.addPass(createMGPUAssignLayouts(layouts));
   MGPULowerToGPUOptions lower;
   lower.mpmdForm = mpmdForm.str();
   lower.tensorCores = tensorCores;

@@ -197,6 +197,7 @@ LogicalResult Distributor::distributeOp(Operation *op) {
       .Case([&](vector::InsertOp o) { return distributeInsert(o); })
       .Case([&](vector::ContractionOp o) { return distributeContract(o); })
       .Case([&](WgmmaOp o) { return distributeWgmma(o); })
+      .Case([&](LayoutCastOp o) { return distributeLayoutCast(o); })
       .Case([&](vector::StepOp o) {
         // Element i is i: the lane computes its own positions.
         map.map(o.getResult(), buildPerElement(o.getLoc(), o.getType(),
@@ -386,16 +387,14 @@ LogicalResult Distributor::distributePrimitive(Operation *op) {
 
 LogicalResult Distributor::distributeFor(scf::ForOp op) {
   Location loc = op.getLoc();
-  // An accumulator updated by tensor-core wgmma at every step stays in the
-  // fragment layout for the whole loop.
+  // A value carried in the wgmma layout (an accumulator the tensor cores
+  // update at every step) stays in fragments for the whole loop.
   auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
-  for (auto [arg, next] :
-       llvm::zip(op.getRegionIterArgs(), yield.getOperands()))
-    if (auto wgmma = next.getDefiningOp<WgmmaOp>())
-      if (ctx.tensorCores && canRunOnTensorCores(wgmma))
-        fragmentIterArgs.insert(arg);
+  auto inFragments = [&](BlockArgument arg) {
+    return layoutOf(arg) == LayoutKind::wgmma;
+  };
   auto carried = [&](BlockArgument arg, Value v) {
-    return fragmentIterArgs.contains(arg) ? lookupFragments(v) : lookup(v);
+    return inFragments(arg) ? lookupFragments(v) : lookup(v);
   };
   SmallVector<Value> inits;
   for (auto [arg, init] : llvm::zip(op.getRegionIterArgs(), op.getInitArgs()))
@@ -412,7 +411,7 @@ LogicalResult Distributor::distributeFor(scf::ForOp op) {
   auto mapCarried = [&](ValueRange from, ValueRange to) {
     for (auto [arg, original, value] :
          llvm::zip(op.getRegionIterArgs(), from, to)) {
-      if (fragmentIterArgs.contains(arg))
+      if (inFragments(arg))
         fragmentOf[original] = value;
       else
         map.map(original, value);
@@ -429,6 +428,11 @@ LogicalResult Distributor::distributeFor(scf::ForOp op) {
   scf::YieldOp::create(b, loc, next);
   hazards = Hazards::all();
   mapCarried(op.getResults(), forOp.getResults());
+  // Uses after the loop that take the ordinary layout share one conversion.
+  b.setInsertionPointAfter(forOp);
+  for (auto [arg, result] : llvm::zip(op.getRegionIterArgs(), op.getResults()))
+    if (inFragments(arg))
+      setFragments(loc, result, fragmentOf[result]);
   return success();
 }
 
@@ -438,6 +442,9 @@ LogicalResult Distributor::distributeIf(scf::IfOp op) {
   for (Type t : op.getResultTypes())
     types.push_back(isa<VectorType>(t) ? Type(getLaneType(cast<VectorType>(t)))
                                        : t);
+  auto inFragments = [&](unsigned i) {
+    return layoutOf(op.getResult(i)) == LayoutKind::wgmma;
+  };
   auto ifOp = scf::IfOp::create(b, loc, types, lookup(op.getCondition()),
                                 /*withElseRegion=*/true);
   Hazards entry = hazards, exit;
@@ -451,10 +458,10 @@ LogicalResult Distributor::distributeIf(scf::IfOp op) {
       if (failed(distributeBlock(from.front())))
         return failure();
       auto yield = cast<scf::YieldOp>(from.front().getTerminator());
-      scf::YieldOp::create(
-          b, loc, llvm::map_to_vector(yield.getOperands(), [&](Value v) {
-            return lookup(v);
-          }));
+      SmallVector<Value> yielded;
+      for (auto [i, v] : llvm::enumerate(yield.getOperands()))
+        yielded.push_back(inFragments(i) ? lookupFragments(v) : lookup(v));
+      scf::YieldOp::create(b, loc, yielded);
     } else {
       scf::YieldOp::create(b, loc);
     }
@@ -465,7 +472,13 @@ LogicalResult Distributor::distributeIf(scf::IfOp op) {
       failed(fill(op.getElseRegion(), ifOp.elseBlock())))
     return failure();
   hazards = exit;
-  map.map(op.getResults(), ifOp.getResults());
+  for (auto [i, original, value] :
+       llvm::enumerate(op.getResults(), ifOp.getResults())) {
+    if (inFragments(i))
+      setFragments(loc, original, value);
+    else
+      map.map(original, value);
+  }
   return success();
 }
 
@@ -611,6 +624,10 @@ mlir::mgpu::distributeWarpgroupBody(OpBuilder &b, Block &body,
              << "cannot be lowered to the GPU: no loop form for this op";
     rewriter.eraseOp(op);
   }
+  // Values the layout assignment has not seen (it did not run, or ops were
+  // made after it) get layouts by the same rules.
+  if (Region *region = body.getParent())
+    assignLayouts(*region, context.tensorCores);
   Distributor distributor(b, mapping, context);
   return distributor.distributeBlock(body);
 }

@@ -15,6 +15,7 @@
 
 #include "mgpu/Conversion/WgmmaToNVVM.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mgpu/Dialect/MGPU/MGPULayouts.h"
 #include "mgpu/Transforms/WarpgroupDistribution.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -88,8 +89,6 @@ private:
   /// value may also have its ordinary layout in `map`; if not, each use that
   /// needs that layout converts it.
   DenseMap<Value, Value> fragmentOf;
-  /// Iteration arguments (of the original loops) carried in fragments.
-  DenseSet<Value> fragmentIterArgs;
   /// The last tensor-core wgmma and its b, which it left in the scratch.
   std::pair<Operation *, Value> lastTensorCoreB;
   bool reusesB(WgmmaOp op) const;
@@ -123,12 +122,30 @@ private:
                                 cast<VectorType>(v.getType()));
     return map.lookupOrDefault(v);
   }
+  /// The layout --mgpu-assign-layouts gave `v` (strided if none).
+  static LayoutKind layoutOf(Value v) {
+    return getAssignedLayout(v).value_or(LayoutKind::strided);
+  }
   /// `v` (an f32 accumulator) in the WGMMA fragment layout.
   Value lookupFragments(Value v) {
     if (Value fragments = fragmentOf.lookup(v))
       return fragments;
-    return lanesToFragments(v.getLoc(), lookup(v),
-                            cast<VectorType>(v.getType()));
+    auto type = cast<VectorType>(v.getType());
+    // Every lane holds the scalar of a splat already: no exchange.
+    if (layoutOf(v) == LayoutKind::splat)
+      return vector::BroadcastOp::create(
+          b, v.getLoc(), getLaneType(type),
+          vector::ExtractOp::create(b, v.getLoc(), lookup(v), 0));
+    return lanesToFragments(v.getLoc(), lookup(v), type);
+  }
+  /// Records `fragments` as the value of `original`; converts it once, here,
+  /// when some use takes the ordinary layout.
+  void setFragments(Location loc, Value original, Value fragments) {
+    fragmentOf[original] = fragments;
+    if (!llvm::all_of(original.getUses(),
+                      [&](OpOperand &use) { return takesFragments(use); }))
+      map.map(original, fragmentsToLanes(loc, fragments,
+                                         cast<VectorType>(original.getType())));
   }
   /// Whether `use` takes its value in the WGMMA fragment layout.
   bool takesFragments(OpOperand &use) const;
@@ -330,6 +347,7 @@ private:
   //--- op handlers --------------------------------------------------------
   LogicalResult distributeOp(Operation *op);
   LogicalResult distributeElementwise(Operation *op);
+  LogicalResult distributeLayoutCast(LayoutCastOp op);
   LogicalResult distributeConstant(arith::ConstantOp op);
   LogicalResult distributeBroadcast(vector::BroadcastOp op);
   LogicalResult distributeTranspose(vector::TransposeOp op);

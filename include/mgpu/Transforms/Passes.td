@@ -365,6 +365,40 @@ def MGPUPromoteAccumulators : Pass<"mgpu-promote-accumulators"> {
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def MGPUAssignLayouts : Pass<"mgpu-assign-layouts"> {
+  let summary = "Give every vector value of a kernel body a lane layout";
+  let description = [{
+    Records in `mgpu.out_layouts` how the lanes of a warpgroup hold each
+    vector value of the bodies of `pallas_call` and `mpmd_map` ops
+    (`#mgpu.layout`, SPEC section 7). The warpgroup distribution of
+    `--mgpu-lower-to-gpu` emits each op for those layouts and converts a
+    value (through the warpgroup scratch) only where two layouts meet.
+
+    - `mgpu.layout_cast` has its layout; ops that already have
+      `mgpu.out_layouts` keep theirs.
+    - A wgmma the tensor cores run (`tensor-cores=1`) leaves its result in
+      the `wgmma` fragment layout.
+    - A splat constant or a broadcast of a scalar is `splat`.
+    - An elementwise op is `wgmma` when its vector operands are all `wgmma`
+      or `splat` and at least one is `wgmma`; `splat` when all are `splat`.
+    - A loop-carried vector is `wgmma` when the value the loop yields for it
+      is (found by iterating to a fixed point from `strided`), and so is an
+      `scf.if` result both of whose branches yield `wgmma`.
+    - Everything else is `strided`.
+
+    So an accumulator updated by the tensor cores stays in the fragment
+    layout across a K loop, and elementwise epilogues on it need no
+    exchange. The GPU and emulator pipelines run it just before
+    `--mgpu-lower-to-gpu`, which assigns the same way any layout still
+    missing.
+  }];
+  let options = [
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"false",
+           "Whether --mgpu-lower-to-gpu runs wgmma on the tensor cores (so "
+           "their results are in the wgmma layout)">
+  ];
+}
+
 def MGPUByteBoolVectors : Pass<"mgpu-byte-bool-vectors"> {
   let summary = "i1 vector loads and stores one byte per element (host)";
   let description = [{

@@ -76,6 +76,11 @@ LogicalResult distributeWarpgroupBody(OpBuilder &b, Block &body,
 /// instructions.
 bool canRunOnTensorCores(WgmmaOp op);
 
+/// Gives the vector values of the ops nested in `body` that have no
+/// `mgpu.out_layouts` yet a lane layout (the rules of
+/// --mgpu-assign-layouts; `tensorCores` as for the distribution).
+void assignLayouts(Region &body, bool tensorCores);
+
 /// A power-of-two factor (at most 16) that `value` is known to be a multiple
 /// of, from constants, products and sums.
 int64_t getKnownMultiple(Value value);

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mgpu/Dialect/MGPU/MGPULayouts.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -114,6 +115,8 @@ LogicalResult MGPUDialect::verifyOperationAttribute(Operation *op,
                                 "memref.subview";
     return success();
   }
+  if (attr.getName() == kOutLayoutsAttrName)
+    return verifyOutLayouts(op, attr.getValue());
   if (attr.getName() != getTargetAttrName())
     return emitUnknownAttributeError(op, attr, /*where=*/"");
   if (!isa<TargetAttr>(attr.getValue()))

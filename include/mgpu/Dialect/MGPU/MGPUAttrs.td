@@ -226,6 +226,48 @@ def MGPU_TransposeTransformAttr : MGPU_Attr<"TransposeTransform", "transpose"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Vector layouts
+//===----------------------------------------------------------------------===//
+
+def MGPU_LayoutKindParameter : EnumParameter<MGPU_LayoutKind>;
+
+def MGPU_LayoutAttr : MGPU_Attr<"Layout", "layout"> {
+  let summary = "how a vector value is spread over the lanes (plgpu.Layout)";
+  let description = [{
+    A body is written at array level; on the GPU each vector value is held
+    by the 128 lanes of its warpgroup in one of these layouts:
+
+    - `strided`: the value, row-major, cut into chunks of V consecutive
+      elements (V the largest of 4, 2, 1 dividing the innermost dimension);
+      chunk c on lane c mod 128. Memory is read and written with V-wide
+      coalesced accesses. Every vector can have it.
+    - `wgmma`: the accumulator fragment of the tensor cores. A 2-D f32
+      vector with a multiple of 64 rows and of 8 columns (at most 32 KiB):
+      each 64-row tile is spread as `wgmma.mma_async` leaves it (lane l of
+      warp w holds rows 16w + l/4 and 16w + l/4 + 8, two adjacent columns
+      per 8-column group). Elementwise ops keep it; wgmma reads and writes
+      it without moving data.
+    - `splat`: every element is the same scalar (a splat constant or a
+      broadcast of a scalar); it fits any other layout for free.
+
+    `--mgpu-assign-layouts` gives every vector value of a kernel body a
+    layout, in the discardable attribute `mgpu.out_layouts` of its op (one
+    per vector result, in order; for `scf.for`, those of its iteration
+    arguments and results); `mgpu.layout_cast` chooses one by hand. The
+    distribution to lanes converts a value where two layouts meet.
+
+    ```mlir
+    #mgpu.layout<wgmma>
+    ```
+  }];
+  let parameters = (ins MGPU_LayoutKindParameter:$kind);
+  let assemblyFormat = "`<` $kind `>`";
+  // Every kind is a valid attribute; whether it fits a value is checked
+  // where the two meet.
+  let genVerifyDecl = 0;
+}
+
+//===----------------------------------------------------------------------===//
 // CompilerParamsAttr
 //===----------------------------------------------------------------------===//
 

@@ -2,7 +2,7 @@
 //
 // Enumerations used as attribute parameters: the semantics of a grid axis,
 // the memory space of a block, the rule profile of a target, and the
-// direction of a register rebalancing.
+// direction of a register rebalancing, and the kind of a vector layout.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +44,16 @@ def MGPU_RegisterChange : I32EnumAttr<"RegisterChange",
       I32EnumAttrCase<"decrease", 1>
     ]> {
   let cppNamespace = "::mlir::mgpu";
+}
+
+def MGPU_LayoutKind : I32EnumAttr<"LayoutKind",
+    "how a vector value is spread over the lanes of a warpgroup", [
+      I32EnumAttrCase<"strided", 0>,
+      I32EnumAttrCase<"wgmma", 1>,
+      I32EnumAttrCase<"splat", 2>
+    ]> {
+  let cppNamespace = "::mlir::mgpu";
+  let genSpecializedAttr = 0;
 }
 
 #endif // MGPU_DIALECT_MGPU_MGPUENUMS_TD

@@ -298,6 +298,31 @@ def MGPU_SetMaxRegistersOp : MGPU_Op<"set_max_registers",
 }
 
 //===----------------------------------------------------------------------===//
+// Vector layouts
+//===----------------------------------------------------------------------===//
+
+def MGPU_LayoutCastOp : MGPU_Op<"layout_cast",
+    [Pure, AllTypesMatch<["source", "result"]>]> {
+  let summary = "choose the lane layout of a vector value";
+  let description = [{
+    The same value as `%source`, held by the lanes in `layout`
+    (plgpu.layout_cast). The numbers never change: on the GPU the value is
+    converted where its producer left it in another layout, and the host
+    backends ignore layouts. A `wgmma` layout needs a 2-D f32 vector with a
+    multiple of 64 rows and of 8 columns, at most 32 KiB; only a splat
+    constant or a broadcast of a scalar can be cast to `splat`.
+
+    ```mlir
+    %acc = mgpu.layout_cast %zero to #mgpu.layout<wgmma> : vector<64x128xf32>
+    ```
+  }];
+  let arguments = (ins AnyVectorOfNonZeroRank:$source, MGPU_LayoutAttr:$layout);
+  let results = (outs AnyVectorOfNonZeroRank:$result);
+  let assemblyFormat = "$source `to` $layout attr-dict `:` type($source)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // emit_pipeline
 //===----------------------------------------------------------------------===//
 

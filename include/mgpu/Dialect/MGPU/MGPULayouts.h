@@ -1,0 +1,53 @@
+//===- MGPULayouts.h - Lane layouts of vector values ------------*- C++ -*-===//
+//
+// The rules and accessors of `#mgpu.layout`: which vectors a layout can hold,
+// which values are splats, and where a kernel body records the layout of
+// each vector value (the discardable attribute `mgpu.out_layouts`, written by
+// --mgpu-assign-layouts and read by the warpgroup distribution).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGPU_DIALECT_MGPU_MGPULAYOUTS_H
+#define MGPU_DIALECT_MGPU_MGPULAYOUTS_H
+
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
+
+#include <optional>
+
+namespace mlir::mgpu {
+
+/// The name of the discardable attribute listing the layouts of an op's
+/// vector results (for scf.for: of its iteration arguments and results).
+constexpr StringLiteral kOutLayoutsAttrName = "mgpu.out_layouts";
+
+/// The most bytes a value in the wgmma layout may have: it is converted
+/// through the warpgroup scratch, which must leave room for the kernel's own
+/// buffers.
+constexpr int64_t kMaxWgmmaLayoutBytes = 32 * 1024;
+
+/// Whether `type` can be held in `kind`; if not and `emitError` is given,
+/// says why.
+LogicalResult
+verifyLayoutFits(LayoutKind kind, VectorType type,
+                 function_ref<InFlightDiagnostic()> emitError = nullptr);
+
+/// Whether every element of `value` is the same scalar by construction: a
+/// splat constant, a broadcast of a scalar, or an elementwise op (or layout
+/// cast) of such values.
+bool isSplatValue(Value value);
+
+/// The vector values whose layouts `op`'s `mgpu.out_layouts` lists, in order.
+SmallVector<Value> getLayoutValues(Operation *op);
+
+/// The layout recorded for `value`, if any.
+std::optional<LayoutKind> getAssignedLayout(Value value);
+
+/// Records `kinds` (one per value of getLayoutValues(op)) on `op`.
+void setAssignedLayouts(Operation *op, ArrayRef<LayoutKind> kinds);
+
+/// Checks an `mgpu.out_layouts` attribute of `op`.
+LogicalResult verifyOutLayouts(Operation *op, Attribute attr);
+
+} // namespace mlir::mgpu
+
+#endif // MGPU_DIALECT_MGPU_MGPULAYOUTS_H

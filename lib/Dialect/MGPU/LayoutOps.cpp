@@ -1,0 +1,137 @@
+//===- LayoutOps.cpp - #mgpu.layout, layout_cast, mgpu.out_layouts --------===//
+//
+// The rules of lane layouts (SPEC section 7, plgpu.Layout): which vectors
+// the wgmma fragment layout can hold, which values may claim the splat
+// layout, the verifier of mgpu.layout_cast, and the accessors and verifier
+// of the `mgpu.out_layouts` attribute through which the layout-assignment
+// pass tells the warpgroup distribution how each vector value is held.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Dialect/MGPU/MGPULayouts.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+LogicalResult
+mlir::mgpu::verifyLayoutFits(LayoutKind kind, VectorType type,
+                             function_ref<InFlightDiagnostic()> emitError) {
+  if (kind != LayoutKind::wgmma)
+    return success();
+  bool fits = type.getRank() == 2 && type.getElementType().isF32() &&
+              !type.isScalable() && type.getDimSize(0) % 64 == 0 &&
+              type.getDimSize(1) % 8 == 0 &&
+              type.getNumElements() * 4 <= kMaxWgmmaLayoutBytes;
+  if (fits)
+    return success();
+  if (emitError)
+    emitError() << "the wgmma layout holds a 2-D f32 vector with a multiple "
+                   "of 64 rows and of 8 columns, at most "
+                << kMaxWgmmaLayoutBytes / 1024 << " KiB; got " << type;
+  return failure();
+}
+
+static bool isSplatValue(Value value, int depth) {
+  if (!isa<VectorType>(value.getType()) || depth > 8)
+    return false;
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return false;
+  DenseElementsAttr constant;
+  if (matchPattern(value, m_Constant(&constant)))
+    return constant.isSplat();
+  if (auto broadcast = dyn_cast<vector::BroadcastOp>(def))
+    return !isa<VectorType>(broadcast.getSourceType()) ||
+           isSplatValue(broadcast.getSource(), depth + 1);
+  if (auto cast = dyn_cast<LayoutCastOp>(def))
+    return isSplatValue(cast.getSource(), depth + 1);
+  if (!OpTrait::hasElementwiseMappableTraits(def) || def->getNumRegions())
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return !isa<VectorType>(operand.getType()) ||
+           isSplatValue(operand, depth + 1);
+  });
+}
+
+bool mlir::mgpu::isSplatValue(Value value) { return ::isSplatValue(value, 0); }
+
+SmallVector<Value> mlir::mgpu::getLayoutValues(Operation *op) {
+  SmallVector<Value> values;
+  for (Value result : op->getResults())
+    if (isa<VectorType>(result.getType()))
+      values.push_back(result);
+  return values;
+}
+
+static std::optional<LayoutKind> getLayoutAt(Operation *op, Value value) {
+  auto layouts = op->getAttrOfType<ArrayAttr>(kOutLayoutsAttrName);
+  if (!layouts)
+    return std::nullopt;
+  for (auto [candidate, layout] : llvm::zip(getLayoutValues(op), layouts))
+    if (candidate == value)
+      if (auto kind = dyn_cast<LayoutAttr>(layout))
+        return kind.getKind();
+  return std::nullopt;
+}
+
+std::optional<LayoutKind> mlir::mgpu::getAssignedLayout(Value value) {
+  if (auto result = dyn_cast<OpResult>(value))
+    return getLayoutAt(result.getOwner(), value);
+  // An iteration argument has the layout of the loop's result.
+  auto arg = cast<BlockArgument>(value);
+  if (auto loop = dyn_cast_or_null<scf::ForOp>(arg.getOwner()->getParentOp()))
+    if (OpResult tied = loop.getTiedLoopResult(arg))
+      return getLayoutAt(loop, tied);
+  return std::nullopt;
+}
+
+void mlir::mgpu::setAssignedLayouts(Operation *op,
+                                    ArrayRef<LayoutKind> kinds) {
+  MLIRContext *context = op->getContext();
+  op->setAttr(kOutLayoutsAttrName,
+              ArrayAttr::get(context, llvm::map_to_vector(
+                                          kinds, [&](LayoutKind kind) {
+                                            return Attribute(
+                                                LayoutAttr::get(context, kind));
+                                          })));
+}
+
+LogicalResult mlir::mgpu::verifyOutLayouts(Operation *op, Attribute attr) {
+  SmallVector<Value> values = getLayoutValues(op);
+  auto layouts = dyn_cast<ArrayAttr>(attr);
+  if (!layouts || layouts.size() != values.size() ||
+      !llvm::all_of(layouts, [](Attribute a) { return isa<LayoutAttr>(a); }))
+    return op->emitError() << "'" << kOutLayoutsAttrName
+                           << "' must list one #mgpu.layout per vector result ("
+                           << values.size() << ")";
+  for (auto [value, layout] : llvm::zip(values, layouts)) {
+    LayoutKind kind = cast<LayoutAttr>(layout).getKind();
+    if (failed(verifyLayoutFits(kind, cast<VectorType>(value.getType()),
+                                [&] { return op->emitError(); })))
+      return failure();
+    // Iteration arguments are not splats by construction.
+    if (kind == LayoutKind::splat &&
+        (isa<scf::ForOp>(op) || !isSplatValue(value)))
+      return op->emitError()
+             << "only a splat value (a splat constant or a broadcast of a "
+                "scalar) can have the splat layout";
+  }
+  return success();
+}
+
+LogicalResult LayoutCastOp::verify() {
+  LayoutKind kind = getLayout().getKind();
+  if (failed(verifyLayoutFits(kind, getSource().getType(),
+                              [&] { return emitOpError(); })))
+    return failure();
+  if (kind == LayoutKind::splat && !isSplatValue(getSource()))
+    return emitOpError() << "only a splat value (a splat constant or a "
+                            "broadcast of a scalar) can be cast to the splat "
+                            "layout";
+  return success();
+}

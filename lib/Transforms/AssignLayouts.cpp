@@ -1,0 +1,160 @@
+//===- AssignLayouts.cpp - Lane layouts of the vector values of bodies ----===//
+//
+// The layout-assignment layer between the kernel form and the GPU
+// distribution: every vector value of a kernel body gets a `#mgpu.layout`
+// (recorded in `mgpu.out_layouts`), so that the distribution emits each op in
+// the layout its value lives in and converts only where layouts meet. The
+// rules are forward: producers with a fixed layout (tensor-core wgmma,
+// layout_cast, splats) propagate through elementwise ops; a loop-carried
+// value is in the fragment layout when what the loop yields for it is, which
+// is found by growing the set of such loop results from empty to a fixed
+// point (each step can only turn more values to `wgmma`, so it ends).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Dialect/MGPU/MGPULayouts.h"
+#include "mgpu/Transforms/Passes.h"
+#include "mgpu/Transforms/WarpgroupDistribution.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace mlir::mgpu {
+#define GEN_PASS_DEF_MGPUASSIGNLAYOUTS
+#include "mgpu/Transforms/Passes.h.inc"
+} // namespace mlir::mgpu
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+namespace {
+
+class LayoutAssignment {
+public:
+  LayoutAssignment(bool tensorCores) : tensorCores(tensorCores) {}
+
+  void run(Region &body) {
+    SmallVector<Operation *> ops;
+    body.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (!getLayoutValues(op).empty() &&
+          !op->hasAttr(kOutLayoutsAttrName))
+        ops.push_back(op);
+    });
+    bool changed = true;
+    while (changed) {
+      layouts.clear();
+      for (Operation *op : ops)
+        assign(op);
+      changed = growCarried(ops);
+    }
+    for (Operation *op : ops)
+      setAssignedLayouts(op, llvm::map_to_vector(
+                                 getLayoutValues(op),
+                                 [&](Value v) { return layoutOf(v); }));
+  }
+
+private:
+  bool tensorCores;
+  DenseMap<Value, LayoutKind> layouts;
+  /// Results of scf.for (and so their iteration arguments) taken to be in
+  /// the wgmma layout.
+  DenseSet<Value> carriedFragments;
+
+  static bool fits(LayoutKind kind, Value v) {
+    return succeeded(verifyLayoutFits(kind, cast<VectorType>(v.getType())));
+  }
+
+  LayoutKind layoutOf(Value v) const {
+    if (auto it = layouts.find(v); it != layouts.end())
+      return it->second;
+    if (std::optional<LayoutKind> kind = getAssignedLayout(v))
+      return *kind;
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+        if (OpResult tied = loop.getTiedLoopResult(arg))
+          return carriedFragments.contains(tied) ? LayoutKind::wgmma
+                                                 : LayoutKind::strided;
+    return LayoutKind::strided;
+  }
+
+  void assign(Operation *op) {
+    for (Value v : getLayoutValues(op))
+      layouts[v] = choose(op, v);
+  }
+
+  LayoutKind choose(Operation *op, Value v) const {
+    if (auto cast = dyn_cast<LayoutCastOp>(op))
+      return cast.getLayout().getKind();
+    if (auto wgmma = dyn_cast<WgmmaOp>(op))
+      return tensorCores && canRunOnTensorCores(wgmma) ? LayoutKind::wgmma
+                                                       : LayoutKind::strided;
+    if (isa<scf::ForOp>(op))
+      return carriedFragments.contains(v) ? LayoutKind::wgmma
+                                          : LayoutKind::strided;
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      unsigned i = cast<OpResult>(v).getResultNumber();
+      bool both = fits(LayoutKind::wgmma, v) && ifOp.elseBlock() &&
+                  layoutOf(ifOp.thenYield().getOperand(i)) ==
+                      LayoutKind::wgmma &&
+                  layoutOf(ifOp.elseYield().getOperand(i)) == LayoutKind::wgmma;
+      return both ? LayoutKind::wgmma : LayoutKind::strided;
+    }
+    if (isSplatValue(v))
+      return LayoutKind::splat;
+    if ((OpTrait::hasElementwiseMappableTraits(op) ||
+         isa<vector::FMAOp>(op)) &&
+        !op->getNumRegions() && fits(LayoutKind::wgmma, v)) {
+      bool anyFragment = false, allFit = true;
+      for (Value operand : op->getOperands()) {
+        if (!isa<VectorType>(operand.getType()))
+          continue;
+        LayoutKind kind = layoutOf(operand);
+        anyFragment |= kind == LayoutKind::wgmma;
+        allFit &= kind == LayoutKind::wgmma || kind == LayoutKind::splat;
+      }
+      if (anyFragment && allFit)
+        return LayoutKind::wgmma;
+    }
+    return LayoutKind::strided;
+  }
+
+  /// Adds the loop results whose yielded value is now in the wgmma layout.
+  bool growCarried(ArrayRef<Operation *> ops) {
+    bool changed = false;
+    for (Operation *op : ops) {
+      auto loop = dyn_cast<scf::ForOp>(op);
+      if (!loop)
+        continue;
+      auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+      for (OpResult result : loop->getResults())
+        if (isa<VectorType>(result.getType()) &&
+            !carriedFragments.contains(result) &&
+            fits(LayoutKind::wgmma, result) &&
+            layoutOf(yield.getOperand(result.getResultNumber())) ==
+                LayoutKind::wgmma) {
+          carriedFragments.insert(result);
+          changed = true;
+        }
+    }
+    return changed;
+  }
+};
+
+struct AssignLayoutsPass
+    : public mgpu::impl::MGPUAssignLayoutsBase<AssignLayoutsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    getOperation()->walk([&](Operation *op) {
+      if (isa<PallasCallOp, MpmdMapOp>(op))
+        for (Region &region : op->getRegions())
+          assignLayouts(region, tensorCores);
+    });
+  }
+};
+
+} // namespace
+
+void mlir::mgpu::assignLayouts(Region &body, bool tensorCores) {
+  LayoutAssignment(tensorCores).run(body);
+}
