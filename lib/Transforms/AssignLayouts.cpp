@@ -36,7 +36,10 @@ public:
 
   void run(Region &body) {
     SmallVector<Operation *> ops;
-    body.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    // Post-order: an scf.if after the yields of its branches, and every op
+    // after the ops it uses (iteration arguments are read from
+    // carriedFragments).
+    body.walk<WalkOrder::PostOrder>([&](Operation *op) {
       if (!getLayoutValues(op).empty() &&
           !op->hasAttr(kOutLayoutsAttrName))
         ops.push_back(op);

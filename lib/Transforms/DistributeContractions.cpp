@@ -420,6 +420,9 @@ bool Distributor::takesFragments(OpOperand &use) const {
                  use.getOperandNumber())) == LayoutKind::wgmma;
     return false;
   }
+  if (auto loop = dyn_cast<scf::ForOp>(owner))
+    if (OpResult result = loop.getTiedLoopResult(&use))
+      return layoutOf(result) == LayoutKind::wgmma;
   if (auto cast = dyn_cast<LayoutCastOp>(owner))
     return cast.getLayout().getKind() == LayoutKind::wgmma;
   if (OpTrait::hasElementwiseMappableTraits(owner) ||

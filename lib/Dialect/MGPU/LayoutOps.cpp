@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mgpu/Dialect/MGPU/MGPULayouts.h"
+#include "mgpu/Dialect/MGPU/MGPURules.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -125,6 +126,8 @@ LogicalResult mlir::mgpu::verifyOutLayouts(Operation *op, Attribute attr) {
 }
 
 LogicalResult LayoutCastOp::verify() {
+  if (failed(verifyInsideKernel(*this)))
+    return failure();
   LayoutKind kind = getLayout().getKind();
   if (failed(verifyLayoutFits(kind, getSource().getType(),
                               [&] { return emitOpError(); })))

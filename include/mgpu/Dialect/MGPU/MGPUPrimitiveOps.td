@@ -313,12 +313,14 @@ def MGPU_LayoutCastOp : MGPU_Op<"layout_cast",
     constant or a broadcast of a scalar can be cast to `splat`.
 
     ```mlir
-    %acc = mgpu.layout_cast %zero to #mgpu.layout<wgmma> : vector<64x128xf32>
+    %acc = mgpu.layout_cast %zero : vector<64x128xf32> to #mgpu.layout<wgmma>
     ```
   }];
   let arguments = (ins AnyVectorOfNonZeroRank:$source, MGPU_LayoutAttr:$layout);
   let results = (outs AnyVectorOfNonZeroRank:$result);
-  let assemblyFormat = "$source `to` $layout attr-dict `:` type($source)";
+  // The layout comes last: a `:` after it would be read as its type.
+  let assemblyFormat =
+      "$source attr-dict `:` type($source) `to` qualified($layout)";
   let hasVerifier = 1;
 }
 

@@ -1,0 +1,129 @@
+// RUN: mgpu-opt %s -split-input-file -verify-diagnostics
+
+// What lane layouts can hold: the wgmma layout only 2-D f32 vectors of
+// whole 64-row tiles and 8-column groups up to 32 KiB; the splat layout
+// only splat values; mgpu.out_layouts one #mgpu.layout per vector result;
+// layout_cast only in kernels.
+
+func.func @wgmma_rows() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<32x8xf32>
+    // expected-error @below {{'mgpu.layout_cast' op the wgmma layout holds a 2-D f32 vector with a multiple of 64 rows and of 8 columns, at most 32 KiB; got 'vector<32x8xf32>'}}
+    %r = mgpu.layout_cast %z : vector<32x8xf32> to #mgpu.layout<wgmma>
+  }
+  return
+}
+
+// -----
+
+func.func @wgmma_columns() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<64x12xf32>
+    // expected-error @below {{got 'vector<64x12xf32>'}}
+    %r = mgpu.layout_cast %z : vector<64x12xf32> to #mgpu.layout<wgmma>
+  }
+  return
+}
+
+// -----
+
+func.func @wgmma_type() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<64x8xf16>
+    // expected-error @below {{got 'vector<64x8xf16>'}}
+    %r = mgpu.layout_cast %z : vector<64x8xf16> to #mgpu.layout<wgmma>
+  }
+  return
+}
+
+// -----
+
+func.func @wgmma_too_big() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<128x128xf32>
+    // expected-error @below {{got 'vector<128x128xf32>'}}
+    %r = mgpu.layout_cast %z : vector<128x128xf32> to #mgpu.layout<wgmma>
+  }
+  return
+}
+
+// -----
+
+func.func @splat_of_read(%m: memref<64x8xf32, #gpu.address_space<workgroup>>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %c0 = arith.constant 0 : index
+    %pad = arith.constant 0.0 : f32
+    %v = vector.transfer_read %m[%c0, %c0], %pad {in_bounds = [true, true]}
+        : memref<64x8xf32, #gpu.address_space<workgroup>>, vector<64x8xf32>
+    // expected-error @below {{'mgpu.layout_cast' op only a splat value (a splat constant or a broadcast of a scalar) can be cast to the splat layout}}
+    %r = mgpu.layout_cast %v : vector<64x8xf32> to #mgpu.layout<splat>
+  }
+  return
+}
+
+// -----
+
+func.func @outside_kernel() {
+  %z = arith.constant dense<0.0> : vector<64x8xf32>
+  // expected-error @below {{'mgpu.layout_cast' op must be inside a kernel: an 'mgpu.pallas_call', 'mgpu.mpmd_map' or 'mgpu.emit_pipeline' region}}
+  %r = mgpu.layout_cast %z : vector<64x8xf32> to #mgpu.layout<wgmma>
+  return
+}
+
+// -----
+
+func.func @types_differ() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<64x8xf32>
+    // expected-error @below {{'mgpu.layout_cast' op failed to verify that all of {source, result} have same type}}
+    %r = "mgpu.layout_cast"(%z) {layout = #mgpu.layout<wgmma>} : (vector<64x8xf32>) -> vector<64x16xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @unknown_kind() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<64x8xf32>
+    // expected-error @below {{expected ::mlir::mgpu::LayoutKind to be one of: strided, wgmma, splat}}
+    // expected-error @below {{failed to parse MGPU_LayoutAttr parameter 'kind'}}
+    %r = mgpu.layout_cast %z : vector<64x8xf32> to #mgpu.layout<tiled>
+  }
+  return
+}
+
+// -----
+
+func.func @count() {
+  // expected-error @below {{'mgpu.out_layouts' must list one #mgpu.layout per vector result (1)}}
+  %z = arith.constant {mgpu.out_layouts = []} dense<0.0> : vector<64x8xf32>
+  return
+}
+
+// -----
+
+func.func @not_a_layout() {
+  // expected-error @below {{'mgpu.out_layouts' must list one #mgpu.layout per vector result (1)}}
+  %z = arith.constant {mgpu.out_layouts = [1]} dense<0.0> : vector<64x8xf32>
+  return
+}
+
+// -----
+
+func.func @out_layout_misfit() {
+  // expected-error @below {{the wgmma layout holds a 2-D f32 vector with a multiple of 64 rows and of 8 columns, at most 32 KiB; got 'vector<64x8xf16>'}}
+  %z = arith.constant {mgpu.out_layouts = [#mgpu.layout<wgmma>]} dense<0.0> : vector<64x8xf16>
+  return
+}
+
+// -----
+
+func.func @out_layout_not_splat(%m: memref<64x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  // expected-error @below {{only a splat value (a splat constant or a broadcast of a scalar) can have the splat layout}}
+  %v = vector.transfer_read %m[%c0, %c0], %pad {in_bounds = [true, true], mgpu.out_layouts = [#mgpu.layout<splat>]}
+      : memref<64x8xf32>, vector<64x8xf32>
+  return
+}

@@ -1,0 +1,126 @@
+// RUN: mgpu-opt %s --mgpu-assign-layouts="tensor-cores=1" | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-assign-layouts | FileCheck %s --check-prefix=PORTABLE
+
+// --mgpu-assign-layouts records the lane layout of every vector value of a
+// kernel body: tensor-core wgmma results and what they flow into through
+// elementwise ops, loops and ifs are `wgmma`; splats are `splat`; the rest
+// is `strided`. Without tensor cores nothing is `wgmma` unless cast by hand.
+
+#s = #gpu.address_space<workgroup>
+
+// CHECK-LABEL: func.func @carried
+// PORTABLE-LABEL: func.func @carried
+func.func @carried() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs []
+      scratch [memref<64x32xbf16, #s>, memref<32x64xbf16, #s>, memref<64x64xf32, #s>] {
+  ^bb0(%a: memref<64x32xbf16, #s>, %b: memref<32x64xbf16, #s>, %c: memref<64x64xf32, #s>):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %pad = arith.constant 0.0 : f32
+    // CHECK: arith.constant {mgpu.out_layouts = [#mgpu.layout<splat>]} dense<5.000000e-01>
+    %half = arith.constant dense<0.5> : vector<64x64xf32>
+    // CHECK: vector.transfer_read {{.*}}mgpu.out_layouts = [#mgpu.layout<strided>]
+    %init = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]}
+        : memref<64x64xf32, #s>, vector<64x64xf32>
+    %sum = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %init) -> (vector<64x64xf32>) {
+      // The scaled accumulator feeds the next MMA: it is carried in
+      // fragments too, found only once the loop is known to carry them.
+      // CHECK: arith.mulf {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma>]}
+      // PORTABLE: arith.mulf {{.*}} {mgpu.out_layouts = [#mgpu.layout<strided>]}
+      %scaled = arith.mulf %acc, %half : vector<64x64xf32>
+      // CHECK: mgpu.wgmma {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma>]}
+      // PORTABLE: mgpu.wgmma {{.*}} {mgpu.out_layouts = [#mgpu.layout<strided>]}
+      %r = mgpu.wgmma %scaled, %a, %b : vector<64x64xf32>, memref<64x32xbf16, #s>, memref<32x64xbf16, #s>
+      scf.yield %r : vector<64x64xf32>
+    // CHECK: } {mgpu.out_layouts = [#mgpu.layout<wgmma>]}
+    // PORTABLE: } {mgpu.out_layouts = [#mgpu.layout<strided>]}
+    }
+    %p = mgpu.program_id 0
+    %first = arith.cmpi eq, %p, %c0 : index
+    // Both branches yield fragments.
+    %out = scf.if %first -> vector<64x64xf32> {
+      // CHECK: arith.negf {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma>]}
+      %n = arith.negf %sum : vector<64x64xf32>
+      scf.yield %n : vector<64x64xf32>
+    } else {
+      scf.yield %sum : vector<64x64xf32>
+    // CHECK: } {mgpu.out_layouts = [#mgpu.layout<wgmma>]}
+    }
+    // A value in another layout makes the result strided: the fragments
+    // are converted for it.
+    // CHECK: arith.addf {{.*}} {mgpu.out_layouts = [#mgpu.layout<strided>]}
+    %mixed = arith.addf %out, %init : vector<64x64xf32>
+    // Comparisons give i1, which the wgmma layout does not hold.
+    // CHECK: arith.cmpf {{.*}} {mgpu.out_layouts = [#mgpu.layout<strided>]}
+    %pos = arith.cmpf ogt, %out, %half : vector<64x64xf32>
+    vector.transfer_write %mixed, %c[%c0, %c0] {in_bounds = [true, true]}
+        : vector<64x64xf32>, memref<64x64xf32, #s>
+  }
+  return
+}
+
+// A loop that carries a vector no MMA produces stays strided: the
+// assignment starts from `strided` and only grows.
+// CHECK-LABEL: func.func @plain_loop
+func.func @plain_loop() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] scratch [memref<64x64xf32, #s>] {
+  ^bb0(%m: memref<64x64xf32, #s>):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %one = arith.constant dense<1.0> : vector<64x64xf32>
+    %sum = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (vector<64x64xf32>) {
+      // CHECK: arith.addf {{.*}} {mgpu.out_layouts = [#mgpu.layout<strided>]}
+      %n = arith.addf %acc, %one : vector<64x64xf32>
+      scf.yield %n : vector<64x64xf32>
+    // CHECK: } {mgpu.out_layouts = [#mgpu.layout<strided>]}
+    }
+    vector.transfer_write %sum, %m[%c0, %c0] {in_bounds = [true, true]}
+        : vector<64x64xf32>, memref<64x64xf32, #s>
+  }
+  return
+}
+
+// Casts by hand and layouts already assigned are kept; elementwise ops of
+// splats are splats.
+// CHECK-LABEL: func.func @by_hand
+// PORTABLE-LABEL: func.func @by_hand
+func.func @by_hand() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs []
+      scratch [memref<64x64xf32, #s>, memref<1xf32, #s>] {
+  ^bb0(%m: memref<64x64xf32, #s>, %xs: memref<1xf32, #s>):
+    %c0 = arith.constant 0 : index
+    %pad = arith.constant 0.0 : f32
+    %x = memref.load %xs[%c0] : memref<1xf32, #s>
+    // CHECK: vector.broadcast {{.*}} {mgpu.out_layouts = [#mgpu.layout<splat>]}
+    %b = vector.broadcast %x : f32 to vector<64x64xf32>
+    // CHECK: arith.mulf {{.*}} {mgpu.out_layouts = [#mgpu.layout<splat>]}
+    %sq = arith.mulf %b, %b : vector<64x64xf32>
+    %v = vector.transfer_read %m[%c0, %c0], %pad {in_bounds = [true, true]}
+        : memref<64x64xf32, #s>, vector<64x64xf32>
+    // CHECK: mgpu.layout_cast {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma>]}
+    // PORTABLE: mgpu.layout_cast {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma>]}
+    %f = mgpu.layout_cast %v : vector<64x64xf32> to #mgpu.layout<wgmma>
+    // CHECK: arith.addf {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma>]}
+    // PORTABLE: arith.addf {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma>]}
+    %g = arith.addf %f, %sq : vector<64x64xf32>
+    // CHECK: arith.subf {{.*}} {mgpu.out_layouts = [#mgpu.layout<strided>]}
+    %h = arith.subf %g, %b {mgpu.out_layouts = [#mgpu.layout<strided>]} : vector<64x64xf32>
+    // CHECK: arith.negf {{.*}} {mgpu.out_layouts = [#mgpu.layout<strided>]}
+    %i = arith.negf %h : vector<64x64xf32>
+    vector.transfer_write %i, %m[%c0, %c0] {in_bounds = [true, true]}
+        : vector<64x64xf32>, memref<64x64xf32, #s>
+  }
+  return
+}
+
+// Host code is not a kernel body: nothing is recorded there.
+// CHECK-LABEL: func.func @host
+// CHECK-NOT: mgpu.out_layouts
+// CHECK: return
+func.func @host(%v: vector<4xf32>) -> vector<4xf32> {
+  %w = arith.addf %v, %v : vector<4xf32>
+  return %w : vector<4xf32>
+}

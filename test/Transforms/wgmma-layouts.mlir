@@ -1,0 +1,85 @@
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-assign-layouts="tensor-cores=1" --mgpu-lower-to-gpu="tensor-cores=1" | FileCheck %s
+// Without the assignment pass, --mgpu-lower-to-gpu assigns the same layouts.
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-lower-to-gpu="tensor-cores=1" | FileCheck %s
+
+// The distribution emits each value in the layout --mgpu-assign-layouts
+// gave it and converts only where two layouts meet. An accumulator cast
+// from a splat to the wgmma layout starts in fragments with no exchange; it
+// stays in fragments across the loop, through an elementwise epilogue and
+// an scf.if; the only exchange through the scratch is for the write.
+
+#s = #gpu.address_space<workgroup>
+module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
+  // CHECK-LABEL: func.func @epilogue
+  // CHECK: %[[INIT:.*]] = vector.broadcast %{{.*}} : f32 to vector<32xf32>
+  // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
+  // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[INIT]]) -> (vector<32xf32>) {
+  // CHECK-COUNT-2: nvvm.wgmma.mma_async
+  // CHECK: scf.yield %{{.*}} : vector<32xf32>
+  // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
+  // CHECK: arith.mulf %{{.*}} : vector<32xf32>
+  // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
+  // CHECK: arith.maximumf %{{.*}} : vector<32xf32>
+  // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
+  // CHECK: scf.if %{{.*}} -> (vector<32xf32>) {
+  // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
+  // CHECK: arith.negf %{{.*}} : vector<32xf32>
+  // CHECK: } else {
+  // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
+  // CHECK: }
+  // CHECK: memref.store {{.*}} : memref<4096xf32, #gpu.address_space<workgroup>>
+  // CHECK: return
+  func.func @epilogue() {
+    mgpu.pallas_call grid [1] in_specs [] out_specs []
+        scratch [memref<64x32xbf16, #s>, memref<32x64xbf16, #s>, memref<64x64xf32, #s>] {
+    ^bb0(%a: memref<64x32xbf16, #s>, %b: memref<32x64xbf16, #s>, %c: memref<64x64xf32, #s>):
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %zero = arith.constant dense<0.0> : vector<64x64xf32>
+      %half = arith.constant dense<0.5> : vector<64x64xf32>
+      %init = mgpu.layout_cast %zero : vector<64x64xf32> to #mgpu.layout<wgmma>
+      %sum = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %init) -> (vector<64x64xf32>) {
+        %r = mgpu.wgmma %acc, %a, %b : vector<64x64xf32>, memref<64x32xbf16, #s>, memref<32x64xbf16, #s>
+        scf.yield %r : vector<64x64xf32>
+      }
+      %s = arith.mulf %sum, %half : vector<64x64xf32>
+      %u = arith.maximumf %s, %zero : vector<64x64xf32>
+      %p = mgpu.program_id 0
+      %first = arith.cmpi eq, %p, %c0 : index
+      %out = scf.if %first -> vector<64x64xf32> {
+        %n = arith.negf %u : vector<64x64xf32>
+        scf.yield %n : vector<64x64xf32>
+      } else {
+        scf.yield %u : vector<64x64xf32>
+      }
+      vector.transfer_write %out, %c[%c0, %c0] {in_bounds = [true, true]}
+          : vector<64x64xf32>, memref<64x64xf32, #s>
+    }
+    return
+  }
+
+  // A value read in the strided layout and cast to wgmma by hand is
+  // exchanged once (lanes to fragments); the cast back exchanges again.
+  // CHECK-LABEL: func.func @round_trip
+  // CHECK: memref.load {{.*}} : memref<4096xf32, #gpu.address_space<workgroup>>
+  // CHECK: arith.addf %{{.*}} : vector<32xf32>
+  // CHECK: memref.store {{.*}} : memref<4096xf32, #gpu.address_space<workgroup>>
+  // CHECK: return
+  func.func @round_trip() {
+    mgpu.pallas_call grid [1] in_specs [] out_specs [] scratch [memref<64x64xf32, #s>] {
+    ^bb0(%c: memref<64x64xf32, #s>):
+      %c0 = arith.constant 0 : index
+      %pad = arith.constant 0.0 : f32
+      %one = arith.constant dense<1.0> : vector<64x64xf32>
+      %v = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]}
+          : memref<64x64xf32, #s>, vector<64x64xf32>
+      %f = mgpu.layout_cast %v : vector<64x64xf32> to #mgpu.layout<wgmma>
+      %g = arith.addf %f, %one : vector<64x64xf32>
+      %h = mgpu.layout_cast %g : vector<64x64xf32> to #mgpu.layout<strided>
+      vector.transfer_write %h, %c[%c0, %c0] {in_bounds = [true, true]}
+          : vector<64x64xf32>, memref<64x64xf32, #s>
+    }
+    return
+  }
+}
