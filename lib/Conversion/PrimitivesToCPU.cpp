@@ -312,13 +312,12 @@ struct WgmmaToCPU : public OpConversionPattern<WgmmaOp> {
 
 void mlir::mgpu::populatePrimitivesToCPUPatterns(const TypeConverter &converter,
                                                  RewritePatternSet &patterns) {
-  patterns
-      .add<CopyGmemToSmemToCPU, CopySmemToGmemToCPU, EraseOnCPU<CommitSmemOp>,
-           EraseOnCPU<WaitSmemToGmemOp>, BarrierArriveToCPU, BarrierWaitToCPU,
-           SemaphoreSignalToCPU, SemaphoreWaitToCPU, WgmmaToCPU,
-           EraseOnCPU<WgmmaWaitOp>, EraseOnCPU<SetMaxRegistersOp>,
-           LayoutCastToCPU>(
-          converter, patterns.getContext());
+  patterns.add<CopyGmemToSmemToCPU, CopySmemToGmemToCPU,
+               EraseOnCPU<CommitSmemOp>, EraseOnCPU<WaitSmemToGmemOp>,
+               BarrierArriveToCPU, BarrierWaitToCPU, SemaphoreSignalToCPU,
+               SemaphoreWaitToCPU, WgmmaToCPU, EraseOnCPU<WgmmaWaitOp>,
+               EraseOnCPU<SetMaxRegistersOp>, LayoutCastToCPU>(
+      converter, patterns.getContext());
 }
 
 void mlir::mgpu::configurePrimitivesToCPULegality(ConversionTarget &target) {

@@ -18,7 +18,6 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::mgpu {
 #define GEN_PASS_DEF_MGPUASSIGNLAYOUTS
@@ -40,8 +39,7 @@ public:
     // after the ops it uses (iteration arguments are read from
     // carriedFragments).
     body.walk<WalkOrder::PostOrder>([&](Operation *op) {
-      if (!getLayoutValues(op).empty() &&
-          !op->hasAttr(kOutLayoutsAttrName))
+      if (!getLayoutValues(op).empty() && !op->hasAttr(kOutLayoutsAttrName))
         ops.push_back(op);
     });
     bool changed = true;
@@ -52,17 +50,21 @@ public:
       changed = growCarried(ops);
     }
     for (Operation *op : ops)
-      setAssignedLayouts(op, llvm::map_to_vector(
-                                 getLayoutValues(op),
-                                 [&](Value v) { return layoutOf(v); }));
+      setAssignedLayouts(
+          op, llvm::map_to_vector(getLayoutValues(op),
+                                  [&](Value v) { return layoutOf(v); }));
   }
 
 private:
   bool tensorCores;
   DenseMap<Value, LayoutKind> layouts;
   /// Results of scf.for (and so their iteration arguments) taken to be in
-  /// the wgmma layout.
-  DenseSet<Value> carriedFragments;
+  /// a fragment layout (wgmma or wgmma_row).
+  DenseMap<Value, LayoutKind> carriedFragments;
+
+  static bool isFragment(LayoutKind kind) {
+    return kind == LayoutKind::wgmma || kind == LayoutKind::wgmma_row;
+  }
 
   static bool fits(LayoutKind kind, Value v) {
     return succeeded(verifyLayoutFits(kind, cast<VectorType>(v.getType())));
@@ -76,8 +78,7 @@ private:
     if (auto arg = dyn_cast<BlockArgument>(v))
       if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
         if (OpResult tied = loop.getTiedLoopResult(arg))
-          return carriedFragments.contains(tied) ? LayoutKind::wgmma
-                                                 : LayoutKind::strided;
+          return carriedFragments.lookup(tied);
     return LayoutKind::strided;
   }
 
@@ -93,36 +94,76 @@ private:
       return tensorCores && canRunOnTensorCores(wgmma) ? LayoutKind::wgmma
                                                        : LayoutKind::strided;
     if (isa<scf::ForOp>(op))
-      return carriedFragments.contains(v) ? LayoutKind::wgmma
-                                          : LayoutKind::strided;
+      return carriedFragments.lookup(v);
     if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      if (!ifOp.elseBlock())
+        return LayoutKind::strided;
       unsigned i = cast<OpResult>(v).getResultNumber();
-      bool both = fits(LayoutKind::wgmma, v) && ifOp.elseBlock() &&
-                  layoutOf(ifOp.thenYield().getOperand(i)) ==
-                      LayoutKind::wgmma &&
-                  layoutOf(ifOp.elseYield().getOperand(i)) == LayoutKind::wgmma;
-      return both ? LayoutKind::wgmma : LayoutKind::strided;
+      return combine({layoutOf(ifOp.thenYield().getOperand(i)),
+                      layoutOf(ifOp.elseYield().getOperand(i))},
+                     v, /*preferFragments=*/false);
     }
     if (isSplatValue(v))
       return LayoutKind::splat;
-    if ((OpTrait::hasElementwiseMappableTraits(op) ||
-         isa<vector::FMAOp>(op)) &&
-        !op->getNumRegions() && fits(LayoutKind::wgmma, v)) {
-      bool anyFragment = false, allFit = true;
-      for (Value operand : op->getOperands()) {
-        if (!isa<VectorType>(operand.getType()))
-          continue;
-        LayoutKind kind = layoutOf(operand);
-        anyFragment |= kind == LayoutKind::wgmma;
-        allFit &= kind == LayoutKind::wgmma || kind == LayoutKind::splat;
-      }
-      if (anyFragment && allFit)
+    // A reduction along the rows of fragments leaves one value per row.
+    if (auto reduction = dyn_cast<vector::MultiDimReductionOp>(op))
+      if (layoutOf(reduction.getSource()) == LayoutKind::wgmma &&
+          reduction.getReductionMask() == ArrayRef<bool>{false, true} &&
+          isa<FloatType>(reduction.getSourceVectorType().getElementType()) &&
+          fits(LayoutKind::wgmma_row, v))
+        return LayoutKind::wgmma_row;
+    // M <-> M x 1 keeps the rows; rows broadcast over the columns of a
+    // fragment are a fragment.
+    if (auto cast = dyn_cast<vector::ShapeCastOp>(op))
+      if (layoutOf(cast.getSource()) == LayoutKind::wgmma_row &&
+          fits(LayoutKind::wgmma_row, v))
+        return LayoutKind::wgmma_row;
+    if (Value rows = getBroadcastRows(op))
+      if (layoutOf(rows) == LayoutKind::wgmma_row && fits(LayoutKind::wgmma, v))
         return LayoutKind::wgmma;
+    if ((OpTrait::hasElementwiseMappableTraits(op) || isa<vector::FMAOp>(op)) &&
+        !op->getNumRegions()) {
+      SmallVector<LayoutKind> kinds;
+      for (Value operand : op->getOperands())
+        if (isa<VectorType>(operand.getType()))
+          kinds.push_back(layoutOf(operand));
+      return combine(kinds, v, /*preferFragments=*/true);
     }
     return LayoutKind::strided;
   }
 
-  /// Adds the loop results whose yielded value is now in the wgmma layout.
+  /// The layout of a value made of values in `kinds` at the same positions
+  /// (an elementwise op, the branches of an if). Splats fit any layout. With
+  /// one fragment layout and no other, the result is in it. Where a
+  /// fragment layout meets the strided one, `preferFragments` takes the
+  /// fragments if at least as many operands are in them: those values
+  /// usually go on to more fragment ops (the tensor cores, row reductions).
+  static LayoutKind combine(ArrayRef<LayoutKind> kinds, Value v,
+                            bool preferFragments) {
+    std::optional<LayoutKind> fragment;
+    int64_t inFragment = 0, strided = 0;
+    bool allSplat = true;
+    for (LayoutKind kind : kinds) {
+      allSplat &= kind == LayoutKind::splat;
+      if (isFragment(kind)) {
+        if (fragment && *fragment != kind)
+          return LayoutKind::strided;
+        fragment = kind;
+        ++inFragment;
+      } else if (kind == LayoutKind::strided) {
+        ++strided;
+      }
+    }
+    if (allSplat && !kinds.empty() && isSplatValue(v))
+      return LayoutKind::splat;
+    if (!fragment || !fits(*fragment, v))
+      return LayoutKind::strided;
+    if (strided == 0 || (preferFragments && inFragment >= strided))
+      return *fragment;
+    return LayoutKind::strided;
+  }
+
+  /// Adds the loop results whose yielded value is now in a fragment layout.
   bool growCarried(ArrayRef<Operation *> ops) {
     bool changed = false;
     for (Operation *op : ops) {
@@ -130,15 +171,16 @@ private:
       if (!loop)
         continue;
       auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-      for (OpResult result : loop->getResults())
-        if (isa<VectorType>(result.getType()) &&
-            !carriedFragments.contains(result) &&
-            fits(LayoutKind::wgmma, result) &&
-            layoutOf(yield.getOperand(result.getResultNumber())) ==
-                LayoutKind::wgmma) {
-          carriedFragments.insert(result);
+      for (OpResult result : loop->getResults()) {
+        if (!isa<VectorType>(result.getType()) ||
+            carriedFragments.contains(result))
+          continue;
+        LayoutKind kind = layoutOf(yield.getOperand(result.getResultNumber()));
+        if (isFragment(kind) && fits(kind, result)) {
+          carriedFragments[result] = kind;
           changed = true;
         }
+      }
     }
     return changed;
   }

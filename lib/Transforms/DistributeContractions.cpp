@@ -345,7 +345,7 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
     hazards.scratch = true;
   else
     pendingMmas = true;
-  setFragments(loc, op.getResult(), result);
+  setHeld(loc, op.getResult(), result);
   return success();
 }
 
@@ -407,30 +407,6 @@ bool Distributor::reusesB(WgmmaOp op) const {
   return previous && lastTensorCoreB.first == previous &&
          lastTensorCoreB.second == op.getB() &&
          previous.getB().getType() == op.getB().getType();
-}
-
-bool Distributor::takesFragments(OpOperand &use) const {
-  Operation *owner = use.getOwner();
-  if (auto wgmma = dyn_cast<WgmmaOp>(owner))
-    return use.get() == wgmma.getAcc() && ctx.tensorCores &&
-           canRunOnTensorCores(wgmma);
-  if (auto yield = dyn_cast<scf::YieldOp>(owner)) {
-    if (isa<scf::ForOp, scf::IfOp>(yield->getParentOp()))
-      return layoutOf(yield->getParentOp()->getResult(
-                 use.getOperandNumber())) == LayoutKind::wgmma;
-    return false;
-  }
-  if (auto loop = dyn_cast<scf::ForOp>(owner))
-    if (OpResult result = loop.getTiedLoopResult(&use))
-      return layoutOf(result) == LayoutKind::wgmma;
-  if (auto cast = dyn_cast<LayoutCastOp>(owner))
-    return cast.getLayout().getKind() == LayoutKind::wgmma;
-  if (OpTrait::hasElementwiseMappableTraits(owner) ||
-      isa<vector::FMAOp>(owner))
-    return llvm::any_of(owner->getResults(), [](Value r) {
-      return layoutOf(r) == LayoutKind::wgmma;
-    });
-  return false;
 }
 
 /// The accumulator handed over from the lane layout to the fragment layout

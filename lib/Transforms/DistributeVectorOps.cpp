@@ -27,41 +27,34 @@ using namespace mlir::mgpu::detail;
 /// elements at the same positions of every operand and of the result: the
 /// op applies to the lane vectors (which have the same type in both).
 LogicalResult Distributor::distributeElementwise(Operation *op) {
-  bool fragments = llvm::any_of(op->getResults(), [](Value r) {
-    return layoutOf(r) == LayoutKind::wgmma;
-  });
+  LayoutKind kind = layoutOf(op->getResult(0));
+  bool held = kind == LayoutKind::wgmma || kind == LayoutKind::wgmma_row;
   // The registers of MMAs in flight are not readable yet.
-  if (fragments)
+  if (held)
     completeMmas(op->getLoc());
   SmallVector<Value> operands =
       llvm::map_to_vector(op->getOperands(), [&](Value v) {
-        return fragments && isa<VectorType>(v.getType()) ? lookupFragments(v)
-                                                         : lookup(v);
+        return held && isa<VectorType>(v.getType()) ? lookupIn(v, kind)
+                                                    : lookup(v);
       });
   SmallVector<Type> types;
-  for (Type t : op->getResultTypes())
-    types.push_back(isa<VectorType>(t) ? Type(getLaneType(cast<VectorType>(t)))
-                                       : t);
+  for (Type t : op->getResultTypes()) {
+    auto vector = dyn_cast<VectorType>(t);
+    types.push_back(!vector ? t
+                    : held  ? Type(laneTypeIn(vector, kind))
+                            : Type(getLaneType(vector)));
+  }
   OperationState state(op->getLoc(), op->getName().getIdentifier(), operands,
                        types, op->getAttrs());
   state.attributes.erase(kOutLayoutsAttrName);
   Operation *lane = b.create(state);
   for (auto [original, value] :
        llvm::zip(op->getResults(), lane->getResults())) {
-    if (fragments)
-      setFragments(op->getLoc(), original, value);
+    if (held)
+      setHeld(op->getLoc(), original, value);
     else
       map.map(original, value);
   }
-  return success();
-}
-
-/// A cast only moves the value into the layout its uses expect.
-LogicalResult Distributor::distributeLayoutCast(LayoutCastOp op) {
-  if (op.getLayout().getKind() == LayoutKind::wgmma)
-    setFragments(op.getLoc(), op.getResult(), lookupFragments(op.getSource()));
-  else
-    map.map(op.getResult(), lookup(op.getSource()));
   return success();
 }
 
@@ -89,6 +82,12 @@ LogicalResult Distributor::distributeConstant(arith::ConstantOp op) {
 
 LogicalResult Distributor::distributeShapeCast(vector::ShapeCastOp op) {
   Location loc = op.getLoc();
+  // M <-> M x 1 in the row layout: the same rows on the same lanes.
+  if (layoutOf(op.getResult()) == LayoutKind::wgmma_row) {
+    setHeld(loc, op.getResult(),
+            lookupIn(op.getSource(), LayoutKind::wgmma_row));
+    return success();
+  }
   VectorType source = op.getSourceVectorType(),
              result = op.getResultVectorType();
   if (Layout(source).v == Layout(result).v) {
@@ -120,6 +119,10 @@ LogicalResult Distributor::distributeFromValues(Operation *op, Value whole) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult Distributor::distributeBroadcast(vector::BroadcastOp op) {
+  if (layoutOf(op.getResult()) == LayoutKind::wgmma && getBroadcastRows(op))
+    return distributeRowBroadcast(op);
+  if (feedsRowBroadcast(op))
+    return success();
   Location loc = op.getLoc();
   VectorType result = op.getResultVectorType();
   auto source = dyn_cast<VectorType>(op.getSourceType());
@@ -147,6 +150,8 @@ LogicalResult Distributor::distributeBroadcast(vector::BroadcastOp op) {
 }
 
 LogicalResult Distributor::distributeTranspose(vector::TransposeOp op) {
+  if (layoutOf(op.getResult()) == LayoutKind::wgmma && getBroadcastRows(op))
+    return distributeRowBroadcast(op);
   Location loc = op.getLoc();
   VectorType source = op.getSourceVectorType();
   beginExchange(loc);
@@ -321,8 +326,8 @@ Distributor::distributeInsertSlice(vector::InsertStridedSliceOp op) {
 //===----------------------------------------------------------------------===//
 
 /// The neutral element of `kind` for `type`.
-static Value getIdentity(OpBuilder &b, Location loc, vector::CombiningKind kind,
-                         Type type) {
+Value mlir::mgpu::detail::getIdentity(OpBuilder &b, Location loc,
+                                      vector::CombiningKind kind, Type type) {
   using K = vector::CombiningKind;
   if (auto f = dyn_cast<FloatType>(type)) {
     const llvm::fltSemantics &sem = f.getFloatSemantics();
@@ -367,8 +372,8 @@ static Value getIdentity(OpBuilder &b, Location loc, vector::CombiningKind kind,
 }
 
 /// A warp shuffle (xor) of any scalar up to 64 bits.
-static Value shuffleXor(OpBuilder &b, Location loc, Value value,
-                        int64_t offset) {
+Value mlir::mgpu::detail::shuffleXor(OpBuilder &b, Location loc, Value value,
+                                     int64_t offset) {
   Type type = value.getType();
   Value offsetValue = arith::ConstantIntOp::create(b, loc, offset, 32);
   Value width = arith::ConstantIntOp::create(b, loc, 32, 32);

@@ -225,6 +225,8 @@ LogicalResult Distributor::distributeOp(Operation *op) {
                                    o.getAcc(), o.getType());
       })
       .Case([&](vector::MultiDimReductionOp o) {
+        if (layoutOf(o.getResult()) == LayoutKind::wgmma_row)
+          return distributeRowReduction(o);
         return distributeReduction(o, o.getKind(), o.getSource(),
                                    o.getReductionMask(), o.getAcc(),
                                    o.getType());
@@ -387,14 +389,16 @@ LogicalResult Distributor::distributePrimitive(Operation *op) {
 
 LogicalResult Distributor::distributeFor(scf::ForOp op) {
   Location loc = op.getLoc();
-  // A value carried in the wgmma layout (an accumulator the tensor cores
-  // update at every step) stays in fragments for the whole loop.
+  // A value carried in a fragment layout (an accumulator the tensor cores
+  // update at every step, its row statistics) stays in it for the whole
+  // loop.
   auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
   auto inFragments = [&](BlockArgument arg) {
-    return layoutOf(arg) == LayoutKind::wgmma;
+    LayoutKind kind = layoutOf(arg);
+    return kind == LayoutKind::wgmma || kind == LayoutKind::wgmma_row;
   };
   auto carried = [&](BlockArgument arg, Value v) {
-    return inFragments(arg) ? lookupFragments(v) : lookup(v);
+    return inFragments(arg) ? lookupIn(v, layoutOf(arg)) : lookup(v);
   };
   SmallVector<Value> inits;
   for (auto [arg, init] : llvm::zip(op.getRegionIterArgs(), op.getInitArgs()))
@@ -432,19 +436,24 @@ LogicalResult Distributor::distributeFor(scf::ForOp op) {
   b.setInsertionPointAfter(forOp);
   for (auto [arg, result] : llvm::zip(op.getRegionIterArgs(), op.getResults()))
     if (inFragments(arg))
-      setFragments(loc, result, fragmentOf[result]);
+      setHeld(loc, result, fragmentOf[result]);
   return success();
 }
 
 LogicalResult Distributor::distributeIf(scf::IfOp op) {
   Location loc = op.getLoc();
-  SmallVector<Type> types;
-  for (Type t : op.getResultTypes())
-    types.push_back(isa<VectorType>(t) ? Type(getLaneType(cast<VectorType>(t)))
-                                       : t);
   auto inFragments = [&](unsigned i) {
-    return layoutOf(op.getResult(i)) == LayoutKind::wgmma;
+    LayoutKind kind = layoutOf(op.getResult(i));
+    return kind == LayoutKind::wgmma || kind == LayoutKind::wgmma_row;
   };
+  SmallVector<Type> types;
+  for (auto [i, t] : llvm::enumerate(op.getResultTypes())) {
+    auto vector = dyn_cast<VectorType>(t);
+    types.push_back(!vector ? t
+                    : inFragments(i)
+                        ? Type(laneTypeIn(vector, layoutOf(op.getResult(i))))
+                        : Type(getLaneType(vector)));
+  }
   auto ifOp = scf::IfOp::create(b, loc, types, lookup(op.getCondition()),
                                 /*withElseRegion=*/true);
   Hazards entry = hazards, exit;
@@ -460,7 +469,9 @@ LogicalResult Distributor::distributeIf(scf::IfOp op) {
       auto yield = cast<scf::YieldOp>(from.front().getTerminator());
       SmallVector<Value> yielded;
       for (auto [i, v] : llvm::enumerate(yield.getOperands()))
-        yielded.push_back(inFragments(i) ? lookupFragments(v) : lookup(v));
+        yielded.push_back(inFragments(i)
+                              ? lookupIn(v, layoutOf(op.getResult(i)))
+                              : lookup(v));
       scf::YieldOp::create(b, loc, yielded);
     } else {
       scf::YieldOp::create(b, loc);
@@ -475,7 +486,7 @@ LogicalResult Distributor::distributeIf(scf::IfOp op) {
   for (auto [i, original, value] :
        llvm::enumerate(op.getResults(), ifOp.getResults())) {
     if (inFragments(i))
-      setFragments(loc, original, value);
+      setHeld(loc, original, value);
     else
       map.map(original, value);
   }

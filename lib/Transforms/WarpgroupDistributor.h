@@ -83,11 +83,12 @@ private:
   IRMapping &map;
   const WarpgroupContext &ctx;
   Hazards hazards;
-  /// Accumulators of tensor-core wgmma held in the WGMMA fragment layout: the
-  /// original value to a lane vector of (M / 64) * (N / 2) f32, element
-  /// `tile * N / 2 + reg` being register `reg` of the tile's fragment. A
-  /// value may also have its ordinary layout in `map`; if not, each use that
-  /// needs that layout converts it.
+  /// Values held in a fragment layout: `wgmma` (for M x N, (M / 64) * (N / 2)
+  /// f32 per lane, element `tile * N / 2 + reg` being register `reg` of the
+  /// tile's fragment) or `wgmma_row` (for M or M x 1, (M / 64) * 2 f32 per
+  /// lane, element `tile * 2 + h` being the row of register 2h). The shape
+  /// tells which. A value may also have its strided layout in `map`; if
+  /// not, each use that needs that layout converts it.
   DenseMap<Value, Value> fragmentOf;
   /// The last tensor-core wgmma and its b, which it left in the scratch.
   std::pair<Operation *, Value> lastTensorCoreB;
@@ -117,40 +118,45 @@ private:
   }
   Value lookup(Value v) {
     if (!map.contains(v))
-      if (Value fragments = fragmentOf.lookup(v))
-        return fragmentsToLanes(v.getLoc(), fragments,
-                                cast<VectorType>(v.getType()));
+      if (Value held = fragmentOf.lookup(v))
+        return heldToLanes(v.getLoc(), held, cast<VectorType>(v.getType()));
     return map.lookupOrDefault(v);
   }
   /// The layout --mgpu-assign-layouts gave `v` (strided if none).
   static LayoutKind layoutOf(Value v) {
     return getAssignedLayout(v).value_or(LayoutKind::strided);
   }
+  /// The fragment layout of a held value of `type`.
+  static LayoutKind heldKind(VectorType type) {
+    return type.getRank() == 1 || type.getDimSize(1) == 1
+               ? LayoutKind::wgmma_row
+               : LayoutKind::wgmma;
+  }
+  /// The lane vector of a value of `type` in `kind`.
+  static VectorType laneTypeIn(VectorType type, LayoutKind kind) {
+    if (kind == LayoutKind::wgmma_row)
+      return VectorType::get({type.getDimSize(0) / 64 * 2},
+                             type.getElementType());
+    return getLaneType(type);
+  }
+  /// `v` in layout `kind`, converted if it is held in another.
+  Value lookupIn(Value v, LayoutKind kind);
   /// `v` (an f32 accumulator) in the WGMMA fragment layout.
-  Value lookupFragments(Value v) {
-    if (Value fragments = fragmentOf.lookup(v))
-      return fragments;
-    auto type = cast<VectorType>(v.getType());
-    // Every lane holds the scalar of a splat already: no exchange.
-    if (layoutOf(v) == LayoutKind::splat)
-      return vector::BroadcastOp::create(
-          b, v.getLoc(), getLaneType(type),
-          vector::ExtractOp::create(b, v.getLoc(), lookup(v), 0));
-    return lanesToFragments(v.getLoc(), lookup(v), type);
-  }
-  /// Records `fragments` as the value of `original`; converts it once, here,
-  /// when some use takes the ordinary layout.
-  void setFragments(Location loc, Value original, Value fragments) {
-    fragmentOf[original] = fragments;
-    if (!llvm::all_of(original.getUses(),
-                      [&](OpOperand &use) { return takesFragments(use); }))
-      map.map(original, fragmentsToLanes(loc, fragments,
-                                         cast<VectorType>(original.getType())));
-  }
-  /// Whether `use` takes its value in the WGMMA fragment layout.
-  bool takesFragments(OpOperand &use) const;
+  Value lookupFragments(Value v) { return lookupIn(v, LayoutKind::wgmma); }
+  /// Records `held` as the value of `original` in its fragment layout;
+  /// converts it once, here, when some use takes the strided layout.
+  void setHeld(Location loc, Value original, Value held);
+  /// The layout in which `use` takes its value.
+  LayoutKind takenLayout(OpOperand &use) const;
   Value lanesToFragments(Location loc, Value lanes, VectorType type);
   Value fragmentsToLanes(Location loc, Value fragments, VectorType type);
+  Value lanesToRows(Location loc, Value lanes, VectorType type);
+  Value rowsToLanes(Location loc, Value rows, VectorType type);
+  Value heldToLanes(Location loc, Value held, VectorType type) {
+    return heldKind(type) == LayoutKind::wgmma
+               ? fragmentsToLanes(loc, held, type)
+               : rowsToLanes(loc, held, type);
+  }
 
   void barrier(Location loc) {
     NVVM::BarrierOp::create(b, loc, Type(), ctx.barrierId,
@@ -348,6 +354,9 @@ private:
   LogicalResult distributeOp(Operation *op);
   LogicalResult distributeElementwise(Operation *op);
   LogicalResult distributeLayoutCast(LayoutCastOp op);
+  LogicalResult distributeRowReduction(vector::MultiDimReductionOp op);
+  LogicalResult distributeRowBroadcast(Operation *op);
+  bool feedsRowBroadcast(vector::BroadcastOp op);
   LogicalResult distributeConstant(arith::ConstantOp op);
   LogicalResult distributeBroadcast(vector::BroadcastOp op);
   LogicalResult distributeTranspose(vector::TransposeOp op);
@@ -422,6 +431,12 @@ private:
 };
 
 InFlightDiagnostic cannotDistribute(Operation *op, StringRef why);
+
+/// The neutral element of `kind` for `type`.
+Value getIdentity(OpBuilder &b, Location loc, vector::CombiningKind kind,
+                  Type type);
+/// A warp shuffle (xor) of any scalar up to 64 bits.
+Value shuffleXor(OpBuilder &b, Location loc, Value value, int64_t offset);
 
 bool hasVectorType(Operation *op);
 

@@ -47,10 +47,12 @@ func.func @carried() {
       scf.yield %sum : vector<64x64xf32>
     // CHECK: } {mgpu.out_layouts = [#mgpu.layout<wgmma>]}
     }
-    // A value in another layout makes the result strided: the fragments
-    // are converted for it.
-    // CHECK: arith.addf {{.*}} {mgpu.out_layouts = [#mgpu.layout<strided>]}
+    // Where fragments meet a strided value, the fragments win when at
+    // least as many operands are in them: the strided one is converted.
+    // CHECK: arith.addf {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma>]}
     %mixed = arith.addf %out, %init : vector<64x64xf32>
+    // CHECK: vector.fma {{.*}} {mgpu.out_layouts = [#mgpu.layout<strided>]}
+    %fma = vector.fma %init, %init, %out : vector<64x64xf32>
     // Comparisons give i1, which the wgmma layout does not hold.
     // CHECK: arith.cmpf {{.*}} {mgpu.out_layouts = [#mgpu.layout<strided>]}
     %pos = arith.cmpf ogt, %out, %half : vector<64x64xf32>

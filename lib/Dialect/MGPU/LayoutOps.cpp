@@ -22,6 +22,18 @@ using namespace mlir::mgpu;
 LogicalResult
 mlir::mgpu::verifyLayoutFits(LayoutKind kind, VectorType type,
                              function_ref<InFlightDiagnostic()> emitError) {
+  if (kind == LayoutKind::wgmma_row) {
+    bool fits = type.getElementType().isF32() && !type.isScalable() &&
+                type.getDimSize(0) % 64 == 0 &&
+                (type.getRank() == 1 ||
+                 (type.getRank() == 2 && type.getDimSize(1) == 1)) &&
+                type.getNumElements() * 4 <= kMaxWgmmaLayoutBytes;
+    if (!fits && emitError)
+      emitError() << "the wgmma_row layout holds an f32 vector of M or M x 1 "
+                     "elements, M a multiple of 64; got "
+                  << type;
+    return success(fits);
+  }
   if (kind != LayoutKind::wgmma)
     return success();
   bool fits = type.getRank() == 2 && type.getElementType().isF32() &&
@@ -91,15 +103,33 @@ std::optional<LayoutKind> mlir::mgpu::getAssignedLayout(Value value) {
   return std::nullopt;
 }
 
-void mlir::mgpu::setAssignedLayouts(Operation *op,
-                                    ArrayRef<LayoutKind> kinds) {
+void mlir::mgpu::setAssignedLayouts(Operation *op, ArrayRef<LayoutKind> kinds) {
   MLIRContext *context = op->getContext();
-  op->setAttr(kOutLayoutsAttrName,
-              ArrayAttr::get(context, llvm::map_to_vector(
-                                          kinds, [&](LayoutKind kind) {
-                                            return Attribute(
-                                                LayoutAttr::get(context, kind));
-                                          })));
+  op->setAttr(
+      kOutLayoutsAttrName,
+      ArrayAttr::get(context, llvm::map_to_vector(kinds, [&](LayoutKind kind) {
+                       return Attribute(LayoutAttr::get(context, kind));
+                     })));
+}
+
+Value mlir::mgpu::getBroadcastRows(Operation *op) {
+  if (auto broadcast = dyn_cast<vector::BroadcastOp>(op)) {
+    auto source = dyn_cast<VectorType>(broadcast.getSourceType());
+    if (source && source.getRank() == 2 && source.getDimSize(1) == 1 &&
+        broadcast.getResultVectorType().getRank() == 2)
+      return broadcast.getSource();
+    return Value();
+  }
+  auto transpose = dyn_cast<vector::TransposeOp>(op);
+  if (!transpose || transpose.getPermutation() != ArrayRef<int64_t>{1, 0})
+    return Value();
+  auto broadcast = transpose.getVector().getDefiningOp<vector::BroadcastOp>();
+  if (!broadcast)
+    return Value();
+  auto source = dyn_cast<VectorType>(broadcast.getSourceType());
+  if (!source || source.getRank() != 1)
+    return Value();
+  return broadcast.getSource();
 }
 
 LogicalResult mlir::mgpu::verifyOutLayouts(Operation *op, Attribute attr) {

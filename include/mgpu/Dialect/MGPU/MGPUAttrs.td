@@ -247,6 +247,11 @@ def MGPU_LayoutAttr : MGPU_Attr<"Layout", "layout"> {
       warp w holds rows 16w + l/4 and 16w + l/4 + 8, two adjacent columns
       per 8-column group). Elementwise ops keep it; wgmma reads and writes
       it without moving data.
+    - `wgmma_row`: one element per row of a wgmma fragment, as a reduction
+      along its rows leaves it: an f32 vector of M or M x 1 elements, M a
+      multiple of 64; each lane holds the rows its fragment registers are
+      on (two per 64-row tile). Elementwise ops keep it; a broadcast of
+      M x 1 over the columns gives `wgmma` without moving data.
     - `splat`: every element is the same scalar (a splat constant or a
       broadcast of a scalar); it fits any other layout for free.
 

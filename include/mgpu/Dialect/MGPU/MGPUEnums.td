@@ -50,7 +50,8 @@ def MGPU_LayoutKind : I32EnumAttr<"LayoutKind",
     "how a vector value is spread over the lanes of a warpgroup", [
       I32EnumAttrCase<"strided", 0>,
       I32EnumAttrCase<"wgmma", 1>,
-      I32EnumAttrCase<"splat", 2>
+      I32EnumAttrCase<"splat", 2>,
+      I32EnumAttrCase<"wgmma_row", 3>
     ]> {
   let cppNamespace = "::mlir::mgpu";
   let genSpecializedAttr = 0;

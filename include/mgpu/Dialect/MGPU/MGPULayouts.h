@@ -45,6 +45,11 @@ std::optional<LayoutKind> getAssignedLayout(Value value);
 /// Records `kinds` (one per value of getLayoutValues(op)) on `op`.
 void setAssignedLayouts(Operation *op, ArrayRef<LayoutKind> kinds);
 
+/// The rows `x` (a 1-D vector) if `op` broadcasts them over the columns:
+/// `vector.broadcast x : vector<M> to vector<N x M>` transposed by [1, 0],
+/// or `vector.broadcast` of an M x 1 vector; null otherwise.
+Value getBroadcastRows(Operation *op);
+
 /// Checks an `mgpu.out_layouts` attribute of `op`.
 LogicalResult verifyOutLayouts(Operation *op, Attribute attr);
 
