@@ -118,6 +118,50 @@ func.func @by_hand() {
   return
 }
 
+// The online softmax of flash attention: a row reduction of fragments is
+// `wgmma_row`; so are elementwise ops of rows and the rows a loop carries;
+// rows broadcast back over the columns (M x 1, or M broadcast and
+// transposed) are fragments again.
+// CHECK-LABEL: func.func @softmax
+func.func @softmax() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs []
+      scratch [memref<64x16xbf16, #s>, memref<16x64xbf16, #s>, memref<64x64xf32, #s>, memref<64xf32, #s>] {
+  ^bb0(%a: memref<64x16xbf16, #s>, %b: memref<16x64xbf16, #s>, %c: memref<64x64xf32, #s>, %ms: memref<64xf32, #s>):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %pad = arith.constant 0.0 : f32
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %ninf = arith.constant dense<0xFF800000> : vector<64xf32>
+    // CHECK: scf.for
+    %m = scf.for %k = %c0 to %c4 step %c1 iter_args(%m_old = %ninf) -> (vector<64xf32>) {
+      %s = mgpu.wgmma %zero, %a, %b : vector<64x64xf32>, memref<64x16xbf16, #s>, memref<16x64xbf16, #s>
+      // CHECK: vector.multi_reduction <maximumf>, {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma_row>]} [1]
+      %max = vector.multi_reduction <maximumf>, %s, %m_old [1] : vector<64x64xf32> to vector<64xf32>
+      // CHECK: vector.shape_cast {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma_row>]}
+      %col = vector.shape_cast %max : vector<64xf32> to vector<64x1xf32>
+      // CHECK: vector.broadcast {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma>]} : vector<64x1xf32> to vector<64x64xf32>
+      %rows = vector.broadcast %col : vector<64x1xf32> to vector<64x64xf32>
+      // CHECK: arith.subf {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma>]}
+      %d = arith.subf %s, %rows : vector<64x64xf32>
+      // CHECK: vector.broadcast {{.*}} {mgpu.out_layouts = [#mgpu.layout<strided>]} : vector<64xf32> to vector<64x64xf32>
+      %cols = vector.broadcast %max : vector<64xf32> to vector<64x64xf32>
+      // CHECK: vector.transpose {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma>]}
+      %rows2 = vector.transpose %cols, [1, 0] : vector<64x64xf32> to vector<64x64xf32>
+      // CHECK: arith.addf {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma>]}
+      %e = arith.addf %d, %rows2 : vector<64x64xf32>
+      // CHECK: vector.multi_reduction <add>, {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma_row>]} [1]
+      %sum = vector.multi_reduction <add>, %e, %max [1] : vector<64x64xf32> to vector<64xf32>
+      // CHECK: math.exp {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma_row>]}
+      %x = math.exp %sum : vector<64xf32>
+      scf.yield %x : vector<64xf32>
+    // CHECK: } {mgpu.out_layouts = [#mgpu.layout<wgmma_row>]}
+    }
+    vector.transfer_write %m, %ms[%c0] {in_bounds = [true]} : vector<64xf32>, memref<64xf32, #s>
+  }
+  return
+}
+
 // Host code is not a kernel body: nothing is recorded there.
 // CHECK-LABEL: func.func @host
 // CHECK-NOT: mgpu.out_layouts

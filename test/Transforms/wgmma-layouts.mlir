@@ -82,4 +82,37 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
     }
     return
   }
+
+  // A row reduction of fragments folds each lane's columns, then combines
+  // the 4 lanes of a quad with xor shuffles 1 and 2: no scratch. The rows
+  // go back over the columns with a vector.shuffle of the lane's two rows.
+  // CHECK-LABEL: func.func @rows
+  // CHECK: nvvm.wgmma.mma_async
+  // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
+  // CHECK: gpu.shuffle  xor %{{.*}}, %c1_i32
+  // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
+  // CHECK: gpu.shuffle  xor %{{.*}}, %c2_i32
+  // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
+  // CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 0, 1, 1, 0, 0, 1, 1
+  // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
+  // CHECK: arith.subf %{{.*}} : vector<32xf32>
+  // CHECK: return
+  func.func @rows() {
+    mgpu.pallas_call grid [1] in_specs [] out_specs []
+        scratch [memref<64x16xbf16, #s>, memref<16x64xbf16, #s>, memref<64x64xf32, #s>] {
+    ^bb0(%a: memref<64x16xbf16, #s>, %b: memref<16x64xbf16, #s>, %c: memref<64x64xf32, #s>):
+      %c0 = arith.constant 0 : index
+      %zero = arith.constant dense<0.0> : vector<64x64xf32>
+      %ninf = arith.constant dense<0xFF800000> : vector<64xf32>
+      %s = mgpu.wgmma %zero, %a, %b : vector<64x64xf32>, memref<64x16xbf16, #s>, memref<16x64xbf16, #s>
+      mgpu.wgmma_wait 0
+      %max = vector.multi_reduction <maximumf>, %s, %ninf [1] : vector<64x64xf32> to vector<64xf32>
+      %col = vector.shape_cast %max : vector<64xf32> to vector<64x1xf32>
+      %rows = vector.broadcast %col : vector<64x1xf32> to vector<64x64xf32>
+      %d = arith.subf %s, %rows : vector<64x64xf32>
+      vector.transfer_write %d, %c[%c0, %c0] {in_bounds = [true, true]}
+          : vector<64x64xf32>, memref<64x64xf32, #s>
+    }
+    return
+  }
 }

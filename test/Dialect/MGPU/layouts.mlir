@@ -26,6 +26,11 @@ func.func @layouts() {
     } {mgpu.out_layouts = [#mgpu.layout<wgmma>]}
     // CHECK: mgpu.layout_cast %[[LOOP]] : vector<64x8xf32> to #mgpu.layout<strided>
     %t = mgpu.layout_cast %r : vector<64x8xf32> to #mgpu.layout<strided>
+    %row = arith.constant dense<1.0> : vector<64xf32>
+    // CHECK: mgpu.layout_cast %{{.*}} : vector<64xf32> to #mgpu.layout<wgmma_row>
+    %r1 = mgpu.layout_cast %row : vector<64xf32> to #mgpu.layout<wgmma_row>
+    // CHECK: vector.shape_cast %{{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma_row>]} : vector<64xf32> to vector<64x1xf32>
+    %r2 = vector.shape_cast %r1 {mgpu.out_layouts = [#mgpu.layout<wgmma_row>]} : vector<64xf32> to vector<64x1xf32>
     %f = arith.constant 1.0 : f16
     // Any vector can be strided, and a broadcast scalar is a splat.
     // CHECK: vector.broadcast {{.*}} {mgpu.out_layouts = [#mgpu.layout<splat>]} : f16 to vector<3x5xf16>

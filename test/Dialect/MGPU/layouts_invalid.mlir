@@ -86,7 +86,7 @@ func.func @types_differ() {
 func.func @unknown_kind() {
   mgpu.pallas_call grid [1] in_specs [] out_specs [] {
     %z = arith.constant dense<0.0> : vector<64x8xf32>
-    // expected-error @below {{expected ::mlir::mgpu::LayoutKind to be one of: strided, wgmma, splat}}
+    // expected-error @below {{expected ::mlir::mgpu::LayoutKind to be one of: strided, wgmma, splat, wgmma_row}}
     // expected-error @below {{failed to parse MGPU_LayoutAttr parameter 'kind'}}
     %r = mgpu.layout_cast %z : vector<64x8xf32> to #mgpu.layout<tiled>
   }
@@ -125,5 +125,27 @@ func.func @out_layout_not_splat(%m: memref<64x8xf32>) {
   // expected-error @below {{only a splat value (a splat constant or a broadcast of a scalar) can have the splat layout}}
   %v = vector.transfer_read %m[%c0, %c0], %pad {in_bounds = [true, true], mgpu.out_layouts = [#mgpu.layout<splat>]}
       : memref<64x8xf32>, vector<64x8xf32>
+  return
+}
+
+// -----
+
+func.func @row_rows() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<32xf32>
+    // expected-error @below {{'mgpu.layout_cast' op the wgmma_row layout holds an f32 vector of M or M x 1 elements, M a multiple of 64; got 'vector<32xf32>'}}
+    %r = mgpu.layout_cast %z : vector<32xf32> to #mgpu.layout<wgmma_row>
+  }
+  return
+}
+
+// -----
+
+func.func @row_columns() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<64x2xf32>
+    // expected-error @below {{got 'vector<64x2xf32>'}}
+    %r = mgpu.layout_cast %z : vector<64x2xf32> to #mgpu.layout<wgmma_row>
+  }
   return
 }

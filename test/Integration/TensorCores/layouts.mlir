@@ -1,7 +1,8 @@
 // Lane layouts on every backend: an accumulator cast to the wgmma layout
 // from a splat, carried by a loop of wgmma, then an elementwise epilogue
-// (relu(x / 2 + 1)) and an scf.if that both stay in the wgmma layout on the
-// GPU, with no exchange through shared memory. The host backends ignore
+// (relu(x / 2 + 1)), a row sum subtracted from every row, and an scf.if
+// that all stay in the wgmma layouts on the GPU, with no exchange through
+// shared memory. The host backends ignore
 // layouts; the numbers must be the same everywhere. Inputs are small
 // integers, so every sum is exact whatever the order.
 // RUN: %run_on_backends %s --match-full-lines
@@ -13,7 +14,8 @@
 #smem = #gpu.address_space<workgroup>
 
 module {
-  // Program 0 writes relu(2ab / 2 + 1), program 1 writes -2ab.
+  // Program 0 writes relu(2ab / 2 + 1), program 1 writes 2ab minus the
+  // sum of its row.
   func.func @kernel(%a: memref<128x64xbf16>, %b: memref<64x64xbf16>, %c: memref<128x64xf32>) {
     mgpu.pallas_call grid [2]
         ins(%a, %b : memref<128x64xbf16>, memref<64x64xbf16>) outs(%c : memref<128x64xf32>)
@@ -39,7 +41,13 @@ module {
         %u = arith.maximumf %t, %zero : vector<64x64xf32>
         scf.yield %u : vector<64x64xf32>
       } else {
-        %n = arith.negf %sum : vector<64x64xf32>
+        // Subtract each row's sum: a reduction along the rows of the
+        // fragments and a broadcast back, both without an exchange.
+        %zrow = arith.constant dense<0.0> : vector<64xf32>
+        %max = vector.multi_reduction <add>, %sum, %zrow [1] : vector<64x64xf32> to vector<64xf32>
+        %col = vector.shape_cast %max : vector<64xf32> to vector<64x1xf32>
+        %rows = vector.broadcast %col : vector<64x1xf32> to vector<64x64xf32>
+        %n = arith.subf %sum, %rows : vector<64x64xf32>
         scf.yield %n : vector<64x64xf32>
       }
       vector.transfer_write %out, %cs[%c0, %c0] {in_bounds = [true, true]}
@@ -60,6 +68,20 @@ module {
     return %f : f32
   }
   // Mismatches of c against the kernel's formula, from f32 copies of a, b.
+  func.func @product(%a: memref<128x64xf32>, %b: memref<64x64xf32>, %i: index, %j: index) -> f32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %f0 = arith.constant 0.0 : f32
+    %sum = scf.for %k = %c0 to %c64 step %c1 iter_args(%s = %f0) -> f32 {
+      %x = memref.load %a[%i, %k] : memref<128x64xf32>
+      %y = memref.load %b[%k, %j] : memref<64x64xf32>
+      %p = arith.mulf %x, %y : f32
+      %t = arith.addf %s, %p : f32
+      scf.yield %t : f32
+    }
+    return %sum : f32
+  }
   func.func @check(%a: memref<128x64xf32>, %b: memref<64x64xf32>, %c: memref<128x64xf32>) -> index {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -67,21 +89,22 @@ module {
     %c128 = arith.constant 128 : index
     %f0 = arith.constant 0.0 : f32
     %f1 = arith.constant 1.0 : f32
-    %fm2 = arith.constant -2.0 : f32
+    %f2 = arith.constant 2.0 : f32
     %bad = scf.for %i = %c0 to %c128 step %c1 iter_args(%n = %c0) -> index {
+      %max = scf.for %j = %c0 to %c64 step %c1 iter_args(%m = %f0) -> f32 {
+        %p = func.call @product(%a, %b, %i, %j) : (memref<128x64xf32>, memref<64x64xf32>, index, index) -> f32
+        %twice = arith.mulf %p, %f2 : f32
+        %m2 = arith.addf %m, %twice : f32
+        scf.yield %m2 : f32
+      }
       %row = scf.for %j = %c0 to %c64 step %c1 iter_args(%m = %n) -> index {
-        %sum = scf.for %k = %c0 to %c64 step %c1 iter_args(%s = %f0) -> f32 {
-          %x = memref.load %a[%i, %k] : memref<128x64xf32>
-          %y = memref.load %b[%k, %j] : memref<64x64xf32>
-          %p = arith.mulf %x, %y : f32
-          %t = arith.addf %s, %p : f32
-          scf.yield %t : f32
-        }
+        %sum = func.call @product(%a, %b, %i, %j) : (memref<128x64xf32>, memref<64x64xf32>, index, index) -> f32
         %top = arith.cmpi ult, %i, %c64 : index
         %plus = arith.addf %sum, %f1 : f32
         %relu = arith.maximumf %plus, %f0 : f32
-        %neg = arith.mulf %sum, %fm2 : f32
-        %want = arith.select %top, %relu, %neg : f32
+        %twice = arith.mulf %sum, %f2 : f32
+        %shifted = arith.subf %twice, %max : f32
+        %want = arith.select %top, %relu, %shifted : f32
         %got = memref.load %c[%i, %j] : memref<128x64xf32>
         %ne = arith.cmpf une, %got, %want : f32
         %inc = arith.select %ne, %c1, %c0 : index
@@ -134,4 +157,4 @@ module {
 }
 // CHECK: mismatches: 0
 // CHECK-NEXT: ( 130, 66, 0, 1 )
-// CHECK-NEXT: ( -120, 256, 2, -0 )
+// CHECK-NEXT: ( 0, -376, -122, -120 )
