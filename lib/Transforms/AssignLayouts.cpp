@@ -18,6 +18,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/VectorInterfaces.h"
 
 namespace mlir::mgpu {
 #define GEN_PASS_DEF_MGPUASSIGNLAYOUTS
@@ -47,7 +48,7 @@ public:
       layouts.clear();
       for (Operation *op : ops)
         assign(op);
-      changed = growCarried(ops);
+      changed = growCarried(ops) || readIntoFragments(ops);
     }
     for (Operation *op : ops)
       setAssignedLayouts(
@@ -103,6 +104,8 @@ private:
                       layoutOf(ifOp.elseYield().getOperand(i))},
                      v, /*preferFragments=*/false);
     }
+    if (auto it = fragmentReads.find(v); it != fragmentReads.end())
+      return it->second;
     if (isSplatValue(v))
       return LayoutKind::splat;
     // A reduction along the rows of fragments leaves one value per row.
@@ -163,6 +166,35 @@ private:
     return LayoutKind::strided;
   }
 
+  /// Reads the lanes can make directly in the fragment layout every use of
+  /// the value takes (found after the forward rules; each step only turns
+  /// more values to fragments, as growCarried does).
+  DenseMap<Value, LayoutKind> fragmentReads;
+  bool readIntoFragments(ArrayRef<Operation *> ops) {
+    bool changed = false;
+    for (Operation *op : ops) {
+      auto read = dyn_cast<vector::TransferReadOp>(op);
+      if (!read || fragmentReads.contains(read.getResult()) ||
+          !canAccessInFragments(read) || read->use_empty())
+        continue;
+      std::optional<LayoutKind> common;
+      for (OpOperand &use : read->getUses()) {
+        LayoutKind kind =
+            getUseLayout(use, [&](Value v) { return layoutOf(v); });
+        if (!isFragment(kind) || (common && *common != kind)) {
+          common.reset();
+          break;
+        }
+        common = kind;
+      }
+      if (common && fits(*common, read.getResult())) {
+        fragmentReads[read.getResult()] = *common;
+        changed = true;
+      }
+    }
+    return changed;
+  }
+
   /// Adds the loop results whose yielded value is now in a fragment layout.
   bool growCarried(ArrayRef<Operation *> ops) {
     bool changed = false;
@@ -199,6 +231,71 @@ struct AssignLayoutsPass
 };
 
 } // namespace
+
+static bool isFragmentLayout(LayoutKind kind) {
+  return kind == LayoutKind::wgmma || kind == LayoutKind::wgmma_row;
+}
+
+bool mlir::mgpu::canAccessInFragments(Operation *op) {
+  auto access = dyn_cast<VectorTransferOpInterface>(op);
+  if (!access || access.getMask())
+    return false;
+  auto memref = dyn_cast<MemRefType>(access.getShapedType());
+  VectorType type = access.getVectorType();
+  return memref && access.getPermutationMap().isMinorIdentity() &&
+         llvm::all_of(access.getInBoundsValues(), [](bool b) { return b; }) &&
+         memref.isLastDimUnitStride() && type.getElementType().isF32() &&
+         (succeeded(verifyLayoutFits(LayoutKind::wgmma, type)) ||
+          succeeded(verifyLayoutFits(LayoutKind::wgmma_row, type)));
+}
+
+LayoutKind mlir::mgpu::getUseLayout(OpOperand &use,
+                                    function_ref<LayoutKind(Value)> layoutOf) {
+  Operation *owner = use.getOwner();
+  auto fragmentOr = [](LayoutKind kind) {
+    return isFragmentLayout(kind) ? kind : LayoutKind::strided;
+  };
+  if (auto wgmma = dyn_cast<WgmmaOp>(owner))
+    return use.get() == wgmma.getAcc() ? fragmentOr(layoutOf(wgmma.getResult()))
+                                       : LayoutKind::strided;
+  if (auto yield = dyn_cast<scf::YieldOp>(owner)) {
+    if (isa<scf::ForOp, scf::IfOp>(yield->getParentOp()))
+      return fragmentOr(
+          layoutOf(yield->getParentOp()->getResult(use.getOperandNumber())));
+    return LayoutKind::strided;
+  }
+  if (auto loop = dyn_cast<scf::ForOp>(owner))
+    if (OpResult result = loop.getTiedLoopResult(&use))
+      return fragmentOr(layoutOf(result));
+  if (auto cast = dyn_cast<LayoutCastOp>(owner))
+    return fragmentOr(cast.getLayout().getKind());
+  if (OpTrait::hasElementwiseMappableTraits(owner) || isa<vector::FMAOp>(owner))
+    return fragmentOr(layoutOf(owner->getResult(0)));
+  if (auto reduction = dyn_cast<vector::MultiDimReductionOp>(owner))
+    if (layoutOf(reduction.getResult()) == LayoutKind::wgmma_row)
+      return use.get() == reduction.getSource() ? LayoutKind::wgmma
+                                                : LayoutKind::wgmma_row;
+  if (auto cast = dyn_cast<vector::ShapeCastOp>(owner))
+    return layoutOf(cast.getResult()) == LayoutKind::wgmma_row
+               ? LayoutKind::wgmma_row
+               : LayoutKind::strided;
+  if (isa<vector::BroadcastOp, vector::TransposeOp>(owner)) {
+    Operation *user = owner;
+    // A broadcast before a transpose passes the rows on (it is never made
+    // in lanes).
+    if (isa<vector::BroadcastOp>(owner) && owner->hasOneUse() &&
+        isa<vector::TransposeOp>(*owner->user_begin()))
+      user = *owner->user_begin();
+    if (getBroadcastRows(user) == use.get() &&
+        layoutOf(user->getResult(0)) == LayoutKind::wgmma)
+      return LayoutKind::wgmma_row;
+  }
+  // A write stores a value held in fragments from the registers.
+  if (auto write = dyn_cast<vector::TransferWriteOp>(owner))
+    if (use.get() == write.getVector() && canAccessInFragments(write))
+      return fragmentOr(layoutOf(use.get()));
+  return LayoutKind::strided;
+}
 
 void mlir::mgpu::assignLayouts(Region &body, bool tensorCores) {
   LayoutAssignment(tensorCores).run(body);

@@ -19,10 +19,6 @@ using namespace mlir;
 using namespace mlir::mgpu;
 using namespace mlir::mgpu::detail;
 
-static bool isFragmentLayout(LayoutKind kind) {
-  return kind == LayoutKind::wgmma || kind == LayoutKind::wgmma_row;
-}
-
 Value Distributor::lookupIn(Value v, LayoutKind kind) {
   if (!isFragmentLayout(kind))
     return lookup(v);
@@ -49,48 +45,13 @@ void Distributor::setHeld(Location loc, Value original, Value held) {
 }
 
 LayoutKind Distributor::takenLayout(OpOperand &use) const {
-  Operation *owner = use.getOwner();
-  auto fragmentOr = [](LayoutKind kind) {
-    return isFragmentLayout(kind) ? kind : LayoutKind::strided;
-  };
-  if (auto wgmma = dyn_cast<WgmmaOp>(owner))
+  // Whether the tensor cores run a wgmma is the distribution's decision.
+  if (auto wgmma = dyn_cast<WgmmaOp>(use.getOwner()))
     return use.get() == wgmma.getAcc() && ctx.tensorCores &&
                    canRunOnTensorCores(wgmma)
                ? LayoutKind::wgmma
                : LayoutKind::strided;
-  if (auto yield = dyn_cast<scf::YieldOp>(owner)) {
-    if (isa<scf::ForOp, scf::IfOp>(yield->getParentOp()))
-      return fragmentOr(
-          layoutOf(yield->getParentOp()->getResult(use.getOperandNumber())));
-    return LayoutKind::strided;
-  }
-  if (auto loop = dyn_cast<scf::ForOp>(owner))
-    if (OpResult result = loop.getTiedLoopResult(&use))
-      return fragmentOr(layoutOf(result));
-  if (auto cast = dyn_cast<LayoutCastOp>(owner))
-    return fragmentOr(cast.getLayout().getKind());
-  if (OpTrait::hasElementwiseMappableTraits(owner) || isa<vector::FMAOp>(owner))
-    return fragmentOr(layoutOf(owner->getResult(0)));
-  if (auto reduction = dyn_cast<vector::MultiDimReductionOp>(owner))
-    if (layoutOf(reduction.getResult()) == LayoutKind::wgmma_row)
-      return use.get() == reduction.getSource() ? LayoutKind::wgmma
-                                                : LayoutKind::wgmma_row;
-  if (auto cast = dyn_cast<vector::ShapeCastOp>(owner))
-    return fragmentOr(layoutOf(cast.getResult()) == LayoutKind::wgmma_row
-                          ? LayoutKind::wgmma_row
-                          : LayoutKind::strided);
-  if (isa<vector::BroadcastOp, vector::TransposeOp>(owner)) {
-    Operation *user = owner;
-    // The broadcast before a transpose is not made (see
-    // distributeRowBroadcast): it passes the rows on.
-    if (isa<vector::BroadcastOp>(owner) && owner->hasOneUse() &&
-        isa<vector::TransposeOp>(*owner->user_begin()))
-      user = *owner->user_begin();
-    if (getBroadcastRows(user) == use.get() &&
-        layoutOf(user->getResult(0)) == LayoutKind::wgmma)
-      return LayoutKind::wgmma_row;
-  }
-  return LayoutKind::strided;
+  return getUseLayout(use, layoutOf);
 }
 
 /// The row of fragment row `h` (0 or 1) of 64-row tile `tile` this lane
@@ -213,4 +174,84 @@ bool Distributor::feedsRowBroadcast(vector::BroadcastOp op) {
   Operation *user = *op->user_begin();
   return isa<vector::TransposeOp>(user) && getBroadcastRows(user) &&
          layoutOf(user->getResult(0)) == LayoutKind::wgmma;
+}
+
+/// A read or write of a value held in a fragment layout (see
+/// canAccessInFragments): each lane accesses the elements it holds, two
+/// adjacent columns per 8-byte access for `wgmma`, its rows for
+/// `wgmma_row` (written by one lane of each quad).
+LogicalResult Distributor::distributeHeldAccess(VectorTransferOpInterface op) {
+  Location loc = op.getLoc();
+  auto read = dyn_cast<vector::TransferReadOp>(op.getOperation());
+  VectorType type = op.getVectorType();
+  LayoutKind kind = heldKind(type);
+  Value base = lookup(op.getBase());
+  SmallVector<Value> indices =
+      llvm::map_to_vector(op.getIndices(), [&](Value v) { return lookup(v); });
+  int64_t rankDiff = static_cast<int64_t>(indices.size()) - type.getRank();
+  if (read)
+    beforeRead(loc);
+  else
+    beforeWrite(loc);
+  Value held = read ? zeroVector(loc, laneTypeIn(type, kind))
+                    : lookupIn(op.getVector(), kind);
+  auto at = [&](Value row, Value col) {
+    SmallVector<Value> result(indices);
+    result[rankDiff] = arith::AddIOp::create(b, loc, result[rankDiff], row);
+    if (col)
+      result[rankDiff + 1] =
+          arith::AddIOp::create(b, loc, result[rankDiff + 1], col);
+    return result;
+  };
+  int64_t m = type.getDimSize(0);
+  if (kind == LayoutKind::wgmma) {
+    int64_t n = type.getDimSize(1);
+    auto pair = VectorType::get({2}, type.getElementType());
+    for (int64_t tile = 0; tile < m / 64; ++tile)
+      for (int64_t reg = 0; reg < n / 2; reg += 2) {
+        auto [row, col] = buildFragmentPosition(b, loc, ctx.lane, reg);
+        row = arith::AddIOp::create(b, loc, row, index(loc, tile * 64));
+        SmallVector<Value> position = at(row, col);
+        int64_t align = std::min<int64_t>(getKnownAlignment(base, position), 8);
+        int64_t offset = tile * (n / 2) + reg;
+        if (read)
+          held = vector::InsertStridedSliceOp::create(
+              b, loc,
+              vector::LoadOp::create(b, loc, pair, base, position, false,
+                                     llvm::MaybeAlign(align)),
+              held, offset, 1);
+        else
+          vector::StoreOp::create(
+              b, loc,
+              vector::ExtractStridedSliceOp::create(b, loc, held, offset, 2, 1),
+              base, position, false, llvm::MaybeAlign(align));
+      }
+  } else {
+    Value first = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(b, loc, ctx.lane, index(loc, 4)), index(loc, 0));
+    for (int64_t tile = 0; tile < m / 64; ++tile)
+      for (int64_t h = 0; h < 2; ++h) {
+        SmallVector<Value> position =
+            at(rowOf(b, loc, ctx.lane, tile, h), Value());
+        if (read) {
+          held = vector::InsertOp::create(
+              b, loc, memref::LoadOp::create(b, loc, base, position), held,
+              tile * 2 + h);
+          continue;
+        }
+        guarded(loc, first, [&] {
+          memref::StoreOp::create(
+              b, loc, vector::ExtractOp::create(b, loc, held, tile * 2 + h),
+              base, position);
+        });
+      }
+  }
+  if (read) {
+    hazards.read = true;
+    setHeld(loc, read.getResult(), held);
+  } else {
+    hazards.write = true;
+  }
+  return success();
 }

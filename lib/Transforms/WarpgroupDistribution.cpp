@@ -236,6 +236,9 @@ LogicalResult Distributor::distributeOp(Operation *op) {
           return cannotDistribute(o, "masked transfers are not supported");
         if (!isa<MemRefType>(o.getBase().getType()))
           return cannotDistribute(o, "the body must be in memref form");
+        if (isFragmentLayout(layoutOf(o.getResult())) &&
+            canAccessInFragments(o))
+          return distributeHeldAccess(o);
         return distributeRead(o, o.getBase(), o.getIndices(), o.getVectorType(),
                               o.getPermutationMap(), o.getInBoundsValues(),
                               o.getPadding());
@@ -245,6 +248,9 @@ LogicalResult Distributor::distributeOp(Operation *op) {
           return cannotDistribute(o, "masked transfers are not supported");
         if (!isa<MemRefType>(o.getBase().getType()))
           return cannotDistribute(o, "the body must be in memref form");
+        if (isFragmentLayout(layoutOf(o.getVector())) &&
+            canAccessInFragments(o))
+          return distributeHeldAccess(o);
         return distributeWrite(o, o.getVector(), o.getBase(), o.getIndices(),
                                o.getVectorType(), o.getPermutationMap(),
                                o.getInBoundsValues());

@@ -24,6 +24,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/VectorInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -356,6 +357,7 @@ private:
   LogicalResult distributeLayoutCast(LayoutCastOp op);
   LogicalResult distributeRowReduction(vector::MultiDimReductionOp op);
   LogicalResult distributeRowBroadcast(Operation *op);
+  LogicalResult distributeHeldAccess(VectorTransferOpInterface op);
   bool feedsRowBroadcast(vector::BroadcastOp op);
   LogicalResult distributeConstant(arith::ConstantOp op);
   LogicalResult distributeBroadcast(vector::BroadcastOp op);
@@ -431,6 +433,10 @@ private:
 };
 
 InFlightDiagnostic cannotDistribute(Operation *op, StringRef why);
+
+inline bool isFragmentLayout(LayoutKind kind) {
+  return kind == LayoutKind::wgmma || kind == LayoutKind::wgmma_row;
+}
 
 /// The neutral element of `kind` for `type`.
 Value getIdentity(OpBuilder &b, Location loc, vector::CombiningKind kind,

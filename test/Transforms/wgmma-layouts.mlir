@@ -6,7 +6,7 @@
 // gave it and converts only where two layouts meet. An accumulator cast
 // from a splat to the wgmma layout starts in fragments with no exchange; it
 // stays in fragments across the loop, through an elementwise epilogue and
-// an scf.if; the only exchange through the scratch is for the write.
+// an scf.if, and is written from the registers: no exchange at all.
 
 #s = #gpu.address_space<workgroup>
 module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
@@ -27,7 +27,8 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // CHECK: } else {
   // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
   // CHECK: }
-  // CHECK: memref.store {{.*}} : memref<4096xf32, #gpu.address_space<workgroup>>
+  // CHECK-NOT: memref<4096xf32
+  // CHECK: vector.store {{.*}} {alignment = 8 : i64} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<2xf32>
   // CHECK: return
   func.func @epilogue() {
     mgpu.pallas_call grid [1] in_specs [] out_specs []
@@ -59,10 +60,11 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
     return
   }
 
-  // A value read in the strided layout and cast to wgmma by hand is
-  // exchanged once (lanes to fragments); the cast back exchanges again.
+  // A read only cast to wgmma is made in fragments (two columns per
+  // access); the cast back to strided exchanges through the scratch.
   // CHECK-LABEL: func.func @round_trip
-  // CHECK: memref.load {{.*}} : memref<4096xf32, #gpu.address_space<workgroup>>
+  // CHECK: vector.load {{.*}} {alignment = 8 : i64} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+  // CHECK-NOT: memref<4096xf32
   // CHECK: arith.addf %{{.*}} : vector<32xf32>
   // CHECK: memref.store {{.*}} : memref<4096xf32, #gpu.address_space<workgroup>>
   // CHECK: return

@@ -43,10 +43,12 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
 
   // An accumulator carried by a loop (what --mgpu-promote-accumulators makes
   // of a revisited output block) stays in the fragment layout across the
-  // steps: it is handed over through the scratch once before the loop and
-  // once after it, and the loop body only copies a and b.
+  // steps: it is read from its block straight into fragments before the
+  // loop and written back from them after it (8-byte accesses, no
+  // exchange), and the loop body only copies a and b.
   // CHECK-LABEL: func.func @carried
-  // CHECK: memref.load {{.*}} : memref<4096xf32, #gpu.address_space<workgroup>>
+  // CHECK-NOT: xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+  // CHECK: vector.load {{.*}} {alignment = 8 : i64} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<2xf32>
   // CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<32xf32>) {
   // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
   // CHECK: vector.extract %[[ACC]][0] : f32 from vector<32xf32>
@@ -55,7 +57,8 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
   // CHECK: scf.yield %{{.*}} : vector<32xf32>
   // CHECK-NEXT: }
-  // CHECK: memref.store {{.*}} : memref<4096xf32, #gpu.address_space<workgroup>>
+  // CHECK-NOT: memref<4096xf32
+  // CHECK: vector.store {{.*}} {alignment = 8 : i64} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<2xf32>
   func.func @carried() {
     mgpu.pallas_call grid [1] in_specs [] out_specs []
         scratch [memref<64x32xbf16, #s>, memref<32x64xbf16, #s>, memref<64x64xf32, #s>] {

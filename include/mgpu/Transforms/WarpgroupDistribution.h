@@ -81,6 +81,15 @@ bool canRunOnTensorCores(WgmmaOp op);
 /// --mgpu-assign-layouts; `tensorCores` as for the distribution).
 void assignLayouts(Region &body, bool tensorCores);
 
+/// The layout in which `use` takes its value, given the layouts of values
+/// (a fragment layout, or strided if the use converts from any).
+LayoutKind getUseLayout(OpOperand &use,
+                        function_ref<LayoutKind(Value)> layoutOf);
+
+/// Whether the lanes can make a vector transfer directly in the fragment
+/// layouts: f32, a minor identity, in bounds, unit-stride rows.
+bool canAccessInFragments(Operation *op);
+
 /// A power-of-two factor (at most 16) that `value` is known to be a multiple
 /// of, from constants, products and sums.
 int64_t getKnownMultiple(Value value);
