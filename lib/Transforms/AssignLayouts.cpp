@@ -255,9 +255,12 @@ LayoutKind mlir::mgpu::getUseLayout(OpOperand &use,
   auto fragmentOr = [](LayoutKind kind) {
     return isFragmentLayout(kind) ? kind : LayoutKind::strided;
   };
+  // The tensor cores take a in registers from fragments too.
   if (auto wgmma = dyn_cast<WgmmaOp>(owner))
-    return use.get() == wgmma.getAcc() ? fragmentOr(layoutOf(wgmma.getResult()))
-                                       : LayoutKind::strided;
+    return use.get() == wgmma.getAcc() || (use.get() == wgmma.getA() &&
+                                           isa<VectorType>(use.get().getType()))
+               ? fragmentOr(layoutOf(wgmma.getResult()))
+               : LayoutKind::strided;
   if (auto yield = dyn_cast<scf::YieldOp>(owner)) {
     if (isa<scf::ForOp, scf::IfOp>(yield->getParentOp()))
       return fragmentOr(

@@ -185,7 +185,11 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
   MLIRContext *context = b.getContext();
   auto accType = cast<VectorType>(op.getAcc().getType());
   auto aType = cast<ShapedType>(op.getA().getType());
-  Value a = lookup(op.getA()), bMatrix = lookup(op.getB());
+  // a in registers held in fragments (p = exp(s) of attention) is staged
+  // from them; otherwise from the lanes.
+  Value aFragments = fragmentOf.lookup(op.getA());
+  Value a = aFragments ? aFragments : lookup(op.getA());
+  Value bMatrix = lookup(op.getB());
   int64_t m = accType.getDimSize(0), n = accType.getDimSize(1),
           k = aType.getDimSize(1);
   Type input = op.getInputType(), f32 = b.getF32Type();
@@ -266,7 +270,8 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
   };
   if (auto aVector = dyn_cast<VectorType>(aType)) {
     // a in registers: staged row-major, then copied like a block.
-    a = stage(loc, a, aVector);
+    completeMmas(loc);
+    a = aFragments ? stageFragments(loc, a, aVector) : stage(loc, a, aVector);
     hazards.scratch = true;
     barrier(loc);
   }
@@ -414,7 +419,7 @@ bool Distributor::reusesB(WgmmaOp op) const {
 Value Distributor::lanesToFragments(Location loc, Value lanes,
                                     VectorType type) {
   int64_t m = type.getDimSize(0), n = type.getDimSize(1);
-  Type f32 = b.getF32Type();
+  Type element = type.getElementType();
   beginExchange(loc);
   Value buffer = stage(loc, lanes, type);
   barrier(loc);
@@ -428,22 +433,24 @@ Value Distributor::lanesToFragments(Location loc, Value lanes,
               b, loc, arith::AddIOp::create(b, loc, row, index(loc, tile * 64)),
               index(loc, n)),
           col);
-      result =
-          vector::InsertOp::create(b, loc, loadStaged(loc, buffer, flat, f32),
-                                   result, tile * (n / 2) + reg);
+      result = vector::InsertOp::create(b, loc,
+                                        loadStaged(loc, buffer, flat, element),
+                                        result, tile * (n / 2) + reg);
     }
   return result;
 }
 
-/// The way back, also through the scratch.
-Value Distributor::fragmentsToLanes(Location loc, Value fragments,
-                                    VectorType type) {
-  completeMmas(loc);
+/// Writes the elements of `fragments` (a `type` value in the wgmma layout)
+/// to a fresh row-major scratch buffer. The caller places the barrier.
+Value Distributor::stageFragments(Location loc, Value fragments,
+                                  VectorType type) {
   int64_t m = type.getDimSize(0), n = type.getDimSize(1);
-  beginExchange(loc);
-  Value buffer = ctx.scratch->allocate(b, loc, b.getF32Type(), m * n);
+  Type element = type.getElementType();
+  Value buffer = ctx.scratch->allocate(b, loc, element, m * n);
+  auto pair = VectorType::get({2}, element);
+  // Registers 2j and 2j + 1 are adjacent columns of one row.
   for (int64_t tile = 0; tile < m / 64; ++tile)
-    for (int64_t reg = 0; reg < n / 2; ++reg) {
+    for (int64_t reg = 0; reg < n / 2; reg += 2) {
       auto [row, col] = buildFragmentPosition(b, loc, ctx.lane, reg);
       Value flat = arith::AddIOp::create(
           b, loc,
@@ -451,12 +458,24 @@ Value Distributor::fragmentsToLanes(Location loc, Value fragments,
               b, loc, arith::AddIOp::create(b, loc, row, index(loc, tile * 64)),
               index(loc, n)),
           col);
-      memref::StoreOp::create(
+      vector::StoreOp::create(
           b, loc,
-          vector::ExtractOp::create(b, loc, fragments, tile * (n / 2) + reg),
-          buffer, ValueRange{flat});
+          vector::ExtractStridedSliceOp::create(b, loc, fragments,
+                                                tile * (n / 2) + reg, 2, 1),
+          buffer, ValueRange{flat}, false,
+          llvm::MaybeAlign(2 * storageBytes(element)));
     }
+  (void)pair;
   hazards.scratch = true;
+  return buffer;
+}
+
+/// The way back, also through the scratch.
+Value Distributor::fragmentsToLanes(Location loc, Value fragments,
+                                    VectorType type) {
+  completeMmas(loc);
+  beginExchange(loc);
+  Value buffer = stageFragments(loc, fragments, type);
   barrier(loc);
   Value result = unstage(loc, buffer, type);
   hazards.read = true;

@@ -46,9 +46,12 @@ void Distributor::setHeld(Location loc, Value original, Value held) {
 
 LayoutKind Distributor::takenLayout(OpOperand &use) const {
   // Whether the tensor cores run a wgmma is the distribution's decision.
+  // a in registers is staged from fragments as cheaply as from lanes.
   if (auto wgmma = dyn_cast<WgmmaOp>(use.getOwner()))
-    return use.get() == wgmma.getAcc() && ctx.tensorCores &&
-                   canRunOnTensorCores(wgmma)
+    return ctx.tensorCores && canRunOnTensorCores(wgmma) &&
+                   (use.get() == wgmma.getAcc() ||
+                    (use.get() == wgmma.getA() &&
+                     layoutOf(use.get()) == LayoutKind::wgmma))
                ? LayoutKind::wgmma
                : LayoutKind::strided;
   return getUseLayout(use, layoutOf);

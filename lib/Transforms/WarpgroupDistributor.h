@@ -151,6 +151,7 @@ private:
   LayoutKind takenLayout(OpOperand &use) const;
   Value lanesToFragments(Location loc, Value lanes, VectorType type);
   Value fragmentsToLanes(Location loc, Value fragments, VectorType type);
+  Value stageFragments(Location loc, Value fragments, VectorType type);
   Value lanesToRows(Location loc, Value lanes, VectorType type);
   Value rowsToLanes(Location loc, Value rows, VectorType type);
   Value heldToLanes(Location loc, Value held, VectorType type) {

@@ -66,7 +66,7 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // CHECK: vector.load {{.*}} {alignment = 8 : i64} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<2xf32>
   // CHECK-NOT: memref<4096xf32
   // CHECK: arith.addf %{{.*}} : vector<32xf32>
-  // CHECK: memref.store {{.*}} : memref<4096xf32, #gpu.address_space<workgroup>>
+  // CHECK: vector.store {{.*}} : memref<4096xf32, #gpu.address_space<workgroup>>, vector<2xf32>
   // CHECK: return
   func.func @round_trip() {
     mgpu.pallas_call grid [1] in_specs [] out_specs [] scratch [memref<64x64xf32, #s>] {
@@ -113,6 +113,34 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
       %rows = vector.broadcast %col : vector<64x1xf32> to vector<64x64xf32>
       %d = arith.subf %s, %rows : vector<64x64xf32>
       vector.transfer_write %d, %c[%c0, %c0] {in_bounds = [true, true]}
+          : vector<64x64xf32>, memref<64x64xf32, #s>
+    }
+    return
+  }
+
+  // p = bf16(s), the a of a second MMA (attention's p v), stays in
+  // fragments: the tensor cores' staging takes a from them, two columns per
+  // 4-byte store, and no f32 value goes through the scratch.
+  // CHECK-LABEL: func.func @p_in_fragments
+  // CHECK: nvvm.wgmma.mma_async
+  // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
+  // CHECK: arith.truncf %{{.*}} : vector<32xf32> to vector<32xbf16>
+  // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
+  // CHECK: vector.store %{{.*}} {alignment = 4 : i64} : memref<4096xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
+  // CHECK: nvvm.wgmma.mma_async
+  // CHECK: return
+  func.func @p_in_fragments() {
+    mgpu.pallas_call grid [1] in_specs [] out_specs []
+        scratch [memref<64x16xbf16, #s>, memref<16x64xbf16, #s>, memref<64x64xbf16, #s>, memref<64x64xf32, #s>] {
+    ^bb0(%a: memref<64x16xbf16, #s>, %b: memref<16x64xbf16, #s>, %v: memref<64x64xbf16, #s>, %c: memref<64x64xf32, #s>):
+      %c0 = arith.constant 0 : index
+      %zero = arith.constant dense<0.0> : vector<64x64xf32>
+      %s = mgpu.wgmma %zero, %a, %b : vector<64x64xf32>, memref<64x16xbf16, #s>, memref<16x64xbf16, #s>
+      mgpu.wgmma_wait 0
+      %p = arith.truncf %s : vector<64x64xf32> to vector<64x64xbf16>
+      %o = mgpu.wgmma %zero, %p, %v : vector<64x64xf32>, vector<64x64xbf16>, memref<64x64xbf16, #s>
+      mgpu.wgmma_wait 0
+      vector.transfer_write %o, %c[%c0, %c0] {in_bounds = [true, true]}
           : vector<64x64xf32>, memref<64x64xf32, #s>
     }
     return

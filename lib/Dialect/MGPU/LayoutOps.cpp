@@ -36,15 +36,18 @@ mlir::mgpu::verifyLayoutFits(LayoutKind kind, VectorType type,
   }
   if (kind != LayoutKind::wgmma)
     return success();
-  bool fits = type.getRank() == 2 && type.getElementType().isF32() &&
+  Type element = type.getElementType();
+  bool fits = type.getRank() == 2 &&
+              (element.isF32() || isa<Float16Type, BFloat16Type>(element)) &&
               !type.isScalable() && type.getDimSize(0) % 64 == 0 &&
               type.getDimSize(1) % 8 == 0 &&
-              type.getNumElements() * 4 <= kMaxWgmmaLayoutBytes;
+              type.getNumElements() * element.getIntOrFloatBitWidth() / 8 <=
+                  kMaxWgmmaLayoutBytes;
   if (fits)
     return success();
   if (emitError)
-    emitError() << "the wgmma layout holds a 2-D f32 vector with a multiple "
-                   "of 64 rows and of 8 columns, at most "
+    emitError() << "the wgmma layout holds a 2-D f32, f16 or bf16 vector "
+                   "with a multiple of 64 rows and of 8 columns, at most "
                 << kMaxWgmmaLayoutBytes / 1024 << " KiB; got " << type;
   return failure();
 }
