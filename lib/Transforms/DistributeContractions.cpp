@@ -447,7 +447,6 @@ Value Distributor::stageFragments(Location loc, Value fragments,
   int64_t m = type.getDimSize(0), n = type.getDimSize(1);
   Type element = type.getElementType();
   Value buffer = ctx.scratch->allocate(b, loc, element, m * n);
-  auto pair = VectorType::get({2}, element);
   // Registers 2j and 2j + 1 are adjacent columns of one row.
   for (int64_t tile = 0; tile < m / 64; ++tile)
     for (int64_t reg = 0; reg < n / 2; reg += 2) {
@@ -465,7 +464,6 @@ Value Distributor::stageFragments(Location loc, Value fragments,
           buffer, ValueRange{flat}, false,
           llvm::MaybeAlign(2 * storageBytes(element)));
     }
-  (void)pair;
   hazards.scratch = true;
   return buffer;
 }

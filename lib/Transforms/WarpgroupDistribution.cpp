@@ -225,7 +225,12 @@ LogicalResult Distributor::distributeOp(Operation *op) {
                                    o.getAcc(), o.getType());
       })
       .Case([&](vector::MultiDimReductionOp o) {
-        if (layoutOf(o.getResult()) == LayoutKind::wgmma_row)
+        // Only what the assignment makes a row reduction (a layout given
+        // by hand to another reduction is reached by conversion).
+        if (layoutOf(o.getResult()) == LayoutKind::wgmma_row &&
+            o.getReductionMask() == ArrayRef<bool>{false, true} &&
+            succeeded(
+                verifyLayoutFits(LayoutKind::wgmma, o.getSourceVectorType())))
           return distributeRowReduction(o);
         return distributeReduction(o, o.getKind(), o.getSource(),
                                    o.getReductionMask(), o.getAcc(),

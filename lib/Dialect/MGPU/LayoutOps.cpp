@@ -24,9 +24,9 @@ mlir::mgpu::verifyLayoutFits(LayoutKind kind, VectorType type,
                              function_ref<InFlightDiagnostic()> emitError) {
   if (kind == LayoutKind::wgmma_row) {
     bool fits = type.getElementType().isF32() && !type.isScalable() &&
-                type.getDimSize(0) % 64 == 0 &&
                 (type.getRank() == 1 ||
                  (type.getRank() == 2 && type.getDimSize(1) == 1)) &&
+                type.getDimSize(0) % 64 == 0 &&
                 type.getNumElements() * 4 <= kMaxWgmmaLayoutBytes;
     if (!fits && emitError)
       emitError() << "the wgmma_row layout holds an f32 vector of M or M x 1 "
