@@ -36,6 +36,14 @@ void mlir::mgpu::printWindowOffsets(OpAsmPrinter &printer, Operation *op,
   printDynamicIndexList(printer, op, values, integers);
 }
 
+ParseResult mlir::mgpu::parseSameType(OpAsmParser &, Type &result,
+                                      Type operand) {
+  result = operand;
+  return success();
+}
+
+void mlir::mgpu::printSameType(OpAsmPrinter &, Operation *, Type, Type) {}
+
 //===----------------------------------------------------------------------===//
 // BarrierType
 //===----------------------------------------------------------------------===//

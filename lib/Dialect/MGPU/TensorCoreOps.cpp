@@ -41,6 +41,10 @@ static LogicalResult verifyOperandTiling(WgmmaOp op, StringRef name, Type type,
                                          int64_t rowMultiple);
 
 LogicalResult WgmmaOp::verify() {
+  if (getResult().getType() != getAcc().getType())
+    return emitOpError() << "expects the result to have the accumulator's type "
+                         << getAcc().getType() << ", got "
+                         << getResult().getType();
   if (failed(verifyInsideKernel(*this)))
     return failure();
   auto accType = cast<VectorType>(getAcc().getType());

@@ -75,7 +75,7 @@ func.func @outside_kernel() {
 func.func @types_differ() {
   mgpu.pallas_call grid [1] in_specs [] out_specs [] {
     %z = arith.constant dense<0.0> : vector<64x8xf32>
-    // expected-error @below {{'mgpu.layout_cast' op failed to verify that all of {source, result} have same type}}
+    // expected-error @below {{'mgpu.layout_cast' op expects the result to have the source's type 'vector<64x8xf32>', got 'vector<64x16xf32>'}}
     %r = "mgpu.layout_cast"(%z) {layout = #mgpu.layout<wgmma>} : (vector<64x8xf32>) -> vector<64x16xf32>
   }
   return

@@ -16,6 +16,19 @@ func.func @m_not_64(%a: memref<32x16xf16, #s>, %b: memref<16x8xf16, #s>) {
 
 // -----
 
+// Generic form, where the result type is written apart from the accumulator's.
+#s = #gpu.address_space<workgroup>
+func.func @result_not_acc(%a: memref<64x16xbf16, #s>, %b: memref<16x8xbf16, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<64x8xf32>
+    // expected-error @below {{'mgpu.wgmma' op expects the result to have the accumulator's type 'vector<64x8xf32>', got 'vector<64x16xf32>'}}
+    %r = "mgpu.wgmma"(%z, %a, %b) : (vector<64x8xf32>, memref<64x16xbf16, #s>, memref<16x8xbf16, #s>) -> vector<64x16xf32>
+  }
+  return
+}
+
+// -----
+
 #s = #gpu.address_space<workgroup>
 func.func @n_too_big(%a: memref<64x16xf16, #s>, %b: memref<16x264xf16, #s>) {
   mgpu.pallas_call grid [1] in_specs [] out_specs [] {

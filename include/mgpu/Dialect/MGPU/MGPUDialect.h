@@ -48,6 +48,13 @@ parseWindowOffsets(OpAsmParser &parser,
 void printWindowOffsets(OpAsmPrinter &printer, Operation *op,
                         OperandRange values, DenseI64ArrayAttr integers);
 
+// A result type that is written once, as the type of an operand (layout_cast,
+// wgmma). The verifiers, not a type constraint, check that the two agree, so
+// that generic IR where they differ gets a message naming both.
+ParseResult parseSameType(OpAsmParser &parser, Type &result, Type operand);
+void printSameType(OpAsmPrinter &printer, Operation *op, Type result,
+                   Type operand);
+
 } // namespace mlir::mgpu
 
 #define GET_ATTRDEF_CLASSES

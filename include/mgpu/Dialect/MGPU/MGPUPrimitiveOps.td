@@ -207,7 +207,6 @@ def MGPU_BarrierWaitOp : MGPU_Op<"barrier_wait",
 //===----------------------------------------------------------------------===//
 
 def MGPU_WgmmaOp : MGPU_Op<"wgmma", [
-    AllTypesMatch<["acc", "result"]>,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "warpgroup matrix multiply-accumulate on the tensor cores";
   let description = [{
@@ -249,7 +248,7 @@ def MGPU_WgmmaOp : MGPU_Op<"wgmma", [
   let assemblyFormat = [{
     $acc `,` $a `,` $b (`a_transforms` $a_transforms^)?
     (`b_transforms` $b_transforms^)? attr-dict `:` type($acc) `,` type($a)
-    `,` type($b)
+    `,` type($b) custom<SameType>(type($result), ref(type($acc)))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -301,8 +300,7 @@ def MGPU_SetMaxRegistersOp : MGPU_Op<"set_max_registers",
 // Vector layouts
 //===----------------------------------------------------------------------===//
 
-def MGPU_LayoutCastOp : MGPU_Op<"layout_cast",
-    [Pure, AllTypesMatch<["source", "result"]>]> {
+def MGPU_LayoutCastOp : MGPU_Op<"layout_cast", [Pure]> {
   let summary = "choose the lane layout of a vector value";
   let description = [{
     The same value as `%source`, held by the lanes in `layout`
@@ -320,8 +318,10 @@ def MGPU_LayoutCastOp : MGPU_Op<"layout_cast",
   let arguments = (ins AnyVectorOfNonZeroRank:$source, MGPU_LayoutAttr:$layout);
   let results = (outs AnyVectorOfNonZeroRank:$result);
   // The layout comes last: a `:` after it would be read as its type.
-  let assemblyFormat =
-      "$source attr-dict `:` type($source) `to` qualified($layout)";
+  let assemblyFormat = [{
+    $source attr-dict `:` type($source)
+    custom<SameType>(type($result), ref(type($source))) `to` qualified($layout)
+  }];
   let hasVerifier = 1;
 }
 
