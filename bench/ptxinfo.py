@@ -34,7 +34,7 @@ def compile_kernel(build, path, ptxas, options="chip=sm_90a format=isa"):
     start = max(module.rfind("func.func", 0, launch.start()),
                 module.rfind("llvm.func", 0, launch.start())) if launch else 0
     constants = dict(re.findall(
-        r"%(\w+) = llvm\.mlir\.constant\((\d+) : i\d+\)",
+        r"%(\w+) = llvm\.mlir\.constant\((\d+) : (?:i\d+|index)\)",
         module[start:launch.start() if launch else len(module)]))
     threads = int(constants.get(launch.group(1), 128)) if launch else 128
     dynamic = int(constants.get(launch.group(2), 0)) if launch else 0

@@ -5,7 +5,8 @@
 
 Without a GPU, what a tensor-core kernel can reach is bounded by what its
 step loop issues. Each kernel (default: examples/matmul_bf16.mlir,
-examples/attention.mlir and the 4096^3 benchmark) is compiled for sm_90a
+the 4096^3 benchmark, examples/matmul_warp_specialized.mlir and
+examples/attention.mlir) is compiled for sm_90a
 with --mgpu-to-binary="tensor-cores=1"; from `ptxas -v` and from the PTX
 of the innermost loop holding wgmma.mma_async (one pipeline step) this
 script reports:
@@ -26,6 +27,11 @@ script reports:
                 accesses do not overlap the MMAs (wgmma waits before the
                 lanes reuse memory), so step clk = lane clk + max(MMA clk,
                 async smem clk).
+
+A warp-specialized kernel (a producer warpgroup whose loop issues the TMA
+copies and holds no wgmma, and consumer warpgroups running the step loop)
+is counted per CTA step: the consumers' MMAs and lane accesses, one per
+warpgroup other than the producer, and the producer loop's TMA bytes.
 
 The bound leaves out the wgmma pipeline's drain at each wait, barrier and
 mbarrier latencies, and the prologue and epilogue: it is an upper bound
@@ -80,6 +86,30 @@ def step_loop(lines):
     return best
 
 
+def producer_loop(lines, step):
+    """The first loop outside `step` that issues TMA (expect_tx) and no
+    wgmma: a warp-specialized kernel's producer."""
+    for start, end in loops(lines):
+        if start <= step[0] <= end or step[0] <= start <= step[1]:
+            continue
+        body = lines[start:end + 1]
+        if any("expect_tx" in l for l in body) and \
+                not any("wgmma.mma_async" in l for l in body):
+            return body
+    return None
+
+
+def expect_bytes(body, moves):
+    total = 0
+    for line in body:
+        expect = re.search(r"mbarrier\.arrive\.expect_tx\S*\s+[^,]+, [^,]+, "
+                           r"(%r\d+|\d+);", line.strip())
+        if expect:
+            value = expect.group(1)
+            total += int(moves.get(value, value if value.isdigit() else 0))
+    return total
+
+
 def analyze(build, path, ptxas):
     ptx, info = compile_kernel(build, path, ptxas,
                                "chip=sm_90a format=isa tensor-cores=1")
@@ -100,24 +130,23 @@ def analyze(build, path, ptxas):
              if any(re.search(r"\b(ld|st)\.shared", l)
                     for l in lines[r[0]:r[1] + 1])]
     moves = dict(re.findall(r"mov\.b32\s+(%r\d+), (\d+);", ptx))
-    shapes, flops, operand, tma, lane = {}, 0, 0, 0, 0
+    # Warpgroups that run the step loop: all, or all but the producer.
+    producer = producer_loop(lines, loop)
+    consumers = info["threads"] // 128 - (1 if producer else 0)
+    shapes, flops, operand, lane = {}, 0, 0, 0
+    tma = expect_bytes(producer if producer else body, moves)
     for line in body:
         text = line.strip()
         mma = re.search(r"wgmma\.mma_async\S*\.m64n(\d+)k(\d+)", text)
         if mma:
             n, k = int(mma.group(1)), int(mma.group(2))
             shapes["m64n%dk%d" % (n, k)] = shapes.get("m64n%dk%d" % (n, k),
-                                                      0) + 1
-            flops += 2 * 64 * n * k
-            operand += (64 * k + k * n) * 2
-        expect = re.search(r"mbarrier\.arrive\.expect_tx\S*\s+[^,]+, [^,]+, "
-                           r"(%r\d+|\d+);", text)
-        if expect:
-            value = expect.group(1)
-            tma += int(moves.get(value, value if value.isdigit() else 0))
+                                                      0) + consumers
+            flops += 2 * 64 * n * k * consumers
+            operand += (64 * k + k * n) * 2 * consumers
         access = re.match(r"(?:@%p\d+\s+)?((?:ld|st)\.shared\S*)", text)
         if access:
-            lane += access_bytes(access.group(1)) * info["threads"]
+            lane += access_bytes(access.group(1)) * 128 * consumers
     mma_clk = flops / FLOPS_PER_CLOCK
     async_clk = (tma + operand) / SMEM_BYTES_PER_CLOCK
     lane_clk = lane / SMEM_BYTES_PER_CLOCK
@@ -135,6 +164,7 @@ def main():
     root = os.path.join(here, "..")
     suite = [os.path.join(root, "examples", "matmul_bf16.mlir"),
              os.path.join(here, "programs", "matmul_bf16_wgmma.mlir"),
+             os.path.join(root, "examples", "matmul_warp_specialized.mlir"),
              os.path.join(root, "examples", "attention.mlir")]
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default="build")

@@ -13,6 +13,11 @@
 // RUN: sed 's/, transforms = \[.*\]>/>/' %mgpu_src_root/examples/matmul_bf16.mlir > %t.copies.mlir
 // RUN: %python %mgpu_src_root/bench/tensor-core-report.py --build %mgpu_obj_root --ptxas %ptxas %t.copies.mlir | FileCheck %s --check-prefix=COPIES
 
+// The warp-specialized matmul is counted per CTA step (two consumers, the
+// producer's TMA): the same MMAs and traffic as matmul_bf16, no lane access.
+// RUN: %python %mgpu_src_root/bench/tensor-core-report.py --build %mgpu_obj_root --ptxas %ptxas --min 60 %mgpu_src_root/examples/matmul_warp_specialized.mlir | FileCheck %s --check-prefix=WS
+
 // CHECK: | kernel | wgmma/step | shapes | TMA KiB | lane KiB | inner loops | regs | spill | smem B | CTAs/SM | MMA clk | smem clk | bound |
 // CHECK: | matmul_bf16 | 8 | 8 x m64n128k16 | 32 | 0 | 0 | {{[0-9]+}} | 0 | {{[0-9]+}} | 1 | 512 | 640 | 80% ({{[0-9]+}} TFLOP/s) |
 // COPIES: | {{.*}}copies | 8 | 8 x m64n128k16 | 32 | >= {{[0-9]+}} | {{[1-9][0-9]*}} | {{.*}} | <= {{[0-9]+}}% ({{[0-9]+}} TFLOP/s) |
+// WS: | matmul_warp_specialized | 8 | 8 x m64n128k16 | 32 | 0 | 0 | {{[0-9]+}} | 0 | {{[0-9]+}} | 1 | 512 | 640 | 80% ({{[0-9]+}} TFLOP/s) |

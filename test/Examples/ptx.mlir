@@ -176,3 +176,34 @@
 // TCATT-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1,  1, 0,  0;
 // TCATT-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1,  1, 0,  1;
 // TCATT-NOT: wgmma.mma_async
+
+// The warp-specialized matmul, with and without tensor cores. With them:
+// 384 threads; the producer warpgroup gives registers back and issues the
+// TMA loads of a stage (two 64x64 tiles of a, two of b, swizzled) on one
+// mbarrier; each consumer takes registers, waits for the stage, runs its
+// four m64n128k16 MMAs on the stage in place with no lane access to shared
+// memory, waits for them and releases the stage; its accumulator leaves
+// the registers once, after the loop, in 8-byte stores.
+// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/matmul_warp_specialized.mlir | %extract_ptx -o %t.matmul_ws.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.matmul_ws.ptx -o %t.matmul_ws.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
+// RUN: mgpu-opt --mgpu-to-binary="format=isa tensor-cores=1" %mgpu_src_root/examples/matmul_warp_specialized.mlir | %extract_ptx -o %t.matmul_ws_tc.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.matmul_ws_tc.ptx -o %t.matmul_ws_tc.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
+// RUN: FileCheck %s --check-prefix=WSMMA < %t.matmul_ws_tc.ptx
+
+// WSMMA: .reqntid 384, 1, 1
+// WSMMA: setmaxnreg.dec.sync.aligned.u32 40;
+// WSMMA: mbarrier.arrive.expect_tx.shared.b64
+// WSMMA-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// WSMMA: mbarrier.arrive.expect_tx.shared.b64
+// WSMMA-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// WSMMA: setmaxnreg.inc.sync.aligned.u32 232;
+// WSMMA: mbarrier.try_wait.parity.shared.b64
+// WSMMA-NOT: .shared
+// WSMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// WSMMA-NOT: .shared
+// WSMMA: wgmma.commit_group.sync.aligned;
+// WSMMA-NEXT: wgmma.wait_group.sync.aligned 0;
+// WSMMA-NOT: st.shared
+// WSMMA: mbarrier.arrive.shared.b64
+// WSMMA-NOT: wgmma.mma_async
+// WSMMA-COUNT-32: st.shared.v2.b32

@@ -44,9 +44,11 @@ def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem", [
     holds the window in that layout instead of row-major: R x C tiles in
     row-major order, each tile's rows of 128 bytes with their 16-byte chunks
     swizzled (chunk j of row r stored at chunk j xor (r mod 8)), as TMA's
-    and wgmma's 128-byte swizzle modes read and write it. Only tensor-core
-    wgmma ops that say so (`a_transforms`, `b_transforms`) may read such a
-    buffer. `--mgpu-expand-pipelines="apply-transforms=1"` makes these copies
+    and wgmma's 128-byte swizzle modes read and write it. Only wgmma ops
+    that say so (`a_transforms`, `b_transforms`) may read such a buffer.
+    The layout is the tensor cores': the host backends and the GPU lowering
+    without tensor cores keep the buffer row-major, and those wgmma ops read
+    it so. `--mgpu-expand-pipelines="apply-transforms=1"` makes these copies
     from block specs.
 
     ```mlir
@@ -228,8 +230,9 @@ def MGPU_WgmmaOp : MGPU_Op<"wgmma", [
 
     `a_transforms` / `b_transforms` say that the operand lies in a buffer
     written in that tiled and swizzled layout (see `mgpu.copy_gmem_to_smem`),
-    at a tile boundary of it; the tensor cores then read it in place. Only
-    the GPU lowering with tensor cores accepts them.
+    at a tile boundary of it; the tensor cores then read it in place. The
+    backends without tensor cores keep such buffers row-major and read them
+    as such (see `mgpu.copy_gmem_to_smem`), so the numbers are the same.
 
     ```mlir
     %acc2 = mgpu.wgmma %acc, %a, %b : vector<64x128xf32>,
