@@ -11,9 +11,11 @@
 // - threads 0 and 1, the consumers, rise to 232 registers; consumer w
 //   multiplies rows [64 w, 64 w + 64) of the a block by the b block on the
 //   tensor cores (m64n128k16), reading both in place, with its 64x128 f32
-//   accumulator carried in registers by the loop, and releases the stage
-//   once its MMAs are done. It then writes its rows through shared memory
-//   with one async copy.
+//   accumulator carried in registers by the loop. It keeps one step's MMAs
+//   in flight: once step k's are issued it waits for the others
+//   (wgmma_wait 1) and releases step k - 1's stage, so the tensor cores
+//   never idle between steps. After the loop it waits for the last ones
+//   and writes its rows through shared memory with one async copy.
 //
 // The transforms are the tensor cores' layout: the host backends and the
 // GPU lowering without tensor cores keep the stages row-major and compute
@@ -44,8 +46,9 @@ func.func @matmul_ws(%a: memref<256x512xbf16>, %b: memref<512x256xbf16>,
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
     %c4 = arith.constant 4 : index
-    %c8 = arith.constant 8 : index
+    %steps = arith.constant 8 : index
     %c64 = arith.constant 64 : index
     %c128 = arith.constant 128 : index
     %stage_bytes = arith.constant 16384 : index
@@ -57,7 +60,7 @@ func.func @matmul_ws(%a: memref<256x512xbf16>, %b: memref<512x256xbf16>,
     %producer = arith.cmpi eq, %wg, %c2 : index
     scf.if %producer {
       mgpu.set_max_registers 40 decrease
-      scf.for %k = %c0 to %c8 step %c1 {
+      scf.for %k = %c0 to %steps step %c1 {
         %slot = arith.remui %k, %c4 : index
         %reuse = arith.cmpi uge, %k, %c4 : index
         scf.if %reuse {
@@ -79,7 +82,7 @@ func.func @matmul_ws(%a: memref<256x512xbf16>, %b: memref<512x256xbf16>,
       %rows_bytes = arith.constant 8192 : index
       %mine_bytes = arith.muli %wg, %rows_bytes : index
       %zero = arith.constant dense<0.0> : vector<64x128xf32>
-      %acc = scf.for %k = %c0 to %c8 step %c1 iter_args(%acc_k = %zero)
+      %acc = scf.for %k = %c0 to %steps step %c1 iter_args(%acc_k = %zero)
           -> vector<64x128xf32> {
         %slot = arith.remui %k, %c4 : index
         mgpu.barrier_wait %full[%slot] : !full
@@ -90,10 +93,17 @@ func.func @matmul_ws(%a: memref<256x512xbf16>, %b: memref<512x256xbf16>,
         %next = mgpu.wgmma %acc_k, %a_rows, %b_src
             a_transforms #sw b_transforms #sw
             : vector<64x128xf32>, !a_rows, !b_stage
-        mgpu.wgmma_wait 0
-        mgpu.barrier_arrive %empty[%slot] : !empty
+        // At most this step's MMAs in flight: the previous stage is free.
+        mgpu.wgmma_wait 1
+        %started = arith.cmpi uge, %k, %c1 : index
+        scf.if %started {
+          %back = arith.addi %k, %c3 : index
+          %prev = arith.remui %back, %c4 : index
+          mgpu.barrier_arrive %empty[%prev] : !empty
+        }
         scf.yield %next : vector<64x128xf32>
       }
+      mgpu.wgmma_wait 0
       %out_bytes = arith.constant 32768 : index
       %o_at = arith.muli %wg, %out_bytes : index
       %o = memref.view %os[%o_at][] : !out to !out_rows

@@ -37,8 +37,9 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
       %c4 = arith.constant 4 : index
-      %c8 = arith.constant 64 : index
+      %steps = arith.constant 64 : index
       %c64 = arith.constant 64 : index
       %c128 = arith.constant 128 : index
       %stage_bytes = arith.constant 16384 : index
@@ -50,7 +51,7 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
       %producer = arith.cmpi eq, %wg, %c2 : index
       scf.if %producer {
         mgpu.set_max_registers 40 decrease
-        scf.for %k = %c0 to %c8 step %c1 {
+        scf.for %k = %c0 to %steps step %c1 {
           %slot = arith.remui %k, %c4 : index
           %reuse = arith.cmpi uge, %k, %c4 : index
           scf.if %reuse {
@@ -72,7 +73,7 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
         %rows_bytes = arith.constant 8192 : index
         %mine_bytes = arith.muli %wg, %rows_bytes : index
         %zero = arith.constant dense<0.0> : vector<64x128xf32>
-        %acc = scf.for %k = %c0 to %c8 step %c1 iter_args(%acc_k = %zero)
+        %acc = scf.for %k = %c0 to %steps step %c1 iter_args(%acc_k = %zero)
             -> vector<64x128xf32> {
           %slot = arith.remui %k, %c4 : index
           mgpu.barrier_wait %full[%slot] : !full
@@ -83,10 +84,17 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
           %next = mgpu.wgmma %acc_k, %a_rows, %b_src
               a_transforms #sw b_transforms #sw
               : vector<64x128xf32>, !a_rows, !b_stage
-          mgpu.wgmma_wait 0
-          mgpu.barrier_arrive %empty[%slot] : !empty
+          // At most this step's MMAs in flight: the previous stage is free.
+          mgpu.wgmma_wait 1
+          %started = arith.cmpi uge, %k, %c1 : index
+          scf.if %started {
+            %back = arith.addi %k, %c3 : index
+            %prev = arith.remui %back, %c4 : index
+            mgpu.barrier_arrive %empty[%prev] : !empty
+          }
           scf.yield %next : vector<64x128xf32>
         }
+        mgpu.wgmma_wait 0
         %out_bytes = arith.constant 32768 : index
         %o_at = arith.muli %wg, %out_bytes : index
         %o = memref.view %os[%o_at][] : !out to !out_rows

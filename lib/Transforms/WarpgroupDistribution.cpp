@@ -164,7 +164,7 @@ LogicalResult Distributor::distributeBlock(Block &block) {
     if (op.getNumResults() &&
         llvm::all_of(op.getResults(), [&](Value r) { return map.contains(r); }))
       continue;
-    if (pendingMmas && !isa<WgmmaOp, WgmmaWaitOp>(op) &&
+    if (pendingMmas && !inFlightByChoice && !isa<WgmmaOp, WgmmaWaitOp>(op) &&
         (op.getNumRegions() || !isMemoryEffectFree(&op)))
       completeMmas(op.getLoc());
     if (auto wait = dyn_cast<WgmmaWaitOp>(op)) {
@@ -172,12 +172,13 @@ LogicalResult Distributor::distributeBlock(Block &block) {
       if (pendingMmas)
         NVVM::WgmmaWaitGroupSyncOp::create(b, wait.getLoc(), wait.getPending());
       pendingMmas = pendingMmas && wait.getPending() != 0;
+      inFlightByChoice = pendingMmas;
       continue;
     }
     if (failed(distributeOp(&op)))
       return failure();
   }
-  if (!block.empty())
+  if (!block.empty() && !inFlightByChoice)
     completeMmas(block.back().getLoc());
   return success();
 }
@@ -651,5 +652,5 @@ mlir::mgpu::distributeWarpgroupBody(OpBuilder &b, Block &body,
   if (Region *region = body.getParent())
     assignLayouts(*region, context.tensorCores);
   Distributor distributor(b, mapping, context);
-  return distributor.distributeBlock(body);
+  return distributor.distributeBody(body);
 }

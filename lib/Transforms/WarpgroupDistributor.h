@@ -78,6 +78,14 @@ public:
       : b(b), map(map), ctx(ctx) {}
 
   LogicalResult distributeBlock(Block &block);
+  /// The kernel body: its block, then whatever MMAs are still in flight.
+  LogicalResult distributeBody(Block &body) {
+    if (failed(distributeBlock(body)))
+      return failure();
+    if (!body.empty())
+      completeMmas(body.back().getLoc());
+    return success();
+  }
 
 private:
   OpBuilder &b;
@@ -99,11 +107,18 @@ private:
   /// other op with memory effects or regions, before their results are read
   /// in the lane layout, and at the end of their block.
   bool pendingMmas = false;
+  /// Set by an mgpu.wgmma_wait N > 0: the kernel keeps MMAs in flight on
+  /// purpose (a pipeline that frees the previous stage while this one's
+  /// MMAs run), and the op's contract makes it responsible for its buffers.
+  /// The MMAs then complete only at a wait, where their results are read in
+  /// the lane layout, and at the end of the kernel body.
+  bool inFlightByChoice = false;
   void completeMmas(Location loc) {
     if (!pendingMmas)
       return;
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
     pendingMmas = false;
+    inFlightByChoice = false;
   }
   /// The address (i64) and layout of wgmma operand `operand` (`a` K-major,
   /// `b` N-major) read in place in its tiled, swizzled buffer.

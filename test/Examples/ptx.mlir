@@ -182,8 +182,9 @@
 // TMA loads of a stage (two 64x64 tiles of a, two of b, swizzled) on one
 // mbarrier; each consumer takes registers, waits for the stage, runs its
 // four m64n128k16 MMAs on the stage in place with no lane access to shared
-// memory, waits for them and releases the stage; its accumulator leaves
-// the registers once, after the loop, in 8-byte stores.
+// memory, waits until only those are in flight and releases the previous
+// stage; after the loop it waits for the last ones, and its accumulator
+// leaves the registers once, in 8-byte stores.
 // RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/matmul_warp_specialized.mlir | %extract_ptx -o %t.matmul_ws.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.matmul_ws.ptx -o %t.matmul_ws.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
 // RUN: mgpu-opt --mgpu-to-binary="format=isa tensor-cores=1" %mgpu_src_root/examples/matmul_warp_specialized.mlir | %extract_ptx -o %t.matmul_ws_tc.ptx
@@ -202,8 +203,10 @@
 // WSMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // WSMMA-NOT: .shared
 // WSMMA: wgmma.commit_group.sync.aligned;
-// WSMMA-NEXT: wgmma.wait_group.sync.aligned 0;
+// WSMMA-NEXT: wgmma.wait_group.sync.aligned 1;
 // WSMMA-NOT: st.shared
 // WSMMA: mbarrier.arrive.shared.b64
+// WSMMA-NOT: wgmma.mma_async
+// WSMMA: wgmma.wait_group.sync.aligned 0;
 // WSMMA-NOT: wgmma.mma_async
 // WSMMA-COUNT-32: st.shared.v2.b32

@@ -67,4 +67,53 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
     }
     return
   }
+
+  // A pipeline that keeps one step's MMAs in flight (mgpu.wgmma_wait 1)
+  // while it frees the previous step's operands: no wait for all of them
+  // before the release or at the end of the loop body; one after the loop,
+  // where the user waits for them, before the accumulator is stored.
+  // CHECK-LABEL: func.func @pipelined
+  // CHECK: scf.for
+  // CHECK-COUNT-4: nvvm.wgmma.mma_async
+  // CHECK: nvvm.wgmma.commit.group.sync.aligned
+  // CHECK-NOT: nvvm.wgmma.wait.group.sync.aligned 0
+  // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+  // CHECK-NOT: nvvm.wgmma.wait.group.sync.aligned 0
+  // CHECK: scf.if
+  // CHECK-NOT: nvvm.wgmma.wait.group.sync.aligned 0
+  // CHECK: scf.yield
+  // CHECK-NEXT: }
+  // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+  // CHECK: vector.store
+  // LANES-LABEL: func.func @pipelined
+  // LANES-NOT: nvvm.wgmma
+  // CPU-LABEL: func.func @pipelined
+  func.func @pipelined() {
+    mgpu.pallas_call grid [1] in_specs [] out_specs []
+        scratch [!ablock, memref<64x128xbf16, #s>, memref<64x128xf32, #s>,
+                 !mgpu.barrier<count = 1>] {
+    ^bb0(%a: !ablock, %b: memref<64x128xbf16, #s>, %c: memref<64x128xf32, #s>,
+         %free: !mgpu.barrier<count = 1>):
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %zero = arith.constant dense<0.0> : vector<64x128xf32>
+      %low = memref.subview %a[64, 0] [64, 64] [1, 1] : !ablock to !alow
+      %acc = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc_k = %zero)
+          -> vector<64x128xf32> {
+        %next = mgpu.wgmma %acc_k, %low, %b a_transforms #sw b_transforms #sw
+            : vector<64x128xf32>, !alow, memref<64x128xbf16, #s>
+        mgpu.wgmma_wait 1
+        %started = arith.cmpi uge, %k, %c1 : index
+        scf.if %started {
+          mgpu.barrier_arrive %free[%c0] : !mgpu.barrier<count = 1>
+        }
+        scf.yield %next : vector<64x128xf32>
+      }
+      mgpu.wgmma_wait 0
+      vector.transfer_write %acc, %c[%c0, %c0] {in_bounds = [true, true]}
+          : vector<64x128xf32>, memref<64x128xf32, #s>
+    }
+    return
+  }
 }

@@ -225,8 +225,11 @@ def MGPU_WgmmaOp : MGPU_Op<"wgmma", [
     The op is asynchronous on the GPU: `%b` (and `%a` in shared memory) may
     be read until a later `mgpu.wgmma_wait` lets this wgmma complete, so
     their buffers must not be overwritten before it; the result may be used
-    only after that wait (the backends that compute synchronously give the
-    same numbers).
+    only after that wait, except as the accumulator of a later wgmma, which
+    the tensor cores order after this one (the backends that compute
+    synchronously give the same numbers). A kernel that waits with N > 0
+    keeps MMAs in flight on purpose, across loop steps too: the lowering
+    then adds no wait of its own until the end of the kernel body.
 
     `a_transforms` / `b_transforms` say that the operand lies in a buffer
     written in that tiled and swizzled layout (see `mgpu.copy_gmem_to_smem`),
