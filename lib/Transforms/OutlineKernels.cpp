@@ -82,6 +82,17 @@ struct OutlineKernelsPass
           NVVM::NVVMDialect::getReqntidAttrName(),
           DenseI32ArrayAttr::get(&getContext(),
                                  {static_cast<int32_t>(*threads), 1, 1}));
+      // setmaxnreg moves registers between warpgroups from a budget that
+      // ptxas must know at entry, or it ignores setmaxnreg and may starve
+      // the kernel (32 registers and kilobytes of spills, measured): the
+      // register file shared by the CTA's threads, in steps of 8.
+      bool rebalances = false;
+      kernel.walk([&](NVVM::SetMaxRegisterOp) { rebalances = true; });
+      if (rebalances)
+        kernel->setAttr(
+            NVVM::NVVMDialect::getMaxnregAttrName(),
+            IntegerAttr::get(IntegerType::get(&getContext(), 32),
+                             std::min<int64_t>(255, 65536 / *threads / 8 * 8)));
     });
   }
 };

@@ -179,26 +179,40 @@
 
 // The warp-specialized matmul, with and without tensor cores. With them:
 // 384 threads; the producer warpgroup gives registers back and issues the
-// TMA loads of a stage (two 64x64 tiles of a, two of b, swizzled) on one
+// TMA loads of a stage (two 64x64 tiles of a, four of b, swizzled) on one
 // mbarrier; each consumer takes registers, waits for the stage, runs its
-// four m64n128k16 MMAs on the stage in place with no lane access to shared
-// memory, waits until only those are in flight and releases the previous
-// stage; after the loop it waits for the last ones, and its accumulator
-// leaves the registers once, in 8-byte stores.
+// two groups of four m64n128k16 MMAs on the stage in place with no lane
+// access to shared memory, waits until only the last group is in flight
+// and releases the previous stage; after the loop it waits for the last
+// ones, meets the other consumer on a barrier, and its accumulators leave
+// the registers once, in 8-byte stores, for two TMA stores.
+// Without tensor cores the lanes hold both 64x128 accumulators of a
+// consumer, more than the 168 registers a 384-thread CTA has per thread:
+// ptxas spills, but with the budget at entry (.maxnreg) it still honours
+// setmaxnreg.
 // RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/matmul_warp_specialized.mlir | %extract_ptx -o %t.matmul_ws.ptx
-// RUN: %ptxas -arch=sm_90a -v %t.matmul_ws.ptx -o %t.matmul_ws.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
+// RUN: %ptxas -arch=sm_90a -v %t.matmul_ws.ptx -o %t.matmul_ws.cubin 2>&1 | FileCheck %s --check-prefix=LANEWS --implicit-check-not=warning --implicit-check-not=C7508
+// RUN: FileCheck %s --check-prefix=BUDGET < %t.matmul_ws.ptx
 // RUN: mgpu-opt --mgpu-to-binary="format=isa tensor-cores=1" %mgpu_src_root/examples/matmul_warp_specialized.mlir | %extract_ptx -o %t.matmul_ws_tc.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.matmul_ws_tc.ptx -o %t.matmul_ws_tc.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
 // RUN: FileCheck %s --check-prefix=WSMMA < %t.matmul_ws_tc.ptx
 
+// LANEWS: Used 168 registers
+// BUDGET: .reqntid 384, 1, 1
+// BUDGET-NEXT: .maxnreg 168
 // WSMMA: .reqntid 384, 1, 1
+// WSMMA-NEXT: .maxnreg 168
 // WSMMA: setmaxnreg.dec.sync.aligned.u32 40;
 // WSMMA: mbarrier.arrive.expect_tx.shared.b64
 // WSMMA-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // WSMMA: mbarrier.arrive.expect_tx.shared.b64
-// WSMMA-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// WSMMA-COUNT-4: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // WSMMA: setmaxnreg.inc.sync.aligned.u32 232;
 // WSMMA: mbarrier.try_wait.parity.shared.b64
+// WSMMA-NOT: .shared
+// WSMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// WSMMA-NOT: .shared
+// WSMMA: wgmma.commit_group.sync.aligned;
 // WSMMA-NOT: .shared
 // WSMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // WSMMA-NOT: .shared
@@ -208,5 +222,8 @@
 // WSMMA: mbarrier.arrive.shared.b64
 // WSMMA-NOT: wgmma.mma_async
 // WSMMA: wgmma.wait_group.sync.aligned 0;
+// WSMMA: mbarrier.arrive.shared.b64
+// WSMMA: mbarrier.try_wait.parity.shared.b64
 // WSMMA-NOT: wgmma.mma_async
-// WSMMA-COUNT-32: st.shared.v2.b32
+// WSMMA-COUNT-64: st.shared.v2.b32
+// WSMMA-COUNT-2: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
