@@ -87,8 +87,18 @@ def step_loop(lines):
 
 
 def producer_loop(lines, step):
-    """The first loop outside `step` that issues TMA (expect_tx) and no
-    wgmma: a warp-specialized kernel's producer."""
+    """A warp-specialized kernel's producer: the code between its
+    setmaxnreg.dec and setmaxnreg.inc when it rebalances registers (the
+    producer issues one step's copies there; ptxas may rotate its loop so
+    that no branch goes back to the loop's label), else the first loop
+    outside `step` that issues TMA (expect_tx) and no wgmma."""
+    dec = next((i for i, l in enumerate(lines) if "setmaxnreg.dec" in l), None)
+    inc = next((i for i, l in enumerate(lines) if "setmaxnreg.inc" in l), None)
+    if dec is not None and inc is not None and dec < inc:
+        body = lines[dec:inc]
+        if any("expect_tx" in l for l in body) and \
+                not any("wgmma.mma_async" in l for l in body):
+            return body
     for start, end in loops(lines):
         if start <= step[0] <= end or step[0] <= start <= step[1]:
             continue

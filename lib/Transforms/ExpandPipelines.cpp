@@ -27,6 +27,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::mgpu {
 #define GEN_PASS_DEF_MGPUEXPANDPIPELINES
@@ -129,6 +131,24 @@ void applyTransformsForWgmma(ArrayRef<Value> views,
       for (OpOperand &use : value.getUses()) {
         if (auto subview = dyn_cast<memref::SubViewOp>(use.getOwner())) {
           worklist.push_back(subview.getResult());
+          continue;
+        }
+        // A choice between this block and another block of the same
+        // layout (a compute thread picking its part).
+        if (auto select = dyn_cast<arith::SelectOp>(use.getOwner());
+            select && use.getOperandNumber() > 0) {
+          Value other = use.getOperandNumber() == 1 ? select.getFalseValue()
+                                                    : select.getTrueValue();
+          const auto *otherView = llvm::find(views, other);
+          const PipelinedBlock *otherBlock =
+              otherView == views.end() ? nullptr
+                                       : &blocks[otherView - views.begin()];
+          if (!otherBlock || otherBlock->isOutput || otherBlock->aliased ||
+              otherBlock->spec.getTransforms() != block.spec.getTransforms()) {
+            onlyWgmma = false;
+            break;
+          }
+          worklist.push_back(select.getResult());
           continue;
         }
         auto wgmma = dyn_cast<WgmmaOp>(use.getOwner());
@@ -425,20 +445,23 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op, bool applyTransforms) {
                             ? op.getGrid()[dynamicIndex++]
                             : indexConstant(b, loc, size));
   int64_t depth = pipelineDepth(op.getParamsAttr(), op.getStaticGrid());
-  PipelineLayout layout = planPipeline(ctx, blocks, depth, 1);
+  int64_t threads = where->mesh ? where->mesh.getNumThreads().value_or(1) : 1;
+  WarpSpecializationAttr ws = op.getWarpSpecializationAttr();
+  PipelineLayout layout =
+      planPipeline(ctx, blocks, depth, 1, ws ? threads - 1 : 0);
 
   // Each Pallas thread of a CTA runs its own pipeline: its range of the
-  // arena and of every barrier array.
-  int64_t threads = where->mesh ? where->mesh.getNumThreads().value_or(1) : 1;
+  // arena and of every barrier array. A warp-specialized one is shared.
+  int64_t copies = ws ? 1 : threads;
   Region *region = nullptr;
   for (Region &r : kernel->getRegions())
     if (r.isAncestor(op->getParentRegion()))
       region = &r;
   SmallVector<Type> types;
   if (layout.arenaBytes)
-    types.push_back(arenaType(ctx, layout.arenaBytes * threads));
+    types.push_back(arenaType(ctx, layout.arenaBytes * copies));
   for (BarrierType barrier : layout.barriers)
-    types.push_back(BarrierType::get(ctx, barrier.getCount() * threads,
+    types.push_back(BarrierType::get(ctx, barrier.getCount() * copies,
                                      barrier.getArrivals()));
   SmallVector<Value> added = addScratch(kernel, types, region);
 
@@ -449,9 +472,11 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op, bool applyTransforms) {
   for (size_t i = 0; i < layout.barriers.size(); ++i)
     resources.barriers.push_back(added[next + i]);
   resources.arenaOffset = indexConstant(b, loc, 0);
-  if (threads > 1) {
-    Value thread =
+  Value thread;
+  if (threads > 1)
+    thread =
         AxisIndexOp::create(b, loc, where->mesh.getThreadName().getValue());
+  if (copies > 1) {
     resources.arenaOffset = arith::MulIOp::create(
         b, loc, thread, indexConstant(b, loc, layout.arenaBytes));
     for (BarrierType barrier : layout.barriers)
@@ -464,6 +489,23 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op, bool applyTransforms) {
   schedule.gridIdsAt = [](OpBuilder &, Location, ValueRange stepIds) {
     return SmallVector<Value>(stepIds.begin(), stepIds.end());
   };
+  if (ws) {
+    schedule.thread = thread;
+    schedule.computeThreads = threads - 1;
+    schedule.leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                            thread, indexConstant(b, loc, 0));
+    schedule.memoryRegisters = ws.getMemoryRegisters();
+    schedule.computeRegisters = getComputeRegisters(ws, threads);
+    schedule.privateSteps =
+        !op.getBody()
+             .walk([](Operation *inner) {
+               return isa<BarrierArriveOp, BarrierWaitOp, SemaphoreSignalOp,
+                          SemaphoreWaitOp>(inner)
+                          ? WalkResult::interrupt()
+                          : WalkResult::advance();
+             })
+             .wasInterrupted();
+  }
 
   Block &body = op.getBody().front();
   size_t rank = stepSizes.size();
@@ -487,6 +529,30 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op, bool applyTransforms) {
   return success();
 }
 
+/// A choice between two views of the same arena (a compute thread picking
+/// its block) as one view at the chosen offset: every backend then sees a
+/// view of a kernel buffer, which the tensor cores read in place, rather
+/// than a select of memrefs.
+struct SelectOfViews : OpRewritePattern<arith::SelectOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::SelectOp op,
+                                PatternRewriter &rewriter) const override {
+    auto onTrue = op.getTrueValue().getDefiningOp<memref::ViewOp>();
+    auto onFalse = op.getFalseValue().getDefiningOp<memref::ViewOp>();
+    if (!onTrue || !onFalse || onTrue.getSource() != onFalse.getSource() ||
+        onTrue.getType() != onFalse.getType() || !onTrue.getSizes().empty() ||
+        !onFalse.getSizes().empty() ||
+        !isa<IntegerType>(op.getCondition().getType()))
+      return rewriter.notifyMatchFailure(op, "not a choice of arena views");
+    Value shift =
+        arith::SelectOp::create(rewriter, op.getLoc(), op.getCondition(),
+                                onTrue.getByteShift(), onFalse.getByteShift());
+    rewriter.replaceOpWithNewOp<memref::ViewOp>(
+        op, onTrue.getType(), onTrue.getSource(), shift, ValueRange());
+    return success();
+  }
+};
+
 struct ExpandPipelinesPass
     : public mgpu::impl::MGPUExpandPipelinesBase<ExpandPipelinesPass> {
   using Base::Base;
@@ -503,6 +569,18 @@ struct ExpandPipelinesPass
     for (EmitPipelineOp op : pipelines)
       if (failed(expandEmitPipeline(op, applyTransforms)))
         return signalPassFailure();
+    SmallVector<Operation *> selects;
+    getOperation()->walk([&](arith::SelectOp op) {
+      if (isa<MemRefType>(op.getType()))
+        selects.push_back(op);
+    });
+    if (selects.empty())
+      return;
+    RewritePatternSet patterns(&getContext());
+    patterns.add<SelectOfViews>(&getContext());
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+    (void)applyOpPatternsGreedily(selects, std::move(patterns), config);
   }
 };
 

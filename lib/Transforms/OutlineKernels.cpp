@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/Transforms/Passes.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -89,10 +90,10 @@ struct OutlineKernelsPass
       bool rebalances = false;
       kernel.walk([&](NVVM::SetMaxRegisterOp) { rebalances = true; });
       if (rebalances)
-        kernel->setAttr(
-            NVVM::NVVMDialect::getMaxnregAttrName(),
-            IntegerAttr::get(IntegerType::get(&getContext(), 32),
-                             std::min<int64_t>(255, 65536 / *threads / 8 * 8)));
+        kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                        IntegerAttr::get(IntegerType::get(&getContext(), 32),
+                                         getEntryRegisters(std::max<int64_t>(
+                                             1, *threads / 128))));
     });
   }
 };

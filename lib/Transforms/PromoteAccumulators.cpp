@@ -14,13 +14,16 @@
 // must come from a different shared-memory buffer of the kernel, or be a
 // transfer of the same buffer at provably disjoint indices. Only kernels with
 // one Pallas thread per program are rewritten, since another thread could
-// read the block between the steps.
+// read the block between the steps, and the compute threads' loops of
+// warp-specialized pipelines whose body does not synchronize (there no other
+// thread can see the block between the steps without a race).
 //
 //===----------------------------------------------------------------------===//
 
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -46,6 +49,18 @@ Value getRootBuffer(Value memref) {
   return memref;
 }
 
+/// The buffers a memref may be a view of: through views and the choices of
+/// an arith.select (a compute thread picking its block).
+void collectRootBuffers(Value memref, SmallVectorImpl<Value> &roots) {
+  memref = getRootBuffer(memref);
+  if (auto select = memref.getDefiningOp<arith::SelectOp>()) {
+    collectRootBuffers(select.getTrueValue(), roots);
+    collectRootBuffers(select.getFalseValue(), roots);
+    return;
+  }
+  roots.push_back(memref);
+}
+
 bool isWorkgroupMemory(Value memref) {
   auto type = dyn_cast<MemRefType>(memref.getType());
   return type && gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type);
@@ -57,7 +72,7 @@ bool isWorkgroupMemory(Value memref) {
 bool isKernelBuffer(Value root) {
   auto arg = dyn_cast<BlockArgument>(root);
   return arg && isWorkgroupMemory(arg) &&
-         isa<PallasCallOp>(arg.getOwner()->getParentOp());
+         isa<PallasCallOp, MpmdMapOp>(arg.getOwner()->getParentOp());
 }
 
 /// Whether `other`, an op in the loop, may access the memory of the pair.
@@ -69,21 +84,24 @@ bool mayTouch(Operation *other, vector::TransferReadOp read,
   for (Value operand : other->getOperands()) {
     if (!isa<MemRefType>(operand.getType()))
       continue;
-    Value otherRoot = getRootBuffer(operand);
-    if (otherRoot != root) {
-      // Global memory never aliases shared memory; two kernel buffers never
-      // alias each other.
-      if (!isWorkgroupMemory(operand) ||
-          (isKernelBuffer(root) && isKernelBuffer(otherRoot)))
+    SmallVector<Value> otherRoots;
+    collectRootBuffers(operand, otherRoots);
+    for (Value otherRoot : otherRoots) {
+      if (otherRoot != root) {
+        // Global memory never aliases shared memory; two kernel buffers
+        // never alias each other.
+        if (!isWorkgroupMemory(operand) ||
+            (isKernelBuffer(root) && isKernelBuffer(otherRoot)))
+          continue;
+        return true;
+      }
+      if (transfer && operand == transfer.getBase() &&
+          transfer.getBase() == read.getBase() &&
+          vector::isDisjointTransferSet(
+              transfer, cast<VectorTransferOpInterface>(read.getOperation())))
         continue;
       return true;
     }
-    if (transfer && operand == transfer.getBase() &&
-        transfer.getBase() == read.getBase() &&
-        vector::isDisjointTransferSet(
-            transfer, cast<VectorTransferOpInterface>(read.getOperation())))
-      continue;
-    return true;
   }
   return false;
 }
@@ -176,12 +194,17 @@ struct MGPUPromoteAccumulatorsPass
     RewritePatternSet patterns(&getContext());
     patterns.add<PromoteAccumulator>(&getContext());
     FrozenRewritePatternSet frozen(std::move(patterns));
-    getOperation()->walk([&](PallasCallOp call) {
-      MeshAttr mesh = call.getMeshAttrOrNull();
-      if (mesh && mesh.getNumThreads().value_or(1) > 1)
+    getOperation()->walk([&](Operation *kernel) {
+      if (!isa<PallasCallOp, MpmdMapOp>(kernel))
         return;
+      auto call = dyn_cast<PallasCallOp>(kernel);
+      MeshAttr mesh = call ? call.getMeshAttrOrNull() : MeshAttr();
+      bool oneThread = call && (!mesh || mesh.getNumThreads().value_or(1) == 1);
       SmallVector<Operation *> loops;
-      call.getBody().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+      kernel->walk([&](scf::ForOp loop) {
+        if (oneThread || loop->hasAttr(MGPUDialect::getComputeStepsAttrName()))
+          loops.push_back(loop);
+      });
       GreedyRewriteConfig config;
       config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
       (void)applyOpPatternsGreedily(loops, frozen, config);

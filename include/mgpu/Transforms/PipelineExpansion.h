@@ -52,12 +52,18 @@ struct PipelineLayout {
     int64_t slotBytes = 0;
     /// Index into `barriers` of the block's fetch barrier, or -1.
     int64_t barrier = -1;
+    /// Warp-specialized: index into `barriers` of the barrier on which the
+    /// compute threads release the block's slots, or -1.
+    int64_t emptyBarrier = -1;
   };
   SmallVector<Block> blocks;
   SmallVector<BarrierType> barriers;
   /// Index into `barriers` of the barrier shared by all participants
   /// before a copy out, or -1.
   int64_t writtenBarrier = -1;
+  /// Warp-specialized: index into `barriers` of the barrier on which the
+  /// leader says that the copies out have read the output slots, or -1.
+  int64_t freedBarrier = -1;
   int64_t arenaBytes = 0;
   /// Slots of the inputs fetched ahead (depth).
   int64_t depth = 1;
@@ -65,8 +71,11 @@ struct PipelineLayout {
 
 /// Plans the shared memory of a pipeline over `blocks` with `depth` slots
 /// per block, shared by `participants` Pallas threads.
+/// `computeThreads` > 0 plans a warp-specialized pipeline: its slots are
+/// released by that many compute threads, which also share the outputs.
 PipelineLayout planPipeline(MLIRContext *ctx, ArrayRef<PipelinedBlock> blocks,
-                            int64_t depth, int64_t participants);
+                            int64_t depth, int64_t participants,
+                            int64_t computeThreads = 0);
 
 /// Where a pipeline's shared memory is: the arena (a static i8 memref in
 /// workgroup memory) at a byte offset, and its barrier arrays, each indexed
@@ -90,6 +99,15 @@ struct PipelineSchedule {
   /// (an i1), or null when the Pallas thread running the loop is alone.
   Value leader;
   int64_t participants = 1;
+  /// A warp-specialized pipeline: the Pallas thread index (an index), the
+  /// number of compute threads (the memory thread comes after them) and
+  /// their register budgets (setmaxnreg), if they are rebalanced.
+  Value thread;
+  int64_t computeThreads = 0;
+  std::optional<int64_t> memoryRegisters, computeRegisters;
+  /// The body synchronizes with no other thread (no barrier or semaphore
+  /// op): the compute threads' loop is marked `mgpu.compute_steps`.
+  bool privateSteps = false;
 };
 
 /// Emits the body of one step: given the step's indices and the views of

@@ -685,7 +685,7 @@ LogicalResult EmitPipelineOp::verify() {
     diag.attachNote() << "remove dimension_semantics from params";
     return diag;
   }
-  return success();
+  return verifyWarpSpecialization(*this);
 }
 
 LogicalResult EmitPipelineOp::verifyRegions() {

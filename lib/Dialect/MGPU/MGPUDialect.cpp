@@ -75,7 +75,8 @@ emitUnknownAttributeError(Operation *op, NamedAttribute attr, StringRef where) {
   if (!where.empty())
     diag << " on " << where;
   diag << "; the discardable ones are '" << MGPUDialect::getTargetAttrName()
-       << "' and '" << MGPUDialect::getLanePrivateAttrName() << "'";
+       << "', '" << MGPUDialect::getLanePrivateAttrName() << "' and '"
+       << MGPUDialect::getComputeStepsAttrName() << "'";
   return diag;
 }
 
@@ -113,6 +114,13 @@ LogicalResult MGPUDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << getLanePrivateAttrName()
                              << "' must be a unit attribute of a "
                                 "memref.subview";
+    return success();
+  }
+  if (attr.getName() == getComputeStepsAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()) ||
+        op->getName().getStringRef() != "scf.for")
+      return op->emitError() << "'" << getComputeStepsAttrName()
+                             << "' must be a unit attribute of an scf.for";
     return success();
   }
   if (attr.getName() == kOutLayoutsAttrName)

@@ -298,6 +298,36 @@ def MGPU_CompilerParamsAttr : MGPU_Attr<"CompilerParams", "compiler_params"> {
 }
 
 //===----------------------------------------------------------------------===//
+// WarpSpecializationAttr
+//===----------------------------------------------------------------------===//
+
+def MGPU_WarpSpecializationAttr
+    : MGPU_Attr<"WarpSpecialization", "warp_specialization"> {
+  let summary = "an emit_pipeline split into a memory thread and compute threads";
+  let description = [{
+    Marks an `mgpu.emit_pipeline` warp-specialized, as JAX's
+    `plgpu.emit_pipeline_warp_specialized`: the last Pallas thread of the
+    program (the memory thread) only copies blocks in, running ahead of the
+    others by up to `max_concurrent_steps` steps, and every other Pallas
+    thread (the compute threads) runs the body on the shared blocks.
+
+    `memory_registers`, when set, lowers the memory thread's register budget
+    to that many registers per lane (`setmaxnreg`) and raises the compute
+    threads' to `compute_registers`, by default the most the register file
+    leaves them (232 each for two compute threads beside a memory thread
+    with 40). Both are multiples of 8 in [24, 256].
+
+    ```mlir
+    #ws = #mgpu.warp_specialization<memory_registers = 40>
+    ```
+  }];
+  let parameters = (ins
+    MGPU_OptionalI64Parameter<"registers of the memory thread">:$memory_registers,
+    MGPU_OptionalI64Parameter<"registers of each compute thread">:$compute_registers
+  );
+}
+
+//===----------------------------------------------------------------------===//
 // TargetAttr
 //===----------------------------------------------------------------------===//
 

@@ -51,6 +51,13 @@ def MGPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getLanePrivateAttrName() {
       return ::llvm::StringLiteral("mgpu.lane_private");
     }
+    /// The unit attribute of the compute threads' step loop (an scf.for) of
+    /// a warp-specialized pipeline whose body synchronizes with no other
+    /// thread: what one of them keeps in a block between steps, no other
+    /// can see without a race, so --mgpu-promote-accumulators may carry it.
+    static constexpr ::llvm::StringLiteral getComputeStepsAttrName() {
+      return ::llvm::StringLiteral("mgpu.compute_steps");
+    }
   }];
 }
 

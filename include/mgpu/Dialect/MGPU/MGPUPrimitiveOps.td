@@ -357,6 +357,29 @@ def MGPU_EmitPipelineOp : MGPU_Op<"emit_pipeline", [
     emit_pipeline runs all of it; when several Pallas threads of a CTA run
     the same emit_pipeline, each has its own buffers.
 
+    With `warp_specialization` (JAX's `emit_pipeline_warp_specialized`), the
+    Pallas threads of the program share one set of buffers instead: the last
+    one (the memory thread) copies the input blocks in, waiting for a buffer
+    to be released before refilling it, and the others (the compute threads)
+    each run the body at every step, telling their parts of the blocks apart
+    with `mgpu.axis_index`. A compute thread releases a step's input buffers
+    once its body is done with them (its tensor-core MMAs included: the
+    lowering waits for them first). Output blocks are written by the compute
+    threads and copied out by thread 0 once all of them have written. Code
+    around the pipeline runs on every Pallas thread. The kernel needs at
+    least two Pallas threads per program, and no array may be both an input
+    and an output of the pipeline.
+
+    ```mlir
+    mgpu.emit_pipeline grid [%k_steps] ins(...) in_specs [...] out_specs []
+        params #mgpu.compiler_params<max_concurrent_steps = 4>
+        warp_specialization #mgpu.warp_specialization<memory_registers = 40> {
+    ^bb0(%k: index, %a: ..., %b: ...):
+      %wg = mgpu.axis_index "wg"   // 0 or 1 on a mesh with num_threads = 3
+      ...
+    }
+    ```
+
     ```mlir
     mgpu.emit_pipeline grid [%k_steps]
         ins(%a_tile, %b_tile : memref<128x1024xf16, strided<[1024, 1], offset: ?>>,
@@ -376,7 +399,8 @@ def MGPU_EmitPipelineOp : MGPU_Op<"emit_pipeline", [
     Variadic<AnyMemRef>:$outs,
     ArrayAttr:$in_specs,
     ArrayAttr:$out_specs,
-    OptionalAttr<MGPU_CompilerParamsAttr>:$params
+    OptionalAttr<MGPU_CompilerParamsAttr>:$params,
+    OptionalAttr<MGPU_WarpSpecializationAttr>:$warp_specialization
   );
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
@@ -385,6 +409,7 @@ def MGPU_EmitPipelineOp : MGPU_Op<"emit_pipeline", [
     (`outs` `(` $outs^ `:` type($outs) `)`)?
     `in_specs` $in_specs `out_specs` $out_specs
     (`params` qualified($params)^)?
+    (`warp_specialization` qualified($warp_specialization)^)?
     attr-dict-with-keyword $body
   }];
   let hasVerifier = 1;

@@ -81,6 +81,24 @@ verifyBlockTransforms(function_ref<InFlightDiagnostic()> emitError,
 /// transpose, if any).
 int64_t getSwizzledRowElements(BlockSpecAttr spec);
 
+/// The registers per lane of a kernel of `pallasThreads` warpgroups that
+/// moves registers between them (setmaxnreg): the register file shared
+/// out evenly, in steps of 8, at most 255. ptxas needs it at entry.
+int64_t getEntryRegisters(int64_t pallasThreads);
+
+/// The register budget of each compute thread of a warp-specialized
+/// pipeline on `pallasThreads` Pallas threads: `compute_registers`, else
+/// what the register file leaves once the memory thread has its own.
+int64_t getComputeRegisters(WarpSpecializationAttr ws, int64_t pallasThreads);
+
+/// The mesh of the kernel region `op` is in (null outside one, or when the
+/// region's mesh is not a #mgpu.mesh).
+MeshAttr getEnclosingMesh(Operation *op);
+
+/// The rules of a warp-specialized emit_pipeline: two Pallas threads or
+/// more, no array both read and written, register budgets that fit.
+LogicalResult verifyWarpSpecialization(EmitPipelineOp op);
+
 /// The kernel-level ops' home: whether `op` is inside a pallas_call,
 /// mpmd_map or emit_pipeline region, or in lowered GPU code (gpu.launch,
 /// gpu.func) where the backends put them; else an error naming `op`.

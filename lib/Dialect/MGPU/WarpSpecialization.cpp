@@ -1,0 +1,123 @@
+//===- WarpSpecialization.cpp - Rules of warp-specialized pipelines -------===//
+//
+// A warp-specialized emit_pipeline (JAX's emit_pipeline_warp_specialized)
+// gives the last Pallas thread of a program the copies in and the others the
+// body. What makes one well formed: a program of at least two Pallas
+// threads, no array both read and written by the pipeline (the compute
+// threads could not see the memory thread's reads in order), and register
+// budgets that setmaxnreg can move between the warpgroups: the memory
+// thread gives registers up, the compute threads take them, and all of them
+// fit the 64K-register file of the multiprocessor.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mgpu/Dialect/MGPU/MGPURules.h"
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+/// 65536 registers per multiprocessor, 128 lanes per warpgroup.
+static constexpr int64_t kRegistersPerLaneSlot = 65536 / 128;
+
+static bool isRegisterBudget(int64_t count) {
+  return count >= 24 && count <= 256 && count % 8 == 0;
+}
+
+LogicalResult
+WarpSpecializationAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               std::optional<int64_t> memoryRegisters,
+                               std::optional<int64_t> computeRegisters) {
+  for (auto [name, count] : {std::pair{"memory_registers", memoryRegisters},
+                             std::pair{"compute_registers", computeRegisters}})
+    if (count && !isRegisterBudget(*count))
+      return emitError() << name
+                         << " must be a multiple of 8 in [24, 256] "
+                            "(setmaxnreg), got "
+                         << *count;
+  if (computeRegisters && !memoryRegisters) {
+    InFlightDiagnostic diag = emitError()
+                              << "compute_registers needs memory_registers";
+    diag.attachNote() << "the compute threads grow into the registers the "
+                         "memory thread gives up";
+    return diag;
+  }
+  return success();
+}
+
+int64_t mlir::mgpu::getEntryRegisters(int64_t pallasThreads) {
+  return std::min<int64_t>(255, kRegistersPerLaneSlot / pallasThreads / 8 * 8);
+}
+
+int64_t mlir::mgpu::getComputeRegisters(WarpSpecializationAttr ws,
+                                        int64_t pallasThreads) {
+  if (std::optional<int64_t> count = ws.getComputeRegisters())
+    return *count;
+  int64_t memory = ws.getMemoryRegisters().value_or(0);
+  int64_t share = (kRegistersPerLaneSlot - memory) / (pallasThreads - 1);
+  return std::min<int64_t>(256, share / 8 * 8);
+}
+
+MeshAttr mlir::mgpu::getEnclosingMesh(Operation *op) {
+  for (Region *region = op->getParentRegion(); region;
+       region = region->getParentOp()->getParentRegion()) {
+    Operation *parent = region->getParentOp();
+    if (auto call = dyn_cast<PallasCallOp>(parent))
+      return call.getMeshAttrOrNull();
+    if (auto map = dyn_cast<MpmdMapOp>(parent))
+      return map.getMeshAttrOrNull(region->getRegionNumber());
+  }
+  return {};
+}
+
+LogicalResult mlir::mgpu::verifyWarpSpecialization(EmitPipelineOp op) {
+  WarpSpecializationAttr ws = op.getWarpSpecializationAttr();
+  if (!ws)
+    return success();
+  MeshAttr mesh = getEnclosingMesh(op);
+  int64_t threads = mesh ? mesh.getNumThreads().value_or(1) : 1;
+  if (threads < 2) {
+    InFlightDiagnostic diag =
+        op.emitOpError() << "is warp-specialized, but its program runs "
+                         << threads
+                         << " Pallas thread: it needs a memory thread and at "
+                            "least one compute thread";
+    diag.attachNote() << "give the enclosing kernel's mesh num_threads >= 2 "
+                         "and a thread_name (the last thread copies, the "
+                         "others compute)";
+    return diag;
+  }
+  for (auto [i, in] : llvm::enumerate(op.getIns()))
+    if (llvm::is_contained(op.getOuts(), in)) {
+      InFlightDiagnostic diag = op.emitOpError()
+                                << "is warp-specialized, but ins[" << i
+                                << "] is also an output: the memory thread "
+                                   "cannot read it in step order";
+      diag.attachNote() << "drop warp_specialization, or pass separate "
+                           "input and output arrays";
+      return diag;
+    }
+  std::optional<int64_t> memory = ws.getMemoryRegisters();
+  if (!memory)
+    return success();
+  int64_t entry = getEntryRegisters(threads);
+  int64_t compute = getComputeRegisters(ws, threads);
+  if (*memory > entry)
+    return op.emitOpError()
+           << "gives the memory thread " << *memory
+           << " registers, more than the " << entry << " each of the "
+           << threads << " Pallas threads starts with: setmaxnreg can only "
+           << "lower it";
+  if (compute < entry)
+    return op.emitOpError()
+           << "gives each compute thread " << compute
+           << " registers, fewer than the " << entry << " each of the "
+           << threads << " Pallas threads starts with: setmaxnreg can only "
+           << "raise them";
+  if (*memory + compute * (threads - 1) > kRegistersPerLaneSlot)
+    return op.emitOpError()
+           << "needs " << *memory << " + " << threads - 1 << " x " << compute
+           << " registers per lane, more than the register file's "
+           << kRegistersPerLaneSlot;
+  return success();
+}

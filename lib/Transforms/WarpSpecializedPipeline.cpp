@@ -1,0 +1,238 @@
+//===- WarpSpecializedPipeline.cpp - Producer and consumer step loops -----===//
+//
+// A warp-specialized pipeline (JAX's emit_pipeline_warp_specialized) runs as
+// two loops over the same steps. The memory thread fetches every input block
+// into the next slot of its ring, and before refilling a slot waits on the
+// slot's `empty` barrier, which completes a phase when every compute thread
+// has released it. The compute threads wait on the slot's fetch barrier, run
+// the body, and release the slot when the block index changes. Phases are
+// counted as in the single-thread loop: the f-th fill of a ring goes to slot
+// f mod N, and needs the (f / N - 1)-th release of that slot.
+//
+// Output blocks are shared by the compute threads: when one leaves, all of
+// them meet on the `written` barrier, thread 0 copies it out, waits until the
+// copies have read shared memory and says so on the `freed` barrier, which
+// all of them wait on before writing the next one. Each meeting completes a
+// phase of both barriers, so their parity is the count of meetings so far.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PipelineEmitter.h"
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+namespace {
+
+/// The parity (i1) of phase `completion` of a barrier.
+Value parityOf(OpBuilder &b, Location loc, Value completion) {
+  return arith::TruncIOp::create(
+      b, loc, b.getI1Type(),
+      arith::IndexCastUIOp::create(b, loc, b.getI64Type(), completion));
+}
+
+Value addFlag(OpBuilder &b, Location loc, Value count, Value flag) {
+  return arith::AddIOp::create(
+      b, loc, count,
+      arith::IndexCastUIOp::create(b, loc, b.getIndexType(), flag));
+}
+
+} // namespace
+
+LogicalResult
+PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
+  Value zero = index(0), one = index(1);
+  steps = one;
+  for (Value size : schedule.stepSizes)
+    steps = arith::MulIOp::create(b, loc, steps, size);
+  Value last = arith::SubIOp::create(b, loc, steps, one);
+  size_t numBlocks = blocks.size();
+  auto stepLoop = [&](ValueRange inits) {
+    return scf::ForOp::create(b, loc, zero, steps, one, inits);
+  };
+  auto changedAt = [&](Value s, ArrayRef<SmallVector<Value>> now,
+                       ArrayRef<SmallVector<Value>> before, size_t i) {
+    Value isFirst =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s, zero);
+    return orValues(isFirst, differs(now[i], before[i]));
+  };
+
+  Value isMemoryThread =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, schedule.thread,
+                            index(schedule.computeThreads));
+  auto roles = scf::IfOp::create(b, loc, isMemoryThread,
+                                 /*withElseRegion=*/true);
+
+  // The memory thread: every input block into the next slot of its ring.
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(roles.thenBlock());
+    if (schedule.memoryRegisters)
+      SetMaxRegistersOp::create(b, loc, *schedule.memoryRegisters,
+                                RegisterChange::decrease);
+    SmallVector<Value> inits;
+    SmallVector<size_t> inputs;
+    for (size_t i = 0; i < numBlocks; ++i) {
+      if (blocks[i].isOutput)
+        continue;
+      inputs.push_back(i);
+      inits.push_back(index(layout.blocks[i].slots - 1)); // newest slot
+      inits.push_back(zero);                              // fills
+    }
+    auto loop = stepLoop(inits);
+    b.setInsertionPointToStart(loop.getBody());
+    Value s = loop.getInductionVar();
+    FailureOr<SmallVector<SmallVector<Value>>> now = blockIndicesAt(s);
+    FailureOr<SmallVector<SmallVector<Value>>> before =
+        blockIndicesAt(arith::SubIOp::create(
+            b, loc, arith::MaxUIOp::create(b, loc, s, one), one));
+    if (failed(now) || failed(before))
+      return failure();
+    SmallVector<Value> yields;
+    for (auto [n, i] : llvm::enumerate(inputs)) {
+      Value newest = loop.getRegionIterArgs()[2 * n];
+      Value fills = loop.getRegionIterArgs()[2 * n + 1];
+      int64_t slots = layout.blocks[i].slots;
+      Value changes = changedAt(s, *now, *before, i);
+      Value slot =
+          arith::SelectOp::create(b, loc, changes, nextSlot(i, newest), newest);
+      when(changes, [&] {
+        Value refill = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                             fills, index(slots));
+        when(refill, [&] {
+          Value release = arith::SubIOp::create(
+              b, loc, arith::DivUIOp::create(b, loc, fills, index(slots)), one);
+          int64_t empty = layout.blocks[i].emptyBarrier;
+          BarrierWaitOp::create(b, loc, resources.barriers[empty],
+                                barrierIndex(empty, slot),
+                                parityOf(b, loc, release));
+        });
+        fetch(i, (*now)[i], slot);
+      });
+      yields.push_back(slot);
+      yields.push_back(addFlag(b, loc, fills, changes));
+    }
+    setYield(b, loc, loop.getBody(), yields);
+  }
+
+  // The compute threads: wait, run the body, release, write outputs back.
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(roles.elseBlock());
+  if (schedule.memoryRegisters && schedule.computeRegisters)
+    SetMaxRegistersOp::create(b, loc, *schedule.computeRegisters,
+                              RegisterChange::increase);
+  bool anyOutput = layout.writtenBarrier >= 0;
+  struct Carried {
+    int cur = -1, waits = -1;
+  };
+  SmallVector<Carried> carried(numBlocks);
+  SmallVector<Value> inits;
+  for (size_t i = 0; i < numBlocks; ++i) {
+    if (layout.blocks[i].slots > 1) {
+      carried[i].cur = inits.size();
+      inits.push_back(zero);
+    }
+    if (isFetched(i)) {
+      carried[i].waits = inits.size();
+      inits.push_back(zero);
+    }
+  }
+  int meetings = -1;
+  if (anyOutput) {
+    meetings = inits.size();
+    inits.push_back(zero);
+  }
+  auto loop = stepLoop(inits);
+  b.setInsertionPointToStart(loop.getBody());
+  Value s = loop.getInductionVar();
+  ValueRange iterArgs = loop.getRegionIterArgs();
+  SmallVector<Value> yields(iterArgs.begin(), iterArgs.end());
+  auto curOf = [&](size_t i) {
+    return carried[i].cur >= 0 ? iterArgs[carried[i].cur] : zero;
+  };
+  Value isLast =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s, last);
+  FailureOr<SmallVector<SmallVector<Value>>> now = blockIndicesAt(s);
+  FailureOr<SmallVector<SmallVector<Value>>> before =
+      blockIndicesAt(arith::SubIOp::create(
+          b, loc, arith::MaxUIOp::create(b, loc, s, one), one));
+  FailureOr<SmallVector<SmallVector<Value>>> after =
+      blockIndicesAt(arith::AddIOp::create(
+          b, loc, arith::MinUIOp::create(b, loc, s, last), one));
+  if (failed(now) || failed(before) || failed(after))
+    return failure();
+  SmallVector<Value> leaving(numBlocks);
+  for (size_t i = 0; i < numBlocks; ++i) {
+    leaving[i] = orValues(isLast, differs((*now)[i], (*after)[i]));
+    if (!isFetched(i))
+      continue;
+    Value changed = changedAt(s, *now, *before, i);
+    Value waits = iterArgs[carried[i].waits];
+    when(changed, [&] { waitFor(i, curOf(i), waits); });
+    yields[carried[i].waits] = addFlag(b, loc, waits, changed);
+  }
+
+  SmallVector<Value> views;
+  for (size_t i = 0; i < numBlocks; ++i)
+    views.push_back(view(i, curOf(i)));
+  if (failed(buildStep(b, loc, stepIdsAt(s), views)))
+    return failure();
+
+  // A slot is released once the tensor cores are done reading it too.
+  bool readsOnTensorCores = false;
+  loop.getBody()->walk([&](WgmmaOp) { readsOnTensorCores = true; });
+  if (readsOnTensorCores)
+    WgmmaWaitOp::create(b, loc, 0);
+  for (size_t i = 0; i < numBlocks; ++i) {
+    if (blocks[i].isOutput)
+      continue;
+    int64_t empty = layout.blocks[i].emptyBarrier;
+    when(leaving[i], [&] {
+      BarrierArriveOp::create(b, loc, resources.barriers[empty],
+                              barrierIndex(empty, curOf(i)));
+    });
+  }
+
+  if (anyOutput) {
+    Value anyLeaving;
+    for (size_t i = 0; i < numBlocks; ++i)
+      if (blocks[i].isOutput)
+        anyLeaving = anyLeaving ? orValues(anyLeaving, leaving[i]) : leaving[i];
+    Value count = iterArgs[meetings];
+    when(anyLeaving, [&] {
+      Value written = resources.barriers[layout.writtenBarrier];
+      Value freed = resources.barriers[layout.freedBarrier];
+      CommitSmemOp::create(b, loc);
+      BarrierArriveOp::create(b, loc, written, zero);
+      BarrierWaitOp::create(b, loc, written, zero, parityOf(b, loc, count));
+      when(schedule.leader, [&] {
+        for (size_t i = 0; i < numBlocks; ++i)
+          if (blocks[i].isOutput)
+            when(leaving[i], [&] { copyOut(i, (*now)[i], curOf(i)); });
+        // The next output block may go into any slot: every copy out
+        // has read its slot before the compute threads write again.
+        WaitSmemToGmemOp::create(b, loc, 0, /*read_only=*/true);
+        BarrierArriveOp::create(b, loc, freed, zero);
+      });
+      BarrierWaitOp::create(b, loc, freed, zero, parityOf(b, loc, count));
+    });
+    yields[meetings] = addFlag(b, loc, count, anyLeaving);
+  }
+
+  for (size_t i = 0; i < numBlocks; ++i) {
+    if (carried[i].cur < 0)
+      continue;
+    Value moves = andValues(notValue(isLast), leaving[i]);
+    yields[carried[i].cur] =
+        arith::SelectOp::create(b, loc, moves, nextSlot(i, curOf(i)), curOf(i));
+  }
+  setYield(b, loc, loop.getBody(), yields);
+  if (schedule.privateSteps)
+    loop->setAttr(MGPUDialect::getComputeStepsAttrName(), b.getUnitAttr());
+
+  b.setInsertionPointAfter(loop);
+  if (anyOutput)
+    when(schedule.leader,
+         [&] { WaitSmemToGmemOp::create(b, loc, 0, /*read_only=*/false); });
+  return success();
+}
