@@ -37,7 +37,7 @@
 // BROKEN: FAIL Kernels.vector_add: line 1: expected 'mismatches: 7', got 'mismatches: 0'
 // BROKEN: == tests: {{[0-9]+}} passed, 1 failed
 
-// MAKE-GPU: make-device-bundle: {{.*}}gpu: {{[0-9]+}} tests, 9 benchmarks, {{[0-9]+}}.{{[0-9]}} MiB (cuda)
+// MAKE-GPU: make-device-bundle: {{.*}}gpu: {{[0-9]+}} tests, 11 benchmarks, {{[0-9]+}}.{{[0-9]}} MiB (cuda)
 // MANIFEST: backend cuda
 // MANIFEST: test Kernels.vector_add test/Integration/Kernels/vector_add.mlir
 // MANIFEST: test MPMD.producer-consumer.1 test/Integration/MPMD/producer-consumer.mlir --mpmd-form=cta-partitioned
@@ -49,6 +49,8 @@
 // MANIFEST-NEXT: bench matmul_bf16_wgmma.tensor-cores bench/programs/matmul_bf16_wgmma.mlir --tensor-cores
 // MANIFEST-NEXT: bench matmul_bf16_ws bench/programs/matmul_bf16_ws.mlir
 // MANIFEST-NEXT: bench matmul_bf16_ws.tensor-cores bench/programs/matmul_bf16_ws.mlir --tensor-cores
+// MANIFEST-NEXT: bench matmul_bf16_ws_pipeline bench/programs/matmul_bf16_ws_pipeline.mlir
+// MANIFEST-NEXT: bench matmul_bf16_ws_pipeline.tensor-cores bench/programs/matmul_bf16_ws_pipeline.mlir --tensor-cores
 // MANIFEST-NEXT: bench rowsum bench/programs/rowsum.mlir
 // MANIFEST-NEXT: bench softmax bench/programs/softmax.mlir
 // MANIFEST-NEXT: bench vector_add bench/programs/vector_add.mlir

@@ -132,3 +132,70 @@ func.func @threads(%x: memref<128x64xf32>, %o: memref<128x64xf32>) {
   }
   return
 }
+
+// The compute threads' loop of a warp-specialized pipeline (marked
+// mgpu.compute_steps) is promoted although the program has several Pallas
+// threads. The block each thread picks (a select of two other buffers) is
+// not the accumulator's.
+#ws = #mgpu.mesh<grid = [2], grid_names = ["i"], num_threads = 3, thread_name = "wg">
+// CHECK-LABEL: func.func @compute_steps
+// CHECK: %[[INIT:.*]] = vector.transfer_read %[[ACC:.*]][%c0, %c0]
+// CHECK-NEXT: %[[SUM:.*]] = scf.for {{.*}} iter_args(%[[A:.*]] = %[[INIT]])
+// CHECK-NEXT: arith.select
+// CHECK-NEXT: vector.transfer_read
+// CHECK-NEXT: arith.addf %[[A]]
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: } {mgpu.compute_steps}
+// CHECK-NEXT: vector.transfer_write %[[SUM]], %[[ACC]][%c0, %c0]
+func.func @compute_steps(%x: memref<128x64xf32>) {
+  mgpu.mpmd_map meshes [#ws] ins(%x : memref<128x64xf32>) scratch [!smem, !smem, !smem] {
+  ^bb0(%xg: memref<128x64xf32>, %os: !smem, %p: !smem, %q: !smem):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %pad = arith.constant 0.0 : f32
+    %wg = mgpu.axis_index "wg"
+    %first = arith.cmpi eq, %wg, %c0 : index
+    scf.for %k = %c0 to %c4 step %c1 {
+      %in = arith.select %first, %p, %q : !smem
+      %a = vector.transfer_read %os[%c0, %c0], %pad {in_bounds = [true, true]} : !smem, vector<8x64xf32>
+      %b = vector.transfer_read %in[%c0, %c0], %pad {in_bounds = [true, true]} : !smem, vector<8x64xf32>
+      %s = arith.addf %a, %b : vector<8x64xf32>
+      vector.transfer_write %s, %os[%c0, %c0] {in_bounds = [true, true]} : vector<8x64xf32>, !smem
+    } {mgpu.compute_steps}
+  }
+  return
+}
+
+// A select that may pick the accumulator's buffer keeps the pair in memory;
+// so does a loop without the mark in a program of several threads.
+// CHECK-LABEL: func.func @compute_steps_may_alias
+// CHECK: scf.for
+// CHECK-NEXT: arith.select
+// CHECK-NEXT: vector.transfer_read
+// CHECK: scf.for
+// CHECK-NEXT: vector.transfer_read
+func.func @compute_steps_may_alias(%x: memref<128x64xf32>) {
+  mgpu.mpmd_map meshes [#ws] ins(%x : memref<128x64xf32>) scratch [!smem, !smem] {
+  ^bb0(%xg: memref<128x64xf32>, %os: !smem, %p: !smem):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %pad = arith.constant 0.0 : f32
+    %wg = mgpu.axis_index "wg"
+    %first = arith.cmpi eq, %wg, %c0 : index
+    scf.for %k = %c0 to %c4 step %c1 {
+      %in = arith.select %first, %p, %os : !smem
+      %a = vector.transfer_read %os[%c0, %c0], %pad {in_bounds = [true, true]} : !smem, vector<8x64xf32>
+      %b = vector.transfer_read %in[%c0, %c0], %pad {in_bounds = [true, true]} : !smem, vector<8x64xf32>
+      %s = arith.addf %a, %b : vector<8x64xf32>
+      vector.transfer_write %s, %os[%c0, %c0] {in_bounds = [true, true]} : vector<8x64xf32>, !smem
+    } {mgpu.compute_steps}
+    scf.for %k = %c0 to %c4 step %c1 {
+      %a = vector.transfer_read %os[%c0, %c0], %pad {in_bounds = [true, true]} : !smem, vector<8x64xf32>
+      %s = arith.addf %a, %a : vector<8x64xf32>
+      vector.transfer_write %s, %os[%c0, %c0] {in_bounds = [true, true]} : vector<8x64xf32>, !smem
+    }
+  }
+  return
+}

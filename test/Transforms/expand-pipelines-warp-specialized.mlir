@@ -1,0 +1,67 @@
+// RUN: mgpu-opt %s --allow-unregistered-dialect --mgpu-expand-pipelines --canonicalize --cse | FileCheck %s
+// RUN: mgpu-opt %s --allow-unregistered-dialect --mgpu-expand-pipelines | mgpu-opt --allow-unregistered-dialect -o /dev/null
+
+// A warp-specialized emit_pipeline on 3 Pallas threads becomes two loops:
+// thread 2 (the memory thread) lowers its register budget and fills the
+// ring, waiting on a slot's `empty` barrier (2 arrivals, one per compute
+// thread) before refilling it, in the parity of the slot's release; threads
+// 0 and 1 raise theirs, wait for the fetch, run the body, release the slot,
+// and meet on `written` before thread 0 copies the output out and says on
+// `freed` that the copy has read the slot. The buffers are shared: one
+// arena, no per-thread range.
+
+#mesh = #mgpu.mesh<grid = [2], grid_names = ["i"], num_threads = 3, thread_name = "wg">
+#cols = #mgpu.block_spec<shape = [64, 64], index_map = affine_map<(k) -> (0, k)>>
+#two = #mgpu.compiler_params<max_concurrent_steps = 2>
+!block = memref<64x64xf32, #gpu.address_space<workgroup>>
+
+// CHECK-LABEL: func.func @scale
+// CHECK: scratch [memref<65536xi8, #gpu.address_space<workgroup>>, !mgpu.barrier<count = 2>, !mgpu.barrier<count = 2, arrivals = 2>, !mgpu.barrier<count = 1, arrivals = 2>, !mgpu.barrier<count = 1>]
+// CHECK: ^bb0(%[[X:.*]]: memref<64x256xf32>, %[[Y:.*]]: memref<64x256xf32>, %[[ARENA:.*]]: memref<65536xi8, #gpu.address_space<workgroup>>, %[[FULL:.*]]: !mgpu.barrier<count = 2>, %[[EMPTY:.*]]: !mgpu.barrier<count = 2, arrivals = 2>, %[[WRITTEN:.*]]: !mgpu.barrier<count = 1, arrivals = 2>, %[[FREED:.*]]: !mgpu.barrier<count = 1>):
+// CHECK: %[[WG:.*]] = mgpu.axis_index "wg"
+// CHECK: %[[LEADER:.*]] = arith.cmpi eq, %[[WG]], %c0
+// CHECK: %[[MEMORY:.*]] = arith.cmpi eq, %[[WG]], %c2
+// CHECK: scf.if %[[MEMORY]] {
+// CHECK-NEXT: mgpu.set_max_registers 40 decrease
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c4 step %c1 iter_args(%{{.*}} = %c1, %[[FILLS:.*]] = %c0)
+// CHECK: %[[SLOT:.*]] = arith.select %[[CHANGES:.*]], %{{.*}}, %arg{{.*}} : index
+// CHECK-NEXT: scf.if %[[CHANGES]] {
+// CHECK: %[[REFILL:.*]] = arith.cmpi uge, %[[FILLS]], %c2
+// CHECK-NEXT: scf.if %[[REFILL]] {
+// CHECK-NEXT: %[[ROUND:.*]] = arith.divui %[[FILLS]], %c2
+// CHECK-NEXT: %[[RELEASE:.*]] = arith.subi %[[ROUND]], %c1
+// CHECK-NEXT: %[[WIDE:.*]] = arith.index_castui %[[RELEASE]]
+// CHECK-NEXT: %[[PARITY:.*]] = arith.trunci %[[WIDE]] : i64 to i1
+// CHECK-NEXT: mgpu.barrier_wait %[[EMPTY]][%[[SLOT]]] parity %[[PARITY]]
+// CHECK: mgpu.copy_gmem_to_smem %[[X]][%c0, %{{.*}}], %{{.*}}, %[[FULL]][%[[SLOT]]]
+// CHECK-NOT: test.step
+// CHECK: } else {
+// CHECK-NEXT: mgpu.set_max_registers 232 increase
+// CHECK-NEXT: scf.for
+// CHECK: mgpu.barrier_wait %[[FULL]][%[[CUR:.*]]] parity
+// CHECK: "test.step"
+// CHECK: mgpu.barrier_arrive %[[EMPTY]][%[[CUR]]]
+// CHECK: mgpu.commit_smem
+// CHECK-NEXT: mgpu.barrier_arrive %[[WRITTEN]][%c0]
+// CHECK: mgpu.barrier_wait %[[WRITTEN]][%c0] parity %[[MEETING:.*]] :
+// CHECK-NEXT: scf.if %[[LEADER]] {
+// CHECK: mgpu.copy_smem_to_gmem %{{.*}}, %[[Y]]
+// CHECK-NEXT: mgpu.wait_smem_to_gmem 0 read_only
+// CHECK-NEXT: mgpu.barrier_arrive %[[FREED]][%c0]
+// CHECK-NEXT: }
+// CHECK-NEXT: mgpu.barrier_wait %[[FREED]][%c0] parity %[[MEETING]] :
+// CHECK: } {mgpu.compute_steps}
+// CHECK-NEXT: scf.if %[[LEADER]] {
+// CHECK-NEXT: mgpu.wait_smem_to_gmem 0
+func.func @scale(%x: memref<64x256xf32>, %y: memref<64x256xf32>) {
+  mgpu.mpmd_map meshes [#mesh] ins(%x : memref<64x256xf32>) outs(%y : memref<64x256xf32>) {
+  ^bb0(%xa: memref<64x256xf32>, %ya: memref<64x256xf32>):
+    mgpu.emit_pipeline grid [4] ins(%xa : memref<64x256xf32>) outs(%ya : memref<64x256xf32>)
+        in_specs [#cols] out_specs [#cols] params #two
+        warp_specialization #mgpu.warp_specialization<memory_registers = 40> {
+    ^bb0(%k: index, %xs: !block, %ys: !block):
+      "test.step"(%k, %xs, %ys) : (index, !block, !block) -> ()
+    }
+  }
+  return
+}
