@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
@@ -238,8 +239,11 @@ void mlir::mgpu::buildMGPUToBinaryPipeline(
   pm.addNestedPass<func::FuncOp>(createConvertVectorToLLVMPass());
   pm.addNestedPass<func::FuncOp>(createConvertMathToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
+  // Host functions only: the kernels' arith ops go with the NVVM lowering,
+  // whose type converter maps shared memory to its address space (a select
+  // of shared-memory refs cannot be converted without it).
+  pm.addNestedPass<LLVM::LLVMFuncOp>(createArithToLLVMConversionPass());
+  pm.addNestedPass<LLVM::LLVMFuncOp>(createConvertIndexToLLVMPass());
   pm.addPass(createCanonicalizer());
   pm.addPass(createCSEPass());
 
