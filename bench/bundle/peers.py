@@ -295,24 +295,25 @@ def layernorm_jax_pallas_mgpu():
 
 
 MATMUL = 4096  # bench/programs/matmul_bf16.mlir
+MATMUL_LARGE = 8192  # bench/programs/matmul_bf16_ws_8192.mlir
 
 
-def matmul_operands_torch():
+def matmul_operands_torch(n=MATMUL):
     import torch
-    index = torch.arange(MATMUL, device="cuda")
+    index = torch.arange(n, device="cuda")
     a = ((index[:, None] + index) % 3 - 1).to(torch.bfloat16)
     b = ((index[:, None] + 2 * index) % 5 - 2).to(torch.bfloat16)
     return a, b
 
 
-def matmul_torch():
+def matmul_torch(n=MATMUL):
     import torch
-    a, b = matmul_operands_torch()
-    out = torch.empty(MATMUL, MATMUL, device="cuda", dtype=torch.bfloat16)
+    a, b = matmul_operands_torch(n)
+    out = torch.empty(n, n, device="cuda", dtype=torch.bfloat16)
     return time_torch_launches(lambda: torch.matmul(a, b, out=out))
 
 
-def matmul_triton():
+def matmul_triton(size=MATMUL):
     import torch
     import triton
     import triton.language as tl
@@ -330,39 +331,79 @@ def matmul_triton():
             acc = tl.dot(a, b, acc)
         tl.store(c_ptr + rows[:, None] * n + cols[None, :], acc)
 
-    a, b = matmul_operands_torch()
-    c = torch.empty(MATMUL, MATMUL, device="cuda", dtype=torch.float32)
-    grid = (MATMUL // 128, MATMUL // 128)
+    a, b = matmul_operands_torch(size)
+    c = torch.empty(size, size, device="cuda", dtype=torch.float32)
+    grid = (size // 128, size // 128)
     times = time_torch_launches(lambda: matmul[grid](
-        a, b, c, MATMUL, BM=128, BN=128, BK=64, num_stages=4, num_warps=8))
+        a, b, c, size, BM=128, BN=128, BK=64, num_stages=4, num_warps=8))
     assert torch.equal(c, torch.matmul(a.float(), b.float()))
     return times
 
 
-def matmul_operands_jax():
+def matmul_operands_jax(n=MATMUL):
     import jax.numpy as jnp
-    index = jnp.arange(MATMUL)
+    index = jnp.arange(n)
     a = ((index[:, None] + index) % 3 - 1).astype(jnp.bfloat16)
     b = ((index[:, None] + 2 * index) % 5 - 2).astype(jnp.bfloat16)
     return a, b
 
 
-def matmul_jax_xla():
+def matmul_jax_xla(n=MATMUL):
     import jax
     import jax.numpy as jnp
     dot = jax.jit(lambda a, b: jnp.dot(a, b,
                                        preferred_element_type=jnp.float32))
-    return time_jax(dot, *matmul_operands_jax())
+    return time_jax(dot, *matmul_operands_jax(n))
 
 
-def matmul_jax_pallas_mgpu():
+def matmul_jax_pallas_mgpu(n=MATMUL):
     # The Hopper matmul JAX ships for its Mosaic GPU backend.
     import jax
     from jax.experimental.pallas.ops.gpu import hopper_matmul_mgpu as ops
     config = ops.TuningConfig(tile_m=128, tile_n=128, tile_k=64,
                               max_concurrent_steps=4)
     matmul = jax.jit(lambda a, b: ops.matmul(a, b, config=config))
-    return time_jax(matmul, *matmul_operands_jax())
+    return time_jax(matmul, *matmul_operands_jax(n))
+
+HEADS, SEQ, HEAD_DIM = 16, 4096, 64  # bench/programs/attention.mlir
+
+
+def attention_torch():
+    # Flash attention as torch dispatches it (its FlashAttention-2 kernel).
+    import torch
+    import torch.nn.functional as F
+    shape = (1, HEADS, SEQ, HEAD_DIM)
+    q, k, v = (torch.randn(shape, device="cuda", dtype=torch.bfloat16)
+               for _ in range(3))
+    return time_torch_launches(
+        lambda: F.scaled_dot_product_attention(q, k, v, scale=0.125))
+
+
+def attention_operands_jax():
+    import jax
+    import jax.numpy as jnp
+    shape = (1, SEQ, HEADS, HEAD_DIM)  # batch, positions, heads, dimension
+    key = jax.random.PRNGKey(0)
+    return [jax.random.normal(jax.random.fold_in(key, i), shape, jnp.bfloat16)
+            for i in range(3)]
+
+
+def attention_jax_xla():
+    import jax
+    attend = jax.jit(lambda q, k, v: jax.nn.dot_product_attention(
+        q, k, v, scale=0.125))
+    return time_jax(attend, *attention_operands_jax())
+
+
+def attention_jax_pallas_mgpu():
+    # The Hopper flash attention JAX ships for its Mosaic GPU backend.
+    import functools
+    import jax
+    from jax.experimental.pallas.ops.gpu import attention_mgpu as ops
+    config = ops.TuningConfig(block_q=64, block_kv=64, max_concurrent_steps=2)
+    attend = jax.jit(functools.partial(ops.attention, config=config))
+    return time_jax(attend, *attention_operands_jax())
+
 
 PROBLEMS = [
     ("matmul_bf16 4096^3", 2 * MATMUL ** 3, 2 * 2 * MATMUL ** 2
@@ -371,6 +412,19 @@ PROBLEMS = [
         ("triton", matmul_triton),
         ("jax-xla", matmul_jax_xla),
         ("jax-pallas-mgpu", matmul_jax_pallas_mgpu),
+    ]),
+    ("matmul_bf16 8192^3", 2 * MATMUL_LARGE ** 3, 2 * 2 * MATMUL_LARGE ** 2
+     + 4 * MATMUL_LARGE ** 2, [
+        ("torch", lambda: matmul_torch(MATMUL_LARGE)),
+        ("triton", lambda: matmul_triton(MATMUL_LARGE)),
+        ("jax-xla", lambda: matmul_jax_xla(MATMUL_LARGE)),
+        ("jax-pallas-mgpu", lambda: matmul_jax_pallas_mgpu(MATMUL_LARGE)),
+    ]),
+    ("attention 16x4096x64", 4 * HEADS * SEQ ** 2 * HEAD_DIM,
+     3 * 2 * HEADS * SEQ * HEAD_DIM + 4 * HEADS * SEQ * HEAD_DIM, [
+        ("torch", attention_torch),
+        ("jax-xla", attention_jax_xla),
+        ("jax-pallas-mgpu", attention_jax_pallas_mgpu),
     ]),
     # (label, flops, bytes, [(peer, function)])
     ("vector_add 2^26 f32", N, 3 * 4 * N, [

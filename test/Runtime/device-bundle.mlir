@@ -37,18 +37,22 @@
 // BROKEN: FAIL Kernels.vector_add: line 1: expected 'mismatches: 7', got 'mismatches: 0'
 // BROKEN: == tests: {{[0-9]+}} passed, 1 failed
 
-// MAKE-GPU: make-device-bundle: {{.*}}gpu: {{[0-9]+}} tests, 11 benchmarks, {{[0-9]+}}.{{[0-9]}} MiB (cuda)
+// MAKE-GPU: make-device-bundle: {{.*}}gpu: {{[0-9]+}} tests, 15 benchmarks, {{[0-9]+}}.{{[0-9]}} MiB (cuda)
 // MANIFEST: backend cuda
 // MANIFEST: test Kernels.vector_add test/Integration/Kernels/vector_add.mlir
 // MANIFEST: test MPMD.producer-consumer.1 test/Integration/MPMD/producer-consumer.mlir --mpmd-form=cta-partitioned
 // Run tests of examples (cat EXAMPLE DRIVER > %t.mlir) are bundled too.
 // MANIFEST: test TensorCores.matmul_bf16.1 test/Integration/TensorCores/matmul_bf16.mlir --tensor-cores
-// MANIFEST: bench layernorm bench/programs/layernorm.mlir
+// MANIFEST: bench attention bench/programs/attention.mlir
+// MANIFEST-NEXT: bench attention.tensor-cores bench/programs/attention.mlir --tensor-cores
+// MANIFEST-NEXT: bench layernorm bench/programs/layernorm.mlir
 // MANIFEST-NEXT: bench matmul_bf16 bench/programs/matmul_bf16.mlir
 // MANIFEST-NEXT: bench matmul_bf16_wgmma bench/programs/matmul_bf16_wgmma.mlir
 // MANIFEST-NEXT: bench matmul_bf16_wgmma.tensor-cores bench/programs/matmul_bf16_wgmma.mlir --tensor-cores
 // MANIFEST-NEXT: bench matmul_bf16_ws bench/programs/matmul_bf16_ws.mlir
 // MANIFEST-NEXT: bench matmul_bf16_ws.tensor-cores bench/programs/matmul_bf16_ws.mlir --tensor-cores
+// MANIFEST-NEXT: bench matmul_bf16_ws_8192 bench/programs/matmul_bf16_ws_8192.mlir
+// MANIFEST-NEXT: bench matmul_bf16_ws_8192.tensor-cores bench/programs/matmul_bf16_ws_8192.mlir --tensor-cores
 // MANIFEST-NEXT: bench matmul_bf16_ws_pipeline bench/programs/matmul_bf16_ws_pipeline.mlir
 // MANIFEST-NEXT: bench matmul_bf16_ws_pipeline.tensor-cores bench/programs/matmul_bf16_ws_pipeline.mlir --tensor-cores
 // MANIFEST-NEXT: bench rowsum bench/programs/rowsum.mlir
@@ -56,6 +60,8 @@
 // MANIFEST-NEXT: bench vector_add bench/programs/vector_add.mlir
 // BENCH: mock: cuLaunchKernel(rowsum_kernel, grid 2048x1x1, block 128x1x1
 // BENCH: rowsum 4096x4096 f32: median 0.5000 ms over 10 launches (2 warm-up), 0.03 TFLOP/s, 134.3 GB/s
+// PEERS: would time matmul_bf16 8192^3 [torch]
+// PEERS: would time attention 16x4096x64 [torch]
 // PEERS: would time vector_add 2^26 f32 [torch]
 // PEERS: would time softmax 4096x4096 f32 [jax-pallas-mgpu]
 // TABLE: problem mgpu ms peer peer ms mgpu/peer
