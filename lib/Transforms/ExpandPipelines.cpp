@@ -12,7 +12,10 @@
 //
 // An emit_pipeline becomes its loop in place; its arena and barriers are
 // added to the scratch of the enclosing kernel, one range per Pallas thread
-// of a CTA (each runs its own pipeline).
+// of a CTA (each runs its own pipeline). A warp-specialized one becomes the
+// memory thread's and the compute threads' loops over one shared range
+// (WarpSpecializedPipeline.cpp). A choice between two blocks of one arena
+// (arith.select) becomes a view at the chosen offset.
 //
 //===----------------------------------------------------------------------===//
 

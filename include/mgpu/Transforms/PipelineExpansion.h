@@ -8,7 +8,10 @@
 // block that stays the same across consecutive steps is fetched (or written
 // back) once; outputs are written back when their block index changes and
 // at the end, from slots that rotate so that a copy out overlaps the next
-// block. Every backend runs the loop this emits.
+// block. Every backend runs the loop this emits. A warp-specialized pipeline
+// (PipelineSchedule::computeThreads > 0) is two loops instead: a memory
+// thread filling the slots, released through `empty` barriers by compute
+// threads that run the body.
 //
 //===----------------------------------------------------------------------===//
 
