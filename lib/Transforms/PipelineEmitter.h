@@ -64,6 +64,10 @@ private:
   }
   /// Blocks whose slots are filled from memory.
   bool isFetched(size_t i) const { return layout.blocks[i].barrier >= 0; }
+  /// Warp-specialized: the first input block of its fetch group.
+  bool isGroupLeader(size_t i) const {
+    return layout.blocks[i].fetchGroup == static_cast<int64_t>(i);
+  }
 
   /// Row-major step indices of linear step `t`.
   SmallVector<Value> stepIdsAt(Value t) {

@@ -27,6 +27,41 @@ static constexpr int64_t kSlotAlignment = 128;
 /// A swizzled slot starts at a multiple of its swizzle pattern's 1024 bytes.
 static constexpr int64_t kSwizzledSlotAlignment = 1024;
 
+/// Whether a block of `map` (over a 1-D pipeline grid) changes at every
+/// step: a result linear in the step, which it depends on, differs between
+/// any two consecutive ones.
+static bool changesEveryStep(AffineMap map) {
+  if (map.getNumDims() != 1 || map.getNumSymbols() != 0)
+    return false;
+  return llvm::any_of(map.getResults(), [](AffineExpr result) {
+    return result.isPureAffine() && result.isFunctionOfDim(0);
+  });
+}
+
+/// Warp-specialized: the input blocks that change at the same steps share
+/// one fetch barrier (an arrival per copy) and one release barrier, so a
+/// step costs the compute threads one wait and one release per group. The
+/// group's key: changing at every step, or else the index map itself.
+static SmallVector<int64_t> fetchGroups(ArrayRef<PipelinedBlock> blocks) {
+  SmallVector<int64_t> leaders(blocks.size(), -1);
+  for (auto [i, block] : llvm::enumerate(blocks)) {
+    if (block.isOutput || block.aliased || block.sharesSlotOf >= 0)
+      continue;
+    AffineMap map = block.spec.getIndexMap().getValue();
+    leaders[i] = i;
+    for (size_t j = 0; j < i; ++j) {
+      if (leaders[j] != static_cast<int64_t>(j))
+        continue;
+      AffineMap other = blocks[j].spec.getIndexMap().getValue();
+      if (other == map || (changesEveryStep(map) && changesEveryStep(other))) {
+        leaders[i] = j;
+        break;
+      }
+    }
+  }
+  return leaders;
+}
+
 PipelineLayout mlir::mgpu::planPipeline(MLIRContext *ctx,
                                         ArrayRef<PipelinedBlock> blocks,
                                         int64_t depth, int64_t participants,
@@ -34,7 +69,12 @@ PipelineLayout mlir::mgpu::planPipeline(MLIRContext *ctx,
   PipelineLayout layout;
   layout.depth = depth;
   int64_t bytes = 0;
-  for (const PipelinedBlock &block : blocks) {
+  SmallVector<int64_t> leaders = computeThreads > 0
+                                     ? fetchGroups(blocks)
+                                     : SmallVector<int64_t>(blocks.size(), -1);
+  // Count and arrivals of each barrier array, typed once all are known.
+  SmallVector<std::pair<int64_t, int64_t>> barriers;
+  for (auto [i, block] : llvm::enumerate(blocks)) {
     if (block.sharesSlotOf >= 0) {
       // The input's slot, filled by the input's fetch.
       PipelineLayout::Block planned = layout.blocks[block.sharesSlotOf];
@@ -53,17 +93,28 @@ PipelineLayout mlir::mgpu::planPipeline(MLIRContext *ctx,
         *getBufferBytes(block.spec.getShape(), element), alignment);
     planned.firstByte = llvm::alignTo(bytes, alignment);
     bytes = planned.firstByte + planned.slots * planned.slotBytes;
+    planned.fetchGroup = leaders[i];
+    if (leaders[i] >= 0 && leaders[i] != static_cast<int64_t>(i)) {
+      // A later member of a fetch group: its leader's barriers.
+      const PipelineLayout::Block &leader = layout.blocks[leaders[i]];
+      planned.barrier = leader.barrier;
+      planned.emptyBarrier = leader.emptyBarrier;
+      ++barriers[leader.barrier].second;
+      layout.blocks.push_back(planned);
+      continue;
+    }
     if (!block.isOutput || block.aliased) {
-      planned.barrier = layout.barriers.size();
-      layout.barriers.push_back(BarrierType::get(ctx, planned.slots, 1));
+      planned.barrier = barriers.size();
+      barriers.push_back({planned.slots, 1});
     }
     if (computeThreads > 0 && !block.isOutput) {
-      planned.emptyBarrier = layout.barriers.size();
-      layout.barriers.push_back(
-          BarrierType::get(ctx, planned.slots, computeThreads));
+      planned.emptyBarrier = barriers.size();
+      barriers.push_back({planned.slots, computeThreads});
     }
     layout.blocks.push_back(planned);
   }
+  for (auto [count, arrivals] : barriers)
+    layout.barriers.push_back(BarrierType::get(ctx, count, arrivals));
   bool anyOutput = llvm::any_of(
       blocks, [](const PipelinedBlock &block) { return block.isOutput; });
   if (computeThreads > 0 && anyOutput) {

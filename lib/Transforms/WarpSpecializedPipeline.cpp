@@ -71,9 +71,9 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
       SetMaxRegistersOp::create(b, loc, *schedule.memoryRegisters,
                                 RegisterChange::decrease);
     SmallVector<Value> inits;
-    SmallVector<size_t> inputs;
+    SmallVector<size_t> inputs; // one per fetch group: its first block
     for (size_t i = 0; i < numBlocks; ++i) {
-      if (blocks[i].isOutput)
+      if (!isGroupLeader(i))
         continue;
       inputs.push_back(i);
       inits.push_back(index(layout.blocks[i].slots - 1)); // newest slot
@@ -107,7 +107,9 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
                                 barrierIndex(empty, slot),
                                 parityOf(b, loc, release));
         });
-        fetch(i, (*now)[i], slot);
+        for (size_t j = 0; j < numBlocks; ++j)
+          if (layout.blocks[j].fetchGroup == static_cast<int64_t>(i))
+            fetch(j, (*now)[j], slot);
       });
       yields.push_back(slot);
       yields.push_back(addFlag(b, loc, fills, changes));
@@ -125,9 +127,12 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
   struct Carried {
     int cur = -1, waits = -1;
   };
+  // Inputs carry their slot and waits per fetch group, in its first block.
   SmallVector<Carried> carried(numBlocks);
   SmallVector<Value> inits;
   for (size_t i = 0; i < numBlocks; ++i) {
+    if (!blocks[i].isOutput && !isGroupLeader(i))
+      continue;
     if (layout.blocks[i].slots > 1) {
       carried[i].cur = inits.size();
       inits.push_back(zero);
@@ -148,6 +153,8 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
   ValueRange iterArgs = loop.getRegionIterArgs();
   SmallVector<Value> yields(iterArgs.begin(), iterArgs.end());
   auto curOf = [&](size_t i) {
+    if (!blocks[i].isOutput)
+      i = layout.blocks[i].fetchGroup;
     return carried[i].cur >= 0 ? iterArgs[carried[i].cur] : zero;
   };
   Value isLast =
@@ -164,7 +171,7 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
   SmallVector<Value> leaving(numBlocks);
   for (size_t i = 0; i < numBlocks; ++i) {
     leaving[i] = orValues(isLast, differs((*now)[i], (*after)[i]));
-    if (!isFetched(i))
+    if (!isFetched(i) || !isGroupLeader(i))
       continue;
     Value changed = changedAt(s, *now, *before, i);
     Value waits = iterArgs[carried[i].waits];
@@ -184,7 +191,7 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
   if (readsOnTensorCores)
     WgmmaWaitOp::create(b, loc, 0);
   for (size_t i = 0; i < numBlocks; ++i) {
-    if (blocks[i].isOutput)
+    if (!isGroupLeader(i))
       continue;
     int64_t empty = layout.blocks[i].emptyBarrier;
     when(leaving[i], [&] {

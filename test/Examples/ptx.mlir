@@ -230,12 +230,14 @@
 
 // The same matmul warp-specialized by the compiler
 // (examples/matmul_ws_pipeline.mlir): thread 2 lowers its budget and
-// fills three rings (two a blocks, one b block) with TMA, each fill after a
-// wait on the slot's release; the compute threads raise theirs, load their
-// accumulator once before the loop, and at each step wait for the three
-// fetches, issue four m64n128k16 MMAs with no shared-memory access between
-// them, wait for them and release the three slots; the accumulator is
-// stored once after the loop. No spill on either path.
+// fills three rings (two a blocks, one b block) with TMA, after one wait
+// per step on the slot's release; the compute threads raise theirs, load
+// their accumulator once before the loop, and at each step wait for the three
+// fetches (one barrier: the three blocks change at every step, so they
+// are one fetch group), issue four m64n128k16 MMAs with no shared-memory
+// access between them, wait for them and release the slot with one
+// arrival; the accumulator is stored once after the loop. No spill on
+// either path.
 // RUN: mgpu-opt --mgpu-to-binary="format=isa tensor-cores=1" %mgpu_src_root/examples/matmul_ws_pipeline.mlir | %extract_ptx -o %t.matmul_wsp_tc.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.matmul_wsp_tc.ptx -o %t.matmul_wsp_tc.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning --implicit-check-not=C7508
 // RUN: FileCheck %s --check-prefix=WSP < %t.matmul_wsp_tc.ptx
@@ -247,18 +249,18 @@
 // WSP: setmaxnreg.dec.sync.aligned.u32 40;
 // WSP-NOT: wgmma
 // WSP: mbarrier.try_wait.parity.shared.b64
-// WSP: mbarrier.arrive.expect_tx.shared.b64
-// WSP: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-// WSP: mbarrier.try_wait.parity.shared.b64
-// WSP: mbarrier.arrive.expect_tx.shared.b64
-// WSP: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-// WSP: mbarrier.try_wait.parity.shared.b64
-// WSP: mbarrier.arrive.expect_tx.shared.b64
-// WSP-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// WSP-NOT: mbarrier.try_wait
+// WSP: mbarrier.arrive.expect_tx.shared.b64 {{%rd[0-9]+}}, [[[FULL:%rd[0-9]+\+[0-9]+]]]
+// WSP: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes {{.*}}, [[[FULL]]];
+// WSP-NEXT: mbarrier.arrive.expect_tx.shared.b64 {{%rd[0-9]+}}, [[[FULL]]]
+// WSP-NEXT: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes {{.*}}, [[[FULL]]];
+// WSP-NOT: mbarrier.try_wait
+// WSP: mbarrier.arrive.expect_tx.shared.b64 {{%rd[0-9]+}}, [[[FULL]]]
+// WSP-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes {{.*}}, [[[FULL]]];
 // WSP: setmaxnreg.inc.sync.aligned.u32 232;
 // WSP-COUNT-32: ld.shared.v2.b32
 // WSP-NOT: .shared
-// WSP-COUNT-3: mbarrier.try_wait.parity.shared.b64
+// WSP: mbarrier.try_wait.parity.shared.b64
 // WSP-NOT: .shared
 // WSP: wgmma.fence.sync.aligned;
 // WSP-NOT: .shared
@@ -266,7 +268,8 @@
 // WSP-NOT: .shared
 // WSP: wgmma.commit_group.sync.aligned;
 // WSP-NEXT: wgmma.wait_group.sync.aligned 0;
-// WSP-NOT: wgmma.mma_async
-// WSP-COUNT-3: mbarrier.arrive.shared.b64
+// WSP-NOT: .shared
+// WSP: mbarrier.arrive.shared.b64
+// WSP-NOT: mbarrier.arrive.shared.b64
 // WSP-NOT: wgmma.mma_async
 // WSP-COUNT-32: st.shared.v2.b32

@@ -65,3 +65,42 @@ func.func @scale(%x: memref<64x256xf32>, %y: memref<64x256xf32>) {
   }
   return
 }
+
+// Blocks that change at every step (a: (k) -> (0, k), b: (k) -> (k, 0))
+// are one fetch group: one barrier with an arrival per copy, one wait and
+// one release per step. A block that never changes (w: (k) -> (0, 0)) has
+// its own barriers and is fetched once.
+#a_k = #mgpu.block_spec<shape = [64, 64], index_map = affine_map<(k) -> (0, k)>>
+#b_k = #mgpu.block_spec<shape = [64, 64], index_map = affine_map<(k) -> (k, 0)>>
+#w_0 = #mgpu.block_spec<shape = [64, 64], index_map = affine_map<(k) -> (0, 0)>>
+
+// CHECK-LABEL: func.func @groups
+// CHECK: scratch [memref<{{[0-9]+}}xi8, #gpu.address_space<workgroup>>, !mgpu.barrier<count = 2, arrivals = 2>, !mgpu.barrier<count = 2, arrivals = 2>, !mgpu.barrier<count = 2>, !mgpu.barrier<count = 2, arrivals = 2>]
+// CHECK: ^bb0(%[[A:[^:]*]]: memref<64x256xf32>, %[[B:[^:]*]]: memref<256x64xf32>, %[[W:[^:]*]]: memref<64x64xf32>, %{{.*}}, %[[FULL:[^:]*]]: !mgpu.barrier<count = 2, arrivals = 2>, %[[EMPTY:[^:]*]]: !mgpu.barrier<count = 2, arrivals = 2>, %[[WFULL:[^:]*]]: !mgpu.barrier<count = 2>, %[[WEMPTY:[^:]*]]: !mgpu.barrier<count = 2, arrivals = 2>):
+// CHECK: scf.for
+// CHECK: mgpu.barrier_wait %[[EMPTY]][%[[SLOT:.*]]] parity
+// CHECK: mgpu.copy_gmem_to_smem %[[A]][{{.*}}], %{{.*}}, %[[FULL]][%[[SLOT]]]
+// CHECK: mgpu.copy_gmem_to_smem %[[B]][{{.*}}], %{{.*}}, %[[FULL]][%[[SLOT]]]
+// CHECK: mgpu.copy_gmem_to_smem %[[W]][{{.*}}], %{{.*}}, %[[WFULL]]
+// CHECK: } else {
+// CHECK: scf.for
+// CHECK: mgpu.barrier_wait %[[FULL]]
+// CHECK-NOT: mgpu.barrier_wait %[[FULL]]
+// CHECK: mgpu.barrier_wait %[[WFULL]]
+// CHECK: "test.step"
+// CHECK: mgpu.barrier_arrive %[[EMPTY]]
+// CHECK-NOT: mgpu.barrier_arrive %[[EMPTY]]
+// CHECK: mgpu.barrier_arrive %[[WEMPTY]]
+// CHECK: } {mgpu.compute_steps}
+func.func @groups(%a: memref<64x256xf32>, %b: memref<256x64xf32>, %w: memref<64x64xf32>) {
+  mgpu.mpmd_map meshes [#mesh] ins(%a, %b, %w : memref<64x256xf32>, memref<256x64xf32>, memref<64x64xf32>) {
+  ^bb0(%ag: memref<64x256xf32>, %bg: memref<256x64xf32>, %wg: memref<64x64xf32>):
+    mgpu.emit_pipeline grid [4] ins(%ag, %bg, %wg : memref<64x256xf32>, memref<256x64xf32>, memref<64x64xf32>)
+        in_specs [#a_k, #b_k, #w_0] out_specs [] params #two
+        warp_specialization #mgpu.warp_specialization<> {
+    ^bb0(%k: index, %as: !block, %bs: !block, %ws: !block):
+      "test.step"(%k, %as, %bs, %ws) : (index, !block, !block, !block) -> ()
+    }
+  }
+  return
+}

@@ -58,6 +58,10 @@ struct PipelineLayout {
     /// Warp-specialized: index into `barriers` of the barrier on which the
     /// compute threads release the block's slots, or -1.
     int64_t emptyBarrier = -1;
+    /// Warp-specialized: the first input block of the block's fetch group
+    /// (blocks that change at the same steps and share their barriers and
+    /// slot numbers), or -1 for outputs.
+    int64_t fetchGroup = -1;
   };
   SmallVector<Block> blocks;
   SmallVector<BarrierType> barriers;
