@@ -350,7 +350,10 @@ def MGPUPromoteAccumulators : Pass<"mgpu-promote-accumulators"> {
   let summary = "Carry accumulators revisited in a loop in vectors (GPU)";
   let description = [{
     In the body of a `pallas_call` in kernel form with one thread per
-    program, a `vector.transfer_read` of a shared-memory block and the
+    program, and in the compute threads' step loop of a warp-specialized
+    pipeline (an `scf.for` marked `mgpu.compute_steps`, whose body does not
+    synchronize with other threads), a `vector.transfer_read` of a
+    shared-memory block and the
     `vector.transfer_write` of the updated value back to the same indices,
     both in the body of an `scf.for` with loop-invariant operands, become a
     vector carried by the loop: the read moves before the loop and the write
@@ -359,7 +362,8 @@ def MGPUPromoteAccumulators : Pass<"mgpu-promote-accumulators"> {
     fragment layout) instead of going through shared memory at every step.
     A pair is left alone when another op in the loop may access the block:
     a memref of the same buffer (except a transfer at provably disjoint
-    indices) or a shared-memory memref of unknown origin. The GPU and
+    indices), a choice (`arith.select`) that may be of it, or a
+    shared-memory memref of unknown origin. The GPU and
     emulator pipelines run it before `--mgpu-lower-to-gpu`.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect"];
