@@ -13,7 +13,7 @@ set(MGPU_INSTALL_PACKAGEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/MGPU)
 
 # Every target installed and exported; test/ makes check-mgpu depend on them,
 # since installing needs each of them built.
-set(MGPU_INSTALL_TARGETS MGPUDialect MGPUConversion MGPUTransforms MGPUCAPI
+set(MGPU_INSTALL_TARGETS MGPUTarget MGPUDialect MGPUKernelForm MGPUGPU MGPUHost MGPUPipelines MGPUCAPI
   MGPUMLIRCAPI MGPUPlugin mgpu-opt)
 # Targets that exist only in some builds or trees.
 foreach(target mgpu-run mgpu_cuda_runtime mgpu_host_runtime mgpu_runner_utils)
@@ -25,7 +25,7 @@ endforeach()
 # A library built with sanitizers needs its users to link the sanitizer
 # runtimes (an executable whose libraries need libasan must load it first).
 if(MGPU_SANITIZE)
-  foreach(target MGPUDialect MGPUConversion MGPUTransforms MGPUCAPI MGPUMLIRCAPI)
+  foreach(target MGPUTarget MGPUDialect MGPUKernelForm MGPUGPU MGPUHost MGPUPipelines MGPUCAPI MGPUMLIRCAPI)
     set_property(TARGET ${target} APPEND PROPERTY
       INTERFACE_LINK_OPTIONS -fsanitize=address,undefined)
   endforeach()

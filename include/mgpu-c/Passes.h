@@ -1,7 +1,7 @@
 /*===- Passes.h - C API of the mgpu passes ------------------------*- C -*-===*\
 |*                                                                            *|
 |* Registration and creation of the mgpu passes from C, generated from        *|
-|* include/mgpu/Transforms/Passes.td: `mlirRegisterMGPUPasses()` registers    *|
+|* include/mgpu/Passes.td: `mlirRegisterMGPUPasses()` registers    *|
 |* the whole group (so `mlirParsePassPipeline` and `mlirOpPassManager-        *|
 |* AddPipeline` can name them), and for each pass X there are                 *|
 |* `mlirCreateMGPUX()` and `mlirRegisterMGPUX()` (e.g.                        *|

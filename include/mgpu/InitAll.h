@@ -4,8 +4,8 @@
 // their external interface models), and its passes and pipelines. mgpu-opt,
 // the mlir-opt plugin (MGPUPlugin.so) and the C API all call these functions,
 // so a new pass group, model or pipeline only has to be added to
-// lib/Transforms/InitAll.cpp to be visible from every entry point. The
-// functions live in MGPUTransforms (which brings MGPUDialect); this header is
+// lib/Pipelines/InitAll.cpp to be visible from every entry point. The
+// functions live in MGPUPipelines (which brings every layer); this header is
 // deliberately light, so tools that only register and name passes compile
 // fast.
 //

@@ -7,7 +7,7 @@
 
 #include "mgpu-c/Passes.h"
 
-#include "mgpu/Transforms/Passes.h"
+#include "mgpu/Passes.h"
 
 #include "mlir/CAPI/Pass.h"
 

@@ -1,6 +1,6 @@
 // The installed package: `cmake --install` into a fresh prefix, then a
 // downstream project (the CMakeLists.txt and mgpu-downstream.cpp next to this
-// file) does find_package(MGPU), links MGPU::MGPUTransforms, registers what
+// file) does find_package(MGPU), links MGPU::MGPUPipelines, registers what
 // mgpu provides, and runs --mgpu-split-mpmd on this file through its own
 // PassManager; and a C program does the same through MGPU::MGPUCAPI.
 //
@@ -18,14 +18,15 @@
 // FILES-DAG: ./include/mgpu/Dialect/MGPU/MGPUOps.h.inc
 // FILES-DAG: ./include/mgpu/Dialect/MGPU/MGPUOps.td
 // FILES-DAG: ./include/mgpu/InitAll.h
-// FILES-DAG: ./include/mgpu/Transforms/Passes.h.inc
+// FILES-DAG: ./include/mgpu/Passes.h.inc
 // FILES-DAG: ./lib/MGPUPlugin.so
 // FILES-DAG: ./lib/cmake/MGPU/MGPUConfig.cmake
 // FILES-DAG: ./lib/cmake/MGPU/MGPUTargets.cmake
 // FILES-DAG: ./lib/libMGPUCAPI.so
 // FILES-DAG: ./lib/libMGPUDialect.a
 // FILES-DAG: ./lib/libMGPUMLIRCAPI.so
-// FILES-DAG: ./lib/libMGPUTransforms.a
+// FILES-DAG: ./lib/libMGPUPipelines.a
+// FILES-DAG: ./lib/libMGPUTarget.a
 //
 // The installed mgpu-opt runs from its new place.
 // RUN: %t/install/bin/mgpu-opt --mgpu-split-mpmd %s | FileCheck %s

@@ -6,7 +6,7 @@
 // as `mgpu-split-mpmd`) on its module through its own PassManager, and prints
 // the result. Built against the install tree by the
 // lit test downstream.mlir. It names passes through the registry instead of
-// including mgpu/Transforms/Passes.h, as a compiler assembling pipelines
+// including mgpu/Passes.h, as a compiler assembling pipelines
 // would; that also keeps its build fast.
 //
 //===----------------------------------------------------------------------===//

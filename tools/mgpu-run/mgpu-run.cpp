@@ -19,7 +19,7 @@
 
 #include "Executable.h"
 #include "mgpu/InitAll.h"
-#include "mgpu/Transforms/Pipelines.h"
+#include "mgpu/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"

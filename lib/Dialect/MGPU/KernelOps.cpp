@@ -124,8 +124,8 @@ static int64_t getWorkgroupScratchBytes(std::optional<ArrayAttr> scratch) {
 static LogicalResult verifySharedMemoryBudget(Operation *op, int64_t bytes,
                                               std::optional<int64_t> buffers) {
   TargetAttr target = getEffectiveTarget(op);
-  std::optional<int64_t> limit = getMaxSharedMemoryBytes(target.getChip());
-  if (!limit || bytes <= *limit)
+  std::optional<int64_t> limit = getTargetInfo(op).maxSharedMemoryBytes;
+  if (bytes <= *limit)
     return success();
   InFlightDiagnostic diag =
       op->emitError() << "Mosaic GPU kernel exceeds available shared memory: "

@@ -416,10 +416,15 @@ CompilerParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  StringRef chip, Profile profile) {
-  if (getMaxSharedMemoryBytes(chip))
+  if (TargetInfo::lookup(chip))
     return success();
   InFlightDiagnostic diag = emitError() << "unknown chip \"" << chip << "\"";
-  diag.attachNote() << "known chips: " << llvm::join(getKnownChips(), ", ");
+  diag.attachNote() << "known chips: "
+                    << llvm::join(llvm::map_range(TargetInfo::getAll(),
+                                                  [](const TargetInfo &info) {
+                                                    return info.chip;
+                                                  }),
+                                  ", ");
   return diag;
 }
 

@@ -17,38 +17,19 @@
 using namespace mlir;
 using namespace mlir::mgpu;
 
-namespace {
-struct ChipInfo {
-  StringLiteral name;
-  int64_t maxSharedMemoryBytes;
-};
-} // namespace
-
-// Static shared memory per CTA (the opt-in maximum) of each supported chip.
-static constexpr ChipInfo kChips[] = {
-    {"sm_80", 163 * 1024},  {"sm_90", 227 * 1024},   {"sm_90a", 227 * 1024},
-    {"sm_100", 227 * 1024}, {"sm_100a", 227 * 1024},
-};
-
-ArrayRef<StringRef> mlir::mgpu::getKnownChips() {
-  static const SmallVector<StringRef> names = llvm::map_to_vector(
-      kChips, [](const ChipInfo &chip) -> StringRef { return chip.name; });
-  return names;
-}
-
-std::optional<int64_t> mlir::mgpu::getMaxSharedMemoryBytes(StringRef chip) {
-  for (const ChipInfo &info : kChips)
-    if (info.name == chip)
-      return info.maxSharedMemoryBytes;
-  return std::nullopt;
-}
-
 TargetAttr mlir::mgpu::getEffectiveTarget(Operation *op) {
   for (Operation *cur = op; cur; cur = cur->getParentOp())
     if (auto target =
             cur->getAttrOfType<TargetAttr>(MGPUDialect::getTargetAttrName()))
       return target;
-  return TargetAttr::get(op->getContext(), "sm_90a", Profile::extended);
+  return TargetAttr::get(op->getContext(), TargetInfo::getDefault().chip,
+                         Profile::extended);
+}
+
+const TargetInfo &mlir::mgpu::getTargetInfo(Operation *op) {
+  // The target attribute's verifier accepts only known chips.
+  const TargetInfo *info = TargetInfo::lookup(getEffectiveTarget(op).getChip());
+  return info ? *info : TargetInfo::getDefault();
 }
 
 /// Bits of one element of a buffer, if known.
@@ -135,12 +116,6 @@ MemRefType mlir::mgpu::getStagedBlockType(Type operandType,
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
 }
 
-StringRef mlir::mgpu::getRequiredPtxFeatures(StringRef chip) {
-  if (chip.starts_with("sm_100"))
-    return "+ptx86";
-  return "+ptx80";
-}
-
 int64_t mlir::mgpu::getSwizzledRowElements(BlockSpecAttr spec) {
   SmallVector<int64_t> shape(spec.getShape());
   for (Attribute attr : spec.getTransforms()) {
@@ -222,7 +197,8 @@ LogicalResult mlir::mgpu::verifyLaunchLimits(Operation *op,
                                              ArrayRef<int64_t> cluster) {
   // CUDA's limits: 2^31 - 1 CTAs along x (where the lowering numbers them),
   // 8 CTAs in a portable cluster.
-  constexpr int64_t kMaxCtas = (int64_t(1) << 31) - 1, kMaxCluster = 8;
+  constexpr int64_t kMaxCtas = TargetInfo::kMaxCtasX,
+                    kMaxCluster = TargetInfo::kMaxClusterCtas;
   int64_t clusterCtas = 1;
   for (int64_t size : cluster)
     if (llvm::MulOverflow(clusterCtas, size, clusterCtas))
@@ -249,7 +225,8 @@ LogicalResult mlir::mgpu::verifyLaunchLimits(Operation *op,
 LogicalResult mlir::mgpu::verifyKernelValueTypes(Operation *kernel,
                                                  Region &region) {
   // A vector lives in registers, spread over a warpgroup's 128 lanes.
-  constexpr int64_t kMaxRegistersPerLane = 256, kLanes = 128;
+  constexpr int64_t kMaxRegistersPerLane = TargetInfo::kMaxRegistersPerLane,
+                    kLanes = kWarpgroupLanes;
   auto check = [&](Operation *where, Type type) -> LogicalResult {
     if (auto vector = dyn_cast<VectorType>(type)) {
       if (vector.isScalable())

@@ -53,14 +53,16 @@ LogicalResult BarrierType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (count < 1)
     return emitError() << "a barrier array holds at least 1 barrier, got count "
                        << count;
-  // 8-byte mbarriers in at most 228 KiB of shared memory (this also keeps
-  // the array's byte size far from overflow).
-  constexpr int64_t kMaxCount = 228 * 1024 / 8;
-  if (count > kMaxCount)
-    return emitError() << "a barrier array holds at most " << kMaxCount
-                       << " barriers (8 bytes each in 228 KiB of shared "
-                          "memory), got count "
-                       << count;
+  // 8-byte mbarriers in the shared memory of a CTA on any chip (this also
+  // keeps the array's byte size far from overflow).
+  int64_t maxBytes = 0;
+  for (const TargetInfo &target : TargetInfo::getAll())
+    maxBytes = std::max(maxBytes, target.maxSharedMemoryBytes);
+  int64_t maxCount = maxBytes / 8;
+  if (count > maxCount)
+    return emitError() << "a barrier array holds at most " << maxCount
+                       << " barriers (8 bytes each in " << maxBytes / 1024
+                       << " KiB of shared memory), got count " << count;
   // mbarrier counts arrivals in 20 bits.
   constexpr int64_t kMaxArrivals = (1 << 20) - 1;
   if (arrivals < 1 || arrivals > kMaxArrivals)

@@ -17,9 +17,6 @@
 using namespace mlir;
 using namespace mlir::mgpu;
 
-/// 65536 registers per multiprocessor, 128 lanes per warpgroup.
-static constexpr int64_t kRegistersPerLaneSlot = 65536 / 128;
-
 static bool isRegisterBudget(int64_t count) {
   return count >= 24 && count <= 256 && count % 8 == 0;
 }
@@ -45,16 +42,20 @@ WarpSpecializationAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-int64_t mlir::mgpu::getEntryRegisters(int64_t pallasThreads) {
-  return std::min<int64_t>(255, kRegistersPerLaneSlot / pallasThreads / 8 * 8);
+/// The registers of one lane slot of the register file (each of a CTA's
+/// lanes takes one of each warpgroup slot's registers).
+static int64_t getRegistersPerLaneSlot(const TargetInfo &target) {
+  return target.registersPerMultiprocessor / kWarpgroupLanes;
 }
 
-int64_t mlir::mgpu::getComputeRegisters(WarpSpecializationAttr ws,
+int64_t mlir::mgpu::getComputeRegisters(const TargetInfo &target,
+                                        WarpSpecializationAttr ws,
                                         int64_t pallasThreads) {
   if (std::optional<int64_t> count = ws.getComputeRegisters())
     return *count;
   int64_t memory = ws.getMemoryRegisters().value_or(0);
-  int64_t share = (kRegistersPerLaneSlot - memory) / (pallasThreads - 1);
+  int64_t share =
+      (getRegistersPerLaneSlot(target) - memory) / (pallasThreads - 1);
   return std::min<int64_t>(256, share / 8 * 8);
 }
 
@@ -100,8 +101,10 @@ LogicalResult mlir::mgpu::verifyWarpSpecialization(EmitPipelineOp op) {
   std::optional<int64_t> memory = ws.getMemoryRegisters();
   if (!memory)
     return success();
-  int64_t entry = getEntryRegisters(threads);
-  int64_t compute = getComputeRegisters(ws, threads);
+  const TargetInfo &target = getTargetInfo(op);
+  int64_t entry = target.getEntryRegisters(threads);
+  int64_t compute = getComputeRegisters(target, ws, threads);
+  int64_t registerFile = getRegistersPerLaneSlot(target);
   if (*memory > entry)
     return op.emitOpError()
            << "gives the memory thread " << *memory
@@ -114,10 +117,10 @@ LogicalResult mlir::mgpu::verifyWarpSpecialization(EmitPipelineOp op) {
            << " registers, fewer than the " << entry << " each of the "
            << threads << " Pallas threads starts with: setmaxnreg can only "
            << "raise them";
-  if (*memory + compute * (threads - 1) > kRegistersPerLaneSlot)
+  if (*memory + compute * (threads - 1) > registerFile)
     return op.emitOpError()
            << "needs " << *memory << " + " << threads - 1 << " x " << compute
            << " registers per lane, more than the register file's "
-           << kRegistersPerLaneSlot;
+           << registerFile;
   return success();
 }

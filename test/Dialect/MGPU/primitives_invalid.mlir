@@ -206,7 +206,7 @@ func.func private @no_barriers(!mgpu.barrier<count = 0>)
 
 // Bounded by shared memory (and far from overflowing its byte size: the
 // fuzzer found 8 * count overflowing under UBSan).
-// expected-error @below {{a barrier array holds at most 29184 barriers (8 bytes each in 228 KiB of shared memory), got count 9223372036854775807}}
+// expected-error @below {{a barrier array holds at most 29056 barriers (8 bytes each in 227 KiB of shared memory), got count 9223372036854775807}}
 func.func private @too_many_barriers(!mgpu.barrier<count = 9223372036854775807>)
 
 // -----

@@ -12,24 +12,19 @@
 #define MGPU_DIALECT_MGPU_MGPURULES_H
 
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mgpu/Target/TargetInfo.h"
 
 #include <optional>
 #include <string>
 
 namespace mlir::mgpu {
 
-/// The chips the rules know, in the order they are listed in diagnostics.
-ArrayRef<StringRef> getKnownChips();
-
-/// The static shared memory a CTA may use on `chip`, if the chip is known.
-std::optional<int64_t> getMaxSharedMemoryBytes(StringRef chip);
-
-/// The PTX features (version) that code for `chip` must be generated with.
-StringRef getRequiredPtxFeatures(StringRef chip);
-
 /// The target in force for `op`: the `mgpu.target` of the nearest enclosing
 /// op that has one, else the default target (sm_90a, extended profile).
 TargetAttr getEffectiveTarget(Operation *op);
+
+/// The chip description of the target in force for `op`.
+const TargetInfo &getTargetInfo(Operation *op);
 
 /// Bytes of a statically shaped buffer of `shape` x `elementType`, if known;
 /// saturates at INT64_MAX instead of overflowing.
@@ -81,15 +76,11 @@ verifyBlockTransforms(function_ref<InFlightDiagnostic()> emitError,
 /// transpose, if any).
 int64_t getSwizzledRowElements(BlockSpecAttr spec);
 
-/// The registers per lane of a kernel of `pallasThreads` warpgroups that
-/// moves registers between them (setmaxnreg): the register file shared
-/// out evenly, in steps of 8, at most 255. ptxas needs it at entry.
-int64_t getEntryRegisters(int64_t pallasThreads);
-
 /// The register budget of each compute thread of a warp-specialized
 /// pipeline on `pallasThreads` Pallas threads: `compute_registers`, else
-/// what the register file leaves once the memory thread has its own.
-int64_t getComputeRegisters(WarpSpecializationAttr ws, int64_t pallasThreads);
+/// what `target`'s register file leaves once the memory thread has its own.
+int64_t getComputeRegisters(const TargetInfo &target, WarpSpecializationAttr ws,
+                            int64_t pallasThreads);
 
 /// The mesh of the kernel region `op` is in (null outside one, or when the
 /// region's mesh is not a #mgpu.mesh).

@@ -1,0 +1,35 @@
+//===- PrimitivesToNVVM.h - Kernel-level ops on the GPU ---------*- C++ -*-===//
+//
+// The GPU implementation of the kernel-level ops left in gpu.launch bodies
+// by --mgpu-lower-to-gpu, as conversion patterns: mbarriers in shared
+// memory, TMA copies (tensor maps made in host code before the launch) or
+// the warpgroup's own copies where TMA cannot move a window, bulk groups and
+// proxy fences. See --mgpu-primitives-to-nvvm.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGPU_GPU_PRIMITIVESTONVVM_H
+#define MGPU_GPU_PRIMITIVESTONVVM_H
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::mgpu {
+
+/// `!mgpu.barrier<count = K>` is `memref<K x i64>` in shared memory.
+void populateBarrierToSharedMemoryConversion(TypeConverter &converter);
+
+/// Patterns lowering barrier_init, barrier_arrive, barrier_wait (with a
+/// parity), copy_gmem_to_smem, copy_smem_to_gmem, commit_smem and
+/// wait_smem_to_gmem inside gpu.launch bodies to NVVM. With `hopper`
+/// (sm_90 and later) copies use TMA and waits mbarrier.try_wait; without,
+/// the warpgroup copies and waits spin on mbarrier.test_wait (sm_80).
+void populatePrimitivesToNVVMPatterns(const TypeConverter &converter,
+                                      RewritePatternSet &patterns,
+                                      bool hopper = true);
+
+/// Marks the ops those patterns lower illegal.
+void configurePrimitivesToNVVMLegality(ConversionTarget &target);
+
+} // namespace mlir::mgpu
+
+#endif // MGPU_GPU_PRIMITIVESTONVVM_H

@@ -1,0 +1,67 @@
+//===- WgmmaToNVVM.h - Warpgroup MMAs on Hopper's tensor cores --*- C++ -*-===//
+//
+// The pieces of mgpu.wgmma's tensor-core lowering (sm_90a, 16-bit inputs,
+// f32 accumulator): the K-major core-matrix layout the operands are copied
+// into in shared memory (8x8-element core matrices of 128 contiguous bytes,
+// the layout wgmma reads without swizzling), the 64-bit matrix descriptor of
+// such a tile, the position of each register of a thread's m64nN
+// accumulator fragment, and the fenced, committed and waited chain of
+// wgmma.mma_async instructions over K.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGPU_GPU_WGMMATONVVM_H
+#define MGPU_GPU_WGMMATONVVM_H
+
+#include "mlir/IR/Builders.h"
+
+#include <functional>
+
+namespace mlir::mgpu {
+
+/// Bytes from the start of an operand tile of `k` columns (2-byte elements
+/// in 128-byte core matrices; the core matrices of 8 rows along M or N one
+/// after another along K, 128 bytes apart, then the next 8 rows, k * 16
+/// bytes further) to the element at row `mn` (M or N) and column `kIndex`.
+/// A core matrix holds 8 rows of 8 consecutive K elements (K-major), or,
+/// with `mnMajor`, 8 K rows of 8 consecutive M or N elements.
+Value buildCoreMatrixOffset(OpBuilder &b, Location loc, Value mn, Value kIndex,
+                            int64_t k, bool mnMajor = false);
+
+/// Row and column in the 64 x N accumulator of register `reg` of the
+/// fragment held by thread `lane` (0..127) of the warpgroup.
+std::pair<Value, Value> buildFragmentPosition(OpBuilder &b, Location loc,
+                                              Value lane, int64_t reg);
+
+/// Where the tensor cores find one operand of the MMAs of a 64-row tile in
+/// shared memory: the address (i64) of each K step's 16 columns, and the
+/// byte distances a descriptor gives (`leading`, `stride`: between core
+/// matrices along K and along M or N without swizzling; with the 128-byte
+/// swizzle, between swizzle atoms along M or N and between groups of 8
+/// rows along K for an MN-major operand, the 8-row stride for a K-major
+/// one).
+struct MmaOperand {
+  std::function<Value(int64_t step)> address;
+  int64_t leading = 0, stride = 0;
+  bool mnMajor = false;
+  bool swizzled = false;
+};
+
+/// An operand of `rows` (M or N) x `k` copied in the layout of
+/// buildCoreMatrixOffset at `address`.
+MmaOperand getCoreMatrixOperand(OpBuilder &b, Location loc, Value address,
+                                int64_t k, bool mnMajor);
+
+/// `acc + a * b` on the tensor cores for one 64-row tile: `fragment` is the
+/// LLVM struct of the thread's N/2 f32 accumulator registers; a is K-major
+/// and b K-major or N-major (`b.mnMajor`); `bf16` picks bf16 over f16
+/// inputs. Fences the registers, issues one m64nNk16 MMA per 16 of K and
+/// commits the group; waits for it unless `async` (then a later
+/// wgmma.wait_group must). Returns the new fragment.
+Value buildTensorCoreMma(OpBuilder &b, Location loc, Value fragment,
+                         const MmaOperand &a, const MmaOperand &bOperand,
+                         int64_t n, int64_t k, bool bf16, bool async);
+
+} // namespace mlir::mgpu
+
+#endif // MGPU_GPU_WGMMATONVVM_H

@@ -1,0 +1,52 @@
+//===- HostRuntimeCalls.h - Calls into libmgpu_host_runtime -----*- C++ -*-===//
+//
+// What the host backends (interpret mode, the GPU emulator) need to call the
+// host runtime (lib/Runtime/HostRuntime.cpp) from IR: the runtime's
+// functions declared in the module, raw pointers to memref elements, and
+// the source location of an op as a C string for deadlock diagnostics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGPU_HOST_HOSTRUNTIMECALLS_H
+#define MGPU_HOST_HOSTRUNTIMECALLS_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::mgpu {
+
+/// Calls runtime function `name` (declared in `op`'s module with the types
+/// of `args` if it is not yet) at `b`'s insertion point.
+void callHostRuntime(OpBuilder &b, Operation *op, StringRef name,
+                     ValueRange args);
+
+/// An `!llvm.ptr` to the element of `memref` at `indices` (none: its
+/// first element).
+Value getElementPointer(OpBuilder &b, Location loc, Value memref,
+                        ValueRange indices = {});
+
+/// An `!llvm.ptr` to a NUL-terminated "file:line:col" of `op`'s location,
+/// a constant global of `op`'s module.
+Value getLocationString(OpBuilder &b, Operation *op);
+
+/// Reports (at `op`'s location) and stops the program when `index` is not a
+/// barrier of an array of `count`: out of range, it would address other
+/// memory (on the GPU, undefined behaviour).
+void checkBarrierIndex(OpBuilder &b, Operation *op, Value index, int64_t count);
+
+/// An `!llvm.ptr` to NUL-terminated `text`, a constant global of `op`'s
+/// module (one per distinct text).
+Value getStringConstant(OpBuilder &b, Operation *op, StringRef text);
+
+/// An i64 constant.
+Value getI64(OpBuilder &b, Location loc, int64_t value);
+
+/// Replaces `gpu.printf` (Pallas' debug_print) in host code by a call of
+/// the C library's printf with the same format, its arguments promoted as C
+/// varargs are (index and small integers widened, floats to double). Fails
+/// with a diagnostic on an argument printf cannot take (a vector).
+LogicalResult lowerPrintfToHost(Operation *printfOp);
+
+} // namespace mlir::mgpu
+
+#endif // MGPU_HOST_HOSTRUNTIMECALLS_H

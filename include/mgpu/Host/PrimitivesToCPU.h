@@ -1,0 +1,34 @@
+//===- PrimitivesToCPU.h - Kernel-level ops on the host ---------*- C++ -*-===//
+//
+// The interpret-mode (CPU) implementation of the kernel-level ops and
+// semaphores, as conversion patterns: copies are synchronous (clipped to
+// the array, zero-filled when read past it) and arrive on their barrier at
+// once; barriers are 64-bit words in host memory driven by the host runtime
+// (libmgpu_host_runtime.so), whose waits give up with a diagnostic instead
+// of hanging; bulk-group waits have nothing left to wait for.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGPU_HOST_PRIMITIVESTOCPU_H
+#define MGPU_HOST_PRIMITIVESTOCPU_H
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::mgpu {
+
+/// `!mgpu.barrier<count = K>` is `memref<K x i64>` on the host (and on the
+/// GPU: one 64-bit word per barrier); other types are unchanged.
+void populateBarrierTypeConversion(TypeConverter &converter);
+
+/// Patterns lowering copy_gmem_to_smem, copy_smem_to_gmem, commit_smem,
+/// wait_smem_to_gmem, barrier_arrive, barrier_wait (with an explicit
+/// parity), semaphore_signal and semaphore_wait to host code.
+void populatePrimitivesToCPUPatterns(const TypeConverter &converter,
+                                     RewritePatternSet &patterns);
+
+/// Marks the ops those patterns lower illegal.
+void configurePrimitivesToCPULegality(ConversionTarget &target);
+
+} // namespace mlir::mgpu
+
+#endif // MGPU_HOST_PRIMITIVESTOCPU_H

@@ -1,0 +1,39 @@
+//===- LayoutAssignment.h - Which lanes hold which elements -----*- C++ -*-===//
+//
+// The decisions the kernel form makes for the GPU backends before any code
+// is distributed: which mgpu.wgmma ops run on the tensor cores, and the lane
+// layout (#mgpu.layout) of every vector value of a kernel body
+// (--mgpu-assign-layouts). The warpgroup distribution reads both.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGPU_KERNELFORM_LAYOUTASSIGNMENT_H
+#define MGPU_KERNELFORM_LAYOUTASSIGNMENT_H
+
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
+
+namespace mlir::mgpu {
+
+/// Whether a wgmma can run on the tensor cores: f16 or bf16 a and b in
+/// shared memory with an f32 accumulator of at most 32 KiB (it is handed
+/// over through the warpgroup scratch); other wgmma ops run on ordinary
+/// instructions.
+bool canRunOnTensorCores(WgmmaOp op);
+
+/// Gives the vector values of the ops nested in `body` that have no
+/// `mgpu.out_layouts` yet a lane layout (the rules of
+/// --mgpu-assign-layouts; `tensorCores` as for the distribution).
+void assignLayouts(Region &body, bool tensorCores);
+
+/// The layout in which `use` takes its value, given the layouts of values
+/// (a fragment layout, or strided if the use converts from any).
+LayoutKind getUseLayout(OpOperand &use,
+                        function_ref<LayoutKind(Value)> layoutOf);
+
+/// Whether the lanes can make a vector transfer directly in the fragment
+/// layouts: f32, a minor identity, in bounds, unit-stride rows.
+bool canAccessInFragments(Operation *op);
+
+} // namespace mlir::mgpu
+
+#endif // MGPU_KERNELFORM_LAYOUTASSIGNMENT_H

@@ -1,0 +1,678 @@
+//===- Passes.td - mgpu passes -----------------------------*- tablegen -*-===//
+//
+// Every mgpu pass, by layer: the kernel form that all backends share, then
+// the GPU backend, then the host backends (interpret mode and the GPU
+// emulator), then the pipelines' own. Each pass lives in one file of its
+// layer's folder under lib/; the pipelines that compose them are in
+// mgpu/Pipelines.h.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGPU_PASSES_TD
+#define MGPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// Kernel form (lib/KernelForm): shared by every backend
+//===----------------------------------------------------------------------===//
+
+def MGPUBufferize : Pass<"mgpu-bufferize", "::mlir::ModuleOp"> {
+  let summary = "Bufferize tensor-form pallas_call / mpmd_map (one-shot)";
+  let description = [{
+    Runs one-shot bufferization over the module, function boundaries
+    included, with the BufferizableOpInterface models of the kernel ops:
+    tensor `ins` / `outs` become buffers, results become the `outs` buffers,
+    and an input passed again as an `outs` init is updated in place when the
+    op reads and writes it block by block (same staged block spec), and
+    copied otherwise. Function arguments and results get identity-layout
+    memref types, the form the kernel regions use for whole arrays.
+  }];
+  let options = [
+    Option<"identityLayout", "identity-layout", "bool", /*default=*/"true",
+           "Give function boundaries identity-layout memref types (else "
+           "fully dynamic layouts, cast back inside the kernels)">
+  ];
+  let dependentDialects = [
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
+def MGPUContractToWgmma : Pass<"mgpu-contract-to-wgmma"> {
+  let summary = "Matmuls of staged blocks (vector.contract) as mgpu.wgmma "
+                "(tensor cores)";
+  let description = [{
+    A Pallas body that multiplies two blocks with `jnp.dot(a_ref[...],
+    b_ref[...])` has, in memref form, a `vector.contract` of two whole-block
+    `vector.transfer_read`s of shared memory. This pass makes such a
+    contraction an `mgpu.wgmma` of views of the two blocks at the reads'
+    indices, which the tensor-core lowering runs as wgmma.mma_async (and
+    whose blocks `--mgpu-expand-pipelines="apply-transforms=1"` may stage in
+    the swizzled layout). It rewrites a row-major matmul (m, k) x (k, n) ->
+    (m, n) adding f16 or bf16 products into an f32 accumulator, with M a
+    multiple of 64, N a multiple of 8 up to 256 and K a multiple of 16, and
+    both inputs in-bounds, unmasked, minor-identity reads of 2-d
+    shared-memory memrefs, inside a kernel body; anything else is left as
+    it is. An accumulator block that is read whole, multiplied into and
+    written back whole is updated 64 rows at a time (one wgmma per 64-row
+    half, as JAX's consumer warpgroups split it), so that each accumulator
+    fits the tensor-core lowering's registers. The sums become wgmma's (f32,
+    in k order). The tensor-core pipelines run it after bufferization.
+
+    ```mlir
+    %a = vector.transfer_read %as[%c0, %c0], %pad {in_bounds = [true, true]}
+        : memref<128x64xbf16, #smem>, vector<128x64xbf16>
+    %b = vector.transfer_read %bs[%c0, %c0], %pad {in_bounds = [true, true]}
+        : memref<64x128xbf16, #smem>, vector<64x128xbf16>
+    %r = vector.contract {...} %a, %b, %acc
+    // becomes
+    %av = memref.subview %as[0, 0] [128, 64] [1, 1]
+    %bv = memref.subview %bs[0, 0] [64, 128] [1, 1]
+    %r = mgpu.wgmma %acc, %av, %bv
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
+def MGPUDirectBlocks : Pass<"mgpu-direct-blocks"> {
+  let summary = "Lane-local blocks read and written in place in global memory";
+  let description = [{
+    When a pallas_call body only reads and writes its blocks whole and
+    computes lane by lane (arith, math, reductions, broadcasts, shape casts,
+    scf, program ids), staging the blocks through shared memory adds two
+    copies and barriers and buys nothing. This pass (memref form, before
+    `--mgpu-expand-pipelines`, all axes parallel) makes each such block a
+    `gmem` block of the whole array that the body views with a
+    `memref.subview` at the block's offset, so that lanes load their
+    elements straight into registers and store them back. A block stays
+    staged when it has transforms, does not divide a static contiguous
+    array, is passed twice, or is used by anything but whole-vector
+    accesses; nothing changes when the body needs shared memory (a
+    contraction, a copy, a barrier, scratch, a mesh).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
+def MGPUMathFlags : Pass<"mgpu-math-flags"> {
+  let summary = "Fused multiply-adds in kernels; approximate math where asked";
+  let description = [{
+    Sets fastmath flags on the floating-point ops of pallas_call and
+    mpmd_map bodies: `contract` everywhere (multiply-adds may fuse, as nvcc
+    does by default), and `afn` + `arcp` in pallas_calls whose compiler
+    params set `approx_math = true` (fast `exp`, approximate reciprocals),
+    which the GPU lowering turns into ex2.approx and div.approx. Flags
+    already on an op are kept.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def MGPUExpandPipelines : Pass<"mgpu-expand-pipelines"> {
+  let summary = "pallas_call and emit_pipeline to explicit step loops over "
+                "kernel-level ops";
+  let description = [{
+    Rewrites every memref-form `mgpu.pallas_call` into the kernel form that
+    the backends lower (`expanded`: blocks are whole arrays in global
+    memory, the body runs once per point of the parallel axes) and every
+    `mgpu.emit_pipeline` into its loop. The step loop stages blocks through
+    shared-memory slots with kernel-level ops: `max_concurrent_steps` slots
+    per block (at most the number of steps), inputs fetched up to
+    `max_concurrent_steps - 1` steps ahead with `mgpu.copy_gmem_to_smem` on
+    one barrier per slot, a block revisited on consecutive steps fetched or
+    written back once, outputs written back with `mgpu.copy_smem_to_gmem`
+    when their block index changes and at the end, from rotating slots
+    (`mgpu.wait_smem_to_gmem` before a slot is reused). Output blocks are not
+    read from memory unless their array is also an input. The arena of
+    slots and the barriers become scratch operands of the kernel.
+
+    ```mlir
+    // A pallas_call over a sequential grid of 4 steps, 2 buffers:
+    //   scf.for %s = 0 to 4 {
+    //     mgpu.copy_gmem_to_smem %x[...], %slot_next, %bar[...]  (step s + 1)
+    //     mgpu.barrier_wait %bar[%cur] parity %p                 (step s)
+    //     <body on the views of the current slots>
+    //     mgpu.commit_smem; mgpu.copy_smem_to_gmem %out_slot, %o[...]
+    //   }
+    ```
+
+    With `apply-transforms=1` (the tensor-core pipelines), an input block
+    whose spec has the transforms `[#mgpu.tile<[R, C]>, #mgpu.swizzle<128>]`
+    and whose body reads it only as shared operands of `mgpu.wgmma` that run
+    on the tensor cores (f16 or bf16, f32 accumulator, tile-aligned views)
+    is stored in that layout: its copies get `transforms` and those wgmma
+    ops `a_transforms` / `b_transforms`, so that TMA writes the layout and
+    the tensor cores read it in place. Other blocks stay row-major, which
+    gives the same numbers.
+  }];
+  let options = [
+    Option<"applyTransforms", "apply-transforms", "bool", "false",
+           "Store blocks read only by tensor-core wgmma in their "
+           "tiled and swizzled layout">
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+def MGPUTrackBarrierPhases : Pass<"mgpu-track-barrier-phases"> {
+  let summary = "Give every mgpu.barrier_wait the parity of the phase it "
+                "waits for";
+  let description = [{
+    A `mgpu.barrier_wait` without `parity` waits for the next phase of its
+    barrier that its Pallas thread has not waited for yet. This pass makes
+    that explicit: per barrier array of a kernel region it keeps an i64 of
+    phase bits, starting at 0, threaded through the body as an SSA value
+    (scf.for carries it, scf.if yields it); each wait takes the parity from
+    its barrier's bit and flips it. Waits inside other region ops, or on
+    arrays of more than 64 barriers, need an explicit parity (a diagnostic
+    says so). The backends lower only waits with a parity.
+
+    ```mlir
+    mgpu.barrier_wait %bar[%i] : !mgpu.barrier<count = 2>
+    // becomes
+    %bit = ... (%bits >> %i) & 1 ...
+    mgpu.barrier_wait %bar[%i] parity %p : !mgpu.barrier<count = 2>
+    %bits2 = arith.xori %bits, (1 << %i)
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+def MGPUSplitMpmd : Pass<"mgpu-split-mpmd"> {
+  let summary = "Split an mpmd_map with N mesh/function pairs into N launches";
+  let description = [{
+    Rewrites every `mgpu.mpmd_map` with several mesh/function pairs into one
+    single-pair `mgpu.mpmd_map` per pair, run one after the other in pair
+    order: the workaround JAX users apply by hand for "Lowering multiple
+    mesh/function pairs is not supported by the Mosaic GPU backend".
+
+    Every launch sees the same refs. Global-memory scratch is shared by the
+    regions, so it becomes a zero-initialized host buffer passed to each
+    launch as an extra output; shared-memory scratch stays per launch. Other
+    meshes whose axes a region's `mgpu.axis_size` names become external
+    meshes of that region's launch, so the super-mesh is kept.
+
+    Regions that synchronize with each other (semaphore ops in more than one
+    region) must run concurrently and cannot be split: the pass reports an
+    error at the semaphore op.
+  }];
+  let options = [
+    Option<"differentClustersOnly", "different-clusters-only", "bool",
+           /*default=*/"false",
+           "Split only the mpmd_maps whose meshes have different clusters, "
+           "which one GPU launch cannot hold (the GPU pipelines run this)">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def MGPUDeviceMemory : Pass<"mgpu-device-memory", "::mlir::ModuleOp"> {
+  let summary = "Device-resident memory: memrefs in #gpu.address_space<global>";
+  let description = [{
+    Host code keeps data on the device across kernel calls with memrefs in
+    `#gpu.address_space<global>`: `memref.alloc` / `memref.dealloc` make and
+    free device memory, `memref.copy` moves data between host and device, and
+    pallas_call / mpmd_map take such memrefs as operands. `--mgpu-lower-to-gpu`
+    passes them to the launch as they are (no device copy, no copy back, no
+    host wait when every operand is on the device), so chained calls queue on
+    the device one after the other.
+
+    This pass gives such programs to a backend. With `target=gpu` (after
+    `--mgpu-lower-to-gpu`) the allocations, frees and copies of device memory
+    become `gpu.alloc`, `gpu.dealloc` and `gpu.memcpy`, a copy to the host
+    waiting for the device; with `target=host` (interpret mode) they stay host
+    memory operations. Either way the memory space is then dropped from every
+    type outside `gpu.module`s. Host code that reads or writes device memory
+    itself (anything but allocation, copies, views and calls) is an error.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"gpu\"",
+           "Where device memory lives: `gpu` (gpu.alloc and gpu.memcpy) or "
+           "`host` (interpret mode: host memory)">
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
+def MGPUPromoteAccumulators : Pass<"mgpu-promote-accumulators"> {
+  let summary = "Carry accumulators revisited in a loop in vectors (GPU)";
+  let description = [{
+    In the body of a `pallas_call` in kernel form with one thread per
+    program, and in the compute threads' step loop of a warp-specialized
+    pipeline (an `scf.for` marked `mgpu.compute_steps`, whose body does not
+    synchronize with other threads), a `vector.transfer_read` of a
+    shared-memory block and the
+    `vector.transfer_write` of the updated value back to the same indices,
+    both in the body of an `scf.for` with loop-invariant operands, become a
+    vector carried by the loop: the read moves before the loop and the write
+    after it. This is how an accumulator revisited at every step of an
+    `emit_pipeline` stays in registers (and, with tensor cores, in the WGMMA
+    fragment layout) instead of going through shared memory at every step.
+    A pair is left alone when another op in the loop may access the block:
+    a memref of the same buffer (except a transfer at provably disjoint
+    indices), a choice (`arith.select`) that may be of it, or a
+    shared-memory memref of unknown origin. The GPU and
+    emulator pipelines run it before `--mgpu-lower-to-gpu`.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
+def MGPUAssignLayouts : Pass<"mgpu-assign-layouts"> {
+  let summary = "Give every vector value of a kernel body a lane layout";
+  let description = [{
+    Records in `mgpu.out_layouts` how the lanes of a warpgroup hold each
+    vector value of the bodies of `pallas_call` and `mpmd_map` ops
+    (`#mgpu.layout`, SPEC section 7). The warpgroup distribution of
+    `--mgpu-lower-to-gpu` emits each op for those layouts and converts a
+    value (through the warpgroup scratch) only where two layouts meet.
+
+    - `mgpu.layout_cast` has its layout; ops that already have
+      `mgpu.out_layouts` keep theirs.
+    - A wgmma the tensor cores run (`tensor-cores=1`) leaves its result in
+      the `wgmma` fragment layout.
+    - A splat constant or a broadcast of a scalar is `splat`.
+    - An elementwise op is `wgmma` when its vector operands are all `wgmma`
+      or `splat` and at least one is `wgmma`; `splat` when all are `splat`.
+    - A loop-carried vector is `wgmma` when the value the loop yields for it
+      is (found by iterating to a fixed point from `strided`), and so is an
+      `scf.if` result both of whose branches yield `wgmma`.
+    - Everything else is `strided`.
+
+    So an accumulator updated by the tensor cores stays in the fragment
+    layout across a K loop, and elementwise epilogues on it need no
+    exchange. The GPU and emulator pipelines run it just before
+    `--mgpu-lower-to-gpu`, which assigns the same way any layout still
+    missing.
+  }];
+  let options = [
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"false",
+           "Whether --mgpu-lower-to-gpu runs wgmma on the tensor cores (so "
+           "their results are in the wgmma layout)">
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// GPU backend (lib/GPU)
+//===----------------------------------------------------------------------===//
+
+def MGPULowerToGPU : Pass<"mgpu-lower-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Lower kernels in kernel form to gpu.launch ops";
+  let description = [{
+    Lowers kernels in kernel form (expanded pallas_call and mpmd_map, see
+    --mgpu-expand-pipelines) to `gpu.launch` ops in the host function. The
+    host operands get device copies (gpu.alloc and gpu.memcpy, chained
+    through async tokens) so the same host program runs on the CPU and the
+    GPU.
+
+    pallas_call: parallel grid axes are CTAs (numbered row-major on a 1-D
+    grid), a mesh's cluster is the launch cluster, each Pallas thread is a
+    warpgroup of 128 threads. The body of each Pallas thread is distributed
+    over its 128 lanes (WarpgroupDistribution): vector values are spread
+    chunk-wise over the lanes, elementwise ops stay in registers, data moving
+    between lanes goes through shared memory, and reductions use warp
+    shuffles. Each warpgroup synchronizes with its own named barrier
+    (bar.sync 1 + warpgroup, 128).
+
+    Kernel-level ops stay in the launch for a backend: --mgpu-primitives-to-
+    nvvm (TMA, mbarriers) or --mgpu-emulate-gpu. Shared scratch is zeroed
+    and barrier arrays initialized (`mgpu.barrier_init` on thread 0) when a
+    CTA starts, one copy per region; global scratch is zeroed before the
+    launch.
+
+    mpmd_map: all pairs run in one launch, warp-specialized (one range of
+    warpgroups per region in every CTA) when all meshes have the same grid
+    and cluster and at most 8 warpgroups are needed, CTA-partitioned (one
+    range of CTAs per region) otherwise; `mpmd-form` forces one. A kernel
+    whose programs wait on semaphores must fit in the CTAs the chip keeps
+    resident at once.
+  }];
+  let options = [
+    Option<"mpmdForm", "mpmd-form", "std::string", /*default=*/"\"auto\"",
+           "How the pairs of an mpmd_map share a launch: auto, "
+           "warp-specialized or cta-partitioned">,
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"false",
+           "On sm_90a, run mgpu.wgmma (f16/bf16 inputs, b in shared "
+           "memory, a in shared memory or registers, f32 accumulator) on "
+           "the tensor cores (wgmma.mma_async) instead of ordinary "
+           "instructions">
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def MGPUPrimitivesToNVVM : Pass<"mgpu-primitives-to-nvvm", "::mlir::ModuleOp"> {
+  let summary = "Lower kernel-level ops in gpu.launch bodies to TMA and "
+                "mbarriers (NVVM)";
+  let description = [{
+    The GPU implementation of the kernel-level ops left in `gpu.launch`
+    bodies by --mgpu-lower-to-gpu, as conversion patterns:
+
+    - barrier arrays are 64-bit mbarriers in shared memory
+      (`mbarrier.init` with the array's arrival count, then
+      `fence.mbarrier_init`); an arrival is `mbarrier.arrive` by lane 0 of
+      the warpgroup; a wait is a `mbarrier.try_wait.parity` loop on every
+      lane;
+    - copy_gmem_to_smem of a window TMA can move (element of 1 to 8 bytes,
+      global array with identity layout and rows of whole 16-byte chunks,
+      window rows of whole 16-byte chunks) is `mbarrier.arrive.expect_tx`
+      plus one `cp.async.bulk.tensor` per box (boxes of at most 256 per
+      dimension), issued by lane 0, with a tensor map made on the host
+      before the launch (`nvgpu.tma.create.descriptor`, out-of-bounds
+      elements zero); other windows are copied by the warpgroup's lanes
+      with vector accesses (zero-filled past the array) before lane 0
+      arrives;
+    - copy_smem_to_gmem is a TMA store (`cp.async.bulk.tensor` from shared
+      to global) plus `cp.async.bulk.commit_group` by lane 0, or the lanes'
+      copy;
+    - commit_smem is `fence.proxy.async.shared::cta`; wait_smem_to_gmem is
+      `cp.async.bulk.wait_group[.read]` on lane 0.
+
+    Runs before the launches are outlined (--mgpu-outline-kernels), so that
+    tensor maps are made in host code.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Chip to lower for (default: the module's mgpu.target); TMA and "
+           "bulk copies need sm_90 or later">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def MGPUOutlineKernels : Pass<"mgpu-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Outline gpu.launch ops into gpu.module kernels with "
+                "reqntid";
+  let description = [{
+    Runs upstream gpu-kernel-outlining, then, in the kernels: gives each
+    kernel launched with a constant block size `nvvm.reqntid` (and drops
+    `known_block_size`, which would become a conflicting `.maxntid`), and
+    turns strided slices of lane vectors into shuffles, which the NVVM
+    lowering handles.
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def MGPUAttachTarget : Pass<"mgpu-attach-target", "::mlir::ModuleOp"> {
+  let summary = "Give every gpu.module the NVVM target of the mgpu target";
+  let description = [{
+    Sets the `targets` of every `gpu.module` to one `#nvvm.target` for the
+    chip given by `chip`, or else by the module's `mgpu.target` (sm_90a by
+    default), with the PTX version the chip needs (PTX 8.0 for sm_80 and
+    sm_90 families, 8.6 for sm_100). Unlike upstream `nvvm-attach-target`,
+    which appends a target to those already present, it replaces them. The
+    module's `mgpu.target` is removed once
+    it has been carried over, so that the module no longer needs the mgpu
+    dialect (mlir-translate reads the result).
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Chip to compile for (default: the module's mgpu.target)">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "PTX features (default: the PTX version the chip needs)">,
+    Option<"optLevel", "O", "unsigned", /*default=*/"3",
+           "Optimization level of the NVPTX backend">
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect", "::mlir::mgpu::MGPUDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// Host backends (lib/Host): interpret mode and the GPU emulator
+//===----------------------------------------------------------------------===//
+
+def MGPULowerToCPU : Pass<"mgpu-lower-to-cpu"> {
+  let summary = "Lower kernels in kernel form to host code (interpret mode)";
+  let description = [{
+    Runs kernels in kernel form (expanded pallas_call and mpmd_map, see
+    --mgpu-expand-pipelines) on the host: a loop nest over the CTAs in grid
+    order (last axis innermost), each running its Pallas threads, the body
+    inlined once with program ids and axis queries bound to loop indices and
+    constants. mpmd_map regions run in order, each over its mesh. Global
+    scratch is zeroed once; shared-memory scratch and barriers are per CTA
+    and zeroed when it starts.
+
+    Kernel-level ops become host code: copies are synchronous (clipped to
+    the array, zero-filled past it) and arrive on their barrier at once,
+    barriers and semaphore waits go through libmgpu_host_runtime.so (a wait
+    that cannot complete reports the op and its location after
+    MGPU_WAIT_TIMEOUT seconds instead of hanging). The Pallas threads of a
+    CTA that waits on a barrier run on host threads of their own; an
+    mpmd_map that waits on a semaphore runs every Pallas thread of every
+    program on its own host thread (at most 1024).
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::omp::OpenMPDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+def MGPUEmulateGPU : Pass<"mgpu-emulate-gpu", "::mlir::ModuleOp"> {
+  let summary = "Run the gpu.launch kernels of --mgpu-lower-to-gpu on host "
+                "threads (a test vehicle)";
+  let description = [{
+    Replaces every `gpu.launch` by an OpenMP team with one host thread per
+    CUDA thread running the kernel body unchanged: thread, block and cluster
+    ids come from the thread number, workgroup memory is a host buffer with
+    one slice per CTA, `gpu.barrier` and named `nvvm.barrier`s are counters
+    spun on with sched_yield, and xor shuffles exchange values through a host
+    array between two warp-wide barriers. Host-side gpu ops become memref ops.
+    This checks the GPU lowering itself (staging, lane distribution,
+    barriers, shuffles, semaphores) with numbers on machines without a GPU;
+    it is slow and meant for small tests (`mgpu-run --backend=emulate`).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::omp::OpenMPDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+def MGPUVectorsToLoops : Pass<"mgpu-vectors-to-loops"> {
+  let summary = "Whole-block vector ops as loops over small chunks (host)";
+  let description = [{
+    Kernel bodies compute on whole blocks (`vector<4x4096xf32>`). LLVM keeps
+    such a value in registers and the host lowering unrolls every op on it
+    (a libm call per element for `math.exp`): compile time grows with the
+    block and the value spills to the stack. For the host backends this
+    pass gives each vector with more than `max-elements` elements a heap
+    buffer and turns the ops on it into loops over chunks of the innermost
+    dimension (up to 16 elements): elementwise ops, splat constants,
+    broadcasts, in-bounds unmasked transfers and vector loads/stores,
+    `vector.reduction` and `vector.multi_reduction`. Any other user gets the
+    whole vector back, so unsupported ops still work, unrolled as before.
+  }];
+  let options = [
+    Option<"maxElements", "max-elements", "int64_t", "64",
+           "vectors with more elements than this get buffers and loops">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::ub::UBDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def MGPUByteBoolVectors : Pass<"mgpu-byte-bool-vectors"> {
+  let summary = "i1 vector loads and stores one byte per element (host)";
+  let description = [{
+    A memref of i1 holds one byte per element, but LLVM loads and stores
+    `<N x i1>` as N packed bits. On the host backends this pass rewrites
+    the vector accesses of i1 vectors in memrefs (`vector.load`, `store`,
+    `maskedload`, `maskedstore`, and the 1-D transfers that lower to them)
+    as `vector.gather` / `vector.scatter` over consecutive indices, which
+    LLVM performs element by element. Other accesses are left alone.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def MGPUWidenContractions : Pass<"mgpu-widen-contractions"> {
+  let summary = "Mixed-precision vector.contract with widened operands (host)";
+  let description = [{
+    Rewrites a `vector.contract` whose operands are narrower than its
+    accumulator (f16 or bf16 into f32, i8 into i32) to extend the operands
+    to the accumulator's element type first (`arith.extf` / `arith.extsi`),
+    the contraction's meaning, which LLVM's lowering of the contraction
+    does not handle. Used by the host backends.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def MGPUExpandF8 : Pass<"mgpu-expand-f8"> {
+  let summary = "f8E4M3FN / f8E5M2 conversions as integer code (host)";
+  let description = [{
+    The host has no f8 type: f8 values live in i8 and the host backends
+    compute on them in f32. This pass writes `arith.extf` from and
+    `arith.truncf` to f8E4M3FN and f8E5M2 (with f32 on the other side) as
+    integer code on the bits: exact widening, and narrowing with
+    round-to-nearest-even that saturates to the largest finite value as the
+    GPU's `cvt.rn.satfinite` does (NaN stays NaN).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect"
+  ];
+}
+
+def MGPUCheckVectorAccesses : Pass<"mgpu-check-vector-accesses"> {
+  let summary = "Runtime bounds checks of vector loads, stores and transfers";
+  let description = [{
+    Upstream's `--generate-runtime-verification` checks memref loads and
+    stores but not vector accesses. For the host backends this pass adds a
+    `cf.assert` before each `vector.load`, `vector.store` and each
+    `vector.transfer_read` / `vector.transfer_write` dimension marked in
+    bounds: the vector must lie inside the memref. Out of bounds it would
+    read or write other memory (an in-bounds transfer is not masked).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
+def MGPUCheckDivisions : Pass<"mgpu-check-divisions"> {
+  let summary = "Runtime checks that integer divisors are not zero (host)";
+  let description = [{
+    For the host backends: a `cf.assert` that the divisor is not zero before
+    each scalar integer division or remainder of the arith dialect (divui,
+    divsi, remui, remsi, ceildivsi, ceildivui, floordivsi), which would
+    otherwise trap or yield garbage.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect"
+  ];
+}
+
+def MGPUReportFailedChecks
+    : Pass<"mgpu-report-failed-checks", "::mlir::ModuleOp"> {
+  let summary = "Failed runtime checks as located errors (host backends)";
+  let description = [{
+    Interpret mode and the GPU emulator check memory accesses at run time
+    (upstream `--generate-runtime-verification`, which emits `cf.assert`):
+    an index out of bounds in a kernel body or in host code would otherwise
+    read or write other memory, corrupt the heap or hang. This pass turns
+    each `cf.assert` into a call of the host runtime that, when the check
+    fails, prints `file:line:col: error: <what failed>` at the checked op's
+    location and ends the program with exit code 1 (a `cf.assert` would
+    abort with a signal).
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+def MGPUHostPrintf : Pass<"mgpu-host-printf", "::mlir::ModuleOp"> {
+  let summary = "debug_print (gpu.printf) as C printf on the host backends";
+  let description = [{
+    Interpret mode and the GPU emulator run kernel bodies as host code: this
+    pass turns each `gpu.printf` outside a `gpu.module` into a call of the C
+    library's `printf` with the same format, its arguments promoted as C
+    varargs are (index and small integers widened, floats to double). A
+    vector argument is refused with a diagnostic.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect"
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// Pipelines (lib/Pipelines)
+//===----------------------------------------------------------------------===//
+
+def MGPUPipelineError : Pass<"mgpu-pipeline-error"> {
+  let summary = "Reports a pipeline that cannot run, and fails";
+  let description = [{
+    What the mgpu pipelines add instead of their passes when they cannot
+    run as asked (nested under an op other than `builtin.module`, an
+    unknown option value): it emits `message` as an error at the op it runs
+    on and fails, so the tool exits with status 1 instead of aborting.
+  }];
+  let options = [
+    Option<"message", "message", "std::string", "\"\"",
+           "the error to report">
+  ];
+}
+
+#endif // MGPU_PASSES_TD

@@ -1,0 +1,698 @@
+//===- PrimitivesToNVVM.cpp - Kernel-level ops on the GPU -----------------===//
+//
+// --mgpu-primitives-to-nvvm: the kernel-level ops in gpu.launch bodies (see the
+// header). Every lane of a warpgroup runs these ops (WarpgroupDistribution
+// keeps them whole); the patterns decide who works: lane 0 issues TMA copies,
+// arrivals and bulk-group waits, every lane waits on a barrier and fences.
+// Each pattern opens with what it rewrites into what.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/GPU/PrimitivesToNVVM.h"
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mgpu/Dialect/MGPU/MGPURules.h"
+#include "mgpu/GPU/WarpgroupDistribution.h"
+#include "mgpu/KernelForm/CopyWindows.h"
+#include "mgpu/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::mgpu {
+#define GEN_PASS_DEF_MGPUPRIMITIVESTONVVM
+#include "mgpu/Passes.h.inc"
+} // namespace mlir::mgpu
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+void mlir::mgpu::populateBarrierToSharedMemoryConversion(
+    TypeConverter &converter) {
+  converter.addConversion([](Type type) { return type; });
+  converter.addConversion([](BarrierType type) -> Type {
+    MLIRContext *ctx = type.getContext();
+    return MemRefType::get(
+        {type.getCount()}, IntegerType::get(ctx, 64),
+        MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+  });
+}
+
+namespace {
+
+/// mbarrier.try_wait suspends for up to this many nanoseconds per try.
+constexpr int64_t kWaitTicks = 1000000;
+/// Shared memory pointers (shared::cta) and TMA destinations
+/// (shared::cluster).
+constexpr unsigned kSharedSpace = 3, kClusterSharedSpace = 7;
+
+Value index(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+Value i32(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, v, 32);
+}
+Value toI32(OpBuilder &b, Location loc, Value v) {
+  return arith::IndexCastOp::create(b, loc, b.getI32Type(), v);
+}
+
+int64_t elementBytes(Type type) {
+  return type.isIndex() ? 8 : std::max(1u, type.getIntOrFloatBitWidth() / 8);
+}
+
+/// A pointer in address space `space` to the element `element` (a linear
+/// index from the first element) of shared memref `memref`.
+Value sharedPointer(OpBuilder &b, Location loc, Value memref, Value element,
+                    unsigned space = kSharedSpace) {
+  auto type = cast<MemRefType>(memref.getType());
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+      b, loc, metadata.getBaseBuffer());
+  Value offset = arith::AddIOp::create(b, loc, metadata.getOffset(), element);
+  Value address = arith::AddIOp::create(
+      b, loc, base,
+      arith::MulIOp::create(
+          b, loc, offset, index(b, loc, elementBytes(type.getElementType()))));
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), space),
+      Value(arith::IndexCastOp::create(b, loc, b.getI64Type(), address)));
+}
+
+Value laneIndex(OpBuilder &b, Location loc) {
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  return arith::RemUIOp::create(b, loc, tid, index(b, loc, kWarpgroupLanes));
+}
+
+/// Runs `body` on lane 0 of the warpgroup.
+void onLaneZero(OpBuilder &b, Location loc, function_ref<void()> body) {
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      laneIndex(b, loc), index(b, loc, 0));
+  auto ifOp = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  body();
+}
+
+/// The warpgroup's named barrier (bar.sync 1 + warpgroup, 128), as the
+/// distributed body uses.
+void warpgroupBarrier(OpBuilder &b, Location loc) {
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value warpgroup =
+      arith::DivUIOp::create(b, loc, tid, index(b, loc, kWarpgroupLanes));
+  Value id =
+      arith::AddIOp::create(b, loc, toI32(b, loc, warpgroup), i32(b, loc, 1));
+  NVVM::BarrierOp::create(b, loc, Type(), id, i32(b, loc, kWarpgroupLanes),
+                          NVVM::BarrierReductionAttr(), Value());
+}
+
+/// Row-major indices of `linear` in `shape`.
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
+                               ArrayRef<int64_t> shape) {
+  SmallVector<Value> result(shape.size());
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    if (d == 0) {
+      result[d] = linear;
+      break;
+    }
+    result[d] = arith::RemUIOp::create(b, loc, linear, index(b, loc, shape[d]));
+    linear = arith::DivUIOp::create(b, loc, linear, index(b, loc, shape[d]));
+  }
+  return result;
+}
+
+/// Tensor maps made in host code before the launch, one per array and box.
+class TensorMaps {
+public:
+  /// An `!llvm.ptr` (in the launch body) to the tensor map of `base` with
+  /// boxes of `box`; `base` must be defined outside the launch.
+  FailureOr<Value> get(OpBuilder &b, Location loc, gpu::LaunchOp launch,
+                       Value base, ArrayRef<int64_t> box,
+                       nvgpu::TensorMapSwizzleKind swizzle =
+                           nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE) {
+    if (launch->isAncestor(base.getParentRegion()->getParentOp()))
+      return failure();
+    SmallVector<int64_t> boxKey(box);
+    boxKey.push_back(static_cast<int64_t>(swizzle));
+    auto key = std::make_tuple(launch.getOperation(), base.getAsOpaquePointer(),
+                               boxKey);
+    for (auto &[k, v] : maps)
+      if (k == key)
+        return v;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(launch);
+    auto type = cast<MemRefType>(base.getType());
+    Value unranked = memref::CastOp::create(
+        b, loc, UnrankedMemRefType::get(type.getElementType(), 0), base);
+    SmallVector<Value> boxSizes;
+    for (int64_t size : box)
+      boxSizes.push_back(index(b, loc, size));
+    MLIRContext *ctx = b.getContext();
+    auto sharedBox = MemRefType::get(
+        box, type.getElementType(), MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+    auto descriptorType = nvgpu::TensorMapDescriptorType::get(
+        ctx, sharedBox, swizzle, nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
+        nvgpu::TensorMapOOBKind::OOB_ZERO,
+        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+    Value descriptor = nvgpu::TmaCreateDescriptorOp::create(
+        b, loc, descriptorType, unranked, boxSizes);
+    Value pointer = UnrealizedConversionCastOp::create(
+                        b, loc, LLVM::LLVMPointerType::get(ctx), descriptor)
+                        .getResult(0);
+    maps.push_back({key, pointer});
+    return pointer;
+  }
+
+private:
+  using Key = std::tuple<Operation *, const void *, SmallVector<int64_t>>;
+  SmallVector<std::pair<Key, Value>> maps;
+};
+
+/// Issues the TMA copies of `plan` for a window at `offsets` of the tensor
+/// map `map`: `issue(coordinates innermost first, shared element offset)`
+/// per box.
+void forEachBox(OpBuilder &b, Location loc, const TmaPlan &plan,
+                ArrayRef<int64_t> window, ArrayRef<Value> offsets,
+                function_ref<void(ValueRange, Value)> issue) {
+  int64_t rank = window.size();
+  auto loop = scf::ForOp::create(b, loc, index(b, loc, 0),
+                                 index(b, loc, plan.issues), index(b, loc, 1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value t = loop.getInductionVar();
+  int64_t split = plan.splitDim;
+  int64_t perRow = window[split] / plan.box[split];
+  SmallVector<Value> start(rank, index(b, loc, 0));
+  start[split] = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, t, index(b, loc, perRow)),
+      index(b, loc, plan.box[split]));
+  SmallVector<Value> outer = delinearize(
+      b, loc, arith::DivUIOp::create(b, loc, t, index(b, loc, perRow)),
+      window.take_front(split));
+  for (int64_t d = 0; d < split; ++d)
+    start[d] = outer[d];
+  // Element offset of the box in the row-major window, and its
+  // coordinates in the array (innermost first, as PTX wants them).
+  Value element = index(b, loc, 0);
+  int64_t stride = 1;
+  SmallVector<Value> coordinates;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    element = arith::AddIOp::create(
+        b, loc, element,
+        arith::MulIOp::create(b, loc, start[d], index(b, loc, stride)));
+    stride *= window[d];
+    coordinates.push_back(
+        toI32(b, loc, arith::AddIOp::create(b, loc, offsets[d], start[d])));
+  }
+  issue(coordinates, element);
+}
+
+/// The pointer to barrier `index` of a converted barrier array.
+Value barrierPointer(OpBuilder &b, Location loc, Value barriers,
+                     Value barrierIndex) {
+  return sharedPointer(b, loc, barriers, barrierIndex);
+}
+
+/// The warpgroup's own copy of a window (where TMA cannot move it): each
+/// lane moves elements lane, lane + 128, ...; elements outside the array
+/// read as zero and are not written.
+void copyByLanes(OpBuilder &b, Location loc, const GlobalWindow &window,
+                 Value shared, bool toShared) {
+  auto sharedType = cast<MemRefType>(shared.getType());
+  ArrayRef<int64_t> shape = sharedType.getShape();
+  int64_t total = sharedType.getNumElements();
+  auto loop =
+      scf::ForOp::create(b, loc, laneIndex(b, loc), index(b, loc, total),
+                         index(b, loc, kWarpgroupLanes));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  SmallVector<Value> local = delinearize(b, loc, loop.getInductionVar(), shape);
+  SmallVector<Value> global;
+  Value inside = arith::ConstantIntOp::create(b, loc, 1, 1);
+  for (auto [d, l] : llvm::enumerate(local)) {
+    Value g = arith::AddIOp::create(b, loc, window.offsets[d], l);
+    Value extent = memref::DimOp::create(b, loc, window.base, d);
+    // Unsigned: a negative index wraps around past the extent.
+    inside = arith::AndIOp::create(
+        b, loc, inside,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, g, extent));
+    global.push_back(g);
+  }
+  Type element = sharedType.getElementType();
+  if (toShared) {
+    auto value = scf::IfOp::create(
+        b, loc, inside,
+        [&](OpBuilder &nb, Location l) {
+          scf::YieldOp::create(
+              nb, l, Value(memref::LoadOp::create(nb, l, window.base, global)));
+        },
+        [&](OpBuilder &nb, Location l) {
+          scf::YieldOp::create(
+              nb, l,
+              Value(arith::ConstantOp::create(
+                  nb, l, cast<TypedAttr>(nb.getZeroAttr(element)))));
+        });
+    memref::StoreOp::create(b, loc, value.getResult(0), shared, local);
+    return;
+  }
+  auto ifInside = scf::IfOp::create(b, loc, inside, false);
+  b.setInsertionPointToStart(ifInside.thenBlock());
+  Value v = memref::LoadOp::create(b, loc, shared, local);
+  memref::StoreOp::create(b, loc, v, window.base, global);
+}
+
+/// A pattern that knows whether the chip has TMA and the async proxy.
+template <typename OpTy> struct ChipPattern : public OpConversionPattern<OpTy> {
+  ChipPattern(const TypeConverter &converter, MLIRContext *ctx, bool hopper)
+      : OpConversionPattern<OpTy>(converter, ctx), hopper(hopper) {}
+  bool hopper;
+};
+
+/// barrier_init -> mbarrier.init of every barrier with its arrival count,
+/// then fence.mbarrier_init (sm_90; before, the CTA barrier that follows is
+/// enough).
+struct BarrierInitToNVVM : public ChipPattern<BarrierInitOp> {
+  using ChipPattern::ChipPattern;
+  LogicalResult
+  matchAndRewrite(BarrierInitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    BarrierType type = op.getBarrier().getType();
+    auto loop = scf::ForOp::create(rewriter, loc, index(rewriter, loc, 0),
+                                   index(rewriter, loc, type.getCount()),
+                                   index(rewriter, loc, 1));
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(loop.getBody());
+      NVVM::MBarrierInitOp::create(
+          rewriter, loc,
+          barrierPointer(rewriter, loc, adaptor.getBarrier(),
+                         loop.getInductionVar()),
+          i32(rewriter, loc, type.getArrivals()), Value());
+    }
+    if (hopper)
+      NVVM::FenceMbarrierInitOp::create(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// barrier_arrive -> mbarrier.arrive on lane 0.
+struct BarrierArriveToNVVM : public OpConversionPattern<BarrierArriveOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BarrierArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    onLaneZero(rewriter, loc, [&] {
+      NVVM::MBarrierArriveOp::create(rewriter, loc, Type(),
+                                     barrierPointer(rewriter, loc,
+                                                    adaptor.getBarrier(),
+                                                    adaptor.getIndex()),
+                                     Value());
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// barrier_wait with a parity -> a mbarrier.try_wait.parity loop on every
+/// lane.
+struct BarrierWaitToNVVM : public ChipPattern<BarrierWaitOp> {
+  using ChipPattern::ChipPattern;
+  LogicalResult
+  matchAndRewrite(BarrierWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getParity())
+      return rewriter.notifyMatchFailure(op, "the phase is implicit");
+    Location loc = op.getLoc();
+    Value pointer =
+        barrierPointer(rewriter, loc, adaptor.getBarrier(), adaptor.getIndex());
+    Value parity = arith::ExtUIOp::create(rewriter, loc, rewriter.getI32Type(),
+                                          adaptor.getParity());
+    auto loop = scf::WhileOp::create(rewriter, loc, TypeRange(), ValueRange());
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.createBlock(&loop.getBefore());
+      // try_wait suspends the thread a while (sm_90); test_wait only polls.
+      Value done =
+          hopper ? Value(NVVM::MBarrierTryWaitOp::create(
+                       rewriter, loc, rewriter.getI1Type(), pointer, parity,
+                       i32(rewriter, loc, kWaitTicks)))
+                 : Value(NVVM::MBarrierTestWaitOp::create(
+                       rewriter, loc, rewriter.getI1Type(), pointer, parity));
+      Value again = arith::XOrIOp::create(
+          rewriter, loc, done,
+          arith::ConstantIntOp::create(rewriter, loc, 1, 1));
+      scf::ConditionOp::create(rewriter, loc, again, ValueRange());
+      rewriter.createBlock(&loop.getAfter());
+      scf::YieldOp::create(rewriter, loc);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// commit_smem -> fence.proxy.async.shared::cta on every lane (the
+/// distribution puts the warpgroup barrier after it); nothing before sm_90,
+/// which has no async proxy.
+struct CommitSmemToNVVM : public ChipPattern<CommitSmemOp> {
+  using ChipPattern::ChipPattern;
+  LogicalResult
+  matchAndRewrite(CommitSmemOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (hopper)
+      NVVM::FenceProxyOp::create(
+          rewriter, op.getLoc(), NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(rewriter.getContext(),
+                                     NVVM::SharedSpace::shared_cta));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// wait_smem_to_gmem -> cp.async.bulk.wait_group[.read] on lane 0, which
+/// issued the copies (the distribution puts the warpgroup barrier after
+/// it); nothing before sm_90, where copies out are done when they return.
+struct WaitSmemToGmemToNVVM : public ChipPattern<WaitSmemToGmemOp> {
+  using ChipPattern::ChipPattern;
+  LogicalResult
+  matchAndRewrite(WaitSmemToGmemOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!hopper) {
+      rewriter.eraseOp(op);
+      return success();
+    }
+    onLaneZero(rewriter, op.getLoc(), [&] {
+      NVVM::CpAsyncBulkWaitGroupOp::create(
+          rewriter, op.getLoc(), static_cast<uint32_t>(op.getPending()),
+          op.getReadOnly() ? rewriter.getUnitAttr() : UnitAttr());
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// semaphore_wait (on lane 0, where the distribution puts it) -> a spin on
+/// "subtract if at least value" (one atomic read-modify-write), sleeping
+/// between attempts, then a fence that acquires what the signal released.
+struct SemaphoreWaitToNVVM : public OpConversionPattern<SemaphoreWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SemaphoreWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value value = adaptor.getValue();
+    auto loop = scf::WhileOp::create(rewriter, loc, TypeRange(), ValueRange());
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.createBlock(&loop.getBefore());
+      auto rmw = memref::GenericAtomicRMWOp::create(
+          rewriter, loc, adaptor.getSem(), adaptor.getIndices());
+      {
+        OpBuilder::InsertionGuard inner(rewriter);
+        rewriter.setInsertionPointToStart(rmw.getBody());
+        Value current = rmw.getCurrentValue();
+        Value ready = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::sge, current, value);
+        Value taken = arith::SubIOp::create(rewriter, loc, current, value);
+        memref::AtomicYieldOp::create(
+            rewriter, loc,
+            arith::SelectOp::create(rewriter, loc, ready, taken, current));
+      }
+      Value notReady = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::slt, rmw.getResult(), value);
+      auto ifWait = scf::IfOp::create(rewriter, loc, notReady, false);
+      rewriter.setInsertionPointToStart(ifWait.thenBlock());
+      NVVM::NanosleepOp::create(rewriter, loc, i32(rewriter, loc, 64));
+      rewriter.setInsertionPointAfter(ifWait);
+      scf::ConditionOp::create(rewriter, loc, notReady, ValueRange());
+      rewriter.createBlock(&loop.getAfter());
+      scf::YieldOp::create(rewriter, loc);
+    }
+    NVVM::MembarOp::create(rewriter, loc, NVVM::MemScopeKind::GPU);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// copy_gmem_to_smem -> mbarrier.arrive.expect_tx and one
+/// cp.async.bulk.tensor per box on lane 0; or the lanes' copy, a warpgroup
+/// barrier and mbarrier.arrive on lane 0.
+struct CopyGmemToSmemToNVVM : public ChipPattern<CopyGmemToSmemOp> {
+  CopyGmemToSmemToNVVM(const TypeConverter &converter, MLIRContext *ctx,
+                       bool hopper, std::shared_ptr<TensorMaps> maps)
+      : ChipPattern(converter, ctx, hopper), maps(std::move(maps)) {}
+  LogicalResult
+  matchAndRewrite(CopyGmemToSmemOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto launch = op->getParentOfType<gpu::LaunchOp>();
+    if (!launch)
+      return rewriter.notifyMatchFailure(op, "not in a gpu.launch");
+    GlobalWindow window = resolveGlobalWindow(rewriter, loc, adaptor.getSrc(),
+                                              op.getMixedOffsets());
+    auto shared = cast<MemRefType>(op.getDst().getType());
+    Value barrier = barrierPointer(rewriter, loc, adaptor.getBarrier(),
+                                   adaptor.getBarrierIndex());
+    if (ArrayAttr transforms = op.getTransformsAttr())
+      return copyTiled(op, adaptor, rewriter, launch, window, barrier,
+                       transforms);
+    std::optional<TmaPlan> plan;
+    if (hopper)
+      plan =
+          planTma(cast<MemRefType>(window.base.getType()), shared.getShape());
+    FailureOr<Value> map = failure();
+    if (plan)
+      map = maps->get(rewriter, loc, launch, window.base, plan->box);
+    if (succeeded(map)) {
+      int64_t bytes =
+          shared.getNumElements() * elementBytes(shared.getElementType());
+      onLaneZero(rewriter, loc, [&] {
+        NVVM::MBarrierArriveExpectTxOp::create(
+            rewriter, loc, Type(), barrier, i32(rewriter, loc, bytes),
+            NVVM::MemScopeKind::CTA, /*relaxed=*/false, Value());
+        forEachBox(rewriter, loc, *plan, shared.getShape(), window.offsets,
+                   [&](ValueRange coordinates, Value element) {
+                     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+                         rewriter, loc,
+                         sharedPointer(rewriter, loc, adaptor.getDst(), element,
+                                       kClusterSharedSpace),
+                         *map, coordinates, barrier, ValueRange(), Value(),
+                         Value(), NVVM::TMALoadMode::TILE,
+                         /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(),
+                         Value());
+                   });
+      });
+    } else {
+      copyByLanes(rewriter, loc, window, adaptor.getDst(), /*toShared=*/true);
+      warpgroupBarrier(rewriter, loc);
+      onLaneZero(rewriter, loc, [&] {
+        NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), barrier, Value());
+      });
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  /// A copy into a tiled, swizzled buffer: one TMA box per tile with the
+  /// 128-byte swizzle, each tile at its place in the buffer.
+  LogicalResult copyTiled(CopyGmemToSmemOp op, OpAdaptor adaptor,
+                          ConversionPatternRewriter &rewriter,
+                          gpu::LaunchOp launch, const GlobalWindow &window,
+                          Value barrier, ArrayAttr transforms) const {
+    Location loc = op.getLoc();
+    auto shared = cast<MemRefType>(op.getDst().getType());
+    FailureOr<SwizzledTiling> tiling =
+        getSwizzledTiling(op, "the destination", transforms, shared);
+    if (failed(tiling))
+      return failure();
+    FailureOr<Value> map = failure();
+    if (hopper)
+      map = maps->get(rewriter, loc, launch, window.base,
+                      {tiling->rows, tiling->cols},
+                      nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
+    if (failed(map))
+      return op.emitOpError()
+             << "stores its window tiled and swizzled, which needs TMA: an "
+                "sm_90 target and a global array defined outside the kernel";
+    int64_t tileRows = shared.getDimSize(0) / tiling->rows;
+    int64_t tileCols = shared.getDimSize(1) / tiling->cols;
+    int64_t bytes =
+        shared.getNumElements() * elementBytes(shared.getElementType());
+    onLaneZero(rewriter, loc, [&] {
+      NVVM::MBarrierArriveExpectTxOp::create(
+          rewriter, loc, Type(), barrier, i32(rewriter, loc, bytes),
+          NVVM::MemScopeKind::CTA, /*relaxed=*/false, Value());
+      for (int64_t i = 0; i < tileRows; ++i)
+        for (int64_t j = 0; j < tileCols; ++j) {
+          // Coordinates innermost first, as PTX wants them.
+          SmallVector<Value> coordinates;
+          int64_t starts[] = {j * tiling->cols, i * tiling->rows};
+          for (auto [offset, start] :
+               llvm::zip(llvm::reverse(window.offsets), starts))
+            coordinates.push_back(
+                toI32(rewriter, loc,
+                      arith::AddIOp::create(rewriter, loc, offset,
+                                            index(rewriter, loc, start))));
+          int64_t element = (i * tileCols + j) * tiling->rows * tiling->cols;
+          NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+              rewriter, loc,
+              sharedPointer(rewriter, loc, adaptor.getDst(),
+                            index(rewriter, loc, element), kClusterSharedSpace),
+              *map, coordinates, barrier, ValueRange(), Value(), Value(),
+              NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
+              NVVM::CTAGroupKindAttr(), Value());
+        }
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+  std::shared_ptr<TensorMaps> maps;
+};
+
+/// copy_smem_to_gmem -> one TMA store per box and a commit on lane 0; or
+/// the lanes' copy.
+struct CopySmemToGmemToNVVM : public ChipPattern<CopySmemToGmemOp> {
+  CopySmemToGmemToNVVM(const TypeConverter &converter, MLIRContext *ctx,
+                       bool hopper, std::shared_ptr<TensorMaps> maps)
+      : ChipPattern(converter, ctx, hopper), maps(std::move(maps)) {}
+  LogicalResult
+  matchAndRewrite(CopySmemToGmemOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto launch = op->getParentOfType<gpu::LaunchOp>();
+    if (!launch)
+      return rewriter.notifyMatchFailure(op, "not in a gpu.launch");
+    GlobalWindow window = resolveGlobalWindow(rewriter, loc, adaptor.getDst(),
+                                              op.getMixedOffsets());
+    auto shared = cast<MemRefType>(op.getSrc().getType());
+    std::optional<TmaPlan> plan;
+    if (hopper)
+      plan =
+          planTma(cast<MemRefType>(window.base.getType()), shared.getShape());
+    FailureOr<Value> map = failure();
+    if (plan)
+      map = maps->get(rewriter, loc, launch, window.base, plan->box);
+    if (succeeded(map)) {
+      onLaneZero(rewriter, loc, [&] {
+        forEachBox(
+            rewriter, loc, *plan, shared.getShape(), window.offsets,
+            [&](ValueRange coordinates, Value element) {
+              NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+                  rewriter, loc, *map,
+                  sharedPointer(rewriter, loc, adaptor.getSrc(), element),
+                  coordinates, Value(), NVVM::TMAStoreModeAttr(), Value());
+            });
+        if (op.getCommitGroup())
+          NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
+      });
+    } else {
+      copyByLanes(rewriter, loc, window, adaptor.getSrc(), /*toShared=*/false);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+  std::shared_ptr<TensorMaps> maps;
+};
+
+/// wgmma_wait -> nothing while wgmma runs on ordinary instructions (its
+/// results are ready when the op returns).
+struct WgmmaWaitToNVVM : public OpConversionPattern<WgmmaWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WgmmaWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// set_max_registers -> setmaxnreg.{inc,dec}.sync.aligned.u32 on sm_90 (every
+/// lane of the warpgroup runs it); nothing before, where the register
+/// budget is fixed at launch.
+struct SetMaxRegistersToNVVM : public ChipPattern<SetMaxRegistersOp> {
+  using ChipPattern::ChipPattern;
+  LogicalResult
+  matchAndRewrite(SetMaxRegistersOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (hopper) {
+      auto action = op.getChange() == RegisterChange::increase
+                        ? NVVM::SetMaxRegisterAction::increase
+                        : NVVM::SetMaxRegisterAction::decrease;
+      NVVM::SetMaxRegisterOp::create(
+          rewriter, op.getLoc(),
+          rewriter.getI32IntegerAttr(static_cast<int32_t>(op.getCount())),
+          NVVM::SetMaxRegisterActionAttr::get(rewriter.getContext(), action));
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::mgpu::populatePrimitivesToNVVMPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns, bool hopper) {
+  // The copy patterns share the tensor maps they make.
+  auto maps = std::make_shared<TensorMaps>();
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<BarrierArriveToNVVM, SemaphoreWaitToNVVM, WgmmaWaitToNVVM>(
+      converter, ctx);
+  patterns.add<BarrierInitToNVVM, BarrierWaitToNVVM, CommitSmemToNVVM,
+               WaitSmemToGmemToNVVM, SetMaxRegistersToNVVM>(converter, ctx,
+                                                            hopper);
+  patterns.add(
+      std::make_unique<CopyGmemToSmemToNVVM>(converter, ctx, hopper, maps));
+  patterns.add(
+      std::make_unique<CopySmemToGmemToNVVM>(converter, ctx, hopper, maps));
+}
+
+void mlir::mgpu::configurePrimitivesToNVVMLegality(ConversionTarget &target) {
+  target
+      .addIllegalOp<BarrierInitOp, BarrierArriveOp, BarrierWaitOp, CommitSmemOp,
+                    WaitSmemToGmemOp, CopyGmemToSmemOp, CopySmemToGmemOp,
+                    SemaphoreWaitOp, WgmmaWaitOp, SetMaxRegistersOp>();
+}
+
+//===----------------------------------------------------------------------===//
+// The pass: the patterns above on every gpu.launch
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct PrimitivesToNVVMPass
+    : public mgpu::impl::MGPUPrimitivesToNVVMBase<PrimitivesToNVVMPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    const TargetInfo *targetInfo = chip.empty() ? &getTargetInfo(getOperation())
+                                                : TargetInfo::lookup(chip);
+    if (!targetInfo) {
+      getOperation().emitError()
+          << "mgpu-primitives-to-nvvm: unknown chip '" << chip << "'";
+      return signalPassFailure();
+    }
+    bool hopper = targetInfo->hasTma;
+    TypeConverter converter;
+    populateBarrierToSharedMemoryConversion(converter);
+    RewritePatternSet patterns(&getContext());
+    populatePrimitivesToNVVMPatterns(converter, patterns, hopper);
+    ConversionTarget target(getContext());
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    configurePrimitivesToNVVMLegality(target);
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    SmallVector<gpu::LaunchOp> launches;
+    getOperation().walk(
+        [&](gpu::LaunchOp launch) { launches.push_back(launch); });
+    for (gpu::LaunchOp launch : launches)
+      if (failed(applyPartialConversion(launch, target, frozen)))
+        return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,151 @@
+//===- ByteBoolVectors.cpp - i1 vectors in byte-per-element memory --------===//
+//
+// A memref of i1 keeps one byte per element (that is how memref.store and
+// LLVM's allocation size lay it out), but LLVM loads and stores a
+// `<N x i1>` vector as N packed bits. Lowered as is, a vector load of
+// `memref<...xi1>` on the host reads the first N/8 bytes as bits and gets
+// wrong values. This pass rewrites the vector memory accesses of i1
+// vectors (loads, stores, their masked forms, and the 1-D transfers that
+// become them) as gathers and scatters over consecutive indices, which
+// LLVM performs element by element, one byte each. Host backends only:
+// the GPU distribution already accesses i1 memory one element at a time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::mgpu {
+#define GEN_PASS_DEF_MGPUBYTEBOOLVECTORS
+#include "mgpu/Passes.h.inc"
+} // namespace mlir::mgpu
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+namespace {
+
+/// A 1-D vector of i1 accessed in a memref (the only case LLVM packs).
+bool isBoolVectorAccess(VectorType vector, Value base) {
+  return vector.getRank() == 1 && !vector.isScalable() &&
+         vector.getElementType().isInteger(1) &&
+         isa<MemRefType>(base.getType());
+}
+
+/// 0, 1, ..., n-1: the gather / scatter offsets of a contiguous access.
+Value consecutiveIndices(PatternRewriter &rewriter, Location loc, int64_t n) {
+  auto type = VectorType::get({n}, rewriter.getIndexType());
+  return vector::StepOp::create(rewriter, loc, type);
+}
+
+Value allTrue(PatternRewriter &rewriter, Location loc, VectorType type) {
+  return arith::ConstantOp::create(
+      rewriter, loc, DenseElementsAttr::get(type, rewriter.getBoolAttr(true)));
+}
+
+struct LoadAsGather : OpRewritePattern<vector::LoadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::LoadOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = op.getVectorType();
+    if (!isBoolVectorAccess(type, op.getBase()))
+      return failure();
+    Location loc = op.getLoc();
+    Value passThru = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseElementsAttr::get(type, rewriter.getBoolAttr(false)));
+    rewriter.replaceOpWithNewOp<vector::GatherOp>(
+        op, type, op.getBase(), op.getIndices(),
+        consecutiveIndices(rewriter, loc, type.getNumElements()),
+        allTrue(rewriter, loc, type), passThru);
+    return success();
+  }
+};
+
+struct MaskedLoadAsGather : OpRewritePattern<vector::MaskedLoadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::MaskedLoadOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = op.getVectorType();
+    if (!isBoolVectorAccess(type, op.getBase()))
+      return failure();
+    rewriter.replaceOpWithNewOp<vector::GatherOp>(
+        op, type, op.getBase(), op.getIndices(),
+        consecutiveIndices(rewriter, op.getLoc(), type.getNumElements()),
+        op.getMask(), op.getPassThru());
+    return success();
+  }
+};
+
+struct StoreAsScatter : OpRewritePattern<vector::StoreOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::StoreOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = op.getVectorType();
+    if (!isBoolVectorAccess(type, op.getBase()))
+      return failure();
+    Location loc = op.getLoc();
+    vector::ScatterOp::create(
+        rewriter, loc, Type(), op.getBase(), op.getIndices(),
+        consecutiveIndices(rewriter, loc, type.getNumElements()),
+        allTrue(rewriter, loc, type), op.getValueToStore());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MaskedStoreAsScatter : OpRewritePattern<vector::MaskedStoreOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::MaskedStoreOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = op.getVectorType();
+    if (!isBoolVectorAccess(type, op.getBase()))
+      return failure();
+    vector::ScatterOp::create(
+        rewriter, op.getLoc(), Type(), op.getBase(), op.getIndices(),
+        consecutiveIndices(rewriter, op.getLoc(), type.getNumElements()),
+        op.getMask(), op.getValueToStore());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ByteBoolVectors : mgpu::impl::MGPUByteBoolVectorsBase<ByteBoolVectors> {
+  void runOnOperation() override {
+    // Only the accesses of i1 vectors (and what their lowering creates)
+    // are rewritten; every other transfer keeps its usual lowering.
+    SmallVector<Operation *> accesses;
+    getOperation()->walk([&](Operation *op) {
+      auto type = TypeSwitch<Operation *, VectorType>(op)
+                      .Case<vector::TransferReadOp, vector::TransferWriteOp,
+                            vector::LoadOp, vector::StoreOp,
+                            vector::MaskedLoadOp, vector::MaskedStoreOp>(
+                          [](auto access) { return access.getVectorType(); })
+                      .Default([](Operation *) { return VectorType(); });
+      if (type && type.getElementType().isInteger(1))
+        accesses.push_back(op);
+    });
+    if (accesses.empty())
+      return;
+    RewritePatternSet patterns(&getContext());
+    vector::populateVectorMaskMaterializationPatterns(
+        patterns, /*force32BitVectorIndices=*/false);
+    vector::populateVectorTransferLoweringPatterns(patterns,
+                                                   /*maxTransferRank=*/1);
+    patterns.add<LoadAsGather, MaskedLoadAsGather, StoreAsScatter,
+                 MaskedStoreAsScatter>(&getContext());
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    if (failed(applyOpPatternsGreedily(accesses, std::move(patterns), config)))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

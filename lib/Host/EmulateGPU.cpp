@@ -1,0 +1,749 @@
+//===- EmulateGPU.cpp - Kernels run on host threads ----------------------===//
+//
+// Runs the kernels that --mgpu-lower-to-gpu produces (before outlining) on
+// the host, one host thread per CUDA thread, so that the GPU lowering itself
+// (block staging, lane distribution, named barriers, shuffles, semaphores)
+// is checked with numbers on machines without a GPU. It is a test vehicle,
+// not a fast path: every CUDA thread of a wave of CTAs (at most 1024 host
+// threads, whole clusters; every CTA at once for kernels that wait on
+// semaphores) is an OpenMP thread, barriers are counters spun on with
+// sched_yield, and a warp shuffle goes through a host array between two
+// warp-wide barriers.
+//
+// Host-side gpu ops become their memref equivalents (alloc, copy, fill,
+// dealloc), async tokens disappear, and workgroup memory becomes one host
+// buffer with a slice per CTA.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Dialect/MGPU/MGPURules.h"
+#include "mgpu/GPU/WarpgroupDistribution.h"
+#include "mgpu/Host/HostRuntimeCalls.h"
+#include "mgpu/Host/WgmmaEmulation.h"
+#include "mgpu/KernelForm/CopyWindows.h"
+#include "mgpu/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace mlir::mgpu {
+#define GEN_PASS_DEF_MGPUEMULATEGPU
+#include "mgpu/Passes.h.inc"
+} // namespace mlir::mgpu
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+namespace {
+
+/// Barrier slots per CTA: 16 named barriers, then one per warp (32 warps).
+constexpr int64_t kSlotsPerCta = 64;
+constexpr int64_t kFirstWarpSlot = 16;
+// Host threads of one wave of CTAs (see Emulator::emulate).
+constexpr int64_t kWaveThreads = 1024;
+
+Value index(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Type toHostType(Type type) {
+  if (!isWorkgroupMemRef(type))
+    return type;
+  auto memref = cast<MemRefType>(type);
+  return MemRefType::get(memref.getShape(), memref.getElementType(),
+                         memref.getLayout());
+}
+
+/// One thread's cp.async, synchronously: element k of the chunk comes from
+/// the source when k < srcElements, else it is zero.
+void emulateAsyncCopy(OpBuilder &b, Location loc,
+                      nvgpu::DeviceAsyncCopyOp copy) {
+  Type element = cast<MemRefType>(copy.getDst().getType()).getElementType();
+  Value count = index(b, loc, copy.getDstElements().getZExtValue());
+  Value available = copy.getSrcElements() ? copy.getSrcElements() : count;
+  auto loop =
+      scf::ForOp::create(b, loc, index(b, loc, 0), count, index(b, loc, 1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value k = loop.getInductionVar();
+  auto shifted = [&](ValueRange indices) {
+    SmallVector<Value> result(indices);
+    result.back() = arith::AddIOp::create(b, loc, result.back(), k);
+    return result;
+  };
+  Value inside =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, k, available);
+  auto ifInside = scf::IfOp::create(b, loc, element, inside, true);
+  b.setInsertionPointToStart(ifInside.thenBlock());
+  scf::YieldOp::create(b, loc,
+                       memref::LoadOp::create(b, loc, copy.getSrc(),
+                                              shifted(copy.getSrcIndices()))
+                           .getResult());
+  b.setInsertionPointToStart(ifInside.elseBlock());
+  scf::YieldOp::create(
+      b, loc,
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(element)).getResult());
+  b.setInsertionPointAfter(ifInside);
+  memref::StoreOp::create(b, loc, ifInside.getResult(0), copy.getDst(),
+                          shifted(copy.getDstIndices()));
+}
+
+/// `@__mgpu_emu_barrier(%sync, %slot, %count)`: counter at 2*slot, generation
+/// at 2*slot+1; the last thread to arrive resets the counter and bumps the
+/// generation, the others yield until the generation moves.
+/// The helper is ours alone: a user function of the same name keeps its
+/// name and the helper is renamed (SymbolTable::insert), so that neither
+/// calls the other.
+func::FuncOp createBarrier(ModuleOp module, func::FuncOp yield) {
+  OpBuilder b(module.getContext());
+  Location loc = module.getLoc();
+  auto syncType = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
+  auto func = func::FuncOp::create(
+      b, loc, "__mgpu_emu_barrier",
+      b.getFunctionType({syncType, b.getIndexType(), b.getIndexType()}, {}));
+  func.setPrivate();
+  SymbolTable(module).insert(func, module.getBody()->end());
+  Block *entry = func.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  Value sync = entry->getArgument(0), slot = entry->getArgument(1);
+  Value count =
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), entry->getArgument(2));
+  Value counterAt = arith::MulIOp::create(b, loc, slot, index(b, loc, 2));
+  Value generationAt =
+      arith::AddIOp::create(b, loc, counterAt, index(b, loc, 1));
+  Value zero = arith::ConstantIntOp::create(b, loc, 0, 64);
+  Value one = arith::ConstantIntOp::create(b, loc, 1, 64);
+  Value generation = memref::AtomicRMWOp::create(
+      b, loc, arith::AtomicRMWKind::addi, zero, sync, generationAt);
+  Value arrived = memref::AtomicRMWOp::create(
+      b, loc, arith::AtomicRMWKind::addi, one, sync, counterAt);
+  Value last =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            arith::AddIOp::create(b, loc, arrived, one), count);
+  auto ifLast = scf::IfOp::create(b, loc, last, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifLast.thenBlock());
+    memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::assign, zero,
+                                sync, counterAt);
+    memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, one, sync,
+                                generationAt);
+    b.setInsertionPointToStart(ifLast.elseBlock());
+    auto loop = scf::WhileOp::create(b, loc, TypeRange(), ValueRange());
+    b.createBlock(&loop.getBefore());
+    Value now = memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
+                                            zero, sync, generationAt);
+    Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, now,
+                                       generation);
+    scf::ConditionOp::create(b, loc, same, ValueRange());
+    b.createBlock(&loop.getAfter());
+    func::CallOp::create(b, loc, yield, ValueRange());
+    scf::YieldOp::create(b, loc);
+  }
+  func::ReturnOp::create(b, loc);
+  return func;
+}
+
+/// The C library's `int sched_yield(void)`; its name cannot change, so a
+/// user symbol of that name with another type is refused.
+FailureOr<func::FuncOp> getOrCreateYield(ModuleOp module) {
+  StringRef name = "sched_yield";
+  OpBuilder b(module.getContext());
+  FunctionType type = b.getFunctionType({}, {b.getI32Type()});
+  if (Operation *existing = module.lookupSymbol(name)) {
+    auto func = dyn_cast<func::FuncOp>(existing);
+    if (func && func.getFunctionType() == type)
+      return func;
+    return existing->emitError()
+           << "the GPU emulator needs '" << name
+           << "' to be the C library function of type " << type
+           << ", which this symbol shadows; rename it";
+  }
+  b.setInsertionPointToEnd(module.getBody());
+  auto func = func::FuncOp::create(b, module.getLoc(), name, type);
+  func.setPrivate();
+  return func;
+}
+
+/// A scalar as i64 bits and back (for the shuffle exchange array).
+Value toBits(OpBuilder &b, Location loc, Value v) {
+  Type type = v.getType();
+  if (type.isIndex())
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
+  unsigned bits = type.getIntOrFloatBitWidth();
+  if (isa<FloatType>(type))
+    v = arith::BitcastOp::create(b, loc, b.getIntegerType(bits), v);
+  if (bits < 64)
+    v = arith::ExtUIOp::create(b, loc, b.getI64Type(), v);
+  return v;
+}
+Value fromBits(OpBuilder &b, Location loc, Value v, Type type) {
+  if (type.isIndex())
+    return arith::IndexCastOp::create(b, loc, type, v);
+  unsigned bits = type.getIntOrFloatBitWidth();
+  if (bits < 64)
+    v = arith::TruncIOp::create(b, loc, b.getIntegerType(bits), v);
+  if (isa<FloatType>(type))
+    v = arith::BitcastOp::create(b, loc, type, v);
+  return v;
+}
+
+/// The host storage of a barrier array bound by --mgpu-lower-to-gpu (a cast
+/// of its shared-memory words).
+Value barrierStorage(Value barrier) {
+  auto cast = barrier.getDefiningOp<UnrealizedConversionCastOp>();
+  return cast ? cast.getInputs().front() : Value();
+}
+
+/// Calls `name` with a pointer to the global side of a window copy, a
+/// pointer to its shared side and the window's description (rank, element
+/// bytes, sizes, offsets, array extents, array strides), in a stack scope.
+void callWithWindow(OpBuilder &b, Operation *op, StringRef name,
+                    ValueRange before, const GlobalWindow &window, Value shared,
+                    ValueRange after) {
+  Location loc = op->getLoc();
+  auto sharedType = cast<MemRefType>(shared.getType());
+  int64_t rank = sharedType.getRank();
+  Value stack = LLVM::StackSaveOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()));
+  auto descType = MemRefType::get({2 + 4 * rank}, b.getI64Type());
+  Value desc = memref::AllocaOp::create(b, loc, descType);
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, window.base);
+  SmallVector<Value> words = {
+      getI64(b, loc, rank),
+      getI64(b, loc, (sharedType.getElementTypeBitWidth() + 7) / 8)};
+  auto asI64 = [&](Value v) -> Value {
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
+  };
+  for (int64_t size : sharedType.getShape())
+    words.push_back(getI64(b, loc, size));
+  for (Value offset : window.offsets)
+    words.push_back(asI64(offset));
+  for (Value size : metadata.getSizes())
+    words.push_back(asI64(size));
+  for (Value stride : metadata.getStrides())
+    words.push_back(asI64(stride));
+  for (auto [i, word] : llvm::enumerate(words))
+    memref::StoreOp::create(b, loc, word, desc, index(b, loc, i));
+  SmallVector<Value> args(before);
+  args.push_back(getElementPointer(b, loc, window.base));
+  args.push_back(getElementPointer(b, loc, shared));
+  args.push_back(getElementPointer(b, loc, desc));
+  llvm::append_range(args, after);
+  callHostRuntime(b, op, name, args);
+  LLVM::StackRestoreOp::create(b, loc, stack);
+}
+
+/// Runs `body` where `lane` (the lane in the warpgroup) is 0.
+void onLaneZero(OpBuilder &b, Location loc, Value lane,
+                function_ref<void(OpBuilder &)> body) {
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                      index(b, loc, 0));
+  auto ifOp = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  body(b);
+}
+
+/// The emulator's kernel-level ops, with their real semantics (see
+/// HostRuntime.cpp): copies in wait on their barrier until a thread waits
+/// for it, copies out wait in their bulk group until it is waited for.
+LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
+  Location loc = op->getLoc();
+  auto barrierAt = [&](Value barrier, Value at) -> Value {
+    Value storage = barrierStorage(barrier);
+    return storage ? getElementPointer(b, loc, storage, at) : Value();
+  };
+  if (auto init = dyn_cast<BarrierInitOp>(op)) {
+    Value storage = barrierStorage(init.getBarrier());
+    if (!storage)
+      return op->emitOpError() << "cannot be emulated: unknown barrier storage";
+    callHostRuntime(b, op, "mgpuHostBarrierInit",
+                    {getElementPointer(b, loc, storage),
+                     getI64(b, loc, init.getBarrier().getType().getCount())});
+    return success();
+  }
+  if (auto arrive = dyn_cast<BarrierArriveOp>(op)) {
+    checkBarrierIndex(b, op, arrive.getIndex(),
+                      arrive.getBarrier().getType().getCount());
+    Value pointer = barrierAt(arrive.getBarrier(), arrive.getIndex());
+    if (!pointer)
+      return op->emitOpError() << "cannot be emulated: unknown barrier storage";
+    onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
+      callHostRuntime(
+          nb, op, "mgpuHostBarrierArrive",
+          {pointer,
+           getI64(nb, loc, arrive.getBarrier().getType().getArrivals())});
+    });
+    return success();
+  }
+  if (auto wait = dyn_cast<BarrierWaitOp>(op)) {
+    checkBarrierIndex(b, op, wait.getIndex(),
+                      wait.getBarrier().getType().getCount());
+    Value pointer = barrierAt(wait.getBarrier(), wait.getIndex());
+    if (!pointer || !wait.getParity())
+      return op->emitOpError() << "cannot be emulated: needs its barrier's "
+                                  "storage and the parity of its phase";
+    Value parity =
+        arith::ExtUIOp::create(b, loc, b.getI64Type(), wait.getParity());
+    callHostRuntime(b, op, "mgpuEmuBarrierWait",
+                    {pointer, parity, getLocationString(b, op)});
+    return success();
+  }
+  if (auto copy = dyn_cast<CopyGmemToSmemOp>(op)) {
+    checkBarrierIndex(b, op, copy.getBarrierIndex(),
+                      copy.getBarrier().getType().getCount());
+    Value pointer = barrierAt(copy.getBarrier(), copy.getBarrierIndex());
+    if (!pointer)
+      return op->emitOpError() << "cannot be emulated: unknown barrier storage";
+    std::optional<SwizzledTiling> tiling;
+    if (ArrayAttr transforms = copy.getTransformsAttr()) {
+      FailureOr<SwizzledTiling> t =
+          getSwizzledTiling(op, "the destination", transforms,
+                            cast<MemRefType>(copy.getDst().getType()));
+      if (failed(t))
+        return failure();
+      tiling = *t;
+    }
+    onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
+      GlobalWindow window =
+          resolveGlobalWindow(nb, loc, copy.getSrc(), copy.getMixedOffsets());
+      Value arrivals =
+          getI64(nb, loc, copy.getBarrier().getType().getArrivals());
+      if (tiling)
+        callWithWindow(
+            nb, op, "mgpuEmuCopyToSharedSwizzled", {pointer, arrivals}, window,
+            copy.getDst(),
+            {getI64(nb, loc, tiling->rows), getI64(nb, loc, tiling->cols)});
+      else
+        callWithWindow(nb, op, "mgpuEmuCopyToShared", {pointer, arrivals},
+                       window, copy.getDst(), {});
+    });
+    return success();
+  }
+  if (auto copy = dyn_cast<CopySmemToGmemOp>(op)) {
+    onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
+      GlobalWindow window =
+          resolveGlobalWindow(nb, loc, copy.getDst(), copy.getMixedOffsets());
+      callWithWindow(nb, op, "mgpuEmuCopyToGlobal", {}, window, copy.getSrc(),
+                     {getI64(nb, loc, copy.getCommitGroup())});
+    });
+    return success();
+  }
+  if (auto wait = dyn_cast<WaitSmemToGmemOp>(op)) {
+    onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
+      callHostRuntime(nb, op, "mgpuEmuWaitCopiesToGlobal",
+                      {getI64(nb, loc, wait.getPending())});
+    });
+    return success();
+  }
+  if (auto wait = dyn_cast<SemaphoreWaitOp>(op)) {
+    callHostRuntime(
+        b, op, "mgpuHostSemaphoreWait",
+        {getElementPointer(b, loc, wait.getSem(), wait.getIndices()),
+         wait.getValue(), getLocationString(b, op)});
+    return success();
+  }
+  // commit_smem: the emulator's copies read shared memory when they land,
+  // after the barrier that follows.
+  return success();
+}
+
+struct Emulator {
+  ModuleOp module;
+  func::FuncOp yield, barrier;
+
+  LogicalResult emulate(gpu::LaunchOp launch);
+};
+
+LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
+  OpBuilder b(launch);
+  Location loc = launch.getLoc();
+  if (launch.getBody().getBlocks().size() != 1)
+    return launch.emitOpError() << "cannot be emulated: its body must be one "
+                                   "block (run before scf is lowered)";
+  Value gx = launch.getGridSizeX(), gy = launch.getGridSizeY(),
+        gz = launch.getGridSizeZ();
+  Value bx = launch.getBlockSizeX(), by = launch.getBlockSizeY(),
+        bz = launch.getBlockSizeZ();
+  Value ctas =
+      arith::MulIOp::create(b, loc, arith::MulIOp::create(b, loc, gx, gy), gz);
+  Value perCta =
+      arith::MulIOp::create(b, loc, arith::MulIOp::create(b, loc, bx, by), bz);
+  // CTAs run in waves of at most kWaveThreads host threads (whole clusters),
+  // as a GPU runs as many CTAs as fit and starts the next when one ends. A
+  // kernel that waits on semaphores needs all its CTAs at once (lower-to-gpu
+  // checked that they fit on the chip): one wave.
+  bool coResident =
+      launch.getBody()
+          .walk([](SemaphoreWaitOp) { return WalkResult::interrupt(); })
+          .wasInterrupted();
+  Value one = index(b, loc, 1);
+  Value cx = launch.getClusterSizeX() ? launch.getClusterSizeX() : one;
+  Value cy = launch.getClusterSizeY() ? launch.getClusterSizeY() : one;
+  Value cz = launch.getClusterSizeZ() ? launch.getClusterSizeZ() : one;
+  Value waveCtas = ctas;
+  if (!coResident) {
+    Value clusterCtas = arith::MulIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, cx, cy), cz);
+    Value fit = arith::MaxUIOp::create(
+        b, loc, one,
+        arith::DivUIOp::create(b, loc, index(b, loc, kWaveThreads), perCta));
+    Value whole = arith::MulIOp::create(
+        b, loc, arith::CeilDivUIOp::create(b, loc, fit, clusterCtas),
+        clusterCtas);
+    waveCtas = arith::MinUIOp::create(b, loc, whole, ctas);
+  }
+  Value smemBytes = index(b, loc, 0);
+  if (Value dynamic = launch.getDynamicSharedMemorySize())
+    smemBytes = arith::IndexCastOp::create(b, loc, b.getIndexType(), dynamic);
+  // Keep every CTA's slice 128-byte aligned, like shared memory.
+  Value stride = arith::MulIOp::create(
+      b, loc, arith::CeilDivUIOp::create(b, loc, smemBytes, index(b, loc, 128)),
+      index(b, loc, 128));
+  auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
+  auto wordsType = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
+  Value smem = memref::AllocOp::create(
+      b, loc, bytesType,
+      ValueRange{arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, waveCtas, stride),
+          index(b, loc, 128))},
+      b.getI64IntegerAttr(128));
+  Value sync = memref::AllocOp::create(
+      b, loc, wordsType,
+      ValueRange{arith::MulIOp::create(b, loc, waveCtas,
+                                       index(b, loc, 2 * kSlotsPerCta))});
+  Value exchange = memref::AllocOp::create(
+      b, loc, wordsType,
+      ValueRange{arith::MulIOp::create(b, loc, waveCtas, perCta)});
+
+  Value zeroIndex = index(b, loc, 0), oneIndex = index(b, loc, 1);
+  auto waves = scf::ForOp::create(b, loc, zeroIndex, ctas, waveCtas);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(waves.getBody());
+    Value firstCta = waves.getInductionVar();
+    Value n = arith::MinUIOp::create(
+        b, loc, waveCtas, arith::SubIOp::create(b, loc, ctas, firstCta));
+    Value threads = arith::MulIOp::create(b, loc, n, perCta);
+    // A CTA starts with its barriers cleared.
+    Value zeroWord = arith::ConstantIntOp::create(b, loc, 0, 64);
+    linalg::FillOp::create(b, loc, zeroWord, sync);
+
+    // One OpenMP thread per CUDA thread of the wave: a statically scheduled
+    // loop with chunk 1 over a team of exactly that many threads.
+    Value chunk = arith::ConstantIntOp::create(b, loc, 1, 32);
+    omp::ParallelOperands team;
+    team.numThreads =
+        arith::IndexCastOp::create(b, loc, b.getI32Type(), threads);
+    auto parallel = omp::ParallelOp::create(b, loc, team);
+    b.createBlock(&parallel.getRegion());
+    omp::WsloopOperands schedule;
+    schedule.scheduleKind = omp::ClauseScheduleKindAttr::get(
+        b.getContext(), omp::ClauseScheduleKind::Static);
+    schedule.scheduleChunk = chunk;
+    auto wsloop = omp::WsloopOp::create(b, loc, schedule);
+    omp::TerminatorOp::create(b, loc);
+    b.createBlock(&wsloop.getRegion());
+    omp::LoopNestOperands bounds;
+    bounds.loopLowerBounds = {zeroIndex};
+    bounds.loopUpperBounds = {threads};
+    bounds.loopSteps = {oneIndex};
+    auto nest = omp::LoopNestOp::create(b, loc, bounds);
+    Block *body =
+        b.createBlock(&nest.getRegion(), {}, {b.getIndexType()}, {loc});
+    omp::YieldOp::create(b, loc);
+    b.setInsertionPointToStart(body);
+
+    // t: the thread in the wave; cta: the CTA in the grid.
+    Value t = body->getArgument(0);
+    Value waveCta = arith::DivUIOp::create(b, loc, t, perCta);
+    Value cta = arith::AddIOp::create(b, loc, firstCta, waveCta);
+    Value tid = arith::RemUIOp::create(b, loc, t, perCta);
+    Value tx = arith::RemUIOp::create(b, loc, tid, bx);
+    Value rest = arith::DivUIOp::create(b, loc, tid, bx);
+    Value ty = arith::RemUIOp::create(b, loc, rest, by);
+    Value tz = arith::DivUIOp::create(b, loc, rest, by);
+    Value bxId = arith::RemUIOp::create(b, loc, cta, gx);
+    Value ctaRest = arith::DivUIOp::create(b, loc, cta, gx);
+    Value byId = arith::RemUIOp::create(b, loc, ctaRest, gy);
+    Value bzId = arith::DivUIOp::create(b, loc, ctaRest, gy);
+    Value ctaBase = arith::MulIOp::create(b, loc, waveCta, stride);
+    Value slotBase =
+        arith::MulIOp::create(b, loc, waveCta, index(b, loc, kSlotsPerCta));
+
+    auto pick = [](gpu::Dimension d, Value x, Value y, Value z) {
+      return d == gpu::Dimension::x ? x : d == gpu::Dimension::y ? y : z;
+    };
+    IRMapping mapping;
+    Block &kernel = launch.getBody().front();
+    gpu::KernelDim3 blockIds = launch.getBlockIds();
+    gpu::KernelDim3 threadIds = launch.getThreadIds();
+    mapping.map(blockIds.x, bxId);
+    mapping.map(blockIds.y, byId);
+    mapping.map(blockIds.z, bzId);
+    mapping.map(threadIds.x, tx);
+    mapping.map(threadIds.y, ty);
+    mapping.map(threadIds.z, tz);
+    gpu::KernelDim3 gridSize = launch.getGridSize();
+    gpu::KernelDim3 blockSize = launch.getBlockSize();
+    mapping.map(gridSize.x, gx);
+    mapping.map(gridSize.y, gy);
+    mapping.map(gridSize.z, gz);
+    mapping.map(blockSize.x, bx);
+    mapping.map(blockSize.y, by);
+    mapping.map(blockSize.z, bz);
+    SmallVector<Operation *> cloned;
+    for (Operation &op : kernel.without_terminator())
+      cloned.push_back(b.clone(op, mapping));
+
+    auto callBarrier = [&](OpBuilder &nb, Location l, Value slot, Value count) {
+      func::CallOp::create(
+          nb, l, barrier,
+          ValueRange{sync, arith::AddIOp::create(nb, l, slotBase, slot),
+                     count});
+    };
+    // Visit a snapshot of the ops: the rewrites below erase ops.
+    SmallVector<Operation *> ops;
+    for (Operation *top : cloned)
+      top->walk<WalkOrder::PreOrder>([&](Operation *op) { ops.push_back(op); });
+    llvm::SmallPtrSet<Operation *, 16> erased;
+    for (Operation *op : ops) {
+      if (erased.contains(op))
+        continue;
+      auto rewrite = [&]() -> WalkResult {
+        OpBuilder nb(op);
+        Location l = op->getLoc();
+        Value replacement;
+        if (auto id = dyn_cast<gpu::ThreadIdOp>(op))
+          replacement = pick(id.getDimension(), tx, ty, tz);
+        else if (auto id = dyn_cast<gpu::BlockIdOp>(op))
+          replacement = pick(id.getDimension(), bxId, byId, bzId);
+        else if (auto dim = dyn_cast<gpu::BlockDimOp>(op))
+          replacement = pick(dim.getDimension(), bx, by, bz);
+        else if (auto dim = dyn_cast<gpu::GridDimOp>(op))
+          replacement = pick(dim.getDimension(), gx, gy, gz);
+        else if (auto id = dyn_cast<gpu::ClusterBlockIdOp>(op))
+          replacement = arith::RemUIOp::create(
+              nb, l, pick(id.getDimension(), bxId, byId, bzId),
+              pick(id.getDimension(), cx, cy, cz));
+        else if (auto id = dyn_cast<gpu::ClusterIdOp>(op))
+          replacement = arith::DivUIOp::create(
+              nb, l, pick(id.getDimension(), bxId, byId, bzId),
+              pick(id.getDimension(), cx, cy, cz));
+        else if (isa<gpu::DynamicSharedMemoryOp>(op)) {
+          // Views into this CTA's slice of the host buffer.
+          for (Operation *user : llvm::make_early_inc_range(op->getUsers())) {
+            auto view = dyn_cast<memref::ViewOp>(user);
+            if (!view)
+              return user->emitOpError()
+                     << "cannot be emulated: dynamic shared memory is only "
+                        "used through memref.view";
+            OpBuilder vb(view);
+            Value shift =
+                arith::AddIOp::create(vb, l, view.getByteShift(), ctaBase);
+            auto hostView = memref::ViewOp::create(
+                vb, l, cast<MemRefType>(toHostType(view.getType())), smem,
+                shift, view.getSizes());
+            view.replaceAllUsesWith(hostView.getResult());
+            erased.insert(view);
+            view.erase();
+          }
+          op->erase();
+          return WalkResult::skip();
+        } else if (isa<gpu::BarrierOp>(op)) {
+          callBarrier(nb, l, index(nb, l, 0), perCta);
+          op->erase();
+          return WalkResult::skip();
+        } else if (auto bar = dyn_cast<NVVM::BarrierOp>(op)) {
+          Value id = bar.getBarrierId()
+                         ? Value(arith::IndexCastOp::create(
+                               nb, l, nb.getIndexType(), bar.getBarrierId()))
+                         : index(nb, l, 0);
+          Value count =
+              bar.getNumberOfThreads()
+                  ? Value(arith::IndexCastOp::create(nb, l, nb.getIndexType(),
+                                                     bar.getNumberOfThreads()))
+                  : perCta;
+          callBarrier(nb, l, id, count);
+          op->erase();
+          return WalkResult::skip();
+        } else if (auto shuffle = dyn_cast<gpu::ShuffleOp>(op)) {
+          if (shuffle.getMode() != gpu::ShuffleMode::XOR)
+            return op->emitOpError() << "cannot be emulated: only xor "
+                                        "shuffles are";
+          Value warpSlot = arith::AddIOp::create(
+              nb, l, index(nb, l, kFirstWarpSlot),
+              arith::DivUIOp::create(nb, l, tid, index(nb, l, 32)));
+          memref::StoreOp::create(nb, l, toBits(nb, l, shuffle.getValue()),
+                                  exchange, t);
+          callBarrier(nb, l, warpSlot, index(nb, l, 32));
+          Value offset = arith::IndexCastOp::create(nb, l, nb.getIndexType(),
+                                                    shuffle.getOffset());
+          Value peer = arith::XOrIOp::create(nb, l, t, offset);
+          Value bits = memref::LoadOp::create(nb, l, exchange, peer);
+          callBarrier(nb, l, warpSlot, index(nb, l, 32));
+          shuffle.getShuffleResult().replaceAllUsesWith(
+              fromBits(nb, l, bits, shuffle.getValue().getType()));
+          shuffle.getValid().replaceAllUsesWith(
+              arith::ConstantIntOp::create(nb, l, 1, 1).getResult());
+          op->erase();
+          return WalkResult::skip();
+        } else if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {
+          // cp.async done at once: the wait that follows has nothing left
+          // to wait for. Elements past srcElements are zero-filled.
+          emulateAsyncCopy(nb, l, copy);
+          erased.insert(op);
+          op->dropAllUses();
+          op->erase();
+          return WalkResult::skip();
+        } else if (isa<NVVM::CpAsyncCommitGroupOp, NVVM::CpAsyncWaitGroupOp>(
+                       op)) {
+          op->erase(); // the copies above completed when they were issued
+          return WalkResult::skip();
+        } else if (auto mma = dyn_cast<NVVM::WgmmaMmaAsyncOp>(op)) {
+          Value lane =
+              arith::RemUIOp::create(nb, l, tid, index(nb, l, kWarpgroupLanes));
+          FailureOr<Value> result =
+              emulateWgmmaMmaAsync(nb, mma, smem, ctaBase, lane);
+          if (failed(result))
+            return WalkResult::interrupt();
+          mma.getResult().replaceAllUsesWith(*result);
+          op->erase();
+          return WalkResult::skip();
+        } else if (isa<NVVM::WgmmaFenceAlignedOp, NVVM::WgmmaGroupSyncAlignedOp,
+                       NVVM::WgmmaWaitGroupSyncOp, NVVM::FenceProxyOp>(op)) {
+          // The MMAs completed when they were issued, and host threads
+          // see shared memory through one proxy.
+          op->erase();
+          return WalkResult::skip();
+        } else if (isa<NVVM::MembarOp>(op)) {
+          op->erase(); // host atomics are already sequentially consistent
+          return WalkResult::skip();
+        } else if (isa<NVVM::NanosleepOp>(op)) {
+          func::CallOp::create(nb, l, yield, ValueRange());
+          op->erase();
+          return WalkResult::skip();
+        }
+        // wgmma was computed when issued; the register budget is the host's.
+        if (isa<WgmmaWaitOp, SetMaxRegistersOp>(op)) {
+          op->erase();
+          return WalkResult::skip();
+        }
+        if (isa<BarrierInitOp, BarrierArriveOp, BarrierWaitOp, CopyGmemToSmemOp,
+                CopySmemToGmemOp, CommitSmemOp, WaitSmemToGmemOp,
+                SemaphoreWaitOp>(op)) {
+          Value lane =
+              arith::RemUIOp::create(nb, l, tid, index(nb, l, kWarpgroupLanes));
+          if (failed(emulatePrimitive(nb, op, lane)))
+            return WalkResult::interrupt();
+          erased.insert(op);
+          op->erase();
+          return WalkResult::skip();
+        }
+        if (replacement) {
+          op->getResult(0).replaceAllUsesWith(replacement);
+          op->erase();
+          return WalkResult::skip();
+        }
+        // debug_print: C printf, by --mgpu-host-printf.
+        if (op->getDialect() && !isa<gpu::PrintfOp>(op) &&
+            isa<gpu::GPUDialect, NVVM::NVVMDialect, nvgpu::NVGPUDialect>(
+                op->getDialect()))
+          return op->emitOpError() << "cannot be emulated on the host";
+        for (Region &region : op->getRegions())
+          for (Block &block : region)
+            for (BlockArgument arg : block.getArguments())
+              arg.setType(toHostType(arg.getType()));
+        for (OpResult r : op->getResults())
+          r.setType(toHostType(r.getType()));
+        return WalkResult::advance();
+      };
+      if (rewrite().wasInterrupted())
+        return failure();
+    }
+  }
+  memref::DeallocOp::create(b, loc, exchange);
+  memref::DeallocOp::create(b, loc, sync);
+  memref::DeallocOp::create(b, loc, smem);
+  return success();
+}
+
+/// Host-side gpu ops to memref ops; async tokens disappear.
+LogicalResult emulateHostOps(Operation *root) {
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (isa<gpu::AllocOp, gpu::MemcpyOp, gpu::MemsetOp, gpu::DeallocOp,
+            gpu::WaitOp, gpu::LaunchOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
+      Value host = memref::AllocOp::create(b, loc, alloc.getMemref().getType(),
+                                           alloc.getDynamicSizes());
+      alloc.getMemref().replaceAllUsesWith(host);
+    } else if (auto copy = dyn_cast<gpu::MemcpyOp>(op)) {
+      memref::CopyOp::create(b, loc, copy.getSrc(), copy.getDst());
+    } else if (auto set = dyn_cast<gpu::MemsetOp>(op)) {
+      linalg::FillOp::create(b, loc, set.getValue(), set.getDst());
+    } else if (auto dealloc = dyn_cast<gpu::DeallocOp>(op)) {
+      memref::DeallocOp::create(b, loc, dealloc.getMemref());
+    }
+  }
+  for (Operation *op : llvm::reverse(ops)) {
+    for (OpResult r : op->getResults())
+      if (!r.use_empty() && !isa<gpu::AsyncTokenType>(r.getType()))
+        return op->emitOpError() << "cannot be emulated: result still used";
+    op->dropAllUses();
+    op->erase();
+  }
+  return success();
+}
+
+struct EmulateGPUPass : public mgpu::impl::MGPUEmulateGPUBase<EmulateGPUPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<gpu::LaunchOp> launches;
+    module.walk([&](gpu::LaunchOp op) { launches.push_back(op); });
+    if (launches.empty()) {
+      // Device memory without kernels is host memory all the same.
+      if (failed(emulateHostOps(module)))
+        signalPassFailure();
+      return;
+    }
+    FailureOr<func::FuncOp> yield = getOrCreateYield(module);
+    if (failed(yield))
+      return signalPassFailure();
+    Emulator emulator{module, *yield, createBarrier(module, *yield)};
+    for (gpu::LaunchOp launch : launches)
+      if (failed(emulator.emulate(launch)))
+        return signalPassFailure();
+    if (failed(emulateHostOps(module)))
+      return signalPassFailure();
+    // The attribute means "kernels live in gpu.modules": true again once
+    // the launches are host loops, unless the module still has some.
+    bool keepsGpuModules = false;
+    module.walk([&](gpu::GPUModuleOp) {
+      keepsGpuModules = true;
+      return WalkResult::interrupt();
+    });
+    if (!keepsGpuModules)
+      module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
+  }
+};
+
+} // namespace

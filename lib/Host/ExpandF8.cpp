@@ -1,0 +1,206 @@
+//===- ExpandF8.cpp - f8 conversions as integer code on the host ----------===//
+//
+// The host has no f8 (LLVM has no such type: f8 values live in i8), so the
+// host backends compute on f8 in f32 (arith-emulate-unsupported-floats) and
+// need only the two conversions, which this pass writes as integer code on
+// the bits: f8E4M3FN and f8E5M2 to f32 exactly, and f32 to them with
+// round-to-nearest-even and saturation to the largest finite value, as the
+// GPU's cvt.rn.satfinite does (NaN stays NaN). Scalars and vectors alike.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Passes.h"
+
+#include "mlir/IR/TypeUtilities.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::mgpu {
+#define GEN_PASS_DEF_MGPUEXPANDF8
+#include "mgpu/Passes.h.inc"
+} // namespace mlir::mgpu
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+namespace {
+
+/// The encoding of an f8 type: mantissa bits, exponent bias, the largest
+/// finite encoding (sign cleared) and the NaN one.
+struct F8Format {
+  int64_t mantissa, bias, maxFinite, nan;
+  bool hasInfinity;
+};
+
+std::optional<F8Format> getFormat(Type type) {
+  if (isa<Float8E4M3FNType>(type))
+    return F8Format{3, 7, 0x7E, 0x7F, false};
+  if (isa<Float8E5M2Type>(type))
+    return F8Format{2, 15, 0x7B, 0x7F, true};
+  return std::nullopt;
+}
+
+/// Builds elementwise integer code for scalars or vectors shaped like
+/// `like`.
+struct Bits {
+  OpBuilder &b;
+  Location loc;
+  Type like;
+  Type typeOf(Type element) {
+    if (auto vector = dyn_cast<VectorType>(like))
+      return vector.clone(element);
+    return element;
+  }
+  Value constant(Type element, int64_t v) {
+    Type type = typeOf(element);
+    TypedAttr attr = b.getIntegerAttr(element, v);
+    if (auto vector = dyn_cast<VectorType>(type))
+      attr = DenseElementsAttr::get(vector, attr);
+    return arith::ConstantOp::create(b, loc, attr);
+  }
+  Value f32(double v) {
+    Type type = typeOf(b.getF32Type());
+    TypedAttr attr = b.getF32FloatAttr(v);
+    if (auto vector = dyn_cast<VectorType>(type))
+      attr = DenseElementsAttr::get(vector, attr);
+    return arith::ConstantOp::create(b, loc, attr);
+  }
+  Value i32(int64_t v) { return constant(b.getI32Type(), v); }
+  Value i8(int64_t v) { return constant(b.getI8Type(), v); }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+};
+
+struct ExpandExtF : OpRewritePattern<arith::ExtFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::ExtFOp op,
+                                PatternRewriter &rewriter) const override {
+    Type source = getElementTypeOrSelf(op.getIn().getType());
+    std::optional<F8Format> format = getFormat(source);
+    if (!format || !getElementTypeOrSelf(op.getType()).isF32())
+      return failure();
+    Location loc = op.getLoc();
+    Bits k{rewriter, loc, op.getType()};
+    int64_t m = format->mantissa;
+    Value byte = arith::BitcastOp::create(
+        rewriter, loc, k.typeOf(rewriter.getI8Type()), op.getIn());
+    Value bits = arith::ExtUIOp::create(rewriter, loc,
+                                        k.typeOf(rewriter.getI32Type()), byte);
+    Value sign = arith::ShLIOp::create(
+        rewriter, loc, arith::ShRUIOp::create(rewriter, loc, bits, k.i32(7)),
+        k.i32(31));
+    Value magnitude = arith::AndIOp::create(rewriter, loc, bits, k.i32(0x7F));
+    Value exponent = arith::ShRUIOp::create(rewriter, loc, magnitude, k.i32(m));
+    Value fraction =
+        arith::AndIOp::create(rewriter, loc, magnitude, k.i32((1 << m) - 1));
+    // Normal: re-bias the exponent, widen the fraction.
+    Value normal = arith::OrIOp::create(
+        rewriter, loc,
+        arith::ShLIOp::create(rewriter, loc,
+                              arith::AddIOp::create(rewriter, loc, exponent,
+                                                    k.i32(127 - format->bias)),
+                              k.i32(23)),
+        arith::ShLIOp::create(rewriter, loc, fraction, k.i32(23 - m)));
+    // Subnormal (exponent 0): fraction * 2^(1 - bias - m), exact in f32.
+    Value subnormal = arith::BitcastOp::create(
+        rewriter, loc, k.typeOf(rewriter.getI32Type()),
+        arith::MulFOp::create(
+            rewriter, loc,
+            arith::UIToFPOp::create(rewriter, loc,
+                                    k.typeOf(rewriter.getF32Type()), fraction),
+            k.f32(std::ldexp(1.0, 1 - format->bias - m))));
+    Value result = k.select(k.cmp(arith::CmpIPredicate::eq, exponent, k.i32(0)),
+                            subnormal, normal);
+    // Special values: E5M2 has infinities and NaNs at exponent 31, E4M3FN
+    // only NaN at 0x7F.
+    Value special =
+        format->hasInfinity
+            ? k.cmp(arith::CmpIPredicate::eq, exponent, k.i32(31))
+            : k.cmp(arith::CmpIPredicate::eq, magnitude, k.i32(0x7F));
+    Value infOrNan =
+        format->hasInfinity
+            ? k.select(k.cmp(arith::CmpIPredicate::eq, fraction, k.i32(0)),
+                       k.i32(0x7F800000), k.i32(0x7FC00000))
+            : k.i32(0x7FC00000);
+    result = k.select(special, infOrNan, result);
+    result = arith::OrIOp::create(rewriter, loc, result, sign);
+    rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, op.getType(), result);
+    return success();
+  }
+};
+
+struct ExpandTruncF : OpRewritePattern<arith::TruncFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::TruncFOp op,
+                                PatternRewriter &rewriter) const override {
+    Type target = getElementTypeOrSelf(op.getType());
+    std::optional<F8Format> format = getFormat(target);
+    if (!format || !getElementTypeOrSelf(op.getIn().getType()).isF32())
+      return failure();
+    Location loc = op.getLoc();
+    Bits k{rewriter, loc, op.getType()};
+    int64_t m = format->mantissa;
+    Type i32 = k.typeOf(rewriter.getI32Type());
+    Value bits = arith::BitcastOp::create(rewriter, loc, i32, op.getIn());
+    Value sign = arith::AndIOp::create(
+        rewriter, loc, arith::ShRUIOp::create(rewriter, loc, bits, k.i32(24)),
+        k.i32(0x80));
+    Value magnitude =
+        arith::AndIOp::create(rewriter, loc, bits, k.i32(0x7FFFFFFF));
+    // Normal range: round the fraction to m bits, to nearest even (the
+    // carry may raise the exponent), then re-bias.
+    int64_t drop = 23 - m;
+    Value lsb = arith::AndIOp::create(
+        rewriter, loc,
+        arith::ShRUIOp::create(rewriter, loc, magnitude, k.i32(drop)),
+        k.i32(1));
+    Value rounded = arith::AddIOp::create(
+        rewriter, loc, magnitude,
+        arith::AddIOp::create(rewriter, loc, lsb,
+                              k.i32((int64_t(1) << (drop - 1)) - 1)));
+    Value normal = arith::SubIOp::create(
+        rewriter, loc,
+        arith::ShRUIOp::create(rewriter, loc, rounded, k.i32(drop)),
+        k.i32((127 - format->bias) << m));
+    // Below the smallest normal, 2^(1 - bias): a multiple of the smallest
+    // subnormal, rounded to nearest even (may round up to the smallest
+    // normal, whose encoding follows).
+    Value absolute = math::AbsFOp::create(rewriter, loc, op.getIn());
+    Value scaled = arith::MulFOp::create(
+        rewriter, loc, absolute, k.f32(std::ldexp(1.0, format->bias - 1 + m)));
+    Value subnormal = arith::FPToUIOp::create(
+        rewriter, loc, i32, math::RoundEvenOp::create(rewriter, loc, scaled));
+    Value isSubnormal = k.cmp(arith::CmpIPredicate::ult, magnitude,
+                              k.i32(int64_t(127 + 1 - format->bias) << 23));
+    Value encoded = k.select(isSubnormal, subnormal, normal);
+    // Saturate to the largest finite value (infinities too); NaN is NaN.
+    Value tooLarge =
+        k.cmp(arith::CmpIPredicate::sgt, encoded, k.i32(format->maxFinite));
+    encoded = k.select(tooLarge, k.i32(format->maxFinite), encoded);
+    Value isNan =
+        k.cmp(arith::CmpIPredicate::ugt, magnitude, k.i32(0x7F800000));
+    encoded = k.select(isNan, k.i32(format->nan), encoded);
+    encoded = arith::OrIOp::create(rewriter, loc, encoded, sign);
+    Value byte = arith::TruncIOp::create(
+        rewriter, loc, k.typeOf(rewriter.getI8Type()), encoded);
+    rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, op.getType(), byte);
+    return success();
+  }
+};
+
+struct ExpandF8Pass : public mgpu::impl::MGPUExpandF8Base<ExpandF8Pass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<ExpandExtF, ExpandTruncF>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,324 @@
+//===- PrimitivesToCPU.cpp - Kernel-level ops on the host -----------------===//
+//
+// Conversion patterns for the interpret mode (see the header). Each pattern
+// opens with what it rewrites into what.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Host/PrimitivesToCPU.h"
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mgpu/Dialect/MGPU/WgmmaSemantics.h"
+#include "mgpu/Host/HostRuntimeCalls.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+void mlir::mgpu::populateBarrierTypeConversion(TypeConverter &converter) {
+  converter.addConversion([](Type type) { return type; });
+  converter.addConversion([](BarrierType type) -> Type {
+    return MemRefType::get({type.getCount()},
+                           IntegerType::get(type.getContext(), 64));
+  });
+}
+
+namespace {
+
+Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+/// Copies the window of `global` at element `offsets` (shape of `shared`)
+/// to or from `shared`, clipped to `global`: elements past it read as zero
+/// and are not written.
+void copyWindow(OpBuilder &b, Location loc, Value global,
+                ArrayRef<OpFoldResult> offsets, Value shared, bool toShared) {
+  auto sharedType = cast<MemRefType>(shared.getType());
+  if (offsets.empty()) {
+    if (toShared)
+      memref::CopyOp::create(b, loc, global, shared);
+    else
+      memref::CopyOp::create(b, loc, shared, global);
+    return;
+  }
+  Value zero = indexConstant(b, loc, 0);
+  Value partial = arith::ConstantIntOp::create(b, loc, 0, 1);
+  SmallVector<OpFoldResult> globalOffsets, sharedOffsets, sizes, strides;
+  for (auto [d, offsetOfr] : llvm::enumerate(offsets)) {
+    Value offset = getValueOrCreateConstantIndexOp(b, loc, offsetOfr);
+    Value size = indexConstant(b, loc, sharedType.getDimSize(d));
+    Value extent = memref::DimOp::create(b, loc, global, d);
+    Value lo = arith::MinSIOp::create(
+        b, loc, arith::MaxSIOp::create(b, loc, offset, zero), extent);
+    Value hi = arith::MaxSIOp::create(
+        b, loc,
+        arith::MinSIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, offset, size), extent),
+        lo);
+    Value count = arith::SubIOp::create(b, loc, hi, lo);
+    partial = arith::OrIOp::create(
+        b, loc, partial,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, count, size));
+    globalOffsets.push_back(lo);
+    // Where the clipped part starts in the window (0 unless it starts
+    // before the array).
+    sharedOffsets.push_back(Value(arith::MinSIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, lo, offset), size)));
+    sizes.push_back(count);
+    strides.push_back(b.getIndexAttr(1));
+  }
+  Value globalView =
+      memref::SubViewOp::create(b, loc, global, globalOffsets, sizes, strides);
+  Value sharedView =
+      memref::SubViewOp::create(b, loc, shared, sharedOffsets, sizes, strides);
+  if (!toShared) {
+    linalg::CopyOp::create(b, loc, sharedView, globalView);
+    return;
+  }
+  auto ifPartial = scf::IfOp::create(b, loc, partial, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifPartial.thenBlock());
+    Value zeroElement = arith::ConstantOp::create(
+        b, loc, cast<TypedAttr>(b.getZeroAttr(sharedType.getElementType())));
+    linalg::FillOp::create(b, loc, zeroElement, shared);
+  }
+  linalg::CopyOp::create(b, loc, globalView, sharedView);
+}
+
+/// The host word of barrier `index` of a converted barrier array.
+Value barrierPointer(OpBuilder &b, Location loc, Value barriers, Value index) {
+  return getElementPointer(b, loc, barriers, index);
+}
+
+/// copy_gmem_to_smem -> a clipped synchronous copy, then one arrival.
+struct CopyGmemToSmemToCPU : public OpConversionPattern<CopyGmemToSmemOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CopyGmemToSmemOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    // Host buffers stay row-major whatever the transforms: only the wgmma
+    // ops that name the same transforms read them, and they do so as
+    // row-major here too.
+    checkBarrierIndex(rewriter, op, adaptor.getBarrierIndex(),
+                      op.getBarrier().getType().getCount());
+    copyWindow(rewriter, loc, adaptor.getSrc(), op.getMixedOffsets(),
+               adaptor.getDst(), /*toShared=*/true);
+    callHostRuntime(
+        rewriter, op, "mgpuHostBarrierArrive",
+        {barrierPointer(rewriter, loc, adaptor.getBarrier(),
+                        adaptor.getBarrierIndex()),
+         getI64(rewriter, loc, op.getBarrier().getType().getArrivals())});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// copy_smem_to_gmem -> a clipped synchronous copy.
+struct CopySmemToGmemToCPU : public OpConversionPattern<CopySmemToGmemOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CopySmemToGmemOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    copyWindow(rewriter, op.getLoc(), adaptor.getDst(), op.getMixedOffsets(),
+               adaptor.getSrc(), /*toShared=*/false);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// commit_smem, wait_smem_to_gmem -> nothing: host copies are done when
+/// they return.
+template <typename OpTy> struct EraseOnCPU : public OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The host holds every vector whole: a layout cast is its source.
+struct LayoutCastToCPU : public OpConversionPattern<LayoutCastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LayoutCastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getSource());
+    return success();
+  }
+};
+
+/// barrier_arrive -> mgpuHostBarrierArrive.
+struct BarrierArriveToCPU : public OpConversionPattern<BarrierArriveOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BarrierArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    checkBarrierIndex(rewriter, op, adaptor.getIndex(),
+                      op.getBarrier().getType().getCount());
+    callHostRuntime(
+        rewriter, op, "mgpuHostBarrierArrive",
+        {barrierPointer(rewriter, loc, adaptor.getBarrier(),
+                        adaptor.getIndex()),
+         getI64(rewriter, loc, op.getBarrier().getType().getArrivals())});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// barrier_wait with a parity -> mgpuHostBarrierWait (bounded).
+struct BarrierWaitToCPU : public OpConversionPattern<BarrierWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BarrierWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getParity())
+      return rewriter.notifyMatchFailure(
+          op, "the phase is implicit (run --mgpu-track-barrier-phases)");
+    Location loc = op.getLoc();
+    checkBarrierIndex(rewriter, op, adaptor.getIndex(),
+                      op.getBarrier().getType().getCount());
+    Value parity = arith::ExtUIOp::create(rewriter, loc, rewriter.getI64Type(),
+                                          adaptor.getParity());
+    callHostRuntime(rewriter, op, "mgpuHostBarrierWait",
+                    {barrierPointer(rewriter, loc, adaptor.getBarrier(),
+                                    adaptor.getIndex()),
+                     parity, getLocationString(rewriter, op)});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// semaphore_signal -> an atomic add.
+struct SemaphoreSignalToCPU : public OpConversionPattern<SemaphoreSignalOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SemaphoreSignalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    memref::AtomicRMWOp::create(rewriter, op.getLoc(),
+                                arith::AtomicRMWKind::addi, adaptor.getValue(),
+                                adaptor.getSem(), adaptor.getIndices());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// semaphore_wait -> mgpuHostSemaphoreWait (bounded).
+struct SemaphoreWaitToCPU : public OpConversionPattern<SemaphoreWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SemaphoreWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    callHostRuntime(rewriter, op, "mgpuHostSemaphoreWait",
+                    {getElementPointer(rewriter, loc, adaptor.getSem(),
+                                       adaptor.getIndices()),
+                     adaptor.getValue(), getLocationString(rewriter, op)});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// mgpu.wgmma -> loops over the result elements on a heap copy of the
+/// accumulator (a in registers gets a heap copy too); each element is
+/// computed as WgmmaSemantics.h says. Synchronous, so wgmma_wait has
+/// nothing left to wait for.
+struct WgmmaToCPU : public OpConversionPattern<WgmmaOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WgmmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // Transforms lay out a buffer for the tensor cores only; on the host
+    // the copies that fill it keep it row-major (CopyGmemToSmemToCPU).
+    Location loc = op.getLoc();
+    auto accType = cast<VectorType>(op.getAcc().getType());
+    Value zero = indexConstant(rewriter, loc, 0);
+    // Heap, not stack: the body runs once per program of a host loop.
+    auto toBuffer = [&](Value vector) {
+      auto type = cast<VectorType>(vector.getType());
+      Value buffer = memref::AllocOp::create(
+          rewriter, loc,
+          MemRefType::get(type.getShape(), type.getElementType()));
+      vector::TransferWriteOp::create(rewriter, loc, vector, buffer,
+                                      ValueRange{zero, zero},
+                                      ArrayRef<bool>{true, true});
+      return buffer;
+    };
+    Value acc = toBuffer(adaptor.getAcc());
+    Value a = adaptor.getA();
+    bool aInRegisters = isa<VectorType>(a.getType());
+    if (aInRegisters)
+      a = toBuffer(a);
+    Value b = adaptor.getB();
+    auto rows =
+        scf::ForOp::create(rewriter, loc, zero,
+                           indexConstant(rewriter, loc, accType.getDimSize(0)),
+                           indexConstant(rewriter, loc, 1));
+    rewriter.setInsertionPointToStart(rows.getBody());
+    auto columns =
+        scf::ForOp::create(rewriter, loc, zero,
+                           indexConstant(rewriter, loc, accType.getDimSize(1)),
+                           indexConstant(rewriter, loc, 1));
+    rewriter.setInsertionPointToStart(columns.getBody());
+    Value i = rows.getInductionVar(), j = columns.getInductionVar();
+    Value old = memref::LoadOp::create(rewriter, loc, acc, ValueRange{i, j});
+    int64_t k = cast<MemRefType>(b.getType()).getDimSize(0);
+    auto steps =
+        scf::ForOp::create(rewriter, loc, zero, indexConstant(rewriter, loc, k),
+                           indexConstant(rewriter, loc, 1),
+                           ValueRange{buildWgmmaStart(rewriter, loc, old)});
+    rewriter.setInsertionPointToStart(steps.getBody());
+    Value kk = steps.getInductionVar();
+    scf::YieldOp::create(
+        rewriter, loc,
+        buildWgmmaAccumulate(
+            rewriter, loc, steps.getRegionIterArgs()[0],
+            memref::LoadOp::create(rewriter, loc, a, ValueRange{i, kk}),
+            memref::LoadOp::create(rewriter, loc, b, ValueRange{kk, j})));
+    rewriter.setInsertionPointAfter(steps);
+    memref::StoreOp::create(rewriter, loc,
+                            buildWgmmaFinish(rewriter, loc, steps.getResult(0),
+                                             accType.getElementType()),
+                            acc, ValueRange{i, j});
+    rewriter.setInsertionPointAfter(rows);
+    Value padding = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getZeroAttr(accType.getElementType()));
+    Value result = vector::TransferReadOp::create(
+        rewriter, loc, accType, acc, ValueRange{zero, zero}, padding,
+        ArrayRef<bool>{true, true});
+    memref::DeallocOp::create(rewriter, loc, acc);
+    if (aInRegisters)
+      memref::DeallocOp::create(rewriter, loc, a);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::mgpu::populatePrimitivesToCPUPatterns(const TypeConverter &converter,
+                                                 RewritePatternSet &patterns) {
+  patterns.add<CopyGmemToSmemToCPU, CopySmemToGmemToCPU,
+               EraseOnCPU<CommitSmemOp>, EraseOnCPU<WaitSmemToGmemOp>,
+               BarrierArriveToCPU, BarrierWaitToCPU, SemaphoreSignalToCPU,
+               SemaphoreWaitToCPU, WgmmaToCPU, EraseOnCPU<WgmmaWaitOp>,
+               EraseOnCPU<SetMaxRegistersOp>, LayoutCastToCPU>(
+      converter, patterns.getContext());
+}
+
+void mlir::mgpu::configurePrimitivesToCPULegality(ConversionTarget &target) {
+  target.addIllegalOp<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp,
+                      WaitSmemToGmemOp, BarrierArriveOp, BarrierWaitOp,
+                      SemaphoreSignalOp, SemaphoreWaitOp, WgmmaOp, WgmmaWaitOp,
+                      SetMaxRegistersOp, LayoutCastOp>();
+}

@@ -1,0 +1,164 @@
+//===- WgmmaEmulation.cpp - wgmma.mma_async on host threads ---------------===//
+//
+// See the header. A descriptor keeps 14 bits of (shared address / 16), so the
+// emulator recovers the host address of an operand from those bits and the
+// host address of the CTA's slice, which is smaller than the 256 KiB the
+// field spans.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Host/WgmmaEmulation.h"
+#include "mgpu/GPU/WgmmaToNVVM.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+namespace {
+
+/// Where an operand lies in the CTA's slice: its start, the two distances
+/// (bytes, as index) and whether it has the 128-byte swizzle (i1).
+struct DecodedDescriptor {
+  Value start, leading, stride;
+  Value swizzled;
+};
+
+struct Emitter {
+  OpBuilder &b;
+  Location loc;
+
+  Value i64(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 64); }
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value toIndex(Value v) {
+    return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v);
+  }
+  /// Bits [shift, shift + 14) of `desc`, times 16.
+  Value field(Value desc, int64_t shift) {
+    Value bits = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, desc, i64(shift)), i64(0x3fff));
+    return arith::ShLIOp::create(b, loc, bits, i64(4));
+  }
+  DecodedDescriptor decode(Value desc, Value sliceLow18) {
+    // The operand's offset in the slice: its 18 address bits minus the
+    // slice's, modulo 256 KiB.
+    Value start = arith::AndIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, field(desc, 0), sliceLow18),
+        i64(0x3ffff));
+    Value mode = arith::ShRUIOp::create(b, loc, desc, i64(62));
+    Value swizzled =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, mode, i64(1));
+    return {toIndex(start), toIndex(field(desc, 16)), toIndex(field(desc, 32)),
+            swizzled};
+  }
+  /// Element index (2-byte elements) of (row, col) (M or N, K) in a decoded
+  /// tile: a core matrix is 8 rows of 8 K elements, or 8 K rows of 8 M or N
+  /// elements (`mnMajor`).
+  Value element(const DecodedDescriptor &d, Value row, Value col,
+                bool mnMajor) {
+    auto mul = [&](Value x, Value y) -> Value {
+      return arith::MulIOp::create(b, loc, x, y);
+    };
+    auto div = [&](Value x, int64_t c) -> Value {
+      return arith::DivUIOp::create(b, loc, x, index(c));
+    };
+    auto rem = [&](Value x, int64_t c) -> Value {
+      return arith::RemUIOp::create(b, loc, x, index(c));
+    };
+    auto add = [&](Value x, Value y) -> Value {
+      return arith::AddIOp::create(b, loc, x, y);
+    };
+    Value coreRow = mnMajor ? col : row, inRow = mnMajor ? row : col;
+    Value bytes = add(
+        add(d.start, mul(div(row, 8), d.stride)),
+        add(mul(div(col, 8), d.leading), add(mul(rem(coreRow, 8), index(16)),
+                                             mul(rem(inRow, 8), index(2)))));
+    // With the 128-byte swizzle, rows are 128 bytes: K-major, row r at
+    // r / 8 strides and (r mod 8) rows, column c at 2c bytes along it;
+    // N-major, K row k at k / 8 strides and (k mod 8) rows, column n at
+    // n / 64 leading distances and 2 (n mod 64) bytes. The address then
+    // has its 16-byte chunk bits xor-ed with its 128-byte row bits.
+    Value swizzledBytes =
+        mnMajor ? add(add(d.start, mul(div(col, 8), d.stride)),
+                      add(mul(rem(col, 8), index(128)),
+                          add(mul(div(row, 64), d.leading),
+                              mul(rem(row, 64), index(2)))))
+                : add(add(d.start, mul(div(row, 8), d.stride)),
+                      add(mul(rem(row, 8), index(128)), mul(col, index(2))));
+    Value rowBits = rem(div(swizzledBytes, 128), 8);
+    swizzledBytes =
+        arith::XOrIOp::create(b, loc, swizzledBytes, mul(rowBits, index(16)));
+    bytes = arith::SelectOp::create(b, loc, d.swizzled, swizzledBytes, bytes);
+    return div(bytes, 2);
+  }
+};
+
+} // namespace
+
+FailureOr<Value> mlir::mgpu::emulateWgmmaMmaAsync(OpBuilder &b,
+                                                  NVVM::WgmmaMmaAsyncOp op,
+                                                  Value smem, Value ctaBase,
+                                                  Value lane) {
+  Location loc = op.getLoc();
+  NVVM::MMAShapeAttr shape = op.getShape();
+  bool f16 = op.getTypeA() == NVVM::WGMMATypes::f16;
+  bool bf16 = op.getTypeA() == NVVM::WGMMATypes::bf16;
+  if ((!f16 && !bf16) || op.getTypeB() != op.getTypeA() ||
+      op.getTypeD() != NVVM::WGMMATypes::f32 ||
+      op.getLayoutA() != NVVM::MMALayout::row || shape.getM() != 64 ||
+      shape.getK() != 16 || op.getScaleD() != NVVM::WGMMAScaleOut::one ||
+      op.getScaleA() != NVVM::WGMMAScaleIn::one ||
+      op.getScaleB() != NVVM::WGMMAScaleIn::one)
+    return op.emitOpError()
+           << "cannot be emulated: only f16/bf16 inputs (a K-major) into an "
+              "f32 m64nNk16 accumulator are";
+  bool bMnMajor = op.getLayoutB() == NVVM::MMALayout::row;
+  Emitter e{b, loc};
+  Type input = f16 ? Type(b.getF16Type()) : Type(b.getBF16Type());
+  Type f32 = b.getF32Type();
+
+  // The CTA's slice as 2-byte elements, and its low 18 address bits.
+  Value total = memref::DimOp::create(b, loc, smem, 0);
+  Value count = arith::DivUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, total, ctaBase), e.index(2));
+  Value elements = memref::ViewOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, input), smem, ctaBase,
+      ValueRange{count});
+  Value base = arith::AddIOp::create(
+      b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem),
+      ctaBase);
+  Value low18 = arith::AndIOp::create(
+      b, loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), base),
+      e.i64(0x3ffff));
+  DecodedDescriptor a = e.decode(op.getDescriptorA(), low18);
+  DecodedDescriptor bDesc = e.decode(op.getDescriptorB(), low18);
+
+  Value fragment = op.getInouts();
+  for (int64_t reg = 0; reg < shape.getN() / 2; ++reg) {
+    auto [row, col] = buildFragmentPosition(b, loc, lane, reg);
+    Value acc = LLVM::ExtractValueOp::create(b, loc, fragment, reg);
+    auto loop = scf::ForOp::create(b, loc, e.index(0), e.index(16), e.index(1),
+                                   ValueRange{acc});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value k = loop.getInductionVar();
+      Value x = memref::LoadOp::create(b, loc, elements,
+                                       ValueRange{e.element(a, row, k, false)});
+      Value y = memref::LoadOp::create(
+          b, loc, elements, ValueRange{e.element(bDesc, col, k, bMnMajor)});
+      Value product =
+          arith::MulFOp::create(b, loc, arith::ExtFOp::create(b, loc, f32, x),
+                                arith::ExtFOp::create(b, loc, f32, y));
+      scf::YieldOp::create(b, loc,
+                           ValueRange{arith::AddFOp::create(
+                               b, loc, loop.getRegionIterArgs()[0], product)});
+    }
+    fragment =
+        LLVM::InsertValueOp::create(b, loc, fragment, loop.getResult(0), reg);
+  }
+  return fragment;
+}

@@ -1,0 +1,318 @@
+//===- AssignLayouts.cpp - Lane layouts of the vector values of bodies ----===//
+//
+// The layout-assignment layer between the kernel form and the GPU
+// distribution: every vector value of a kernel body gets a `#mgpu.layout`
+// (recorded in `mgpu.out_layouts`), so that the distribution emits each op in
+// the layout its value lives in and converts only where layouts meet. The
+// rules are forward: producers with a fixed layout (tensor-core wgmma,
+// layout_cast, splats) propagate through elementwise ops; a loop-carried
+// value is in the fragment layout when what the loop yields for it is, which
+// is found by growing the set of such loop results from empty to a fixed
+// point (each step can only turn more values to `wgmma`, so it ends).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Dialect/MGPU/MGPULayouts.h"
+#include "mgpu/KernelForm/LayoutAssignment.h"
+#include "mgpu/Passes.h"
+
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/VectorInterfaces.h"
+
+namespace mlir::mgpu {
+#define GEN_PASS_DEF_MGPUASSIGNLAYOUTS
+#include "mgpu/Passes.h.inc"
+} // namespace mlir::mgpu
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+namespace {
+
+class LayoutAssignment {
+public:
+  LayoutAssignment(bool tensorCores) : tensorCores(tensorCores) {}
+
+  void run(Region &body) {
+    SmallVector<Operation *> ops;
+    // Post-order: an scf.if after the yields of its branches, and every op
+    // after the ops it uses (iteration arguments are read from
+    // carriedFragments).
+    body.walk<WalkOrder::PostOrder>([&](Operation *op) {
+      if (!getLayoutValues(op).empty() && !op->hasAttr(kOutLayoutsAttrName))
+        ops.push_back(op);
+    });
+    bool changed = true;
+    while (changed) {
+      layouts.clear();
+      for (Operation *op : ops)
+        assign(op);
+      changed = growCarried(ops) || readIntoFragments(ops);
+    }
+    for (Operation *op : ops)
+      setAssignedLayouts(
+          op, llvm::map_to_vector(getLayoutValues(op),
+                                  [&](Value v) { return layoutOf(v); }));
+  }
+
+private:
+  bool tensorCores;
+  DenseMap<Value, LayoutKind> layouts;
+  /// Results of scf.for (and so their iteration arguments) taken to be in
+  /// a fragment layout (wgmma or wgmma_row).
+  DenseMap<Value, LayoutKind> carriedFragments;
+
+  static bool isFragment(LayoutKind kind) {
+    return kind == LayoutKind::wgmma || kind == LayoutKind::wgmma_row;
+  }
+
+  static bool fits(LayoutKind kind, Value v) {
+    return succeeded(verifyLayoutFits(kind, cast<VectorType>(v.getType())));
+  }
+
+  LayoutKind layoutOf(Value v) const {
+    if (auto it = layouts.find(v); it != layouts.end())
+      return it->second;
+    if (std::optional<LayoutKind> kind = getAssignedLayout(v))
+      return *kind;
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+        if (OpResult tied = loop.getTiedLoopResult(arg))
+          return carriedFragments.lookup(tied);
+    return LayoutKind::strided;
+  }
+
+  void assign(Operation *op) {
+    for (Value v : getLayoutValues(op))
+      layouts[v] = choose(op, v);
+  }
+
+  LayoutKind choose(Operation *op, Value v) const {
+    if (auto cast = dyn_cast<LayoutCastOp>(op))
+      return cast.getLayout().getKind();
+    if (auto wgmma = dyn_cast<WgmmaOp>(op))
+      return tensorCores && canRunOnTensorCores(wgmma) ? LayoutKind::wgmma
+                                                       : LayoutKind::strided;
+    if (isa<scf::ForOp>(op))
+      return carriedFragments.lookup(v);
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      if (!ifOp.elseBlock())
+        return LayoutKind::strided;
+      unsigned i = cast<OpResult>(v).getResultNumber();
+      return combine({layoutOf(ifOp.thenYield().getOperand(i)),
+                      layoutOf(ifOp.elseYield().getOperand(i))},
+                     v, /*preferFragments=*/false);
+    }
+    if (auto it = fragmentReads.find(v); it != fragmentReads.end())
+      return it->second;
+    if (isSplatValue(v))
+      return LayoutKind::splat;
+    // A reduction along the rows of fragments leaves one value per row.
+    if (auto reduction = dyn_cast<vector::MultiDimReductionOp>(op))
+      if (layoutOf(reduction.getSource()) == LayoutKind::wgmma &&
+          reduction.getReductionMask() == ArrayRef<bool>{false, true} &&
+          isa<FloatType>(reduction.getSourceVectorType().getElementType()) &&
+          fits(LayoutKind::wgmma_row, v))
+        return LayoutKind::wgmma_row;
+    // M <-> M x 1 keeps the rows; rows broadcast over the columns of a
+    // fragment are a fragment.
+    if (auto cast = dyn_cast<vector::ShapeCastOp>(op))
+      if (layoutOf(cast.getSource()) == LayoutKind::wgmma_row &&
+          fits(LayoutKind::wgmma_row, v))
+        return LayoutKind::wgmma_row;
+    if (Value rows = getBroadcastRows(op))
+      if (layoutOf(rows) == LayoutKind::wgmma_row && fits(LayoutKind::wgmma, v))
+        return LayoutKind::wgmma;
+    if ((OpTrait::hasElementwiseMappableTraits(op) || isa<vector::FMAOp>(op)) &&
+        !op->getNumRegions()) {
+      SmallVector<LayoutKind> kinds;
+      for (Value operand : op->getOperands())
+        if (isa<VectorType>(operand.getType()))
+          kinds.push_back(layoutOf(operand));
+      return combine(kinds, v, /*preferFragments=*/true);
+    }
+    return LayoutKind::strided;
+  }
+
+  /// The layout of a value made of values in `kinds` at the same positions
+  /// (an elementwise op, the branches of an if). Splats fit any layout. With
+  /// one fragment layout and no other, the result is in it. Where a
+  /// fragment layout meets the strided one, `preferFragments` takes the
+  /// fragments if at least as many operands are in them: those values
+  /// usually go on to more fragment ops (the tensor cores, row reductions).
+  static LayoutKind combine(ArrayRef<LayoutKind> kinds, Value v,
+                            bool preferFragments) {
+    std::optional<LayoutKind> fragment;
+    int64_t inFragment = 0, strided = 0;
+    bool allSplat = true;
+    for (LayoutKind kind : kinds) {
+      allSplat &= kind == LayoutKind::splat;
+      if (isFragment(kind)) {
+        if (fragment && *fragment != kind)
+          return LayoutKind::strided;
+        fragment = kind;
+        ++inFragment;
+      } else if (kind == LayoutKind::strided) {
+        ++strided;
+      }
+    }
+    if (allSplat && !kinds.empty() && isSplatValue(v))
+      return LayoutKind::splat;
+    if (!fragment || !fits(*fragment, v))
+      return LayoutKind::strided;
+    if (strided == 0 || (preferFragments && inFragment >= strided))
+      return *fragment;
+    return LayoutKind::strided;
+  }
+
+  /// Reads the lanes can make directly in the fragment layout every use of
+  /// the value takes (found after the forward rules; each step only turns
+  /// more values to fragments, as growCarried does).
+  DenseMap<Value, LayoutKind> fragmentReads;
+  bool readIntoFragments(ArrayRef<Operation *> ops) {
+    bool changed = false;
+    for (Operation *op : ops) {
+      auto read = dyn_cast<vector::TransferReadOp>(op);
+      if (!read || fragmentReads.contains(read.getResult()) ||
+          !canAccessInFragments(read) || read->use_empty())
+        continue;
+      std::optional<LayoutKind> common;
+      for (OpOperand &use : read->getUses()) {
+        LayoutKind kind =
+            getUseLayout(use, [&](Value v) { return layoutOf(v); });
+        if (!isFragment(kind) || (common && *common != kind)) {
+          common.reset();
+          break;
+        }
+        common = kind;
+      }
+      if (common && fits(*common, read.getResult())) {
+        fragmentReads[read.getResult()] = *common;
+        changed = true;
+      }
+    }
+    return changed;
+  }
+
+  /// Adds the loop results whose yielded value is now in a fragment layout.
+  bool growCarried(ArrayRef<Operation *> ops) {
+    bool changed = false;
+    for (Operation *op : ops) {
+      auto loop = dyn_cast<scf::ForOp>(op);
+      if (!loop)
+        continue;
+      auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+      for (OpResult result : loop->getResults()) {
+        if (!isa<VectorType>(result.getType()) ||
+            carriedFragments.contains(result))
+          continue;
+        LayoutKind kind = layoutOf(yield.getOperand(result.getResultNumber()));
+        if (isFragment(kind) && fits(kind, result)) {
+          carriedFragments[result] = kind;
+          changed = true;
+        }
+      }
+    }
+    return changed;
+  }
+};
+
+struct AssignLayoutsPass
+    : public mgpu::impl::MGPUAssignLayoutsBase<AssignLayoutsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    getOperation()->walk([&](Operation *op) {
+      if (isa<PallasCallOp, MpmdMapOp>(op))
+        for (Region &region : op->getRegions())
+          assignLayouts(region, tensorCores);
+    });
+  }
+};
+
+} // namespace
+
+static bool isFragmentLayout(LayoutKind kind) {
+  return kind == LayoutKind::wgmma || kind == LayoutKind::wgmma_row;
+}
+
+bool mlir::mgpu::canAccessInFragments(Operation *op) {
+  auto access = dyn_cast<VectorTransferOpInterface>(op);
+  if (!access || access.getMask())
+    return false;
+  auto memref = dyn_cast<MemRefType>(access.getShapedType());
+  VectorType type = access.getVectorType();
+  return memref && access.getPermutationMap().isMinorIdentity() &&
+         llvm::all_of(access.getInBoundsValues(), [](bool b) { return b; }) &&
+         memref.isLastDimUnitStride() && type.getElementType().isF32() &&
+         (succeeded(verifyLayoutFits(LayoutKind::wgmma, type)) ||
+          succeeded(verifyLayoutFits(LayoutKind::wgmma_row, type)));
+}
+
+LayoutKind mlir::mgpu::getUseLayout(OpOperand &use,
+                                    function_ref<LayoutKind(Value)> layoutOf) {
+  Operation *owner = use.getOwner();
+  auto fragmentOr = [](LayoutKind kind) {
+    return isFragmentLayout(kind) ? kind : LayoutKind::strided;
+  };
+  // The tensor cores take a in registers from fragments too.
+  if (auto wgmma = dyn_cast<WgmmaOp>(owner))
+    return use.get() == wgmma.getAcc() || (use.get() == wgmma.getA() &&
+                                           isa<VectorType>(use.get().getType()))
+               ? fragmentOr(layoutOf(wgmma.getResult()))
+               : LayoutKind::strided;
+  if (auto yield = dyn_cast<scf::YieldOp>(owner)) {
+    if (isa<scf::ForOp, scf::IfOp>(yield->getParentOp()))
+      return fragmentOr(
+          layoutOf(yield->getParentOp()->getResult(use.getOperandNumber())));
+    return LayoutKind::strided;
+  }
+  if (auto loop = dyn_cast<scf::ForOp>(owner))
+    if (OpResult result = loop.getTiedLoopResult(&use))
+      return fragmentOr(layoutOf(result));
+  if (auto cast = dyn_cast<LayoutCastOp>(owner))
+    return fragmentOr(cast.getLayout().getKind());
+  if (OpTrait::hasElementwiseMappableTraits(owner) || isa<vector::FMAOp>(owner))
+    return fragmentOr(layoutOf(owner->getResult(0)));
+  if (auto reduction = dyn_cast<vector::MultiDimReductionOp>(owner))
+    if (layoutOf(reduction.getResult()) == LayoutKind::wgmma_row)
+      return use.get() == reduction.getSource() ? LayoutKind::wgmma
+                                                : LayoutKind::wgmma_row;
+  if (auto cast = dyn_cast<vector::ShapeCastOp>(owner))
+    return layoutOf(cast.getResult()) == LayoutKind::wgmma_row
+               ? LayoutKind::wgmma_row
+               : LayoutKind::strided;
+  if (isa<vector::BroadcastOp, vector::TransposeOp>(owner)) {
+    Operation *user = owner;
+    // A broadcast before a transpose passes the rows on (it is never made
+    // in lanes).
+    if (isa<vector::BroadcastOp>(owner) && owner->hasOneUse() &&
+        isa<vector::TransposeOp>(*owner->user_begin()))
+      user = *owner->user_begin();
+    if (getBroadcastRows(user) == use.get() &&
+        layoutOf(user->getResult(0)) == LayoutKind::wgmma)
+      return LayoutKind::wgmma_row;
+  }
+  // A write stores a value held in fragments from the registers.
+  if (auto write = dyn_cast<vector::TransferWriteOp>(owner))
+    if (use.get() == write.getVector() && canAccessInFragments(write))
+      return fragmentOr(layoutOf(use.get()));
+  return LayoutKind::strided;
+}
+
+void mlir::mgpu::assignLayouts(Region &body, bool tensorCores) {
+  LayoutAssignment(tensorCores).run(body);
+}
+
+/// The accumulator is handed over through the warpgroup scratch, which
+/// must leave room for the kernel's own buffers; an a in registers goes
+/// through the scratch too.
+bool mlir::mgpu::canRunOnTensorCores(WgmmaOp op) {
+  constexpr int64_t kMaxHandoverBytes = 32 * 1024;
+  auto accType = cast<VectorType>(op.getAcc().getType());
+  Type input = op.getInputType();
+  return isa<Float16Type, BFloat16Type>(input) &&
+         accType.getElementType().isF32() &&
+         accType.getNumElements() * 4 <= kMaxHandoverBytes;
+}

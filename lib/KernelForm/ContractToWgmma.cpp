@@ -1,0 +1,187 @@
+//===- ContractToWgmma.cpp - Plain matmuls of staged blocks as wgmma ------===//
+//
+// A Pallas body written without kernel-level ops multiplies its blocks with
+// `jnp.dot(a_ref[...], b_ref[...])`: in MLIR a `vector.contract` of two
+// whole-block `vector.transfer_read`s of shared memory. On the tensor-core
+// pipelines this pass makes such a contraction an `mgpu.wgmma` reading the
+// two blocks in place (views at the transfers' indices), so that it runs as
+// wgmma.mma_async and the pipeline expansion may stage its blocks in the
+// swizzled layout. Only what the tensor-core lowering takes is rewritten: a
+// row-major matmul (m, k) x (k, n) -> (m, n) summing f16 or bf16 products
+// into an f32 accumulator, M a multiple of 64, N of 8 up to 256, K of 16,
+// both inputs in-bounds minor-identity reads of 2-d shared memrefs. The
+// arithmetic is wgmma's (f32 sums in k order), which every backend shares.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mgpu/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::mgpu {
+#define GEN_PASS_DEF_MGPUCONTRACTTOWGMMA
+#include "mgpu/Passes.h.inc"
+} // namespace mlir::mgpu
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+namespace {
+
+/// The shared-memory block that `value` reads whole at its indices: an
+/// in-bounds, unmasked, minor-identity transfer_read of a 2-d memref in
+/// workgroup memory.
+vector::TransferReadOp getBlockRead(Value value) {
+  auto read = value.getDefiningOp<vector::TransferReadOp>();
+  if (!read || read.getMask() || !read.getPermutationMap().isMinorIdentity() ||
+      llvm::any_of(read.getInBoundsValues(), [](bool b) { return !b; }))
+    return {};
+  auto memref = dyn_cast<MemRefType>(read.getBase().getType());
+  if (!memref || memref.getRank() != 2 || read.getVectorType().getRank() != 2 ||
+      !gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(memref))
+    return {};
+  return read;
+}
+
+struct ContractToWgmma : public OpRewritePattern<vector::ContractionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::ContractionOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getKind() != vector::CombiningKind::ADD ||
+        isa<vector::MaskOp>(op->getParentOp()) ||
+        !isRowMajorMatmul(op.getIndexingMaps()))
+      return rewriter.notifyMatchFailure(op, "not a row-major matmul");
+    auto accType = dyn_cast<VectorType>(op.getAccType());
+    vector::TransferReadOp lhs = getBlockRead(op.getLhs());
+    vector::TransferReadOp rhs = getBlockRead(op.getRhs());
+    if (!accType || !accType.getElementType().isF32() || !lhs || !rhs)
+      return rewriter.notifyMatchFailure(
+          op, "needs an f32 accumulator and both inputs read from shared "
+              "memory");
+    Type input = op.getLhsType().getElementType();
+    if (!isa<Float16Type, BFloat16Type>(input) ||
+        op.getRhsType().getElementType() != input)
+      return rewriter.notifyMatchFailure(op, "inputs are not f16 or bf16");
+    int64_t m = accType.getDimSize(0), n = accType.getDimSize(1),
+            k = op.getLhsType().getDimSize(1);
+    if (m % 64 || n % 8 || n > 256 || k % 16)
+      return rewriter.notifyMatchFailure(op, "not a wgmma shape");
+    if (!op->getParentOfType<PallasCallOp>() &&
+        !op->getParentOfType<MpmdMapOp>() &&
+        !op->getParentOfType<EmitPipelineOp>())
+      return rewriter.notifyMatchFailure(op, "not in a kernel body");
+
+    Location loc = op.getLoc();
+    Value b = view(rewriter, loc, rhs, 0, k);
+    // An accumulator block read and written back whole is updated 64 rows
+    // at a time, as JAX's consumer warpgroups do: one warpgroup's MMA and a
+    // 64 x N accumulator, which the tensor-core lowering keeps in registers.
+    auto accRead = op.getAcc().getDefiningOp<vector::TransferReadOp>();
+    vector::TransferWriteOp accWrite = getWriteBack(op, accRead);
+    if (m > 64 && accRead && accWrite) {
+      auto halfType = VectorType::get({64, n}, accType.getElementType());
+      // Each half is read where the block was, multiplied where the
+      // contraction was and written back where the block was.
+      for (int64_t row = 0; row < m; row += 64) {
+        rewriter.setInsertionPoint(accRead);
+        SmallVector<Value> indices(accRead.getIndices());
+        indices[0] = arith::AddIOp::create(
+            rewriter, loc, indices[0],
+            arith::ConstantIndexOp::create(rewriter, loc, row));
+        Value acc = vector::TransferReadOp::create(
+            rewriter, loc, halfType, accRead.getBase(), indices,
+            accRead.getPadding(), ArrayRef<bool>{true, true});
+        rewriter.setInsertionPoint(op);
+        Value result = WgmmaOp::create(rewriter, loc, halfType, acc,
+                                       view(rewriter, loc, lhs, row, 64), b,
+                                       ArrayAttr(), ArrayAttr());
+        rewriter.setInsertionPoint(accWrite);
+        vector::TransferWriteOp::create(rewriter, loc, result,
+                                        accWrite.getBase(), indices,
+                                        ArrayRef<bool>{true, true});
+      }
+      rewriter.eraseOp(accWrite);
+      rewriter.eraseOp(op);
+      rewriter.eraseOp(accRead);
+      eraseIfUnused(rewriter, lhs, rhs);
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<WgmmaOp>(op, accType, op.getAcc(),
+                                         view(rewriter, loc, lhs, 0, m), b,
+                                         ArrayAttr(), ArrayAttr());
+    eraseIfUnused(rewriter, lhs, rhs);
+    return success();
+  }
+
+  /// The block reads the contraction used, now replaced by views (whose
+  /// bounds the host backends check as they did the reads').
+  static void eraseIfUnused(PatternRewriter &rewriter,
+                            vector::TransferReadOp lhs,
+                            vector::TransferReadOp rhs) {
+    if (lhs->use_empty())
+      rewriter.eraseOp(lhs);
+    if (rhs != lhs && rhs->use_empty())
+      rewriter.eraseOp(rhs);
+  }
+
+  /// The rows [row, row + rows) of the block `read` reads, as a view.
+  static Value view(PatternRewriter &rewriter, Location loc,
+                    vector::TransferReadOp read, int64_t row, int64_t rows) {
+    SmallVector<OpFoldResult> offsets =
+        getAsOpFoldResult(ValueRange(read.getIndices()));
+    if (row) {
+      AffineExpr d0 = rewriter.getAffineDimExpr(0);
+      offsets[0] = affine::makeComposedFoldedAffineApply(rewriter, loc,
+                                                         d0 + row, offsets[0]);
+    }
+    SmallVector<OpFoldResult> sizes = {
+        rewriter.getIndexAttr(rows),
+        rewriter.getIndexAttr(read.getVectorType().getDimSize(1))};
+    SmallVector<OpFoldResult> strides(2, rewriter.getIndexAttr(1));
+    return memref::SubViewOp::create(rewriter, loc, read.getBase(), offsets,
+                                     sizes, strides);
+  }
+
+  /// The only use of `op`'s result when it writes the result back whole
+  /// where `accRead` (used by `op` only) read it.
+  static vector::TransferWriteOp getWriteBack(vector::ContractionOp op,
+                                              vector::TransferReadOp accRead) {
+    if (!accRead || !accRead->hasOneUse() || accRead.getMask() ||
+        !accRead.getPermutationMap().isMinorIdentity() || !op->hasOneUse())
+      return {};
+    auto write = dyn_cast<vector::TransferWriteOp>(*op->user_begin());
+    if (!write || write.getMask() || write.getBase() != accRead.getBase() ||
+        write.getIndices() != accRead.getIndices() ||
+        !write.getPermutationMap().isMinorIdentity() ||
+        write->getBlock() != op->getBlock())
+      return {};
+    return write;
+  }
+};
+
+struct ContractToWgmmaPass
+    : public mgpu::impl::MGPUContractToWgmmaBase<ContractToWgmmaPass> {
+  void runOnOperation() override {
+    // Each contraction once, without a driver's clean-up: the greedy one
+    // would also erase unrelated unused reads, whose out-of-bounds checks
+    // the host backends must keep.
+    SmallVector<vector::ContractionOp> contractions;
+    getOperation()->walk(
+        [&](vector::ContractionOp op) { contractions.push_back(op); });
+    ContractToWgmma pattern(&getContext());
+    PatternRewriter rewriter(&getContext());
+    for (vector::ContractionOp op : contractions) {
+      rewriter.setInsertionPoint(op);
+      (void)pattern.matchAndRewrite(op, rewriter);
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,593 @@
+//===- ExpandPipelines.cpp - --mgpu-expand-pipelines ----------------------===//
+//
+// Rewrites pallas_call and emit_pipeline into the kernel form every backend
+// lowers: explicit step loops over kernel-level ops (PipelineExpansion).
+//
+// A pallas_call keeps its grid, operands and body but becomes `expanded`:
+// its blocks are whole arrays in global memory, its scratch gains the
+// pipeline's shared-memory arena and barriers, and its body loops over the
+// sequential axes (parallel axes stay programs). With a mesh whose programs
+// have several Pallas threads, they share the blocks: thread 0 issues the
+// copies, all wait for them, and all arrive on a barrier before a copy out.
+//
+// An emit_pipeline becomes its loop in place; its arena and barriers are
+// added to the scratch of the enclosing kernel, one range per Pallas thread
+// of a CTA (each runs its own pipeline). A warp-specialized one becomes the
+// memory thread's and the compute threads' loops over one shared range
+// (WarpSpecializedPipeline.cpp). A choice between two blocks of one arena
+// (arith.select) becomes a view at the chosen offset.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Dialect/MGPU/MGPURules.h"
+#include "mgpu/KernelForm/LayoutAssignment.h"
+#include "mgpu/KernelForm/PipelineExpansion.h"
+#include "mgpu/Passes.h"
+
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::mgpu {
+#define GEN_PASS_DEF_MGPUEXPANDPIPELINES
+#include "mgpu/Passes.h.inc"
+} // namespace mlir::mgpu
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+namespace {
+
+Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+/// The blocks of `arrays` with `specs` that are staged, in order; `isOutput`
+/// for outputs. An array that is both read and written is aliased.
+void collectStaged(ValueRange arrays, ArrayAttr specs, bool isOutput,
+                   ValueRange ins, ValueRange outs,
+                   SmallVectorImpl<PipelinedBlock> &blocks,
+                   SmallVectorImpl<unsigned> &positions, unsigned firstArg) {
+  for (auto [i, array, specAttr] : llvm::enumerate(arrays, specs)) {
+    auto spec = cast<BlockSpecAttr>(specAttr);
+    if (!spec.isStaged())
+      continue;
+    bool aliased = isOutput ? llvm::is_contained(ins, array)
+                            : llvm::is_contained(outs, array);
+    PipelinedBlock block{array, spec, isOutput, aliased};
+    // An output whose input (same array, same block) is staged shares its
+    // slot: one buffer, as one array in global memory.
+    if (isOutput && aliased)
+      for (auto [j, earlier] : llvm::enumerate(blocks))
+        if (!earlier.isOutput && earlier.array == array &&
+            earlier.spec == spec) {
+          block.sharesSlotOf = j;
+          break;
+        }
+    blocks.push_back(block);
+    positions.push_back(firstArg + i);
+  }
+}
+
+/// The depth of a pipeline: max_concurrent_steps, but no more than its
+/// steps when they are known (as JAX counts buffers).
+int64_t pipelineDepth(CompilerParamsAttr params, ArrayRef<int64_t> stepSizes) {
+  int64_t depth = params ? params.getMaxConcurrentSteps() : 1;
+  int64_t steps = 1;
+  for (int64_t size : stepSizes) {
+    if (ShapedType::isDynamic(size))
+      return depth;
+    steps = std::min<int64_t>(steps * size, depth);
+  }
+  return std::max<int64_t>(1, std::min(depth, steps));
+}
+
+MemRefType arenaType(MLIRContext *ctx, int64_t bytes) {
+  return MemRefType::get(
+      {bytes}, IntegerType::get(ctx, 8), MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+}
+
+/// A block spec that is the whole array `type` in global memory, for a
+/// grid of `gridRank` axes.
+BlockSpecAttr wholeArraySpec(MLIRContext *ctx, Type type, size_t gridRank) {
+  auto shaped = cast<ShapedType>(type);
+  SmallVector<AffineExpr> zeros(shaped.getRank(),
+                                getAffineConstantExpr(0, ctx));
+  return BlockSpecAttr::get(
+      ctx, shaped.getShape(),
+      AffineMapAttr::get(AffineMap::get(gridRank, 0, zeros, ctx)),
+      MemorySpace::gmem);
+}
+
+/// Moves the ops of `body` (but its terminator) to `b`'s insertion point,
+/// its arguments replaced by `args`.
+void inlineBody(OpBuilder &b, Block &body, ValueRange args) {
+  for (auto [arg, value] : llvm::zip(body.getArguments(), args))
+    arg.replaceAllUsesWith(value);
+  body.getTerminator()->erase();
+  b.getInsertionBlock()->getOperations().splice(b.getInsertionPoint(),
+                                                body.getOperations());
+}
+
+/// Stores each input block with a swizzle transform in its spec's layout
+/// when its view `views[i]` in the body is read only, through subviews, as a
+/// shared operand of wgmma ops that run on the tensor cores and accept the
+/// layout (tile-aligned views; their verifier decides, silenced here: a
+/// block they cannot read in place stays row-major).
+void applyTransformsForWgmma(ArrayRef<Value> views,
+                             MutableArrayRef<PipelinedBlock> blocks) {
+  for (auto [block, view] : llvm::zip(blocks, views)) {
+    if (block.isOutput || block.aliased || !block.spec.getSwizzleBytes())
+      continue;
+    MLIRContext *ctx = view.getContext();
+    SmallVector<std::pair<WgmmaOp, StringAttr>> readers;
+    bool onlyWgmma = true;
+    SmallVector<Value> worklist = {view};
+    while (!worklist.empty() && onlyWgmma) {
+      Value value = worklist.pop_back_val();
+      for (OpOperand &use : value.getUses()) {
+        if (auto subview = dyn_cast<memref::SubViewOp>(use.getOwner())) {
+          worklist.push_back(subview.getResult());
+          continue;
+        }
+        // A choice between this block and another block of the same
+        // layout (a compute thread picking its part).
+        if (auto select = dyn_cast<arith::SelectOp>(use.getOwner());
+            select && use.getOperandNumber() > 0) {
+          Value other = use.getOperandNumber() == 1 ? select.getFalseValue()
+                                                    : select.getTrueValue();
+          const auto *otherView = llvm::find(views, other);
+          const PipelinedBlock *otherBlock =
+              otherView == views.end() ? nullptr
+                                       : &blocks[otherView - views.begin()];
+          if (!otherBlock || otherBlock->isOutput || otherBlock->aliased ||
+              otherBlock->spec.getTransforms() != block.spec.getTransforms()) {
+            onlyWgmma = false;
+            break;
+          }
+          worklist.push_back(select.getResult());
+          continue;
+        }
+        auto wgmma = dyn_cast<WgmmaOp>(use.getOwner());
+        if (!wgmma || !canRunOnTensorCores(wgmma) ||
+            use.getOperandNumber() == 0) {
+          onlyWgmma = false;
+          break;
+        }
+        readers.push_back({wgmma, use.get() == wgmma.getA()
+                                      ? wgmma.getATransformsAttrName()
+                                      : wgmma.getBTransformsAttrName()});
+      }
+    }
+    if (!onlyWgmma || readers.empty())
+      continue;
+    auto transforms = ArrayAttr::get(ctx, block.spec.getTransforms());
+    bool accepted = true;
+    {
+      ScopedDiagnosticHandler quiet(ctx,
+                                    [](Diagnostic &) { return success(); });
+      for (auto [wgmma, name] : readers) {
+        wgmma->setAttr(name, transforms);
+        accepted = accepted && succeeded(wgmma.verify());
+      }
+    }
+    if (!accepted) {
+      for (auto [wgmma, name] : readers)
+        wgmma->removeAttr(name);
+      continue;
+    }
+    block.appliedTransforms = transforms;
+  }
+}
+
+/// The body arguments `positions` of `body`, offset by `first`.
+SmallVector<Value> blockViews(Block &body, ArrayRef<unsigned> positions,
+                              unsigned first) {
+  SmallVector<Value> views;
+  for (unsigned position : positions)
+    views.push_back(body.getArgument(first + position));
+  return views;
+}
+
+//===----------------------------------------------------------------------===//
+// pallas_call
+//===----------------------------------------------------------------------===//
+
+LogicalResult expandPallasCall(PallasCallOp op, bool applyTransforms) {
+  if (op.getExpanded())
+    return success();
+  if (op.getNumResults())
+    return op.emitOpError() << "must be bufferized before "
+                               "--mgpu-expand-pipelines (run --mgpu-bufferize)";
+  MLIRContext *ctx = op.getContext();
+  Location loc = op.getLoc();
+  MeshAttr mesh = op.getMeshAttrOrNull();
+  ArrayRef<int64_t> grid = op.getStaticGrid();
+  size_t rank = grid.size();
+  SmallVector<bool> sequential(rank, false);
+  if (CompilerParamsAttr params = op.getParamsAttr())
+    for (auto [d, semantics] : llvm::enumerate(params.getDimensionSemantics()))
+      sequential[d] = semantics == DimensionSemantics::sequential;
+  if (mesh && llvm::is_contained(sequential, true))
+    return op.emitOpError() << "has a mesh and sequential axes: every mesh "
+                               "axis is a CTA, cluster or thread axis";
+  int64_t participants = mesh ? mesh.getNumThreads().value_or(1) : 1;
+
+  SmallVector<PipelinedBlock> blocks;
+  SmallVector<unsigned> blockArgs;
+  collectStaged(op.getIns(), op.getInSpecs(), false, op.getIns(), op.getOuts(),
+                blocks, blockArgs, 0);
+  collectStaged(op.getOuts(), op.getOutSpecs(), true, op.getIns(), op.getOuts(),
+                blocks, blockArgs, op.getIns().size());
+  if (applyTransforms)
+    applyTransformsForWgmma(blockViews(op.getBody().front(), blockArgs, 0),
+                            blocks);
+  if (participants > 1 && mesh.getThreadName())
+    for (const PipelinedBlock &block : blocks) {
+      AffineMap map = block.spec.getIndexMap().getValue();
+      if (map.isFunctionOfDim(rank - 1)) {
+        InFlightDiagnostic diag =
+            op.emitOpError() << "stages a block whose index depends on the "
+                                "thread axis '"
+                             << mesh.getThreadName().getValue()
+                             << "'; the Pallas threads of a program share "
+                                "its blocks";
+        diag.attachNote() << "give the threads one block and let each work "
+                             "on its part (mgpu.axis_index)";
+        return diag;
+      }
+    }
+
+  // New block arguments: whole arrays, user scratch, then the pipeline's.
+  Block &oldBody = op.getBody().front();
+  OpBuilder b(op);
+  SmallVector<Type> scratchTypes;
+  if (std::optional<ArrayAttr> scratch = op.getScratch())
+    for (Attribute attr : *scratch)
+      scratchTypes.push_back(cast<TypeAttr>(attr).getValue());
+  size_t numUserScratch = scratchTypes.size();
+
+  SmallVector<int64_t> staticStepSizes;
+  for (auto [d, size] : llvm::enumerate(grid))
+    if (sequential[d])
+      staticStepSizes.push_back(size);
+  int64_t depth = pipelineDepth(op.getParamsAttr(), staticStepSizes);
+  PipelineLayout layout = planPipeline(ctx, blocks, depth, participants);
+  bool hasArena = layout.arenaBytes > 0;
+  if (hasArena)
+    scratchTypes.push_back(arenaType(ctx, layout.arenaBytes));
+  llvm::append_range(scratchTypes, layout.barriers);
+
+  SmallVector<Type> argTypes;
+  SmallVector<Location> argLocs;
+  for (Value array : op.getOperands().drop_front(op.getGrid().size())) {
+    argTypes.push_back(getGlobalRefType(array.getType()));
+    argLocs.push_back(loc);
+  }
+  for (Type type : scratchTypes) {
+    argTypes.push_back(type);
+    argLocs.push_back(loc);
+  }
+  auto *newBody = new Block();
+  newBody->addArguments(argTypes, argLocs);
+  size_t numArrays = op.getIns().size() + op.getOuts().size();
+  ValueRange arrays = newBody->getArguments().take_front(numArrays);
+
+  b.setInsertionPointToStart(newBody);
+  // Program ids of the parallel axes, sizes of the sequential ones.
+  SmallVector<Value> programIds(rank), stepSizes;
+  for (size_t d = 0; d < rank; ++d) {
+    if (sequential[d])
+      stepSizes.push_back(NumProgramsOp::create(b, loc, d));
+    else
+      programIds[d] = ProgramIdOp::create(b, loc, d);
+  }
+
+  // Map the old arguments: arrays of gmem blocks, scratch; staged blocks get
+  // their views per step.
+  SmallVector<Value> oldArgs(oldBody.getNumArguments());
+  for (size_t i = 0; i < numArrays; ++i)
+    oldArgs[i] = arrays[i];
+  for (size_t i = 0; i < numUserScratch; ++i)
+    oldArgs[numArrays + i] = newBody->getArgument(numArrays + i);
+  for (auto [block, arg] : llvm::zip(blocks, blockArgs))
+    block.array = arrays[arg];
+
+  Value leader;
+  if (participants > 1) {
+    Value thread = AxisIndexOp::create(b, loc, mesh.getThreadName());
+    leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread,
+                                   indexConstant(b, loc, 0));
+  }
+  PipelineResources resources;
+  size_t firstPipelineScratch = numArrays + numUserScratch;
+  if (hasArena)
+    resources.arena = newBody->getArgument(firstPipelineScratch++);
+  resources.arenaOffset = indexConstant(b, loc, 0);
+  for (size_t i = 0; i < layout.barriers.size(); ++i)
+    resources.barriers.push_back(
+        newBody->getArgument(firstPipelineScratch + i));
+
+  PipelineSchedule schedule;
+  schedule.stepSizes = stepSizes;
+  schedule.leader = leader;
+  schedule.participants = participants;
+  schedule.gridIdsAt = [&](OpBuilder &, Location, ValueRange stepIds) {
+    SmallVector<Value> ids(rank);
+    unsigned s = 0;
+    for (size_t d = 0; d < rank; ++d)
+      ids[d] = sequential[d] ? stepIds[s++] : programIds[d];
+    return ids;
+  };
+
+  auto buildStep = [&](OpBuilder &nb, Location, ValueRange stepIds,
+                       ValueRange views) -> LogicalResult {
+    for (auto [view, arg] : llvm::zip(views, blockArgs))
+      oldArgs[arg] = view;
+    SmallVector<Value> ids = schedule.gridIdsAt(nb, loc, stepIds);
+    // program_id of a sequential axis is the step's index.
+    oldBody.walk([&](ProgramIdOp id) {
+      if (!sequential[id.getAxis()])
+        return;
+      id.replaceAllUsesWith(ids[id.getAxis()]);
+      id.erase();
+    });
+    inlineBody(nb, oldBody, oldArgs);
+    return success();
+  };
+  if (stepSizes.empty() && blocks.empty()) {
+    // Nothing to stage, nothing to loop over: the body runs as it is.
+    inlineBody(b, oldBody, oldArgs);
+  } else if (failed(emitPipeline(b, loc, blocks, layout, resources, schedule,
+                                 buildStep))) {
+    delete newBody;
+    return failure();
+  }
+  YieldOp::create(b, loc);
+
+  // The op in kernel form.
+  SmallVector<Attribute> inSpecs, outSpecs, scratchAttrs;
+  for (Value v : op.getIns())
+    inSpecs.push_back(wholeArraySpec(ctx, v.getType(), rank));
+  for (Value v : op.getOuts())
+    outSpecs.push_back(wholeArraySpec(ctx, v.getType(), rank));
+  for (Type type : scratchTypes)
+    scratchAttrs.push_back(TypeAttr::get(type));
+  op.setInSpecsAttr(ArrayAttr::get(ctx, inSpecs));
+  op.setOutSpecsAttr(ArrayAttr::get(ctx, outSpecs));
+  if (scratchAttrs.empty())
+    op.removeScratchAttr();
+  else
+    op.setScratchAttr(ArrayAttr::get(ctx, scratchAttrs));
+  if (CompilerParamsAttr params = op.getParamsAttr())
+    op.setParamsAttr(CompilerParamsAttr::get(
+        ctx, params.getDimensionSemantics(), 1, params.getApproxMath()));
+  op.setExpanded(true);
+  op.getBody().front().erase();
+  op.getBody().push_back(newBody);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// emit_pipeline
+//===----------------------------------------------------------------------===//
+
+/// Where an emit_pipeline runs: its kernel, the kernel region's mesh (for
+/// the number of Pallas threads of a CTA).
+struct KernelRegion {
+  Operation *kernel;
+  MeshAttr mesh;
+};
+
+FailureOr<KernelRegion> getKernelRegion(EmitPipelineOp op) {
+  for (Region *region = op->getParentRegion(); region;
+       region = region->getParentOp()->getParentRegion()) {
+    Operation *parent = region->getParentOp();
+    if (auto call = dyn_cast<PallasCallOp>(parent))
+      return KernelRegion{parent, call.getMeshAttrOrNull()};
+    if (auto map = dyn_cast<MpmdMapOp>(parent))
+      return KernelRegion{parent,
+                          map.getMeshAttrOrNull(region->getRegionNumber())};
+  }
+  return op.emitOpError() << "must be inside a pallas_call or mpmd_map";
+}
+
+/// Appends scratch operands of `types` to `kernel` (a region argument each
+/// in every region); returns the new arguments of `region`.
+SmallVector<Value> addScratch(Operation *kernel, ArrayRef<Type> types,
+                              Region *region) {
+  MLIRContext *ctx = kernel->getContext();
+  SmallVector<Attribute> scratch;
+  if (auto existing = kernel->getAttrOfType<ArrayAttr>("scratch"))
+    llvm::append_range(scratch, existing);
+  for (Type type : types)
+    scratch.push_back(TypeAttr::get(type));
+  kernel->setAttr("scratch", ArrayAttr::get(ctx, scratch));
+  SmallVector<Value> added;
+  for (Region &r : kernel->getRegions())
+    for (Type type : types) {
+      BlockArgument arg = r.front().addArgument(type, kernel->getLoc());
+      if (&r == region)
+        added.push_back(arg);
+    }
+  return added;
+}
+
+LogicalResult expandEmitPipeline(EmitPipelineOp op, bool applyTransforms) {
+  FailureOr<KernelRegion> where = getKernelRegion(op);
+  if (failed(where))
+    return failure();
+  MLIRContext *ctx = op.getContext();
+  Location loc = op.getLoc();
+  Operation *kernel = where->kernel;
+  if (isa<PallasCallOp>(kernel) && !cast<PallasCallOp>(kernel).getExpanded())
+    return op.emitOpError() << "is inside a pallas_call that is not expanded";
+
+  SmallVector<PipelinedBlock> blocks;
+  SmallVector<unsigned> blockArgs;
+  collectStaged(op.getIns(), op.getInSpecs(), false, op.getIns(), op.getOuts(),
+                blocks, blockArgs, 0);
+  collectStaged(op.getOuts(), op.getOutSpecs(), true, op.getIns(), op.getOuts(),
+                blocks, blockArgs, op.getIns().size());
+  if (applyTransforms)
+    applyTransformsForWgmma(
+        blockViews(op.getBody().front(), blockArgs, op.getStaticGrid().size()),
+        blocks);
+
+  OpBuilder b(op);
+  SmallVector<Value> stepSizes;
+  unsigned dynamicIndex = 0;
+  for (int64_t size : op.getStaticGrid())
+    stepSizes.push_back(ShapedType::isDynamic(size)
+                            ? op.getGrid()[dynamicIndex++]
+                            : indexConstant(b, loc, size));
+  int64_t depth = pipelineDepth(op.getParamsAttr(), op.getStaticGrid());
+  int64_t threads = where->mesh ? where->mesh.getNumThreads().value_or(1) : 1;
+  WarpSpecializationAttr ws = op.getWarpSpecializationAttr();
+  PipelineLayout layout =
+      planPipeline(ctx, blocks, depth, 1, ws ? threads - 1 : 0);
+
+  // Each Pallas thread of a CTA runs its own pipeline: its range of the
+  // arena and of every barrier array. A warp-specialized one is shared.
+  int64_t copies = ws ? 1 : threads;
+  Region *region = nullptr;
+  for (Region &r : kernel->getRegions())
+    if (r.isAncestor(op->getParentRegion()))
+      region = &r;
+  SmallVector<Type> types;
+  if (layout.arenaBytes)
+    types.push_back(arenaType(ctx, layout.arenaBytes * copies));
+  for (BarrierType barrier : layout.barriers)
+    types.push_back(BarrierType::get(ctx, barrier.getCount() * copies,
+                                     barrier.getArrivals()));
+  SmallVector<Value> added = addScratch(kernel, types, region);
+
+  PipelineResources resources;
+  unsigned next = 0;
+  if (layout.arenaBytes)
+    resources.arena = added[next++];
+  for (size_t i = 0; i < layout.barriers.size(); ++i)
+    resources.barriers.push_back(added[next + i]);
+  resources.arenaOffset = indexConstant(b, loc, 0);
+  Value thread;
+  if (threads > 1)
+    thread =
+        AxisIndexOp::create(b, loc, where->mesh.getThreadName().getValue());
+  if (copies > 1) {
+    resources.arenaOffset = arith::MulIOp::create(
+        b, loc, thread, indexConstant(b, loc, layout.arenaBytes));
+    for (BarrierType barrier : layout.barriers)
+      resources.barrierBases.push_back(arith::MulIOp::create(
+          b, loc, thread, indexConstant(b, loc, barrier.getCount())));
+  }
+
+  PipelineSchedule schedule;
+  schedule.stepSizes = stepSizes;
+  schedule.gridIdsAt = [](OpBuilder &, Location, ValueRange stepIds) {
+    return SmallVector<Value>(stepIds.begin(), stepIds.end());
+  };
+  if (ws) {
+    schedule.thread = thread;
+    schedule.computeThreads = threads - 1;
+    schedule.leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                            thread, indexConstant(b, loc, 0));
+    schedule.memoryRegisters = ws.getMemoryRegisters();
+    schedule.computeRegisters =
+        getComputeRegisters(getTargetInfo(op), ws, threads);
+    schedule.privateSteps =
+        !op.getBody()
+             .walk([](Operation *inner) {
+               return isa<BarrierArriveOp, BarrierWaitOp, SemaphoreSignalOp,
+                          SemaphoreWaitOp>(inner)
+                          ? WalkResult::interrupt()
+                          : WalkResult::advance();
+             })
+             .wasInterrupted();
+  }
+
+  Block &body = op.getBody().front();
+  size_t rank = stepSizes.size();
+  SmallVector<Value> args(body.getNumArguments());
+  for (auto [i, array] :
+       llvm::enumerate(op.getOperands().drop_front(op.getGrid().size())))
+    args[rank + i] = array;
+  auto buildStep = [&](OpBuilder &nb, Location, ValueRange stepIds,
+                       ValueRange views) -> LogicalResult {
+    for (size_t d = 0; d < rank; ++d)
+      args[d] = stepIds[d];
+    for (auto [view, arg] : llvm::zip(views, blockArgs))
+      args[rank + arg] = view;
+    inlineBody(nb, body, args);
+    return success();
+  };
+  if (failed(
+          emitPipeline(b, loc, blocks, layout, resources, schedule, buildStep)))
+    return failure();
+  op.erase();
+  return success();
+}
+
+/// A choice between two views of the same arena (a compute thread picking
+/// its block) as one view at the chosen offset: every backend then sees a
+/// view of a kernel buffer, which the tensor cores read in place, rather
+/// than a select of memrefs.
+struct SelectOfViews : OpRewritePattern<arith::SelectOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::SelectOp op,
+                                PatternRewriter &rewriter) const override {
+    auto onTrue = op.getTrueValue().getDefiningOp<memref::ViewOp>();
+    auto onFalse = op.getFalseValue().getDefiningOp<memref::ViewOp>();
+    if (!onTrue || !onFalse || onTrue.getSource() != onFalse.getSource() ||
+        onTrue.getType() != onFalse.getType() || !onTrue.getSizes().empty() ||
+        !onFalse.getSizes().empty() ||
+        !isa<IntegerType>(op.getCondition().getType()))
+      return rewriter.notifyMatchFailure(op, "not a choice of arena views");
+    Value shift =
+        arith::SelectOp::create(rewriter, op.getLoc(), op.getCondition(),
+                                onTrue.getByteShift(), onFalse.getByteShift());
+    rewriter.replaceOpWithNewOp<memref::ViewOp>(
+        op, onTrue.getType(), onTrue.getSource(), shift, ValueRange());
+    return success();
+  }
+};
+
+struct ExpandPipelinesPass
+    : public mgpu::impl::MGPUExpandPipelinesBase<ExpandPipelinesPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    SmallVector<PallasCallOp> calls;
+    getOperation()->walk([&](PallasCallOp op) { calls.push_back(op); });
+    for (PallasCallOp op : calls)
+      if (failed(expandPallasCall(op, applyTransforms)))
+        return signalPassFailure();
+    // Outer pipelines first: an inner one moves with its body.
+    SmallVector<EmitPipelineOp> pipelines;
+    getOperation()->walk<WalkOrder::PreOrder>(
+        [&](EmitPipelineOp op) { pipelines.push_back(op); });
+    for (EmitPipelineOp op : pipelines)
+      if (failed(expandEmitPipeline(op, applyTransforms)))
+        return signalPassFailure();
+    SmallVector<Operation *> selects;
+    getOperation()->walk([&](arith::SelectOp op) {
+      if (isa<MemRefType>(op.getType()))
+        selects.push_back(op);
+    });
+    if (selects.empty())
+      return;
+    RewritePatternSet patterns(&getContext());
+    patterns.add<SelectOfViews>(&getContext());
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+    (void)applyOpPatternsGreedily(selects, std::move(patterns), config);
+  }
+};
+
+} // namespace

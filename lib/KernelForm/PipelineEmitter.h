@@ -1,0 +1,216 @@
+//===- PipelineEmitter.h - Builder of pipeline step loops -------*- C++ -*-===//
+//
+// The builder shared by the two shapes of a Pallas pipeline: the step loop
+// of one Pallas thread (PipelineExpansion.cpp) and the producer and consumer
+// loops of a warp-specialized one (WarpSpecializedPipeline.cpp). It holds
+// what both need: block indices per step, ring slots, views of the arena,
+// fetches, waits with their phase parity, copies out.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGPU_LIB_KERNELFORM_PIPELINEEMITTER_H
+#define MGPU_LIB_KERNELFORM_PIPELINEEMITTER_H
+
+#include "mgpu/Dialect/MGPU/MGPURules.h"
+#include "mgpu/KernelForm/PipelineExpansion.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mlir::mgpu {
+
+/// Ends `block` (an scf.for body) with a yield of `values`, replacing the
+/// terminator the builder may have put there.
+inline void setYield(OpBuilder &b, Location loc, Block *block,
+                     ValueRange values) {
+  if (!block->empty() && block->back().hasTrait<OpTrait::IsTerminator>())
+    block->back().erase();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(block);
+  scf::YieldOp::create(b, loc, values);
+}
+
+/// Builds one pipeline: emitPipeline's step loop, or the two loops of a
+/// warp-specialized one (WarpSpecializedPipeline.cpp).
+class PipelineEmitter {
+public:
+  PipelineEmitter(OpBuilder &b, Location loc, ArrayRef<PipelinedBlock> blocks,
+                  const PipelineLayout &layout,
+                  const PipelineResources &resources,
+                  const PipelineSchedule &schedule)
+      : b(b), loc(loc), blocks(blocks), layout(layout), resources(resources),
+        schedule(schedule) {}
+
+  LogicalResult emit(PipelineStepBuilder buildStep);
+  LogicalResult emitWarpSpecialized(PipelineStepBuilder buildStep);
+
+private:
+  OpBuilder &b;
+  Location loc;
+  ArrayRef<PipelinedBlock> blocks;
+  const PipelineLayout &layout;
+  const PipelineResources &resources;
+  const PipelineSchedule &schedule;
+  Value steps;
+
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+
+  /// Inputs fetched ahead of their step (not aliased).
+  bool isPrefetched(size_t i) const {
+    return !blocks[i].isOutput && !blocks[i].aliased;
+  }
+  /// Blocks whose slots are filled from memory.
+  bool isFetched(size_t i) const { return layout.blocks[i].barrier >= 0; }
+  /// Warp-specialized: the first input block of its fetch group.
+  bool isGroupLeader(size_t i) const {
+    return layout.blocks[i].fetchGroup == static_cast<int64_t>(i);
+  }
+
+  /// Row-major step indices of linear step `t`.
+  SmallVector<Value> stepIdsAt(Value t) {
+    SmallVector<Value> ids(schedule.stepSizes.size());
+    for (int64_t d = static_cast<int64_t>(ids.size()) - 1; d >= 0; --d) {
+      if (d == 0) {
+        ids[d] = t;
+        break;
+      }
+      ids[d] = arith::RemUIOp::create(b, loc, t, schedule.stepSizes[d]);
+      t = arith::DivUIOp::create(b, loc, t, schedule.stepSizes[d]);
+    }
+    return ids;
+  }
+
+  /// The block index of every block at linear step `t`.
+  FailureOr<SmallVector<SmallVector<Value>>> blockIndicesAt(Value t) {
+    SmallVector<Value> gridIds = schedule.gridIdsAt(b, loc, stepIdsAt(t));
+    SmallVector<SmallVector<Value>> indices;
+    for (const PipelinedBlock &block : blocks) {
+      std::optional<SmallVector<Value>> index = affine::expandAffineMap(
+          b, loc, block.spec.getIndexMap().getValue(), gridIds);
+      if (!index)
+        return emitError(loc)
+               << "cannot expand the index map " << block.spec.getIndexMap();
+      indices.push_back(*index);
+    }
+    return indices;
+  }
+
+  Value differs(ArrayRef<Value> x, ArrayRef<Value> y) {
+    Value result = arith::ConstantIntOp::create(b, loc, 0, 1);
+    for (auto [a, c] : llvm::zip(x, y))
+      result = arith::OrIOp::create(
+          b, loc, result,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, a, c));
+    return result;
+  }
+  Value orValues(Value x, Value y) {
+    return arith::OrIOp::create(b, loc, x, y);
+  }
+  Value andValues(Value x, Value y) {
+    return arith::AndIOp::create(b, loc, x, y);
+  }
+  Value notValue(Value x) {
+    return arith::XOrIOp::create(b, loc, x,
+                                 arith::ConstantIntOp::create(b, loc, 1, 1));
+  }
+
+  /// The slot after `slot` in block `i`'s ring.
+  Value nextSlot(size_t i, Value slot) {
+    int64_t slots = layout.blocks[i].slots;
+    if (slots == 1)
+      return slot;
+    Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slot,
+                                        index(slots - 1));
+    return arith::SelectOp::create(
+        b, loc, wraps, index(0), arith::AddIOp::create(b, loc, slot, index(1)));
+  }
+
+  /// The buffer of block `i` in `slot`.
+  Value view(size_t i, Value slot) {
+    const PipelineLayout::Block &planned = layout.blocks[i];
+    Value shift = arith::AddIOp::create(
+        b, loc, resources.arenaOffset,
+        arith::AddIOp::create(
+            b, loc, index(planned.firstByte),
+            arith::MulIOp::create(b, loc, slot, index(planned.slotBytes))));
+    auto type = getStagedBlockType(blocks[i].array.getType(), blocks[i].spec);
+    return memref::ViewOp::create(b, loc, type, resources.arena, shift,
+                                  ValueRange());
+  }
+
+  /// Element offsets of the window of block index `index`.
+  SmallVector<OpFoldResult> windowOffsets(size_t i, ArrayRef<Value> index) {
+    SmallVector<OpFoldResult> offsets;
+    for (auto [d, value] : llvm::enumerate(index))
+      offsets.push_back(Value(arith::MulIOp::create(
+          b, loc, value, this->index(blocks[i].spec.getShape()[d]))));
+    return offsets;
+  }
+
+  /// Runs `body` where `cond` holds and, with a leader, on the leader only.
+  void issue(Value cond, function_ref<void()> body) {
+    if (schedule.leader)
+      cond = cond ? andValues(cond, schedule.leader) : schedule.leader;
+    if (!cond)
+      return body();
+    auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    body();
+  }
+  void when(Value cond, function_ref<void()> body) {
+    auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    body();
+  }
+
+  /// The index of barrier `slot` of barrier array `barrier`.
+  Value barrierIndex(int64_t barrier, Value slot) {
+    Value base = static_cast<size_t>(barrier) < resources.barrierBases.size()
+                     ? resources.barrierBases[barrier]
+                     : Value();
+    return base ? Value(arith::AddIOp::create(b, loc, base, slot)) : slot;
+  }
+
+  /// Starts fetching block `i`'s window at `index` into `slot`.
+  void fetch(size_t i, ArrayRef<Value> blockIndex, Value slot) {
+    SmallVector<OpFoldResult> offsets = windowOffsets(i, blockIndex);
+    SmallVector<Value> dynamic;
+    SmallVector<int64_t> staticOffsets;
+    dispatchIndexOpFoldResults(offsets, dynamic, staticOffsets);
+    CopyGmemToSmemOp::create(b, loc, blocks[i].array, dynamic, staticOffsets,
+                             view(i, slot),
+                             resources.barriers[layout.blocks[i].barrier],
+                             barrierIndex(layout.blocks[i].barrier, slot),
+                             blocks[i].appliedTransforms);
+  }
+
+  /// Waits for the fetch into `slot`, the `waits`-th wait on block `i`.
+  void waitFor(size_t i, Value slot, Value waits) {
+    int64_t slots = layout.blocks[i].slots;
+    Value phase = arith::DivUIOp::create(b, loc, waits, index(slots));
+    Value parity = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne,
+        arith::RemUIOp::create(b, loc, phase, index(2)), index(0));
+    int64_t barrier = layout.blocks[i].barrier;
+    BarrierWaitOp::create(b, loc, resources.barriers[barrier],
+                          barrierIndex(barrier, slot), parity);
+  }
+
+  void copyOut(size_t i, ArrayRef<Value> blockIndex, Value slot) {
+    SmallVector<Value> dynamic;
+    SmallVector<int64_t> staticOffsets;
+    dispatchIndexOpFoldResults(windowOffsets(i, blockIndex), dynamic,
+                               staticOffsets);
+    CopySmemToGmemOp::create(b, loc, view(i, slot), blocks[i].array, dynamic,
+                             staticOffsets, /*commit_group=*/true);
+  }
+};
+
+} // namespace mlir::mgpu
+
+#endif // MGPU_LIB_KERNELFORM_PIPELINEEMITTER_H
