@@ -229,7 +229,7 @@ def tests(work, bundle, lines):
                      len([n for n in names if n not in run]), len(names)))
     for name, verdict, why in rows:
         if verdict != "PASS":
-            lines.append("  %s %s: %s" % (verdict, name, why[:200]))
+            lines.append("  %s %s: %s" % (verdict, name, why[:110]))
 
 
 def sanitizer(work, bundle, lines):
@@ -266,9 +266,9 @@ def sanitizer(work, bundle, lines):
                               for tool in TOOLS), runs, planned,
                     "" if runs >= planned else
                     " (the others did not fit before the deadline)"))
-    lines.append("  %-44s %12s %12s %12s" % (("test",) + TOOLS))
+    lines.append("  %-40s %9s %9s %9s" % (("test",) + TOOLS))
     for name in sorted(results):
-        lines.append("  %-44s %12s %12s %12s" % ((name[:44],) + tuple(
+        lines.append("  %-40s %9s %9s %9s" % ((name[:40],) + tuple(
             results[name].get(tool, "-") for tool in TOOLS)))
 
 

@@ -131,6 +131,9 @@ finish() {
   rm -rf "$work"
   echo
   cat "$out/summary.txt"
+  # The side-by-side table once more at the very end, inside what a tool
+  # that keeps only the tail of the output shows.
+  sed -n '/^== Side by side/,/^$/p' "$out/summary.txt"
 }
 trap finish EXIT
 trap 'log "interrupted"; exit 130' TERM INT HUP
