@@ -16,10 +16,11 @@ JAX Pallas on its Mosaic GPU backend.
 Timing, the same for everyone. Ours (bench/programs/*.mlir) are timed by
 mgpuTimingReport (lib/Runtime/KernelTiming.cpp): a pair of CUDA events
 around each launch, 12 launches, the first 2 warm-up, the median of the
-other 10. A launch is timed on its own there because each call of a
-benchmark's function copies its operands between the launches, so one
-pair of events around 10 launches would time the copies too. The peers
-are timed the same way: torch and Triton by CUDA events around each of 10
+other 10, a spinning kernel ahead of each launch keeping the stream busy
+while the host records the start event and launches. A launch is timed on
+its own there because each call of a benchmark's function copies its
+operands between the launches, so one pair of events around 10 launches
+would time the copies too. The peers are timed the same way: torch and Triton by CUDA events around each of 10
 launches after warm-up, issued back to back with no synchronization in
 between and behind a `torch.cuda._sleep` that keeps the stream busy while
 Python enqueues them, so that each pair of events brackets one kernel on
