@@ -1,30 +1,30 @@
 #!/usr/bin/env bash
 # One go on a GPU machine: run the device bundle and keep the results.
 #
-#   make device-bundle                     (here: compiles everything)
-#   bench/device-check.sh [BUNDLE]         (there; BUNDLE: build/device-bundle)
+#   make device-bundle                             (here: compiles everything)
+#   bench/device-check.sh [--quick|--sanitize] [--deadline S]   (there)
 #
 # The GPU machine that the project's `device` tool lends (an H200, sm_90a)
 # has a driver, CUDA and Python but no LLVM, so nothing is built there: the
-# bundle (bench/make-device-bundle.py) holds every run test and benchmark
-# compiled ahead of time with the runtime libraries. Its run.sh runs the tests
-# against their CPU outputs, times the benchmarks with CUDA events and times
-# the same problems with torch, Triton and JAX (bundle/peers.py). With the
-# `run` tool, carry the bundle and call this script:
+# bundle (bench/make-device-bundle.py, build/device-bundle) holds every run
+# test and benchmark compiled ahead of time with the runtime libraries, and
+# its run.sh does the rest within one deadline (480 s by default): the
+# benchmarks and their peers (torch, Triton, JAX; bundle/peers.py) problem
+# by problem, the tests, then the tests under compute-sanitizer. It leaves
+# exactly $OUT/summary.txt and $OUT/results.tar.gz, also when it is cut
+# short, and prints the summary last. With the `run` tool, one call:
 #
-#   run(command="bench/device-check.sh", carry=["build/device-bundle"])
+#   run(command="bash build/device-bundle/run.sh",
+#       carry=["build/device-bundle"], timeout_s=540)
 #
-# The results land in $OUT/device-results.txt (./device-results.txt without
-# $OUT), also when a step fails.
+# This script is the same call from a checkout that has the bundle, for a
+# machine without the tool ($OUT defaults to build/device-results).
 set -uo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-bundle="${1:-$here/build/device-bundle}"
-export OUT="${OUT:-$here}"
-mkdir -p "$OUT"
-if [ ! -x "$bundle/run.sh" ]; then
+bundle="$here/build/device-bundle"
+if [ ! -f "$bundle/run.sh" ]; then
   echo "device-check: no bundle at $bundle; run 'make device-bundle' first" >&2
   exit 1
 fi
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1 |
-  tee "$OUT/machine.txt" || true
-bash "$bundle/run.sh"
+export OUT="${OUT:-$here/build/device-results}"
+exec bash "$bundle/run.sh" "$@"

@@ -7,12 +7,15 @@ test/Integration (the programs that `%run_on_backends` runs, with their
 mgpu-run options) and each benchmark of bench/programs into stand-alone
 executables (`mgpu-run --emit-executable`), records what each test prints on
 the CPU backend as its expected output, and copies in the runtime libraries,
-run.sh, compare.py and peers.py. On the GPU machine, `bash BUNDLE/run.sh`
-runs everything and writes the results to $OUT.
+run.sh, compare.py, peers.py, report.py and mock/ (the fakes and the mock
+CUDA driver of `run.sh --mock`). On the GPU machine, `bash BUNDLE/run.sh`
+runs everything within a deadline and leaves $OUT/summary.txt and
+$OUT/results.tar.gz (bench/bundle/run.sh says how).
 
     bench/make-device-bundle.py --build build --out build/device-bundle
     bench/make-device-bundle.py ... --backend=cpu   (a bundle that runs here;
                                                       how the bundle is tested)
+    bench/make-device-bundle.py ... --only REGEX    (fewer tests: CI's mock run)
 
 The bundle must stay under the device tool's 64 MiB; the script fails when it
 does not.
@@ -157,9 +160,18 @@ def main():
     for library in ("libmgpu_runner_utils.so", runtime):
         shutil.copy2(os.path.join(lib_dir, library),
                      os.path.join(staging, "lib"))
-    for file in ("run.sh", "compare.py", "peers.py"):
+    for file in ("run.sh", "compare.py", "peers.py", "report.py"):
         shutil.copy2(os.path.join(source_root, "bench", "bundle", file),
                      staging)
+    # run.sh --mock: the fakes, and the mock CUDA driver the tests use.
+    shutil.copytree(os.path.join(source_root, "bench", "bundle", "mock"),
+                    os.path.join(staging, "mock"),
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    mock_driver = os.path.join(args.build, "test", "Runtime",
+                               "libmgpu_mock_cuda.so")
+    if os.path.exists(mock_driver):
+        os.makedirs(os.path.join(staging, "mock", "lib"))
+        shutil.copy2(mock_driver, os.path.join(staging, "mock", "lib"))
     with open(os.path.join(staging, "MANIFEST"), "w") as stream:
         stream.write("backend %s\n" % args.backend)
         stream.write("".join(line + "\n" for line in manifest))

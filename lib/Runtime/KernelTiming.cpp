@@ -11,6 +11,15 @@
 //    456.7 GB/s`
 // (TFLOP/s and GB/s only when flops and bytes are positive).
 //
+// Each launch is timed on its own (a benchmark's call copies its operands
+// between launches, which a pair of events around all of them would time
+// too). So that the pair brackets the kernel's execution and not the host's
+// launch latency, a short spinning kernel goes ahead of the start event
+// while timing: the stream is busy while the host records the start event,
+// launches and records the end event (bench/bundle/peers.py keeps torch's
+// stream busy the same way, with torch.cuda._sleep). Where the spinning
+// kernel cannot be loaded, launches are timed without it.
+//
 //===----------------------------------------------------------------------===//
 
 #include "KernelTiming.h"
@@ -32,28 +41,86 @@ struct Timing {
   bool active = false;
   std::vector<std::pair<CUevent, CUevent>> launches;
   CUevent pendingStart = nullptr;
+  CUevent pendingEnd = nullptr;
+  // The spinning kernel, loaded at the first timed launch; unavailable
+  // after a failure to load or launch it.
+  CUfunction spin = nullptr;
+  bool spinUnavailable = false;
 };
+
+/// Spins its one thread for `cycles` SM clock cycles.
+constexpr const char *kSpinPtx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry mgpu_timing_spin(.param .u64 cycles) {
+  .reg .pred %p;
+  .reg .b64 %rd<5>;
+  ld.param.u64 %rd1, [cycles];
+  mov.u64 %rd2, %clock64;
+SPIN:
+  mov.u64 %rd3, %clock64;
+  sub.s64 %rd4, %rd3, %rd2;
+  setp.lt.s64 %p, %rd4, %rd1;
+  @%p bra SPIN;
+  ret;
+}
+)";
+// About 100 us at an H100's or H200's clock: far more than the host needs
+// to record an event, launch and record another.
+constexpr uint64_t kSpinCycles = 200000;
 
 Timing &getTiming() {
   static Timing timing;
   return timing;
 }
 
-CUevent recordEvent(CUstream stream, const char *entryPoint) {
-  const DriverApi &api = getDriver(entryPoint);
+CUevent createEvent(const char *entryPoint) {
   CUevent event = nullptr;
-  checkResult(api.cuEventCreate(&event, CU_EVENT_DEFAULT), "cuEventCreate",
-              entryPoint);
-  checkResult(api.cuEventRecord(event, stream), "cuEventRecord", entryPoint);
+  checkResult(getDriver(entryPoint).cuEventCreate(&event, CU_EVENT_DEFAULT),
+              "cuEventCreate", entryPoint);
   return event;
+}
+
+void recordEvent(CUevent event, CUstream stream, const char *entryPoint) {
+  checkResult(getDriver(entryPoint).cuEventRecord(event, stream),
+              "cuEventRecord", entryPoint);
+}
+
+/// Queues the spinning kernel on `stream`, loading it the first time; on
+/// any failure, gives it up for the rest of the program.
+void launchSpin(Timing &timing, CUstream stream) {
+  if (timing.spinUnavailable)
+    return;
+  const DriverApi &api = getDriver("mgpuLaunchKernel");
+  if (!timing.spin) {
+    CUmodule module = nullptr;
+    if (api.cuModuleLoadDataEx(&module, kSpinPtx, 0, nullptr, nullptr) !=
+            CUDA_SUCCESS ||
+        api.cuModuleGetFunction(&timing.spin, module, "mgpu_timing_spin") !=
+            CUDA_SUCCESS) {
+      timing.spinUnavailable = true;
+      return;
+    }
+  }
+  uint64_t cycles = kSpinCycles;
+  void *params[] = {&cycles};
+  if (api.cuLaunchKernel(timing.spin, 1, 1, 1, 1, 1, 1, 0, stream, params,
+                         nullptr) != CUDA_SUCCESS)
+    timing.spinUnavailable = true;
 }
 } // namespace
 
 void mgpu::runtime::beforeLaunch(CUstream stream) {
   Timing &timing = getTiming();
   std::lock_guard<std::mutex> lock(timing.mutex);
-  if (timing.active)
-    timing.pendingStart = recordEvent(stream, "mgpuLaunchKernel");
+  if (!timing.active)
+    return;
+  // Both events exist before the launch, so nothing but the launch call
+  // separates their records.
+  timing.pendingStart = createEvent("mgpuLaunchKernel");
+  timing.pendingEnd = createEvent("mgpuLaunchKernel");
+  launchSpin(timing, stream);
+  recordEvent(timing.pendingStart, stream, "mgpuLaunchKernel");
 }
 
 void mgpu::runtime::afterLaunch(CUstream stream) {
@@ -61,9 +128,9 @@ void mgpu::runtime::afterLaunch(CUstream stream) {
   std::lock_guard<std::mutex> lock(timing.mutex);
   if (!timing.active || !timing.pendingStart)
     return;
-  timing.launches.emplace_back(timing.pendingStart,
-                               recordEvent(stream, "mgpuLaunchKernel"));
-  timing.pendingStart = nullptr;
+  recordEvent(timing.pendingEnd, stream, "mgpuLaunchKernel");
+  timing.launches.emplace_back(timing.pendingStart, timing.pendingEnd);
+  timing.pendingStart = timing.pendingEnd = nullptr;
 }
 
 extern "C" MGPU_RUNTIME_EXPORT void mgpuTimingStart() {

@@ -2,12 +2,15 @@
 //
 // Ahead-of-time compilation of a lowered host program (LLVM dialect, with
 // its kernels embedded as gpu.binary objects) into a standalone executable:
-// the module becomes LLVM IR, optimized, compiled for the host into an
-// object file, and linked by the system C++ compiler driver against the
-// mgpu runtime libraries. The entry function runs from a C `main`. The
-// executable looks for its libraries beside itself first ($ORIGIN), then in
-// the build tree, so a folder with the executable and the libraries can move
-// to another machine. A failed build leaves no output file.
+// the module becomes LLVM IR, optimized, compiled into an object file for a
+// generic level of the host's architecture (x86-64-v2 on x86-64: SSE4.2, no
+// AVX), never for the build host's own CPU, so that the executable runs on
+// any x86-64 machine, Intel or AMD, and linked by the system C++ compiler
+// driver against the mgpu runtime libraries. The entry function runs from a
+// C `main`. The executable looks for its libraries beside itself first
+// ($ORIGIN), then in the build tree, so a folder with the executable and the
+// libraries can move to another machine. A failed build leaves no output
+// file.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +29,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 using namespace llvm;
@@ -49,18 +53,27 @@ static LogicalResult addCMain(llvm::Module &module, StringRef entry,
   return success();
 }
 
+/// The CPU the executables are compiled for: a generic level of the host's
+/// architecture, never the host's own CPU (sys::getHostCPUName()), whose
+/// features (AVX-512 on a Zen 4 or a Xeon, say) the machine that runs the
+/// executable may lack.
+static StringRef getGenericCPU(const llvm::Triple &triple) {
+  if (triple.getArch() == llvm::Triple::x86_64)
+    return "x86-64-v2";
+  return "generic";
+}
+
 static LogicalResult emitObject(llvm::Module &module, StringRef path,
                                 unsigned optLevel, std::string &error) {
-  std::string triple = sys::getProcessTriple();
-  const Target *target =
-      TargetRegistry::lookupTarget(llvm::Triple(triple), error);
+  llvm::Triple triple(sys::getProcessTriple());
+  const Target *target = TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return failure();
   TargetOptions options;
   std::unique_ptr<TargetMachine> machine(target->createTargetMachine(
-      llvm::Triple(triple), sys::getHostCPUName(), "", options, Reloc::PIC_,
-      std::nullopt, static_cast<CodeGenOptLevel>(std::min(optLevel, 3u))));
-  module.setTargetTriple(llvm::Triple(triple));
+      triple, getGenericCPU(triple), "", options, Reloc::PIC_, std::nullopt,
+      static_cast<CodeGenOptLevel>(std::min(optLevel, 3u))));
+  module.setTargetTriple(triple);
   module.setDataLayout(machine->createDataLayout());
   if (Error optimized =
           makeOptimizingTransformer(optLevel, 0, machine.get())(&module)) {

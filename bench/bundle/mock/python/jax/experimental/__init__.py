@@ -1,0 +1,1 @@
+"""jax.experimental of the fake JAX."""

@@ -1,0 +1,1 @@
+"""jax.experimental.mosaic of the fake JAX."""

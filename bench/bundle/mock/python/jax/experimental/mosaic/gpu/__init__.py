@@ -1,0 +1,1 @@
+"""jax.experimental.mosaic.gpu of the fake JAX."""

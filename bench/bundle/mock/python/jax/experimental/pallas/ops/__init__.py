@@ -1,0 +1,1 @@
+"""jax.experimental.pallas.ops of the fake JAX."""

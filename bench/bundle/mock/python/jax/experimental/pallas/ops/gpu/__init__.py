@@ -1,0 +1,1 @@
+"""jax.experimental.pallas.ops.gpu of the fake JAX."""
