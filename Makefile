@@ -16,7 +16,8 @@ PACKAGES   := llvm-22-dev libmlir-22-dev mlir-22-tools libomp-22-dev cmake ninja
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CMAKE_ARGS := -G Ninja -DCMAKE_BUILD_TYPE=Release \
               -DMLIR_DIR=$(LLVM_DIR)/lib/cmake/mlir \
-              -DLLVM_EXTERNAL_LIT=$(LLVM_DIR)/bin/lit
+              -DLLVM_EXTERNAL_LIT=$(LLVM_DIR)/bin/lit \
+              "-DLLVM_LIT_ARGS=-sv --time-tests"
 
 .PHONY: all deps configure build check check-sanitize fuzz fuzz-smoke demo device-bundle docs docs-check format-check clean
 
@@ -70,7 +71,10 @@ fuzz-smoke: deps $(ASAN_BUILD)/build.ninja
 	$(SANITIZER_ENV) python3 utils/fuzz.py --build $(ASAN_BUILD) \
 	  --mutants 1500 --seed 1 --out $(ASAN_BUILD)/fuzz-findings
 
-demo: build
+# The demo needs the two tools and the runtimes mgpu-run loads, not the C
+# API, the plugin or the test programs: `make check` builds those after it.
+demo: configure
+	ninja -C $(BUILD) mgpu-opt mgpu-run
 	@./examples/demo.sh $(BUILD)
 
 device-bundle: build
