@@ -311,6 +311,53 @@ def MGPUAssignLayouts : Pass<"mgpu-assign-layouts"> {
   ];
 }
 
+def MGPUFormLaunches : Pass<"mgpu-form-launches"> {
+  let summary = "Kernels in kernel form to mgpu.launch (the launch form)";
+  let description = [{
+    Writes each expanded `mgpu.pallas_call` and each `mgpu.mpmd_map` as one
+    `mgpu.launch`, the form every backend lowers: the program model and the
+    scratch plan are decided here once.
+
+    - pallas_call: the parallel grid axes are the launch's grid; with a
+      mesh, its cluster axes are the launch's cluster and its thread axis
+      its warpgroups. Sequential axes are loops in the body already
+      (--mgpu-expand-pipelines): their program ids are 0.
+    - mpmd_map: one launch for all pairs, warp-specialized (one range of
+      warpgroups per region in every CTA) when all meshes have the same
+      grid and cluster and their threads fit in one CTA, CTA-partitioned
+      (one range of a 1-D grid of CTAs per region) otherwise; `mpmd-form`
+      forces one. A region that does not cover the launch runs under an
+      `scf.if` of its range.
+    - The body's `mgpu.program_id`, `num_programs`, `axis_index` and
+      `axis_size` become the launch's arguments, arithmetic on them
+      (`affine.delinearize_index` for a region's CTAs) or constants.
+    - Scratch: global buffers are one per launch (an mpmd_map's regions
+      share them); shared buffers and barrier arrays are planned in the
+      CTA's shared memory, one copy per region, at 128-byte boundaries (1024
+      for buffers of a KiB or more, which 128-byte swizzled tiles need).
+
+    ```mlir
+    mgpu.pallas_call grid [4, 8] ... params #mgpu.compiler_params<
+        dimension_semantics = [parallel, sequential]> expanded { ... }
+    // becomes
+    mgpu.launch grid [4] warpgroups 1 ins(...) outs(...) shared [...] at [...] {
+    ^bb0(%i: index, %wg: index, ...):
+      ...  // mgpu.program_id 0 is %i, mgpu.program_id 1 is 0
+    }
+    ```
+  }];
+  let options = [
+    Option<"mpmdForm", "mpmd-form", "std::string", /*default=*/"\"auto\"",
+           "How the pairs of an mpmd_map share a launch: auto, "
+           "warp-specialized or cta-partitioned">
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 //===----------------------------------------------------------------------===//
 // GPU backend (lib/GPU)
 //===----------------------------------------------------------------------===//
@@ -459,24 +506,23 @@ def MGPUAttachTarget : Pass<"mgpu-attach-target", "::mlir::ModuleOp"> {
 //===----------------------------------------------------------------------===//
 
 def MGPULowerToCPU : Pass<"mgpu-lower-to-cpu"> {
-  let summary = "Lower kernels in kernel form to host code (interpret mode)";
+  let summary = "Lower mgpu.launch ops to host code (interpret mode)";
   let description = [{
-    Runs kernels in kernel form (expanded pallas_call and mpmd_map, see
-    --mgpu-expand-pipelines) on the host: a loop nest over the CTAs in grid
-    order (last axis innermost), each running its Pallas threads, the body
-    inlined once with program ids and axis queries bound to loop indices and
-    constants. mpmd_map regions run in order, each over its mesh. Global
-    scratch is zeroed once; shared-memory scratch and barriers are per CTA
-    and zeroed when it starts.
+    Runs the launches of --mgpu-form-launches on the host: a loop nest over
+    the CTAs in grid order (last axis innermost, cluster axes after the
+    grid's), each running its Pallas threads, the body inlined once with its
+    arguments bound to loop indices. Global scratch is zeroed once; a CTA's
+    shared scratch (buffers and barriers, at the planned offsets of one host
+    arena) is zeroed when it starts.
 
     Kernel-level ops become host code: copies are synchronous (clipped to
     the array, zero-filled past it) and arrive on their barrier at once,
     barriers and semaphore waits go through libmgpu_host_runtime.so (a wait
     that cannot complete reports the op and its location after
     MGPU_WAIT_TIMEOUT seconds instead of hanging). The Pallas threads of a
-    CTA that waits on a barrier run on host threads of their own; an
-    mpmd_map that waits on a semaphore runs every Pallas thread of every
-    program on its own host thread (at most 1024).
+    CTA that waits on a barrier run on host threads of their own; a launch
+    that waits on a semaphore runs every Pallas thread of every CTA on its
+    own host thread (at most 1024).
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

@@ -105,10 +105,10 @@ static void addRuntimeChecks(OpPassManager &pm) {
   pm.addPass(createMGPUReportFailedChecks());
 }
 
-/// Meshes with different clusters cannot share one GPU launch: such an
+/// Meshes with different clusters cannot share one launch: such an
 /// mpmd_map becomes one launch per pair, in order (an error if its regions
 /// wait on each other).
-static void addGPULaunchSplitting(OpPassManager &pm) {
+static void addLaunchSplitting(OpPassManager &pm) {
   MGPUSplitMpmdOptions split;
   split.differentClustersOnly = true;
   pm.addPass(createMGPUSplitMpmd(split));
@@ -118,7 +118,7 @@ static void addGPULaunchSplitting(OpPassManager &pm) {
 /// the GPU and emulator pipelines share.
 static void addGPULowering(OpPassManager &pm, StringRef mpmdForm,
                            bool tensorCores) {
-  addGPULaunchSplitting(pm);
+  addLaunchSplitting(pm);
   pm.addPass(createMGPUPromoteAccumulators());
   MGPUAssignLayoutsOptions layouts;
   layouts.tensorCores = tensorCores;
@@ -159,6 +159,12 @@ void mlir::mgpu::buildMGPUToCPUPipeline(
   MGPUDeviceMemoryOptions deviceMemory;
   deviceMemory.target = "host";
   pm.addPass(createMGPUDeviceMemory(deviceMemory));
+  // The regions of an mpmd_map run in order, CTA by CTA, as separate
+  // launches would (unless they wait for each other).
+  addLaunchSplitting(pm);
+  MGPUFormLaunchesOptions launches;
+  launches.mpmdForm = "cta-partitioned";
+  pm.addPass(createMGPUFormLaunches(launches));
   pm.addPass(createMGPULowerToCPU());
   pm.addPass(createMGPUVectorsToLoops());
   pm.addPass(createMGPUHostPrintf());

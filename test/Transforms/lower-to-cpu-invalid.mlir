@@ -1,9 +1,9 @@
-// RUN: mgpu-opt %s --mgpu-lower-to-cpu -split-input-file -verify-diagnostics
+// RUN: mgpu-opt %s --mgpu-form-launches="mpmd-form=cta-partitioned" --mgpu-lower-to-cpu -split-input-file -verify-diagnostics
 
 #b = #mgpu.block_spec<shape = [64], index_map = affine_map<(i) -> (i)>>
 
 func.func @tensor_form(%a: tensor<64xf32>) -> tensor<64xf32> {
-  // expected-error @below {{'mgpu.pallas_call' op must be bufferized before --mgpu-lower-to-cpu (run --mgpu-bufferize)}}
+  // expected-error @below {{'mgpu.pallas_call' op must be bufferized before --mgpu-form-launches (run --mgpu-bufferize)}}
   %r = mgpu.pallas_call grid [1] ins(%a : tensor<64xf32>) outs(%a : tensor<64xf32>)
       in_specs [#b] out_specs [#b] {
   ^bb0(%x: memref<64xf32, #gpu.address_space<workgroup>>,
@@ -16,9 +16,9 @@ func.func @tensor_form(%a: tensor<64xf32>) -> tensor<64xf32> {
 
 #b = #mgpu.block_spec<shape = [64], index_map = affine_map<(i) -> (i)>>
 
-// The interpret lowering takes the kernel form.
+// Launches are formed from the kernel form.
 func.func @not_expanded(%a: memref<64xf32>, %o: memref<64xf32>) {
-  // expected-error @below {{'mgpu.pallas_call' op must be in kernel form before --mgpu-lower-to-cpu (run --mgpu-expand-pipelines)}}
+  // expected-error @below {{'mgpu.pallas_call' op must be in kernel form before --mgpu-form-launches (run --mgpu-expand-pipelines)}}
   mgpu.pallas_call grid [1] ins(%a : memref<64xf32>) outs(%o : memref<64xf32>)
       in_specs [#b] out_specs [#b] {
   ^bb0(%x: memref<64xf32, #gpu.address_space<workgroup>>,
@@ -34,7 +34,7 @@ func.func @not_expanded(%a: memref<64xf32>, %o: memref<64xf32>) {
 // Programs of a pallas_call that waits on a semaphore run on their own host
 // threads in interpret mode: the grid must be static and small enough.
 func.func @pallas_wait(%sem: memref<4xi32>) {
-  // expected-error @below {{'mgpu.pallas_call' op waits on a semaphore: interpret mode runs each of its programs on its own host thread, at most 1024, for a static grid}}
+  // expected-error @below {{'mgpu.launch' op waits on a semaphore: interpret mode runs each of its Pallas threads on its own host thread, at most 1024, for a static grid}}
   // expected-note @below {{use a smaller static grid to run it on the CPU}}
   mgpu.pallas_call grid [2048] outs(%sem : memref<4xi32>) in_specs [] out_specs [#g] expanded {
   ^bb0(%s: memref<4xi32>):
@@ -54,7 +54,7 @@ func.func @implicit_phase(%o: memref<4xf32>) {
   mgpu.mpmd_map meshes [#m] outs(%o : memref<4xf32>) scratch [!mgpu.barrier<count = 1>] {
   ^bb0(%o0: memref<4xf32>, %bar: !mgpu.barrier<count = 1>):
     %c0 = arith.constant 0 : index
-    // expected-error @below {{'mgpu.barrier_wait' op needs the parity of its phase before --mgpu-lower-to-cpu (run --mgpu-track-barrier-phases)}}
+    // expected-error @below {{'mgpu.barrier_wait' op needs the parity of its phase before --mgpu-form-launches (run --mgpu-track-barrier-phases)}}
     mgpu.barrier_wait %bar[%c0] : !mgpu.barrier<count = 1>
   }
   return
@@ -67,8 +67,8 @@ func.func @implicit_phase(%o: memref<4xf32>) {
 
 // 1025 programs that may wait on each other would need 1025 host threads.
 func.func @too_many_threads(%o: memref<4xf32>) {
-  // expected-error @below {{'mgpu.mpmd_map' op has 1025 programs that may wait on each other; interpret mode runs each on its own host thread, at most 1024}}
-  // expected-note @below {{use smaller meshes to run it on the CPU}}
+  // expected-error @below {{'mgpu.launch' op waits on a semaphore: interpret mode runs each of its Pallas threads on its own host thread, at most 1024, for a static grid}}
+  // expected-note @below {{use a smaller static grid to run it on the CPU}}
   mgpu.mpmd_map meshes [#big, #one] outs(%o : memref<4xf32>) scratch [memref<1xi32>] {
   ^bb0(%o0: memref<4xf32>, %s0: memref<1xi32>):
     %c0 = arith.constant 0 : index

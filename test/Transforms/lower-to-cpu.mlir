@@ -1,4 +1,4 @@
-// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-lower-to-cpu --canonicalize -split-input-file | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-form-launches="mpmd-form=cta-partitioned" --mgpu-lower-to-cpu --canonicalize -split-input-file | FileCheck %s
 
 #b = #mgpu.block_spec<shape = [256], index_map = affine_map<(i) -> (i)>>
 
@@ -48,16 +48,18 @@ func.func @staged(%a: memref<1000xf32>, %o: memref<1000xf32>) {
 #m0 = #mgpu.mesh<grid = [2], grid_names = ["i"]>
 #m1 = #mgpu.mesh<grid = [3], grid_names = ["j"], num_threads = 2, thread_name = "wg">
 
-// mpmd_map without waits: the regions in order, each over its mesh (grid,
-// then threads), zero-initialized scratch, axis queries as loop indices and
-// constants, semaphore signals as atomic adds.
+// mpmd_map without waits: one CTA-partitioned launch run in order (2 CTAs
+// of region 0, then 3 of region 1, 2 Pallas threads each), each region
+// under a guard of its range, zero-initialized scratch, axis queries as loop
+// indices and constants, semaphore signals as atomic adds.
 // CHECK-LABEL: func.func @regions_in_order
 // CHECK: %[[SCRATCH:.+]] = memref.alloc() : memref<4xi32>
 // CHECK: linalg.fill ins(%{{.+}} : i32) outs(%[[SCRATCH]] : memref<4xi32>)
-// CHECK: scf.for %[[P:.+]] =
-// CHECK: memref.atomic_rmw addi %{{.+}}, %[[SCRATCH]][%[[P]]]
-// CHECK: scf.for %[[J:.+]] =
-// CHECK: scf.for %[[W:.+]] =
+// CHECK: scf.for %[[CTA:.+]] = %{{.+}} to %c5
+// CHECK: scf.for %[[W:.+]] = %{{.+}} to %c2
+// CHECK: scf.if
+// CHECK: memref.atomic_rmw addi %{{.+}}, %[[SCRATCH]][%[[CTA]]]
+// CHECK: scf.if
 // CHECK: memref.store %{{.+}}, %{{.+}}[%[[W]]]
 // CHECK: memref.dealloc %[[SCRATCH]]
 // CHECK-NOT: omp.

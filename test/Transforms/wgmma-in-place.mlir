@@ -6,7 +6,7 @@
 // host backends keep such buffers row-major and drop the transforms.
 // RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-lower-to-gpu="tensor-cores=1" | FileCheck %s
 // RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-lower-to-gpu | FileCheck %s --check-prefix=LANES
-// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-lower-to-cpu | FileCheck %s --check-prefix=CPU
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-form-launches --mgpu-lower-to-cpu | FileCheck %s --check-prefix=CPU
 
 #s = #gpu.address_space<workgroup>
 #sw = [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]

@@ -29,7 +29,8 @@ using namespace mlir::mgpu;
 static LogicalResult verifyLaunchedFromHost(Operation *op) {
   for (Operation *parent = op->getParentOp(); parent;
        parent = parent->getParentOp()) {
-    if (isa<PallasCallOp, MpmdMapOp, gpu::GPUFuncOp, gpu::LaunchOp>(parent)) {
+    if (isa<PallasCallOp, MpmdMapOp, LaunchOp, gpu::GPUFuncOp, gpu::LaunchOp>(
+            parent)) {
       InFlightDiagnostic diag =
           op->emitOpError() << "cannot be nested inside '" << parent->getName()
                             << "': kernels are launched from host code";

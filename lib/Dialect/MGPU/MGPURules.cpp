@@ -140,7 +140,7 @@ int64_t mlir::mgpu::getSwizzledRowElements(BlockSpecAttr spec) {
 LogicalResult mlir::mgpu::verifyInsideKernel(Operation *op) {
   for (Operation *parent = op->getParentOp(); parent;
        parent = parent->getParentOp()) {
-    if (isa<PallasCallOp, MpmdMapOp, EmitPipelineOp, gpu::LaunchOp,
+    if (isa<PallasCallOp, MpmdMapOp, EmitPipelineOp, LaunchOp, gpu::LaunchOp,
             gpu::GPUFuncOp>(parent))
       return success();
     if (isa<FunctionOpInterface>(parent))

@@ -172,10 +172,10 @@ def MGPU_MpmdMapOp : MGPU_Op<"mpmd_map", MGPU_KernelTraits> {
 //===----------------------------------------------------------------------===//
 
 def MGPU_YieldOp : MGPU_Op<"yield", [
-    Pure, Terminator, HasParent<"PallasCallOp, MpmdMapOp, EmitPipelineOp">]> {
+    Pure, Terminator, HasParent<"PallasCallOp, MpmdMapOp, EmitPipelineOp, LaunchOp">]> {
   let summary = "terminator of a kernel region";
   let description = [{
-    Ends a pallas_call, mpmd_map or emit_pipeline region. Kernels return through their
+    Ends a pallas_call, mpmd_map, emit_pipeline or launch region. Kernels return through their
     output refs, so it takes no operands; it may be omitted in the text.
   }];
   let assemblyFormat = "attr-dict";
@@ -265,5 +265,6 @@ def MGPU_SemaphoreWaitOp : MGPU_SemaphoreOp<"semaphore_wait"> {
 }
 
 include "mgpu/Dialect/MGPU/MGPUPrimitiveOps.td"
+include "mgpu/Dialect/MGPU/MGPULaunchOp.td"
 
 #endif // MGPU_DIALECT_MGPU_MGPUOPS_TD
