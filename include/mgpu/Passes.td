@@ -362,47 +362,74 @@ def MGPUFormLaunches : Pass<"mgpu-form-launches"> {
 // GPU backend (lib/GPU)
 //===----------------------------------------------------------------------===//
 
-def MGPULowerToGPU : Pass<"mgpu-lower-to-gpu", "::mlir::ModuleOp"> {
-  let summary = "Lower kernels in kernel form to gpu.launch ops";
+def MGPUDistributeWarpgroups : Pass<"mgpu-distribute-warpgroups"> {
+  let summary = "mgpu.launch bodies of Pallas threads to per-lane code";
   let description = [{
-    Lowers kernels in kernel form (expanded pallas_call and mpmd_map, see
-    --mgpu-expand-pipelines) to `gpu.launch` ops in the host function. The
-    host operands get device copies (gpu.alloc and gpu.memcpy, chained
-    through async tokens) so the same host program runs on the CPU and the
-    GPU.
+    The body of a launch is written once per Pallas thread, at array level:
+    a vector value is a whole block, and ops on it are collective over the
+    128 lanes of a warpgroup. This pass re-emits it as per-lane code (the
+    launch gets `lanes` and a lane index), each vector value spread over the
+    lanes in the layout `mgpu.out_layouts` records for it
+    (--mgpu-assign-layouts): a value with no layout is an error.
 
-    pallas_call: parallel grid axes are CTAs (numbered row-major on a 1-D
-    grid), a mesh's cluster is the launch cluster, each Pallas thread is a
-    warpgroup of 128 threads. The body of each Pallas thread is distributed
-    over its 128 lanes (WarpgroupDistribution): vector values are spread
-    chunk-wise over the lanes, elementwise ops stay in registers, data moving
-    between lanes goes through shared memory, and reductions use warp
-    shuffles. Each warpgroup synchronizes with its own named barrier
-    (bar.sync 1 + warpgroup, 128).
+    - `strided`: chunks of V consecutive elements (V the largest of 4, 2, 1
+      dividing the innermost dimension), chunk c on lane c mod 128, so that
+      blocks are read and written with V-wide coalesced accesses;
+    - `wgmma` and `wgmma_row`: the tensor cores' accumulator fragments and
+      their rows; `splat`: one scalar.
 
-    Kernel-level ops stay in the launch for a backend: --mgpu-primitives-to-
-    nvvm (TMA, mbarriers) or --mgpu-emulate-gpu. Shared scratch is zeroed
-    and barrier arrays initialized (`mgpu.barrier_init` on thread 0) when a
-    CTA starts, one copy per region; global scratch is zeroed before the
-    launch.
+    Elementwise ops stay in registers; ops that move data between lanes
+    exchange it through a new shared scratch entry (one area per warpgroup,
+    sized once the body is distributed) and warp shuffles, with named
+    barriers (bar.sync 1 + warpgroup, 128) placed where one lane may touch
+    what another touched. Scalars are uniform and a scalar side effect
+    happens once per warpgroup (lane 0). linalg ops on memrefs become
+    parallel loops first.
 
-    mpmd_map: all pairs run in one launch, warp-specialized (one range of
-    warpgroups per region in every CTA) when all meshes have the same grid
-    and cluster and at most 8 warpgroups are needed, CTA-partitioned (one
-    range of CTAs per region) otherwise; `mpmd-form` forces one. A kernel
-    whose programs wait on semaphores must fit in the CTAs the chip keeps
-    resident at once.
+    With `tensor-cores=1` on sm_90a, mgpu.wgmma runs on the tensor cores
+    (wgmma.mma_async); otherwise it is computed lane by lane, and the
+    tiled, swizzled layouts that copies and wgmma ops name for the tensor
+    cores are dropped (the buffers stay row-major).
   }];
   let options = [
-    Option<"mpmdForm", "mpmd-form", "std::string", /*default=*/"\"auto\"",
-           "How the pairs of an mpmd_map share a launch: auto, "
-           "warp-specialized or cta-partitioned">,
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"false",
            "On sm_90a, run mgpu.wgmma (f16/bf16 inputs, b in shared "
            "memory, a in shared memory or registers, f32 accumulator) on "
            "the tensor cores (wgmma.mma_async) instead of ordinary "
            "instructions">
   ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def MGPULowerToGPU : Pass<"mgpu-lower-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Per-lane mgpu.launch ops to gpu.launch ops";
+  let description = [{
+    Maps each launch that --mgpu-distribute-warpgroups made per-lane to a
+    `gpu.launch` in the host function, over device copies of its arrays
+    (gpu.alloc and gpu.memcpy, chained through async tokens, so that the
+    same host program runs on the CPU and the GPU; an output the kernel only
+    writes is not copied in).
+
+    The launch's grid is numbered row-major onto the x dimension of CTAs
+    (of clusters, with a cluster, which is the launch cluster); thread t of
+    a CTA is lane t mod 128 of warpgroup t / 128. The shared scratch lives
+    in dynamic shared memory at its planned offsets: buffers zeroed by the
+    whole CTA, barrier arrays initialized (`mgpu.barrier_init`) by thread 0,
+    then a CTA barrier; global scratch is a device buffer zeroed before the
+    launch. A launch whose threads wait on semaphores must fit in the CTAs
+    the chip keeps resident at once.
+
+    Kernel-level ops stay in the launch for a backend:
+    --mgpu-primitives-to-nvvm (TMA, mbarriers) or --mgpu-emulate-gpu.
+  }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",

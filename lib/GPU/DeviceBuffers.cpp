@@ -139,31 +139,3 @@ void DeviceBuffers::finish(Value launched, ValueRange outputs) {
   if (!copies.empty())
     gpu::WaitOp::create(b, loc, Type(), ValueRange{token});
 }
-
-bool mlir::mgpu::isOnlyWritten(Value ref) {
-  SmallVector<Value> worklist = {ref};
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    for (OpOperand &use : value.getUses()) {
-      Operation *user = use.getOwner();
-      if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
-        if (view.getViewSource() != value)
-          return false;
-        worklist.push_back(view->getResult(0));
-        continue;
-      }
-      // Async copies out, or stores of a block written in place.
-      if (auto copy = dyn_cast<CopySmemToGmemOp>(user);
-          copy && copy.getDst() == value)
-        continue;
-      if (auto write = dyn_cast<vector::TransferWriteOp>(user);
-          write && write.getBase() == value)
-        continue;
-      if (auto store = dyn_cast<vector::StoreOp>(user);
-          store && store.getBase() == value)
-        continue;
-      return false;
-    }
-  }
-  return true;
-}

@@ -620,25 +620,6 @@ LogicalResult
 mlir::mgpu::distributeWarpgroupBody(OpBuilder &b, Block &body,
                                     IRMapping &mapping,
                                     const WarpgroupContext &context) {
-  // linalg ops on memrefs become parallel loops first.
-  SmallVector<linalg::LinalgOp> linalgOps;
-  body.walk([&](linalg::LinalgOp op) { linalgOps.push_back(op); });
-  IRRewriter rewriter(b.getContext());
-  for (linalg::LinalgOp op : linalgOps) {
-    if (!op.hasPureBufferSemantics())
-      return op->emitOpError()
-             << "cannot be lowered to the GPU: linalg ops in a kernel body "
-                "must work on memrefs";
-    rewriter.setInsertionPoint(op);
-    if (failed(linalg::linalgOpToParallelLoops(rewriter, op)))
-      return op->emitOpError()
-             << "cannot be lowered to the GPU: no loop form for this op";
-    rewriter.eraseOp(op);
-  }
-  // Values the layout assignment has not seen (it did not run, or ops were
-  // made after it) get layouts by the same rules.
-  if (Region *region = body.getParent())
-    assignLayouts(*region, context.tensorCores);
   Distributor distributor(b, mapping, context);
   return distributor.distributeBody(body);
 }

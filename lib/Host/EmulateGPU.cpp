@@ -19,6 +19,7 @@
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/GPU/WarpgroupDistribution.h"
 #include "mgpu/Host/HostRuntimeCalls.h"
+#include "mgpu/Host/HostThreads.h"
 #include "mgpu/Host/WgmmaEmulation.h"
 #include "mgpu/KernelForm/CopyWindows.h"
 #include "mgpu/Passes.h"
@@ -429,7 +430,7 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
       b, loc, wordsType,
       ValueRange{arith::MulIOp::create(b, loc, waveCtas, perCta)});
 
-  Value zeroIndex = index(b, loc, 0), oneIndex = index(b, loc, 1);
+  Value zeroIndex = index(b, loc, 0);
   auto waves = scf::ForOp::create(b, loc, zeroIndex, ctas, waveCtas);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -442,33 +443,10 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
     Value zeroWord = arith::ConstantIntOp::create(b, loc, 0, 64);
     linalg::FillOp::create(b, loc, zeroWord, sync);
 
-    // One OpenMP thread per CUDA thread of the wave: a statically scheduled
-    // loop with chunk 1 over a team of exactly that many threads.
-    Value chunk = arith::ConstantIntOp::create(b, loc, 1, 32);
-    omp::ParallelOperands team;
-    team.numThreads =
-        arith::IndexCastOp::create(b, loc, b.getI32Type(), threads);
-    auto parallel = omp::ParallelOp::create(b, loc, team);
-    b.createBlock(&parallel.getRegion());
-    omp::WsloopOperands schedule;
-    schedule.scheduleKind = omp::ClauseScheduleKindAttr::get(
-        b.getContext(), omp::ClauseScheduleKind::Static);
-    schedule.scheduleChunk = chunk;
-    auto wsloop = omp::WsloopOp::create(b, loc, schedule);
-    omp::TerminatorOp::create(b, loc);
-    b.createBlock(&wsloop.getRegion());
-    omp::LoopNestOperands bounds;
-    bounds.loopLowerBounds = {zeroIndex};
-    bounds.loopUpperBounds = {threads};
-    bounds.loopSteps = {oneIndex};
-    auto nest = omp::LoopNestOp::create(b, loc, bounds);
-    Block *body =
-        b.createBlock(&nest.getRegion(), {}, {b.getIndexType()}, {loc});
-    omp::YieldOp::create(b, loc);
-    b.setInsertionPointToStart(body);
+    // One host thread per CUDA thread of the wave.
+    Value t = beginThreadTeam(b, loc, threads);
 
     // t: the thread in the wave; cta: the CTA in the grid.
-    Value t = body->getArgument(0);
     Value waveCta = arith::DivUIOp::create(b, loc, t, perCta);
     Value cta = arith::AddIOp::create(b, loc, firstCta, waveCta);
     Value tid = arith::RemUIOp::create(b, loc, t, perCta);

@@ -11,15 +11,12 @@
 
 using namespace mlir;
 
-void mlir::mgpu::forEachOnOwnThread(
-    OpBuilder &b, Location loc, Value count,
-    function_ref<void(OpBuilder &, Value)> body) {
+Value mlir::mgpu::beginThreadTeam(OpBuilder &b, Location loc, Value count) {
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   omp::ParallelOperands team;
   team.numThreads = arith::IndexCastOp::create(b, loc, b.getI32Type(), count);
   auto parallel = omp::ParallelOp::create(b, loc, team);
-  OpBuilder::InsertionGuard guard(b);
   b.createBlock(&parallel.getRegion());
   omp::WsloopOperands schedule;
   schedule.scheduleKind = omp::ClauseScheduleKindAttr::get(
@@ -37,5 +34,13 @@ void mlir::mgpu::forEachOnOwnThread(
       b.createBlock(&nest.getRegion(), {}, {b.getIndexType()}, {loc});
   omp::YieldOp::create(b, loc);
   b.setInsertionPointToStart(block);
-  body(b, block->getArgument(0));
+  return block->getArgument(0);
+}
+
+void mlir::mgpu::forEachOnOwnThread(
+    OpBuilder &b, Location loc, Value count,
+    function_ref<void(OpBuilder &, Value)> body) {
+  OpBuilder::InsertionGuard guard(b);
+  Value i = beginThreadTeam(b, loc, count);
+  body(b, i);
 }

@@ -140,14 +140,13 @@ private:
         auto words = MemRefType::get({barrier.getCount()}, nb.getI64Type());
         Value view =
             memref::ViewOp::create(nb, loc, words, arena, shift, ValueRange());
-        views.push_back(
-            UnrealizedConversionCastOp::create(nb, loc, type, view)
-                .getResult(0));
+        views.push_back(UnrealizedConversionCastOp::create(nb, loc, type, view)
+                            .getResult(0));
         continue;
       }
-      views.push_back(memref::ViewOp::create(
-          nb, loc, cast<MemRefType>(toHostType(type)), arena, shift,
-          ValueRange()));
+      views.push_back(memref::ViewOp::create(nb, loc,
+                                             cast<MemRefType>(toHostType(type)),
+                                             arena, shift, ValueRange()));
     }
     return views;
   }
@@ -194,8 +193,7 @@ private:
   }
 
   void runInOrder(ArrayRef<Value> gridSizes, ArrayRef<Value> clusterSizes);
-  void runConcurrently(ArrayRef<Value> gridSizes,
-                       ArrayRef<Value> clusterSizes);
+  void runConcurrently(ArrayRef<Value> gridSizes, ArrayRef<Value> clusterSizes);
 };
 
 void LaunchLowering::runInOrder(ArrayRef<Value> gridSizes,
@@ -206,8 +204,7 @@ void LaunchLowering::runInOrder(ArrayRef<Value> gridSizes,
   SmallVector<Value> sizes(gridSizes);
   llvm::append_range(sizes, clusterSizes);
   size_t gridRank = gridSizes.size();
-  bool teams = launch.getWarpgroups() > 1 &&
-               waitsOn(launch, [](Operation *op) {
+  bool teams = launch.getWarpgroups() > 1 && waitsOn(launch, [](Operation *op) {
                  return isa<BarrierWaitOp>(op);
                });
   scf::buildLoopNest(

@@ -224,7 +224,7 @@ struct AssignLayoutsPass
   using Base::Base;
   void runOnOperation() override {
     getOperation()->walk([&](Operation *op) {
-      if (isa<PallasCallOp, MpmdMapOp>(op))
+      if (isa<PallasCallOp, MpmdMapOp, LaunchOp>(op))
         for (Region &region : op->getRegions())
           assignLayouts(region, tensorCores);
     });

@@ -28,6 +28,8 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -154,10 +156,9 @@ struct ScratchPlan {
                     .value_or(0);
       // Buffers of a KiB or more (pipeline arenas among them) start on a
       // swizzle atom, which 128-byte swizzled slots need.
-      int64_t start = llvm::alignTo(
-          end, bytes >= TargetInfo::kSwizzleAtomBytes
-                   ? TargetInfo::kSwizzleAtomBytes
-                   : TargetInfo::kSharedAlignment);
+      int64_t start = llvm::alignTo(end, bytes >= TargetInfo::kSwizzleAtomBytes
+                                             ? TargetInfo::kSwizzleAtomBytes
+                                             : TargetInfo::kSharedAlignment);
       where.push_back(~static_cast<int64_t>(shared.size()));
       shared.push_back(type);
       offsets.push_back(start);
@@ -183,7 +184,7 @@ LaunchOp createLaunch(OpBuilder &b, Location loc, ArrayRef<int64_t> staticGrid,
       b, loc, dynamicGrid, b.getDenseI64ArrayAttr(staticGrid),
       cluster.empty() ? nullptr : b.getDenseI64ArrayAttr(cluster),
       b.getI64IntegerAttr(warpgroups), /*lanes=*/nullptr, scalars, ins, outs,
-      typeList(plan.global), typeList(plan.shared),
+      /*write_only_outs=*/nullptr, typeList(plan.global), typeList(plan.shared),
       plan.shared.empty() ? nullptr : b.getDenseI64ArrayAttr(plan.offsets));
   SmallVector<Type> types = launch.getExpectedArgumentTypes();
   Block *body = b.createBlock(&launch.getBody(), {}, types,
@@ -213,6 +214,38 @@ SmallVector<Value> regionArgs(LaunchOp launch, ArrayRef<int64_t> where) {
     args.push_back(w >= 0 ? Value(launch.getGlobalScratchArgs()[w])
                           : Value(launch.getSharedScratchArgs()[~w]));
   return args;
+}
+
+/// True when a kernel body only writes `ref` (a global-memory array of
+/// its body) or its views, by async copies out of shared memory or by
+/// stores (a block written in place): its old contents need not reach the
+/// device. Output blocks of a pallas_call are never read unless the output
+/// aliases an input (Pallas semantics).
+bool isOnlyWritten(Value ref) {
+  SmallVector<Value> worklist = {ref};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
+        if (view.getViewSource() != value)
+          return false;
+        worklist.push_back(view->getResult(0));
+        continue;
+      }
+      if (auto copy = dyn_cast<CopySmemToGmemOp>(user);
+          copy && copy.getDst() == value)
+        continue;
+      if (auto write = dyn_cast<vector::TransferWriteOp>(user);
+          write && write.getBase() == value)
+        continue;
+      if (auto store = dyn_cast<vector::StoreOp>(user);
+          store && store.getBase() == value)
+        continue;
+      return false;
+    }
+  }
+  return true;
 }
 
 LogicalResult formPallasLaunch(PallasCallOp op) {
@@ -284,6 +317,13 @@ LogicalResult formPallasLaunch(PallasCallOp op) {
     bindAxisSizes({mesh}, bindings);
   }
   Block &body = op.getBody().front();
+  SmallVector<int64_t> writeOnly;
+  for (auto [i, ref] : llvm::enumerate(
+           body.getArguments().slice(op.getIns().size(), op.getOuts().size())))
+    if (isOnlyWritten(ref))
+      writeOnly.push_back(i);
+  if (!writeOnly.empty())
+    launch.setWriteOnlyOutsAttr(b.getDenseI64ArrayAttr(writeOnly));
   bindQueries(b, body, bindings);
   moveBody(b, body, regionArgs(launch, where));
   op.erase();
@@ -376,9 +416,9 @@ LogicalResult formMpmdLaunch(MpmdMapOp op, MpmdForm requested) {
   SmallVector<SmallVector<int64_t>> where;
   for (unsigned i = 0; i < numRegions; ++i)
     where.push_back(plan.place(op.getScratch(), /*globalPlaced=*/i > 0));
-  LaunchOp launch = createLaunch(b, loc, staticGrid, ValueRange(),
-                                 meshes[0].getCluster(), warpgroups,
-                                 ValueRange(), op.getIns(), op.getOuts(), plan);
+  LaunchOp launch =
+      createLaunch(b, loc, staticGrid, ValueRange(), meshes[0].getCluster(),
+                   warpgroups, ValueRange(), op.getIns(), op.getOuts(), plan);
 
   SmallVector<MeshAttr> superMesh(meshes);
   if (ArrayAttr external = op.getExternalMeshesAttr())
@@ -430,8 +470,8 @@ LogicalResult formMpmdLaunch(MpmdMapOp op, MpmdForm requested) {
       bindings.programIds.assign(ids.getResults().begin(),
                                  ids.getResults().end());
     }
-    bindMeshAxes(mesh, bindings.programIds, launch.getClusterIds(),
-                 wgInRegion, bindings);
+    bindMeshAxes(mesh, bindings.programIds, launch.getClusterIds(), wgInRegion,
+                 bindings);
     Block &body = op.getBodies()[i].front();
     bindQueries(b, body, bindings);
     moveBody(b, body, regionArgs(launch, where[i]));

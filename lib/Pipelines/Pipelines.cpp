@@ -120,13 +120,16 @@ static void addGPULowering(OpPassManager &pm, StringRef mpmdForm,
                            bool tensorCores) {
   addLaunchSplitting(pm);
   pm.addPass(createMGPUPromoteAccumulators());
+  MGPUFormLaunchesOptions launches;
+  launches.mpmdForm = mpmdForm.str();
+  pm.addPass(createMGPUFormLaunches(launches));
   MGPUAssignLayoutsOptions layouts;
   layouts.tensorCores = tensorCores;
   pm.addPass(createMGPUAssignLayouts(layouts));
-  MGPULowerToGPUOptions lower;
-  lower.mpmdForm = mpmdForm.str();
-  lower.tensorCores = tensorCores;
-  pm.addPass(createMGPULowerToGPU(lower));
+  MGPUDistributeWarpgroupsOptions distribute;
+  distribute.tensorCores = tensorCores;
+  pm.addPass(createMGPUDistributeWarpgroups(distribute));
+  pm.addPass(createMGPULowerToGPU());
   pm.addPass(createMGPUDeviceMemory());
 }
 

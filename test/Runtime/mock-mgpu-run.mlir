@@ -26,5 +26,5 @@
 // VADD: mock: cuStreamSynchronize(stream)
 
 // CLUSTER: mock: cuModuleGetFunction(cluster_kernel)
-// CLUSTER-NEXT: mock: cuLaunchKernelEx(cluster_kernel, grid 8x1x1, block 128x1x1, shared 1152, stream set, 2 attributes, params set, extra null)
+// CLUSTER-NEXT: mock: cuLaunchKernelEx(cluster_kernel, grid 8x1x1, block 128x1x1, shared 1032, stream set, 2 attributes, params set, extra null)
 // CLUSTER-NEXT: mock:   cluster dimension 2x1x1

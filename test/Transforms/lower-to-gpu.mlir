@@ -1,5 +1,5 @@
-// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-track-barrier-phases --mgpu-lower-to-gpu --mgpu-outline-kernels --canonicalize --cse -split-input-file | FileCheck %s
-// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-track-barrier-phases --mgpu-lower-to-gpu -split-input-file | mgpu-opt -split-input-file -o /dev/null
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-outline-kernels --canonicalize --cse -split-input-file | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu -split-input-file | mgpu-opt -split-input-file -o /dev/null
 
 // --mgpu-lower-to-gpu on the kernel form (what --mgpu-expand-pipelines makes
 // of each pallas_call), outlined by --mgpu-outline-kernels: device copies of
@@ -29,7 +29,7 @@ func.func @vector_add(%a: memref<2048xf32>, %b: memref<2048xf32>, %o: memref<204
 // CHECK-SAME: (%[[A:.*]]: memref<2048xf32>, %[[B:.*]]: memref<2048xf32>, %[[O:.*]]: memref<2048xf32>)
 // CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG: %[[C128:.*]] = arith.constant 128 : index
-// CHECK-DAG: %[[SMEM:.*]] = arith.constant 6400 : i32
+// CHECK-DAG: %[[SMEM:.*]] = arith.constant 6280 : i32
 // CHECK: %[[DA:.*]], %{{.*}} = gpu.alloc async
 // CHECK: gpu.memcpy async [%{{.*}}] %[[DA]], %[[A]]
 // CHECK: gpu.alloc async

@@ -8,7 +8,7 @@
 // CHECK: module @inner {
 // CHECK: llvm.func @k(
 // CHECK-NOT: mgpu.pallas_call
-// GPU: nested-module.mlir:[[@LINE+6]]:7: error: 'mgpu.pallas_call' op is in a nested module, which the GPU pipeline does not compile: move its function to the top-level module
+// GPU: nested-module.mlir:[[@LINE+6]]:7: error: 'mgpu.launch' op is in a nested module, which the GPU pipeline does not compile: move its function to the top-level module
 
 #b = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> (i)>>
 module {

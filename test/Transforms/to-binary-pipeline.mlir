@@ -25,7 +25,7 @@
 // LLVMIR: call ptr @mgpuTensorMapEncodeTiledMemref(i64 1, ptr %{{.*}}, i64 7,
 // LLVMIR-NOT: @mgpuTensorMapEncodeTiledMemref(
 // One shared-memory slot for the aliased block (512 bytes), its barrier.
-// LLVMIR: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 4, i64 1, i64 1, i64 128, i64 1, i64 1, i32 640,
+// LLVMIR: call void @mgpuLaunchKernel(ptr %{{.*}}, i64 4, i64 1, i64 1, i64 128, i64 1, i64 1, i32 520,
 // LLVMIR: call ptr @mgpuModuleLoad(
 
 #block = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> (i)>>

@@ -51,13 +51,6 @@ private:
   SmallVector<Value> scratch;
 };
 
-/// True when a kernel only writes `ref` (a GMEM operand of its body) or its
-/// views, by async copies out of shared memory or by vector stores (a block
-/// written in place): its old contents
-/// need not reach the device. Output blocks of a pallas_call are never read
-/// unless the output aliases an input (Pallas semantics).
-bool isOnlyWritten(Value ref);
-
 } // namespace mlir::mgpu
 
 #endif // MGPU_GPU_DEVICEBUFFERS_H

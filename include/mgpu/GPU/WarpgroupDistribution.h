@@ -60,10 +60,11 @@ struct WarpgroupContext {
 };
 
 /// Emits at `b`'s insertion point the per-lane code of the ops of `body`
-/// (without its terminator). `mapping` gives the values of the block
-/// arguments and of any op result already materialized (ops whose results
-/// are all mapped are skipped). Reports a diagnostic naming the op and
-/// fails when an op cannot be distributed.
+/// (without its terminator), each vector value in the layout recorded for
+/// it (`mgpu.out_layouts`, --mgpu-assign-layouts). `mapping` gives the
+/// values of the block arguments and of any op result already materialized
+/// (ops whose results are all mapped are skipped). Reports a diagnostic
+/// naming the op and fails when an op cannot be distributed.
 LogicalResult distributeWarpgroupBody(OpBuilder &b, Block &body,
                                       IRMapping &mapping,
                                       const WarpgroupContext &context);

@@ -14,9 +14,13 @@
 
 namespace mlir::mgpu {
 
+/// Opens at `b`'s insertion point an OpenMP team of `count` host threads,
+/// each taking one iteration i of a statically scheduled loop (chunk 1) over
+/// [0, count), and moves `b` into the loop's body; returns i.
+Value beginThreadTeam(OpBuilder &b, Location loc, Value count);
+
 /// Emits at `b`'s insertion point `body(b, i)` once per i in [0, count),
-/// each on its own host thread: an OpenMP team of `count` threads, each
-/// taking one iteration of a statically scheduled loop (chunk 1).
+/// each on its own host thread (beginThreadTeam); `b` stays where it was.
 void forEachOnOwnThread(OpBuilder &b, Location loc, Value count,
                         function_ref<void(OpBuilder &, Value)> body);
 

@@ -144,6 +144,11 @@ LogicalResult LaunchOp::verify() {
                          << maxWarpgroups << " (" << kWarpgroupLanes
                          << " threads each)";
 
+  if (std::optional<ArrayRef<int64_t>> writeOnly = getWriteOnlyOuts())
+    for (int64_t index : *writeOnly)
+      if (index < 0 || index >= static_cast<int64_t>(getOuts().size()))
+        return emitOpError() << "expects write_only_outs to index its "
+                             << getOuts().size() << " outs, got " << index;
   for (Type type : getGlobalScratchTypes()) {
     auto memref = dyn_cast<MemRefType>(type);
     if (!memref || !memref.hasStaticShape() || isWorkgroupMemRef(memref))

@@ -41,6 +41,10 @@ def MGPU_LaunchOp : MGPU_Op<"launch", [
     memory, each buffer zeroed and each barrier array initialized before
     the CTA's threads start.
 
+    `write_only_outs` lists the outputs whose old contents the body neither
+    reads nor has to keep (a pallas_call's outputs, written block by block,
+    Pallas semantics): a backend need not bring them to the device.
+
     The body has no `mgpu.program_id`, `num_programs`, `axis_index` or
     `axis_size`: --mgpu-form-launches computed them from the arguments.
 
@@ -65,6 +69,7 @@ def MGPU_LaunchOp : MGPU_Op<"launch", [
     Variadic<Index>:$scalars,
     Variadic<AnyMemRef>:$ins,
     Variadic<AnyMemRef>:$outs,
+    OptionalAttr<DenseI64ArrayAttr>:$write_only_outs,
     OptionalAttr<TypeArrayAttr>:$global_scratch,
     OptionalAttr<TypeArrayAttr>:$shared_scratch,
     OptionalAttr<DenseI64ArrayAttr>:$shared_offsets
@@ -78,6 +83,7 @@ def MGPU_LaunchOp : MGPU_Op<"launch", [
     (`scalars` `(` $scalars^ `)`)?
     (`ins` `(` $ins^ `:` type($ins) `)`)?
     (`outs` `(` $outs^ `:` type($outs) `)`)?
+    (`write_only_outs` $write_only_outs^)?
     (`global` $global_scratch^)?
     (`shared` $shared_scratch^ `at` $shared_offsets)?
     attr-dict-with-keyword $body
