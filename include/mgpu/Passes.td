@@ -79,6 +79,27 @@ def MGPUContractToWgmma : Pass<"mgpu-contract-to-wgmma"> {
   ];
 }
 
+def MGPUSelectTensorCores : Pass<"mgpu-select-tensor-cores"> {
+  let summary = "Choose the mgpu.wgmma ops that run on the tensor cores";
+  let description = [{
+    The one decision about tensor cores, recorded in the IR for the passes
+    after it: with `enable` on a chip with wgmma (sm_90a), every
+    `mgpu.wgmma` of a kernel that the tensor cores can run (f16 or bf16 a
+    and b, f32 accumulator of at most 32 KiB) gets the unit attribute
+    `mgpu.tensor_cores`. --mgpu-expand-pipelines then stores the blocks only
+    such ops read in their tiled, swizzled layout, --mgpu-assign-layouts
+    leaves their results in WGMMA fragments and
+    --mgpu-distribute-warpgroups issues wgmma.mma_async for them. In a
+    kernel where the tensor cores are not available (not enabled, or
+    another chip), the layouts that copies and wgmma ops name for them are
+    dropped: the buffers stay row-major, as the lanes read them.
+  }];
+  let options = [
+    Option<"enable", "enable", "bool", /*default=*/"true",
+           "Use the tensor cores where the chip has wgmma">
+  ];
+}
+
 def MGPUDirectBlocks : Pass<"mgpu-direct-blocks"> {
   let summary = "Lane-local blocks read and written in place in global memory";
   let description = [{
@@ -142,20 +163,14 @@ def MGPUExpandPipelines : Pass<"mgpu-expand-pipelines"> {
     //   }
     ```
 
-    With `apply-transforms=1` (the tensor-core pipelines), an input block
-    whose spec has the transforms `[#mgpu.tile<[R, C]>, #mgpu.swizzle<128>]`
-    and whose body reads it only as shared operands of `mgpu.wgmma` that run
-    on the tensor cores (f16 or bf16, f32 accumulator, tile-aligned views)
-    is stored in that layout: its copies get `transforms` and those wgmma
-    ops `a_transforms` / `b_transforms`, so that TMA writes the layout and
-    the tensor cores read it in place. Other blocks stay row-major, which
-    gives the same numbers.
+    An input block whose spec has the transforms `[#mgpu.tile<[R, C]>,
+    #mgpu.swizzle<128>]` and whose body reads it only as shared operands of
+    `mgpu.wgmma` ops on the tensor cores (`mgpu.tensor_cores`, from
+    --mgpu-select-tensor-cores; tile-aligned views) is stored in that
+    layout: its copies get `transforms` and those wgmma ops `a_transforms` /
+    `b_transforms`, so that TMA writes the layout and the tensor cores read
+    it in place. Other blocks stay row-major, which gives the same numbers.
   }];
-  let options = [
-    Option<"applyTransforms", "apply-transforms", "bool", "false",
-           "Store blocks read only by tensor-core wgmma in their "
-           "tiled and swizzled layout">
-  ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
@@ -288,7 +303,7 @@ def MGPUAssignLayouts : Pass<"mgpu-assign-layouts"> {
 
     - `mgpu.layout_cast` has its layout; ops that already have
       `mgpu.out_layouts` keep theirs.
-    - A wgmma the tensor cores run (`tensor-cores=1`) leaves its result in
+    - A wgmma on the tensor cores (`mgpu.tensor_cores`) leaves its result in
       the `wgmma` fragment layout.
     - A splat constant or a broadcast of a scalar is `splat`.
     - An elementwise op is `wgmma` when its vector operands are all `wgmma`
@@ -304,11 +319,6 @@ def MGPUAssignLayouts : Pass<"mgpu-assign-layouts"> {
     `--mgpu-lower-to-gpu`, which assigns the same way any layout still
     missing.
   }];
-  let options = [
-    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"false",
-           "Whether --mgpu-lower-to-gpu runs wgmma on the tensor cores (so "
-           "their results are in the wgmma layout)">
-  ];
 }
 
 def MGPUFormLaunches : Pass<"mgpu-form-launches"> {
@@ -386,18 +396,10 @@ def MGPUDistributeWarpgroups : Pass<"mgpu-distribute-warpgroups"> {
     happens once per warpgroup (lane 0). linalg ops on memrefs become
     parallel loops first.
 
-    With `tensor-cores=1` on sm_90a, mgpu.wgmma runs on the tensor cores
-    (wgmma.mma_async); otherwise it is computed lane by lane, and the
-    tiled, swizzled layouts that copies and wgmma ops name for the tensor
-    cores are dropped (the buffers stay row-major).
+    An mgpu.wgmma marked `mgpu.tensor_cores` (--mgpu-select-tensor-cores)
+    runs on the tensor cores (wgmma.mma_async); another is computed lane by
+    lane.
   }];
-  let options = [
-    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"false",
-           "On sm_90a, run mgpu.wgmma (f16/bf16 inputs, b in shared "
-           "memory, a in shared memory or registers, f32 accumulator) on "
-           "the tensor cores (wgmma.mma_async) instead of ordinary "
-           "instructions">
-  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",

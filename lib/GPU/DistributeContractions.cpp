@@ -123,7 +123,7 @@ LogicalResult Distributor::distributeContract(vector::ContractionOp op) {
 /// and only one lane vector is live. The tensor-core lowering is a separate
 /// path.
 LogicalResult Distributor::distributeWgmma(WgmmaOp op) {
-  if (ctx.tensorCores && canRunOnTensorCores(op))
+  if (isOnTensorCores(op))
     return distributeWgmmaOnTensorCores(op);
   if (op.getATransformsAttr() || op.getBTransformsAttr())
     return cannotDistribute(op, "a tiled, swizzled operand is read only by "

@@ -48,7 +48,7 @@ LayoutKind Distributor::takenLayout(OpOperand &use) const {
   // Whether the tensor cores run a wgmma is the distribution's decision.
   // a in registers is staged from fragments as cheaply as from lanes.
   if (auto wgmma = dyn_cast<WgmmaOp>(use.getOwner()))
-    return ctx.tensorCores && canRunOnTensorCores(wgmma) &&
+    return isOnTensorCores(wgmma) &&
                    (use.get() == wgmma.getAcc() ||
                     (use.get() == wgmma.getA() &&
                      layoutOf(use.get()) == LayoutKind::wgmma))

@@ -70,26 +70,9 @@ LogicalResult verifyLayoutsAssigned(Block &body) {
   return failure(result.wasInterrupted());
 }
 
-/// Without tensor cores the lanes compute wgmma from row-major operands, so
-/// the tiled, swizzled layout that copies and wgmma ops name for the tensor
-/// cores is dropped from both: the buffers stay row-major, as on the host.
-void dropTensorCoreTransforms(Block &body) {
-  body.walk([](Operation *op) {
-    if (auto copy = dyn_cast<CopyGmemToSmemOp>(op))
-      copy.removeTransformsAttr();
-    if (auto wgmma = dyn_cast<WgmmaOp>(op)) {
-      wgmma.removeATransformsAttr();
-      wgmma.removeBTransformsAttr();
-    }
-  });
-}
-
-LogicalResult distribute(LaunchOp launch, bool tensorCores) {
+LogicalResult distribute(LaunchOp launch) {
   Block &body = launch.getBody().front();
   const TargetInfo &target = getTargetInfo(launch);
-  bool onTensorCores = tensorCores && target.hasWgmma();
-  if (!onTensorCores)
-    dropTensorCoreTransforms(body);
   if (failed(lowerLinalg(body)) || failed(verifyLayoutsAssigned(body)))
     return failure();
 
@@ -138,8 +121,7 @@ LogicalResult distribute(LaunchOp launch, bool tensorCores) {
       arith::ConstantIntOp::create(b, loc, 1, 32));
   BlockArgument exchange = laneBody->getArguments().back();
   WarpgroupScratch scratch(exchange, offset);
-  WarpgroupContext context{lanes.getLaneId(), barrierId, &scratch,
-                           onTensorCores};
+  WarpgroupContext context{lanes.getLaneId(), barrierId, &scratch};
   if (failed(distributeWarpgroupBody(b, body, mapping, context)))
     return failure();
 
@@ -191,7 +173,7 @@ struct DistributeWarpgroupsPass
         launches.push_back(launch);
     });
     for (LaunchOp launch : launches)
-      if (failed(distribute(launch, tensorCores)))
+      if (failed(distribute(launch)))
         return signalPassFailure();
   }
 };

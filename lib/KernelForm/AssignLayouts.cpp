@@ -33,8 +33,6 @@ namespace {
 
 class LayoutAssignment {
 public:
-  LayoutAssignment(bool tensorCores) : tensorCores(tensorCores) {}
-
   void run(Region &body) {
     SmallVector<Operation *> ops;
     // Post-order: an scf.if after the yields of its branches, and every op
@@ -58,7 +56,6 @@ public:
   }
 
 private:
-  bool tensorCores;
   DenseMap<Value, LayoutKind> layouts;
   /// Results of scf.for (and so their iteration arguments) taken to be in
   /// a fragment layout (wgmma or wgmma_row).
@@ -93,8 +90,7 @@ private:
     if (auto cast = dyn_cast<LayoutCastOp>(op))
       return cast.getLayout().getKind();
     if (auto wgmma = dyn_cast<WgmmaOp>(op))
-      return tensorCores && canRunOnTensorCores(wgmma) ? LayoutKind::wgmma
-                                                       : LayoutKind::strided;
+      return isOnTensorCores(wgmma) ? LayoutKind::wgmma : LayoutKind::strided;
     if (isa<scf::ForOp>(op))
       return carriedFragments.lookup(v);
     if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
@@ -226,7 +222,7 @@ struct AssignLayoutsPass
     getOperation()->walk([&](Operation *op) {
       if (isa<PallasCallOp, MpmdMapOp, LaunchOp>(op))
         for (Region &region : op->getRegions())
-          assignLayouts(region, tensorCores);
+          assignLayouts(region);
     });
   }
 };
@@ -301,9 +297,7 @@ LayoutKind mlir::mgpu::getUseLayout(OpOperand &use,
   return LayoutKind::strided;
 }
 
-void mlir::mgpu::assignLayouts(Region &body, bool tensorCores) {
-  LayoutAssignment(tensorCores).run(body);
-}
+void mlir::mgpu::assignLayouts(Region &body) { LayoutAssignment().run(body); }
 
 /// The accumulator is handed over through the warpgroup scratch, which
 /// must leave room for the kernel's own buffers; an a in registers goes
@@ -315,4 +309,8 @@ bool mlir::mgpu::canRunOnTensorCores(WgmmaOp op) {
   return isa<Float16Type, BFloat16Type>(input) &&
          accType.getElementType().isF32() &&
          accType.getNumElements() * 4 <= kMaxHandoverBytes;
+}
+
+bool mlir::mgpu::isOnTensorCores(WgmmaOp op) {
+  return op->hasAttr(MGPUDialect::getTensorCoresAttrName());
 }

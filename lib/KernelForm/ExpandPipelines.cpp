@@ -157,8 +157,7 @@ void applyTransformsForWgmma(ArrayRef<Value> views,
           continue;
         }
         auto wgmma = dyn_cast<WgmmaOp>(use.getOwner());
-        if (!wgmma || !canRunOnTensorCores(wgmma) ||
-            use.getOperandNumber() == 0) {
+        if (!wgmma || !isOnTensorCores(wgmma) || use.getOperandNumber() == 0) {
           onlyWgmma = false;
           break;
         }
@@ -201,7 +200,7 @@ SmallVector<Value> blockViews(Block &body, ArrayRef<unsigned> positions,
 // pallas_call
 //===----------------------------------------------------------------------===//
 
-LogicalResult expandPallasCall(PallasCallOp op, bool applyTransforms) {
+LogicalResult expandPallasCall(PallasCallOp op) {
   if (op.getExpanded())
     return success();
   if (op.getNumResults())
@@ -227,9 +226,8 @@ LogicalResult expandPallasCall(PallasCallOp op, bool applyTransforms) {
                 blocks, blockArgs, 0);
   collectStaged(op.getOuts(), op.getOutSpecs(), true, op.getIns(), op.getOuts(),
                 blocks, blockArgs, op.getIns().size());
-  if (applyTransforms)
-    applyTransformsForWgmma(blockViews(op.getBody().front(), blockArgs, 0),
-                            blocks);
+  applyTransformsForWgmma(blockViews(op.getBody().front(), blockArgs, 0),
+                          blocks);
   if (participants > 1 && mesh.getThreadName())
     for (const PipelinedBlock &block : blocks) {
       AffineMap map = block.spec.getIndexMap().getValue();
@@ -421,7 +419,7 @@ SmallVector<Value> addScratch(Operation *kernel, ArrayRef<Type> types,
   return added;
 }
 
-LogicalResult expandEmitPipeline(EmitPipelineOp op, bool applyTransforms) {
+LogicalResult expandEmitPipeline(EmitPipelineOp op) {
   FailureOr<KernelRegion> where = getKernelRegion(op);
   if (failed(where))
     return failure();
@@ -437,10 +435,9 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op, bool applyTransforms) {
                 blocks, blockArgs, 0);
   collectStaged(op.getOuts(), op.getOutSpecs(), true, op.getIns(), op.getOuts(),
                 blocks, blockArgs, op.getIns().size());
-  if (applyTransforms)
-    applyTransformsForWgmma(
-        blockViews(op.getBody().front(), blockArgs, op.getStaticGrid().size()),
-        blocks);
+  applyTransformsForWgmma(
+      blockViews(op.getBody().front(), blockArgs, op.getStaticGrid().size()),
+      blocks);
 
   OpBuilder b(op);
   SmallVector<Value> stepSizes;
@@ -566,14 +563,14 @@ struct ExpandPipelinesPass
     SmallVector<PallasCallOp> calls;
     getOperation()->walk([&](PallasCallOp op) { calls.push_back(op); });
     for (PallasCallOp op : calls)
-      if (failed(expandPallasCall(op, applyTransforms)))
+      if (failed(expandPallasCall(op)))
         return signalPassFailure();
     // Outer pipelines first: an inner one moves with its body.
     SmallVector<EmitPipelineOp> pipelines;
     getOperation()->walk<WalkOrder::PreOrder>(
         [&](EmitPipelineOp op) { pipelines.push_back(op); });
     for (EmitPipelineOp op : pipelines)
-      if (failed(expandEmitPipeline(op, applyTransforms)))
+      if (failed(expandEmitPipeline(op)))
         return signalPassFailure();
     SmallVector<Operation *> selects;
     getOperation()->walk([&](arith::SelectOp op) {

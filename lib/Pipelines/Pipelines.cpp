@@ -88,11 +88,12 @@ static void addKernelFormPasses(OpPassManager &pm, bool identityLayout,
   bufferize.identityLayout = identityLayout;
   pm.addPass(createMGPUBufferize(bufferize));
   pm.addPass(createMGPUContractToWgmma());
+  MGPUSelectTensorCoresOptions select;
+  select.enable = tensorCores;
+  pm.addPass(createMGPUSelectTensorCores(select));
   pm.addPass(createMGPUDirectBlocks());
   pm.addPass(createMGPUMathFlags());
-  MGPUExpandPipelinesOptions expand;
-  expand.applyTransforms = tensorCores;
-  pm.addPass(createMGPUExpandPipelines(expand));
+  pm.addPass(createMGPUExpandPipelines());
   pm.addPass(createMGPUTrackBarrierPhases());
 }
 
@@ -116,19 +117,14 @@ static void addLaunchSplitting(OpPassManager &pm) {
 
 /// Kernel form to GPU launches with per-lane bodies and device copies: what
 /// the GPU and emulator pipelines share.
-static void addGPULowering(OpPassManager &pm, StringRef mpmdForm,
-                           bool tensorCores) {
+static void addGPULowering(OpPassManager &pm, StringRef mpmdForm) {
   addLaunchSplitting(pm);
   pm.addPass(createMGPUPromoteAccumulators());
   MGPUFormLaunchesOptions launches;
   launches.mpmdForm = mpmdForm.str();
   pm.addPass(createMGPUFormLaunches(launches));
-  MGPUAssignLayoutsOptions layouts;
-  layouts.tensorCores = tensorCores;
-  pm.addPass(createMGPUAssignLayouts(layouts));
-  MGPUDistributeWarpgroupsOptions distribute;
-  distribute.tensorCores = tensorCores;
-  pm.addPass(createMGPUDistributeWarpgroups(distribute));
+  pm.addPass(createMGPUAssignLayouts());
+  pm.addPass(createMGPUDistributeWarpgroups());
   pm.addPass(createMGPULowerToGPU());
   pm.addPass(createMGPUDeviceMemory());
 }
@@ -181,7 +177,7 @@ void mlir::mgpu::buildMGPUToGPUEmulatorPipeline(OpPassManager &pm,
   if (isMisplaced(pm, "mgpu-to-gpu-emulator"))
     return;
   addKernelFormPasses(pm, /*identityLayout=*/true, tensorCores);
-  addGPULowering(pm, mpmdForm, tensorCores);
+  addGPULowering(pm, mpmdForm);
   pm.addPass(createMGPUEmulateGPU());
   pm.addPass(createMGPUHostPrintf());
   addRuntimeChecks(pm);
@@ -218,7 +214,7 @@ void mlir::mgpu::buildMGPUToBinaryPipeline(
                                  " (0, 1, 2 or 3)"))
     return;
   addKernelFormPasses(pm, options.identityLayout, options.tensorCores);
-  addGPULowering(pm, options.mpmdForm, options.tensorCores);
+  addGPULowering(pm, options.mpmdForm);
   MGPUPrimitivesToNVVMOptions primitives;
   primitives.chip = options.chip;
   pm.addPass(createMGPUPrimitivesToNVVM(primitives));

@@ -1,4 +1,4 @@
-// RUN: mgpu-opt %s --mgpu-assign-layouts="tensor-cores=1" | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-select-tensor-cores --mgpu-assign-layouts | FileCheck %s
 // RUN: mgpu-opt %s --mgpu-assign-layouts | FileCheck %s --check-prefix=PORTABLE
 
 // --mgpu-assign-layouts records the lane layout of every vector value of a
@@ -29,7 +29,7 @@ func.func @carried() {
       // CHECK: arith.mulf {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma>]}
       // PORTABLE: arith.mulf {{.*}} {mgpu.out_layouts = [#mgpu.layout<strided>]}
       %scaled = arith.mulf %acc, %half : vector<64x64xf32>
-      // CHECK: mgpu.wgmma {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma>]}
+      // CHECK: mgpu.wgmma {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma>], mgpu.tensor_cores}
       // PORTABLE: mgpu.wgmma {{.*}} {mgpu.out_layouts = [#mgpu.layout<strided>]}
       %r = mgpu.wgmma %scaled, %a, %b : vector<64x64xf32>, memref<64x32xbf16, #s>, memref<32x64xbf16, #s>
       scf.yield %r : vector<64x64xf32>

@@ -1,4 +1,4 @@
-// RUN: mgpu-opt %s --mgpu-expand-pipelines="apply-transforms=1" -split-input-file | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-select-tensor-cores --mgpu-expand-pipelines -split-input-file | FileCheck %s
 // RUN: mgpu-opt %s --mgpu-expand-pipelines -split-input-file | FileCheck %s --check-prefix=OFF
 
 // With apply-transforms (the tensor-core pipelines), a staged input block
@@ -18,7 +18,7 @@
 // CHECK-LABEL: func.func @only_wgmma
 // CHECK: mgpu.copy_gmem_to_smem {{.*}} transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>] : memref<128x128xbf16>, memref<128x64xbf16
 // CHECK: mgpu.copy_gmem_to_smem {{.*}} transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>] : memref<128x128xbf16>, memref<64x128xbf16
-// CHECK: mgpu.wgmma {{.*}} a_transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>] b_transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>] :
+// CHECK: mgpu.wgmma {{.*}} a_transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>] b_transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>] {mgpu.tensor_cores} :
 // OFF-LABEL: func.func @only_wgmma
 // OFF-NOT: transforms [
 func.func @only_wgmma(%a: memref<128x128xbf16>, %b: memref<128x128xbf16>) {
@@ -51,7 +51,7 @@ func.func @only_wgmma(%a: memref<128x128xbf16>, %b: memref<128x128xbf16>) {
 // CHECK-LABEL: func.func @other_readers
 // CHECK: mgpu.copy_gmem_to_smem {{.*}}, %{{.*}}[%{{.*}}] : memref<128x128xbf16>, memref<128x64xbf16
 // CHECK: mgpu.copy_gmem_to_smem {{.*}} transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>] : memref<128x128xbf16>, memref<64x128xbf16
-// CHECK: mgpu.wgmma %{{.*}}, %{{.*}}, %{{.*}} b_transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>] :
+// CHECK: mgpu.wgmma %{{.*}}, %{{.*}}, %{{.*}} b_transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>] {mgpu.tensor_cores} :
 // CHECK-NOT: a_transforms
 func.func @other_readers(%a: memref<128x128xbf16>, %b: memref<128x128xbf16>, %o: memref<128x64xbf16>) {
   mgpu.pallas_call grid [1] ins(%a, %b : memref<128x128xbf16>, memref<128x128xbf16>)

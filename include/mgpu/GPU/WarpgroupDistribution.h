@@ -54,9 +54,6 @@ struct WarpgroupContext {
   Value lane;      // index in [0, 128)
   Value barrierId; // i32, the named barrier of this warpgroup
   WarpgroupScratch *scratch;
-  /// Whether mgpu.wgmma may use the tensor cores (sm_90a, wgmma.mma_async);
-  /// otherwise it is computed with ordinary instructions.
-  bool tensorCores = false;
 };
 
 /// Emits at `b`'s insertion point the per-lane code of the ops of `body`

@@ -20,10 +20,14 @@ namespace mlir::mgpu {
 /// instructions.
 bool canRunOnTensorCores(WgmmaOp op);
 
+/// Whether --mgpu-select-tensor-cores chose the tensor cores for `op` (its
+/// `mgpu.tensor_cores` attribute): what every later pass asks.
+bool isOnTensorCores(WgmmaOp op);
+
 /// Gives the vector values of the ops nested in `body` that have no
 /// `mgpu.out_layouts` yet a lane layout (the rules of
-/// --mgpu-assign-layouts; `tensorCores` as for the distribution).
-void assignLayouts(Region &body, bool tensorCores);
+/// --mgpu-assign-layouts).
+void assignLayouts(Region &body);
 
 /// The layout in which `use` takes its value, given the layouts of values
 /// (a fragment layout, or strided if the use converts from any).

@@ -123,6 +123,12 @@ LogicalResult MGPUDialect::verifyOperationAttribute(Operation *op,
                              << "' must be a unit attribute of an scf.for";
     return success();
   }
+  if (attr.getName() == getTensorCoresAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()) || !isa<WgmmaOp>(op))
+      return op->emitError() << "'" << getTensorCoresAttrName()
+                             << "' must be a unit attribute of an mgpu.wgmma";
+    return success();
+  }
   if (attr.getName() == kOutLayoutsAttrName)
     return verifyOutLayouts(op, attr.getValue());
   if (attr.getName() != getTargetAttrName())

@@ -309,3 +309,12 @@ func.func @tf32_tiled(%a: memref<64x32xf32, #s>, %b: memref<32x64xf32, #s>) {
   }
   return
 }
+
+// -----
+
+// The mark of --mgpu-select-tensor-cores belongs on mgpu.wgmma alone.
+func.func @tensor_cores_mark_elsewhere() {
+  // expected-error @below {{'mgpu.tensor_cores' must be a unit attribute of an mgpu.wgmma}}
+  %c0 = arith.constant {mgpu.tensor_cores} 0 : index
+  return
+}

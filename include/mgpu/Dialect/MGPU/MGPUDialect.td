@@ -58,6 +58,13 @@ def MGPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getComputeStepsAttrName() {
       return ::llvm::StringLiteral("mgpu.compute_steps");
     }
+    /// The unit attribute of an mgpu.wgmma that runs on the tensor cores
+    /// (--mgpu-select-tensor-cores): the pipeline expansion stores its shared
+    /// operands in their tiled, swizzled layout, the layout assignment leaves
+    /// its result in fragments, the distribution issues wgmma.mma_async.
+    static constexpr ::llvm::StringLiteral getTensorCoresAttrName() {
+      return ::llvm::StringLiteral("mgpu.tensor_cores");
+    }
   }];
 }
 
