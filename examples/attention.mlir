@@ -9,6 +9,9 @@
 // unnormalized accumulator, rescaled by exp(m_old - m_new) before
 // o += p v (a wgmma with a = p, bf16, in registers). The last step divides
 // by l. Every backend computes wgmma with the same arithmetic (f32 sums).
+//
+// Summary: flash attention forward: two `mgpu.wgmma` per step (b = k viewed
+//   transposed, a = p in registers) and the online softmax in scratch
 
 #q_block = #mgpu.block_spec<shape = [64, 64], index_map = affine_map<(i, j) -> (i, 0)>>
 #kv_block = #mgpu.block_spec<shape = [64, 64], index_map = affine_map<(i, j) -> (j, 0)>>

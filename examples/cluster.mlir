@@ -5,6 +5,8 @@
 // pallas_call's grid is the mesh shape, grid then cluster sizes: [4, 2].
 // CTA c of cluster i works on 128-element block b = i * 2 + c (the index
 // map), and reads its position in the cluster with mgpu.axis_index "c".
+//
+// Summary: a mesh with a cluster axis
 
 #mesh = #mgpu.mesh<grid = [4], grid_names = ["i"], cluster = [2], cluster_names = ["c"]>
 #block = #mgpu.block_spec<shape = [128], index_map = affine_map<(i, c) -> (i * 2 + c)>>

@@ -11,8 +11,8 @@ echo "== examples/vector_add.mlir: parsed, verified and printed by mgpu-opt"
 
 echo
 echo "== examples/producer_consumer.mlir under the jax profile (JAX refuses it):"
-sed 's/^module {/module attributes {mgpu.target = #mgpu.target<profile = jax>} {/' \
-  "$here/producer_consumer.mlir" | "$opt" 2>&1 >/dev/null | head -n 3 || true
+sed -e '/^func.func/i module attributes {mgpu.target = #mgpu.target<profile = jax>} {' \
+  -e '$a }' "$here/producer_consumer.mlir" | "$opt" 2>&1 >/dev/null | head -n 3 || true
 
 echo
 echo "== the same program in the extended profile (the default) verifies:"

@@ -5,6 +5,8 @@
 // extended profile accepts it; JAX's GPU backend refuses dynamic grid
 // bounds). When n is not a multiple of 128 the last block is partial: its
 // out-of-bounds elements read as zero and are never written.
+//
+// Summary: a grid size that is an SSA value
 
 #block = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> (i)>>
 #params = #mgpu.compiler_params<dimension_semantics = [parallel]>

@@ -7,6 +7,8 @@
 // block rows, so the index map of a and out swaps the grid indices,
 // affine_map<(i, j) -> (j, i)>, while bt's block (i, j) is the transpose of
 // out's block (j, i). The body transposes that block with vector.transpose.
+//
+// Summary: 2-D blocks visited through a transposed index map
 
 #ab = #mgpu.block_spec<shape = [16, 32], index_map = affine_map<(i, j) -> (j, i)>>
 #bt = #mgpu.block_spec<shape = [32, 16], index_map = affine_map<(i, j) -> (i, j)>>

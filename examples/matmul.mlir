@@ -7,6 +7,8 @@
 // (vector.contract), starting from zero at k == 0. max_concurrent_steps = 2
 // double-buffers the input blocks on the GPU: while step k computes, cp.async
 // fetches the blocks of step k + 1 into the other buffer.
+//
+// Summary: `vector.contract` with a sequential K axis
 
 #a_block = #mgpu.block_spec<shape = [16, 8], index_map = affine_map<(i, j, k) -> (i, k)>>
 #b_block = #mgpu.block_spec<shape = [8, 16], index_map = affine_map<(i, j, k) -> (k, j)>>

@@ -16,6 +16,9 @@
 // tile back once. With tensor-cores=1 they stay in the WGMMA fragment
 // layout for the whole loop; otherwise every backend computes mgpu.wgmma
 // with ordinary instructions, with the same numbers.
+//
+// Summary: bf16 matmul with the kernel-level `mgpu.wgmma` in an
+//   `emit_pipeline`, JAX's Hopper tutorial tiling (128x128x64, 4 stages)
 
 #whole = #mgpu.block_spec<shape = [256, 256], index_map = affine_map<(i, j) -> (0, 0)>, memory_space = gmem>
 #c_block = #mgpu.block_spec<shape = [128, 128], index_map = affine_map<(i, j) -> (i, j)>>

@@ -11,6 +11,9 @@
 // accumulators carried in registers. Elsewhere (interpret mode, the lane
 // lowering) it is an ordinary mixed-precision contraction with the same
 // numbers.
+//
+// Summary: the same matmul written without kernel-level ops: `vector.contract`
+//   of whole staged blocks, made `mgpu.wgmma` by the compiler
 
 #whole = #mgpu.block_spec<shape = [256, 256], index_map = affine_map<(i, j) -> (0, 0)>, memory_space = gmem>
 #c_block = #mgpu.block_spec<shape = [128, 128], index_map = affine_map<(i, j) -> (i, j)>>

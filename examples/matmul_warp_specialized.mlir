@@ -21,6 +21,10 @@
 // The transforms are the tensor cores' layout: the host backends and the
 // GPU lowering without tensor cores keep the stages row-major and compute
 // the same numbers. Run test: test/Integration/TensorCores/matmul_warp_specialized.mlir.
+//
+// Summary: bf16 matmul, 128x256 tiles: a TMA producer warpgroup, two consumers
+//   with register accumulators on the tensor cores, `set_max_registers`,
+//   `wgmma_wait 1`
 
 #mesh = #mgpu.mesh<grid = [2, 1], grid_names = ["i", "j"], num_threads = 3, thread_name = "wg">
 #sw = [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]

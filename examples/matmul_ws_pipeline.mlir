@@ -18,6 +18,10 @@
 // the steps: the body's read and write of c meet no other thread's.
 //
 // Run test: test/Integration/TensorCores/matmul_ws_pipeline.mlir.
+//
+// Summary: the same matmul (128x128 tiles) warp-specialized by the compiler: a
+//   pallas_call with `num_threads = 3` and a `warp_specialization`
+//   emit_pipeline (JAX's `emit_pipeline_warp_specialized`)
 
 #mesh = #mgpu.mesh<grid = [2, 2], grid_names = ["i", "j"], num_threads = 3, thread_name = "wg">
 #whole_a = #mgpu.block_spec<shape = [256, 512], index_map = affine_map<(i, j, t) -> (0, 0)>, memory_space = gmem>

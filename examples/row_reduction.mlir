@@ -6,6 +6,8 @@
 // block stays resident across the 4 consecutive steps of one row block and
 // is written back once: the accumulator pattern. Step k == 0 initializes
 // the accumulator; every step adds the row sums of its block of x.
+//
+// Summary: a sequential axis; the output block is revisited (accumulator)
 
 #x_block = #mgpu.block_spec<shape = [16, 64], index_map = affine_map<(i, k) -> (i, k)>>
 #o_block = #mgpu.block_spec<shape = [16], index_map = affine_map<(i, k) -> (i)>>

@@ -5,6 +5,8 @@
 // block of x into shared memory before it writes that block back, and
 // bufferization updates x's buffer in place (no copy of the array).
 // A grid of 8 programs, one 128-element block each.
+//
+// Summary: an input passed again as the output init (aliasing, no copy)
 
 #block = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> (i)>>
 #params = #mgpu.compiler_params<dimension_semantics = [parallel]>

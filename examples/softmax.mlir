@@ -5,6 +5,8 @@
 // its rows: a grid of 8 independent programs. The row statistics (vectors
 // of 8) are broadcast back over the 128 columns with vector.broadcast
 // (which adds a leading dimension) and vector.transpose.
+//
+// Summary: softmax over whole rows of a block
 
 #rows = #mgpu.block_spec<shape = [8, 128], index_map = affine_map<(i) -> (i, 0)>>
 #params = #mgpu.compiler_params<dimension_semantics = [parallel]>

@@ -6,6 +6,8 @@
 // Both threads of program i see the same 256-element block (the index map
 // ignores the thread axis) and each computes one half of it, chosen with
 // mgpu.axis_index "wg".
+//
+// Summary: a mesh with `num_threads = 2`, split by `axis_index "wg"`
 
 #mesh = #mgpu.mesh<grid = [4], grid_names = ["i"], num_threads = 2, thread_name = "wg">
 #block = #mgpu.block_spec<shape = [256], index_map = affine_map<(i, t) -> (i)>>

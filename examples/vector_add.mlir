@@ -4,6 +4,8 @@
 // array, staged in shared memory. The body is written once per Pallas
 // thread at array level: whole-block vector ops, which the GPU lowering
 // spreads over the 128 lanes of the warpgroup.
+//
+// Summary: the smallest pallas_call: 1-D blocks in shared memory
 
 #block = #mgpu.block_spec<shape = [256], index_map = affine_map<(i) -> (i)>>
 #params = #mgpu.compiler_params<dimension_semantics = [parallel]>

@@ -1,72 +1,42 @@
-// Every example kernel goes through the whole GPU pipeline. The PTX is
-// extracted and assembled by ptxas for sm_90a (no warning, no spill). The
-// elementwise kernels are checked to stage their blocks with TMA (a
-// cp.async.bulk.tensor load counted on an mbarrier, a wait on its phase,
-// a TMA store after a proxy fence) and to spread their work over the lanes
-// (%tid.x in the addressing) with 128-bit shared-memory accesses. Each
-// example is also serialized to a cubin by the pipeline itself
-// (format=bin).
+// Every example kernel (the files of examples/, utils/examples.py) goes
+// through the whole GPU pipeline. The PTX is extracted and assembled by
+// ptxas for sm_90a (no warning, no spill), and serialized to a cubin by the
+// pipeline itself (format=bin). The elementwise kernels are checked to stage
+// their blocks with TMA (a cp.async.bulk.tensor load counted on an mbarrier,
+// a wait on its phase, a TMA store after a proxy fence) and to spread their
+// work over the lanes (%tid.x in the addressing) with 128-bit shared-memory
+// accesses.
 //
 // REQUIRES: ptxas
+// The lane path of examples/matmul_warp_specialized.mlir (no tensor cores:
+// two 64x128 f32 accumulators per consumer, computed lane by lane at the
+// 168-register entry budget) spills; its tensor-core build (below) does not.
+// RUN: rm -rf %t && %python %mgpu_src_root/utils/examples.py compile --mgpu-opt mgpu-opt --ptx %t --ptxas %ptxas --cubin --allow-spills matmul_warp_specialized | FileCheck %s --check-prefix=ALL
+// ALL: examples.py: {{[1-9][0-9]*}} examples, 0 failures
 
-// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/vector_add.mlir | %extract_ptx -o %t.vector_add.ptx
-// RUN: %ptxas -arch=sm_90a -v %t.vector_add.ptx -o %t.vector_add.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
-// RUN: mgpu-opt --mgpu-to-binary="format=bin" %mgpu_src_root/examples/vector_add.mlir | FileCheck %s --check-prefix=BIN
-// RUN: FileCheck %s --check-prefix=DIRECT --implicit-check-not=.shared --implicit-check-not=bar.sync < %t.vector_add.ptx
+// RUN: FileCheck %s --check-prefix=DIRECT --implicit-check-not=.shared --implicit-check-not=bar.sync < %t/vector_add.ptx
 
-// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/scale_in_place.mlir | %extract_ptx -o %t.scale_in_place.ptx
-// RUN: %ptxas -arch=sm_90a -v %t.scale_in_place.ptx -o %t.scale_in_place.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
-// RUN: mgpu-opt --mgpu-to-binary="format=bin" %mgpu_src_root/examples/scale_in_place.mlir | FileCheck %s --check-prefix=BIN
-// RUN: FileCheck %s --check-prefix=LANES < %t.scale_in_place.ptx
+// RUN: FileCheck %s --check-prefix=LANES < %t/scale_in_place.ptx
 
-// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/elementwise_2d.mlir | %extract_ptx -o %t.elementwise_2d.ptx
-// RUN: %ptxas -arch=sm_90a -v %t.elementwise_2d.ptx -o %t.elementwise_2d.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
-// RUN: mgpu-opt --mgpu-to-binary="format=bin" %mgpu_src_root/examples/elementwise_2d.mlir | FileCheck %s --check-prefix=BIN
-// RUN: FileCheck %s --check-prefix=LANES < %t.elementwise_2d.ptx
+// RUN: FileCheck %s --check-prefix=LANES < %t/elementwise_2d.ptx
 
-// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/row_reduction.mlir | %extract_ptx -o %t.row_reduction.ptx
-// RUN: %ptxas -arch=sm_90a -v %t.row_reduction.ptx -o %t.row_reduction.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
-// RUN: mgpu-opt --mgpu-to-binary="format=bin" %mgpu_src_root/examples/row_reduction.mlir | FileCheck %s --check-prefix=BIN
 
-// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/softmax.mlir | %extract_ptx -o %t.softmax.ptx
-// RUN: %ptxas -arch=sm_90a -v %t.softmax.ptx -o %t.softmax.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
-// RUN: mgpu-opt --mgpu-to-binary="format=bin" %mgpu_src_root/examples/softmax.mlir | FileCheck %s --check-prefix=BIN
 
-// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/matmul.mlir | %extract_ptx -o %t.matmul.ptx
-// RUN: %ptxas -arch=sm_90a -v %t.matmul.ptx -o %t.matmul.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
-// RUN: mgpu-opt --mgpu-to-binary="format=bin" %mgpu_src_root/examples/matmul.mlir | FileCheck %s --check-prefix=BIN
-// RUN: FileCheck %s --check-prefix=ASYNC < %t.matmul.ptx
+// RUN: FileCheck %s --check-prefix=ASYNC < %t/matmul.ptx
 
-// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/threads.mlir | %extract_ptx -o %t.threads.ptx
-// RUN: %ptxas -arch=sm_90a -v %t.threads.ptx -o %t.threads.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
-// RUN: mgpu-opt --mgpu-to-binary="format=bin" %mgpu_src_root/examples/threads.mlir | FileCheck %s --check-prefix=BIN
-// RUN: FileCheck %s --check-prefix=LANES < %t.threads.ptx
+// RUN: FileCheck %s --check-prefix=LANES < %t/threads.ptx
 
-// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/cluster.mlir | %extract_ptx -o %t.cluster.ptx
-// RUN: %ptxas -arch=sm_90a -v %t.cluster.ptx -o %t.cluster.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
-// RUN: mgpu-opt --mgpu-to-binary="format=bin" %mgpu_src_root/examples/cluster.mlir | FileCheck %s --check-prefix=BIN
-// RUN: FileCheck %s --check-prefix=LANES < %t.cluster.ptx
+// RUN: FileCheck %s --check-prefix=LANES < %t/cluster.ptx
 
-// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/dynamic_grid.mlir | %extract_ptx -o %t.dynamic_grid.ptx
-// RUN: %ptxas -arch=sm_90a -v %t.dynamic_grid.ptx -o %t.dynamic_grid.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
-// RUN: mgpu-opt --mgpu-to-binary="format=bin" %mgpu_src_root/examples/dynamic_grid.mlir | FileCheck %s --check-prefix=BIN
-// RUN: FileCheck %s --check-prefix=LANES < %t.dynamic_grid.ptx
+// RUN: FileCheck %s --check-prefix=LANES < %t/dynamic_grid.ptx
 
-// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/producer_consumer.mlir | %extract_ptx -o %t.producer_consumer.ptx
-// RUN: %ptxas -arch=sm_90a -v %t.producer_consumer.ptx -o %t.producer_consumer.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
-// RUN: mgpu-opt --mgpu-to-binary="format=bin" %mgpu_src_root/examples/producer_consumer.mlir | FileCheck %s --check-prefix=BIN
 
-// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/hand_pipelined.mlir | %extract_ptx -o %t.hand_pipelined.ptx
-// RUN: %ptxas -arch=sm_90a -v %t.hand_pipelined.ptx -o %t.hand_pipelined.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
-// RUN: FileCheck %s --check-prefix=ASYNC < %t.hand_pipelined.ptx
+// RUN: FileCheck %s --check-prefix=ASYNC < %t/hand_pipelined.ptx
 
-// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/warp_specialized.mlir | %extract_ptx -o %t.warp_specialized.ptx
-// RUN: %ptxas -arch=sm_90a -v %t.warp_specialized.ptx -o %t.warp_specialized.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
-// RUN: FileCheck %s --check-prefix=WS < %t.warp_specialized.ptx
+// RUN: FileCheck %s --check-prefix=WS < %t/warp_specialized.ptx
 
 // PTXAS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
-// BIN: gpu.binary @{{.*}} [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">, properties = {{.*}}, bin = "
 
 // DIRECT: .reqntid
 // DIRECT: mov.u32 %r{{[0-9]+}}, %tid.x;
@@ -120,13 +90,9 @@
 // The bf16 matmul example (mgpu.wgmma with ordinary instructions, the two
 // accumulators carried across the pipeline) assembles for sm_90a without
 // spills (255 registers when measured).
-// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/matmul_bf16.mlir | %extract_ptx -o %t.matmul_bf16.ptx
-// RUN: %ptxas -arch=sm_90a -v %t.matmul_bf16.ptx -o %t.matmul_bf16.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
 
 // The attention example (two wgmma per step, online softmax) assembles for
 // sm_90a without spills.
-// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/attention.mlir | %extract_ptx -o %t.attention.ptx
-// RUN: %ptxas -arch=sm_90a -v %t.attention.ptx -o %t.attention.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
 
 // With tensor-cores=1 the bf16 matmul example runs its MMAs on the tensor cores
 // and reads its operands in place: TMA stages a and b as 64x64 tiles with
@@ -190,9 +156,8 @@
 // consumer, more than the 168 registers a 384-thread CTA has per thread:
 // ptxas spills, but with the budget at entry (.maxnreg) it still honours
 // setmaxnreg.
-// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/matmul_warp_specialized.mlir | %extract_ptx -o %t.matmul_ws.ptx
-// RUN: %ptxas -arch=sm_90a -v %t.matmul_ws.ptx -o %t.matmul_ws.cubin 2>&1 | FileCheck %s --check-prefix=LANEWS --implicit-check-not=warning --implicit-check-not=C7508
-// RUN: FileCheck %s --check-prefix=BUDGET < %t.matmul_ws.ptx
+// RUN: %ptxas -arch=sm_90a -v %t/matmul_warp_specialized.ptx -o %t/matmul_warp_specialized.lanes.cubin 2>&1 | FileCheck %s --check-prefix=LANEWS --implicit-check-not=warning --implicit-check-not=C7508
+// RUN: FileCheck %s --check-prefix=BUDGET < %t/matmul_warp_specialized.ptx
 // RUN: mgpu-opt --mgpu-to-binary="format=isa tensor-cores=1" %mgpu_src_root/examples/matmul_warp_specialized.mlir | %extract_ptx -o %t.matmul_ws_tc.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.matmul_ws_tc.ptx -o %t.matmul_ws_tc.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
 // RUN: FileCheck %s --check-prefix=WSMMA < %t.matmul_ws_tc.ptx
@@ -241,8 +206,6 @@
 // RUN: mgpu-opt --mgpu-to-binary="format=isa tensor-cores=1" %mgpu_src_root/examples/matmul_ws_pipeline.mlir | %extract_ptx -o %t.matmul_wsp_tc.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.matmul_wsp_tc.ptx -o %t.matmul_wsp_tc.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning --implicit-check-not=C7508
 // RUN: FileCheck %s --check-prefix=WSP < %t.matmul_wsp_tc.ptx
-// RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/matmul_ws_pipeline.mlir | %extract_ptx -o %t.matmul_wsp.ptx
-// RUN: %ptxas -arch=sm_90a -v %t.matmul_wsp.ptx -o %t.matmul_wsp.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning --implicit-check-not=C7508
 
 // WSP: .reqntid 384, 1, 1
 // WSP-NEXT: .maxnreg 168

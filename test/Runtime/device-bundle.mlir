@@ -1,11 +1,13 @@
 // The device bundle (bench/make-device-bundle.py, bench/bundle/): every run
 // test compiled ahead of time with the output it has on the CPU, and every
 // benchmark, run by run.sh on the machine it was built for within one
-// deadline, leaving $OUT/summary.txt and $OUT/results.tar.gz only.
+// deadline, leaving $OUT/summary.txt and $OUT/results.tar.gz only. For CI's
+// time, the bundles here hold four tests of each kind (plain, mpmd with a
+// form, tensor cores) and every benchmark; `make device-bundle` builds all.
 //
 // A bundle of CPU executables runs here, end to end: every test passes.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %python %mgpu_src_root/bench/make-device-bundle.py --build %mgpu_obj_root --out %t/cpu --backend=cpu | FileCheck %s --check-prefix=MAKE-CPU
+// RUN: %python %mgpu_src_root/bench/make-device-bundle.py --build %mgpu_obj_root --out %t/cpu --backend=cpu --only '^(Kernels\.vector_add|Kernels\.softmax|MPMD\.producer-consumer\.1|TensorCores\.matmul_bf16\.1)$' | FileCheck %s --check-prefix=MAKE-CPU
 // RUN: env OUT=%t/cpu-results bash %t/cpu/run.sh --tests-only | FileCheck %s --check-prefix=RUN-CPU
 // RUN: FileCheck %s --check-prefix=RUN-CPU < %t/cpu-results/summary.txt
 // RUN: ls -A %t/cpu-results | FileCheck %s --check-prefix=OUT
@@ -17,11 +19,11 @@
 // RUN: sed -i 's/^mismatches: 0$/mismatches: 7/' %t/cpu-broken/tests/Kernels.vector_add.expected
 // RUN: env OUT=%t/cpu-broken-results not bash %t/cpu-broken/run.sh --tests-only | FileCheck %s --check-prefix=BROKEN
 //
-// The GPU bundle, whole (the expected outputs taken from the CPU bundle;
-// the size check is the script's). On the mock driver the executables load
-// their cubins and launch, and a benchmark reports its CUDA-event times
-// (the mock does not run kernels, so the numbers are not checked here).
-// RUN: %python %mgpu_src_root/bench/make-device-bundle.py --build %mgpu_obj_root --out %t/gpu --expected-from %t/cpu | FileCheck %s --check-prefix=MAKE-GPU
+// The GPU bundle (the expected outputs taken from the CPU bundle; the size
+// check is the script's). On the mock driver the executables load their
+// cubins and launch, and a benchmark reports its CUDA-event times (the mock
+// does not run kernels, so the numbers are not checked here).
+// RUN: %python %mgpu_src_root/bench/make-device-bundle.py --build %mgpu_obj_root --out %t/gpu --expected-from %t/cpu --only '^(Kernels\.vector_add|Kernels\.softmax|MPMD\.producer-consumer\.1|TensorCores\.matmul_bf16\.1)$' | FileCheck %s --check-prefix=MAKE-GPU
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/gpu/MANIFEST
 // RUN: env MGPU_CUDA_DRIVER=%mgpu_mock_cuda LD_LIBRARY_PATH=%t/gpu/lib %t/gpu/bench/rowsum > %t/rowsum.out 2>&1
 // RUN: FileCheck %s --check-prefix=BENCH < %t/rowsum.out
@@ -40,7 +42,7 @@
 // RUN: printf 'mismatches: 100000\n' > %t/count && printf 'mismatches: 100001\n' > %t/count1
 // RUN: not %python %t/gpu/compare.py %t/count %t/count1
 
-// MAKE-CPU: make-device-bundle: {{.*}}cpu: {{[0-9]+}} tests, 0 benchmarks, {{.*}} MiB (cpu)
+// MAKE-CPU: make-device-bundle: {{.*}}cpu: 4 tests, 0 benchmarks, {{.*}} MiB (cpu)
 // RUN-CPU: == Tests: [[#]] passed, 0 failed, 0 timed out, 0 not run (of [[#]] in the bundle)
 // OUT: {{^}}results.tar.gz{{$}}
 // OUT-NEXT: {{^}}summary.txt{{$}}
@@ -48,7 +50,7 @@
 // BROKEN: FAIL Kernels.vector_add: line 1: expected 'mismatches: 7', got 'mismatches: 0'
 // BROKEN: == Tests: 1 passed, 1 failed, 0 timed out, 0 not run (of 2 in the bundle)
 
-// MAKE-GPU: make-device-bundle: {{.*}}gpu: {{[0-9]+}} tests, 15 benchmarks, {{[0-9]+}}.{{[0-9]}} MiB (cuda)
+// MAKE-GPU: make-device-bundle: {{.*}}gpu: 4 tests, 15 benchmarks, {{[0-9]+}}.{{[0-9]}} MiB (cuda)
 // MANIFEST: backend cuda
 // MANIFEST: test Kernels.vector_add test/Integration/Kernels/vector_add.mlir
 // MANIFEST: test MPMD.producer-consumer.1 test/Integration/MPMD/producer-consumer.mlir --mpmd-form=cta-partitioned
@@ -88,3 +90,41 @@
 // PLAN-NEXT: {{^}}layernorm layernorm{{$}}
 // PLAN-NEXT: {{^}}other{{$}}
 // FAR: line 1: expected '1.0, 2.0', got '1.1, 2.0'
+
+// `run.sh --mock` (bench/bundle/mock/check.py): the GPU bundle end to end
+// here, on the mock CUDA driver, with fake torch, Triton, JAX (the
+// signatures of the versions on the GPU machine) and compute-sanitizer:
+// every problem's table row with every peer's check, a test cut at its
+// limit, a run cut by its deadline that still writes its summary, $OUT
+// holding exactly results.tar.gz and summary.txt, executables without AVX
+// (x86-64-v2, not the build host's CPU), and the fakes' refusal of the
+// calls the old peers made.
+// RUN: %python -m py_compile %t/gpu/mock/check.py
+// RUN: env OUT=%t/out bash %t/gpu/run.sh --mock | FileCheck %s --check-prefix=MOCK
+// RUN: ls -A %t/out | FileCheck %s --check-prefix=MOCK-OUT
+
+// MOCK: mock: the bundle carries the mock driver: ok
+// MOCK: mock: default run: $OUT holds exactly results.tar.gz and summary.txt: ok
+// MOCK: == Side by side
+// MOCK: matmul_bf16 4096^3 {{.*}} ok
+// MOCK: == Tests: {{[0-9]}} passed, {{[0-9]}} failed, 1 timed out, 0 not run (of 4 in the bundle)
+// MOCK: TIMEOUT mock.sleeps-past-its-limit: timeout after 3 s
+// MOCK: totals racecheck 0, synccheck 0, memcheck 0; 12 of 12 runs
+// MOCK: mock: default run: finished within its deadline: ok
+// MOCK: mock: default run: the sleeping test is cut at its limit: ok
+// MOCK: mock: default run: every problem has a row: ok
+// MOCK: mock: default run: every peer measured and checked (torch and JAX right, Triton's no-op kernels wrong): ok (27 peer rows)
+// MOCK: mock: default run: our benchmarks report times and mismatch counts: ok
+// MOCK: mock: default run: tests counted: ok
+// MOCK: mock: default run: sanitizer counts per test: ok
+// MOCK: mock: default run: the archive holds the logs: ok
+// MOCK: mock: deadline run: $OUT holds exactly results.tar.gz and summary.txt: ok
+// MOCK: mock: deadline run: ended within the deadline: ok
+// MOCK: mock: deadline run: says it was stopped, and the summary is written: ok
+// MOCK: mock: deadline run: the sleeping benchmark was cut by the deadline: ok (timeout after {{[0-9]+}} s (deadline))
+// MOCK: mock: executables target a generic CPU: no AVX/AVX-512 register in {{[0-9]+}} ELF files: ok
+// MOCK: mock: the fakes reject the old peers' calls (5): ok
+// MOCK: mock: all checks passed in {{[0-9]+}} s
+// MOCK-OUT: {{^}}results.tar.gz{{$}}
+// MOCK-OUT-NEXT: {{^}}summary.txt{{$}}
+// MOCK-OUT-NOT: {{.}}
