@@ -346,8 +346,7 @@ LogicalResult Distributor::distributeSignal(SemaphoreSignalOp op) {
   if (hazards.read || hazards.write)
     barrier(loc);
   Value sem = lookup(op.getSem());
-  SmallVector<Value> indices =
-      llvm::map_to_vector(op.getIndices(), [&](Value v) { return lookup(v); });
+  SmallVector<Value> indices = lookupAll(op.getIndices());
   Value value = lookup(op.getValue());
   guarded(loc, isLaneZero(loc), [&] {
     NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::GPU);
@@ -517,8 +516,7 @@ LogicalResult Distributor::distributeWhile(scf::WhileOp op) {
       return isa<VectorType>(t) ? getLaneType(cast<VectorType>(t)) : t;
     });
   };
-  SmallVector<Value> inits =
-      llvm::map_to_vector(op.getInits(), [&](Value v) { return lookup(v); });
+  SmallVector<Value> inits = lookupAll(op.getInits());
   auto whileOp = scf::WhileOp::create(b, loc, laneTypes(op.getResultTypes()),
                                       inits, nullptr, nullptr);
   SmallVector<Type> beforeTypes = laneTypes(op.getBefore().getArgumentTypes());

@@ -17,6 +17,8 @@
 #include "mgpu/Dialect/MGPU/MGPULayouts.h"
 #include "mgpu/GPU/WarpgroupDistribution.h"
 #include "mgpu/GPU/WgmmaToNVVM.h"
+#include "mgpu/KernelForm/IfThen.h"
+#include "mgpu/KernelForm/IndexArithmetic.h"
 #include "mgpu/KernelForm/LayoutAssignment.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -127,9 +129,7 @@ private:
                           bool isA);
 
   //--- small builders -----------------------------------------------------
-  Value index(Location loc, int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  }
+  Value index(Location loc, int64_t v) { return indexConstant(b, loc, v); }
   Value i32(Location loc, int64_t v) {
     return arith::ConstantIntOp::create(b, loc, v, 32);
   }
@@ -138,6 +138,9 @@ private:
       if (Value held = fragmentOf.lookup(v))
         return heldToLanes(v.getLoc(), held, cast<VectorType>(v.getType()));
     return map.lookupOrDefault(v);
+  }
+  SmallVector<Value> lookupAll(ValueRange values) {
+    return llvm::map_to_vector(values, [&](Value v) { return lookup(v); });
   }
   /// The layout --mgpu-assign-layouts gave `v` (strided if none).
   static LayoutKind layoutOf(Value v) {
@@ -190,6 +193,10 @@ private:
     if (hazards.read || hazards.write)
       barrier(loc);
   }
+  /// Places the barrier that a read (or write) of `base` needs, unless
+  /// each lane accesses its elements alone; returns whether the lanes share
+  /// them, so that the access is then recorded for the hazard tracker.
+  bool beforeAccess(Location loc, Value base, bool write);
   /// Starts an op that exchanges data through the scratch area.
   void beginExchange(Location loc) {
     if (hazards.scratch)
@@ -202,20 +209,6 @@ private:
                                  index(loc, 0));
   }
 
-  SmallVector<Value> delinearize(Location loc, Value flat,
-                                 ArrayRef<int64_t> shape) {
-    SmallVector<Value> result(shape.size());
-    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-      if (d == 0) {
-        result[d] = flat;
-        break;
-      }
-      Value size = index(loc, shape[d]);
-      result[d] = arith::RemUIOp::create(b, loc, flat, size);
-      flat = arith::DivUIOp::create(b, loc, flat, size);
-    }
-    return result;
-  }
   Value linearize(Location loc, ArrayRef<Value> indices,
                   ArrayRef<int64_t> shape) {
     Value flat = index(loc, 0);
@@ -268,10 +261,7 @@ private:
   void guarded(Location loc, Value cond, function_ref<void()> body) {
     if (!cond)
       return body();
-    auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    body();
+    buildIfThen(b, loc, cond, body);
   }
 
   Value zeroVector(Location loc, VectorType laneType) {
@@ -292,7 +282,7 @@ private:
       for (int64_t k = 0; k < layout.v; ++k) {
         Value flat =
             k ? arith::AddIOp::create(b, loc, start, index(loc, k)) : start;
-        Value value = element(delinearize(loc, flat, layout.shape), flat);
+        Value value = element(delinearize(b, loc, flat, layout.shape), flat);
         result = vector::InsertOp::create(b, loc, value, result,
                                           slot * layout.v + k);
       }
@@ -315,7 +305,7 @@ private:
             k ? arith::AddIOp::create(b, loc, start, index(loc, k)) : start;
         int64_t position = slot * layout.v + k;
         Value old = vector::ExtractOp::create(b, loc, result, position);
-        Value value = element(delinearize(loc, flat, layout.shape), old);
+        Value value = element(delinearize(b, loc, flat, layout.shape), old);
         result = vector::InsertOp::create(b, loc, value, result, position);
       }
     }
@@ -351,6 +341,15 @@ private:
     return fromStorage(loc, memref::LoadOp::create(b, loc, buffer, flat),
                        element);
   }
+  /// The lane vector of a `result` whose element at `multi` is element
+  /// `sourceIndex(multi)` of `source` (a whole vector of `sourceType`), read
+  /// back from the scratch: broadcasts, transposes, extracts and slices.
+  Value gatherThroughScratch(
+      Location loc, Value source, VectorType sourceType, VectorType result,
+      function_ref<SmallVector<Value>(ArrayRef<Value>)> sourceIndex);
+  /// The indices of a vector.extract or vector.insert position.
+  SmallVector<Value> positionIndices(Location loc,
+                                     ArrayRef<OpFoldResult> position);
   /// Reads a row-major scratch buffer back into the layout of `type`.
   Value unstage(Location loc, Value buffer, VectorType type) {
     hazards.scratch = true;
