@@ -92,9 +92,19 @@ void copyWindow(OpBuilder &b, Location loc, Value global,
   linalg::CopyOp::create(b, loc, globalView, sharedView);
 }
 
-/// The host word of barrier `index` of a converted barrier array.
-Value barrierPointer(OpBuilder &b, Location loc, Value barriers, Value index) {
-  return getElementPointer(b, loc, barriers, index);
+/// The host word of barrier `index` of `barriers` (converted, of `type`),
+/// after a run-time check that `index` is in range: a stray index would
+/// otherwise write past the array.
+Value checkedBarrier(OpBuilder &b, Operation *op, Value barriers, Value index,
+                     BarrierType type) {
+  checkBarrierIndex(b, op, index, type.getCount());
+  return getElementPointer(b, op->getLoc(), barriers, index);
+}
+
+/// One arrival on the host word `barrier` of a barrier of `type`.
+void arrive(OpBuilder &b, Operation *op, Value barrier, BarrierType type) {
+  callHostRuntime(b, op, "mgpuHostBarrierArrive",
+                  {barrier, getI64(b, op->getLoc(), type.getArrivals())});
 }
 
 /// copy_gmem_to_smem -> a clipped synchronous copy, then one arrival.
@@ -103,19 +113,15 @@ struct CopyGmemToSmemToCPU : public OpConversionPattern<CopyGmemToSmemOp> {
   LogicalResult
   matchAndRewrite(CopyGmemToSmemOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
+    BarrierType type = op.getBarrier().getType();
+    Value barrier = checkedBarrier(rewriter, op, adaptor.getBarrier(),
+                                   adaptor.getBarrierIndex(), type);
     // Host buffers stay row-major whatever the transforms: only the wgmma
     // ops that name the same transforms read them, and they do so as
     // row-major here too.
-    checkBarrierIndex(rewriter, op, adaptor.getBarrierIndex(),
-                      op.getBarrier().getType().getCount());
-    copyWindow(rewriter, loc, adaptor.getSrc(), op.getMixedOffsets(),
+    copyWindow(rewriter, op.getLoc(), adaptor.getSrc(), op.getMixedOffsets(),
                adaptor.getDst(), /*toShared=*/true);
-    callHostRuntime(
-        rewriter, op, "mgpuHostBarrierArrive",
-        {barrierPointer(rewriter, loc, adaptor.getBarrier(),
-                        adaptor.getBarrierIndex()),
-         getI64(rewriter, loc, op.getBarrier().getType().getArrivals())});
+    arrive(rewriter, op, barrier, type);
     rewriter.eraseOp(op);
     return success();
   }
@@ -163,14 +169,11 @@ struct BarrierArriveToCPU : public OpConversionPattern<BarrierArriveOp> {
   LogicalResult
   matchAndRewrite(BarrierArriveOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    checkBarrierIndex(rewriter, op, adaptor.getIndex(),
-                      op.getBarrier().getType().getCount());
-    callHostRuntime(
-        rewriter, op, "mgpuHostBarrierArrive",
-        {barrierPointer(rewriter, loc, adaptor.getBarrier(),
-                        adaptor.getIndex()),
-         getI64(rewriter, loc, op.getBarrier().getType().getArrivals())});
+    BarrierType type = op.getBarrier().getType();
+    arrive(rewriter, op,
+           checkedBarrier(rewriter, op, adaptor.getBarrier(),
+                          adaptor.getIndex(), type),
+           type);
     rewriter.eraseOp(op);
     return success();
   }
@@ -185,15 +188,13 @@ struct BarrierWaitToCPU : public OpConversionPattern<BarrierWaitOp> {
     if (!op.getParity())
       return rewriter.notifyMatchFailure(
           op, "the phase is implicit (run --mgpu-track-barrier-phases)");
-    Location loc = op.getLoc();
-    checkBarrierIndex(rewriter, op, adaptor.getIndex(),
-                      op.getBarrier().getType().getCount());
-    Value parity = arith::ExtUIOp::create(rewriter, loc, rewriter.getI64Type(),
-                                          adaptor.getParity());
+    Value barrier =
+        checkedBarrier(rewriter, op, adaptor.getBarrier(), adaptor.getIndex(),
+                       op.getBarrier().getType());
+    Value parity = arith::ExtUIOp::create(
+        rewriter, op.getLoc(), rewriter.getI64Type(), adaptor.getParity());
     callHostRuntime(rewriter, op, "mgpuHostBarrierWait",
-                    {barrierPointer(rewriter, loc, adaptor.getBarrier(),
-                                    adaptor.getIndex()),
-                     parity, getLocationString(rewriter, op)});
+                    {barrier, parity, getLocationString(rewriter, op)});
     rewriter.eraseOp(op);
     return success();
   }
