@@ -9,6 +9,7 @@
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/WgmmaSemantics.h"
 #include "mgpu/Host/HostRuntimeCalls.h"
+#include "mgpu/KernelForm/IndexArithmetic.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -29,10 +30,6 @@ void mlir::mgpu::populateBarrierTypeConversion(TypeConverter &converter) {
 }
 
 namespace {
-
-Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
-  return arith::ConstantIndexOp::create(b, loc, value);
-}
 
 /// Copies the window of `global` at element `offsets` (shape of `shared`)
 /// to or from `shared`, clipped to `global`: elements past it read as zero
@@ -92,21 +89,6 @@ void copyWindow(OpBuilder &b, Location loc, Value global,
   linalg::CopyOp::create(b, loc, globalView, sharedView);
 }
 
-/// The host word of barrier `index` of `barriers` (converted, of `type`),
-/// after a run-time check that `index` is in range: a stray index would
-/// otherwise write past the array.
-Value checkedBarrier(OpBuilder &b, Operation *op, Value barriers, Value index,
-                     BarrierType type) {
-  checkBarrierIndex(b, op, index, type.getCount());
-  return getElementPointer(b, op->getLoc(), barriers, index);
-}
-
-/// One arrival on the host word `barrier` of a barrier of `type`.
-void arrive(OpBuilder &b, Operation *op, Value barrier, BarrierType type) {
-  callHostRuntime(b, op, "mgpuHostBarrierArrive",
-                  {barrier, getI64(b, op->getLoc(), type.getArrivals())});
-}
-
 /// copy_gmem_to_smem -> a clipped synchronous copy, then one arrival.
 struct CopyGmemToSmemToCPU : public OpConversionPattern<CopyGmemToSmemOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -114,14 +96,15 @@ struct CopyGmemToSmemToCPU : public OpConversionPattern<CopyGmemToSmemOp> {
   matchAndRewrite(CopyGmemToSmemOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     BarrierType type = op.getBarrier().getType();
-    Value barrier = checkedBarrier(rewriter, op, adaptor.getBarrier(),
-                                   adaptor.getBarrierIndex(), type);
+    Value barrier =
+        getCheckedBarrier(rewriter, op, adaptor.getBarrier(),
+                          adaptor.getBarrierIndex(), type.getCount());
     // Host buffers stay row-major whatever the transforms: only the wgmma
     // ops that name the same transforms read them, and they do so as
     // row-major here too.
     copyWindow(rewriter, op.getLoc(), adaptor.getSrc(), op.getMixedOffsets(),
                adaptor.getDst(), /*toShared=*/true);
-    arrive(rewriter, op, barrier, type);
+    arriveOnHostBarrier(rewriter, op, barrier, type.getArrivals());
     rewriter.eraseOp(op);
     return success();
   }
@@ -170,10 +153,10 @@ struct BarrierArriveToCPU : public OpConversionPattern<BarrierArriveOp> {
   matchAndRewrite(BarrierArriveOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     BarrierType type = op.getBarrier().getType();
-    arrive(rewriter, op,
-           checkedBarrier(rewriter, op, adaptor.getBarrier(),
-                          adaptor.getIndex(), type),
-           type);
+    arriveOnHostBarrier(rewriter, op,
+                        getCheckedBarrier(rewriter, op, adaptor.getBarrier(),
+                                          adaptor.getIndex(), type.getCount()),
+                        type.getArrivals());
     rewriter.eraseOp(op);
     return success();
   }
@@ -188,9 +171,9 @@ struct BarrierWaitToCPU : public OpConversionPattern<BarrierWaitOp> {
     if (!op.getParity())
       return rewriter.notifyMatchFailure(
           op, "the phase is implicit (run --mgpu-track-barrier-phases)");
-    Value barrier =
-        checkedBarrier(rewriter, op, adaptor.getBarrier(), adaptor.getIndex(),
-                       op.getBarrier().getType());
+    Value barrier = getCheckedBarrier(rewriter, op, adaptor.getBarrier(),
+                                      adaptor.getIndex(),
+                                      op.getBarrier().getType().getCount());
     Value parity = arith::ExtUIOp::create(
         rewriter, op.getLoc(), rewriter.getI64Type(), adaptor.getParity());
     callHostRuntime(rewriter, op, "mgpuHostBarrierWait",
