@@ -53,6 +53,22 @@ bool Distributor::beforeAccess(Location loc, Value base, bool write) {
   return true;
 }
 
+LogicalResult Distributor::distributeTransfer(VectorTransferOpInterface op) {
+  if (op.getMask())
+    return cannotDistribute(op, "masked transfers are not supported");
+  if (!isa<MemRefType>(op.getBase().getType()))
+    return cannotDistribute(op, "the body must be in memref form");
+  if (isFragmentLayout(layoutOf(op.getVector())) && canAccessInFragments(op))
+    return distributeHeldAccess(op);
+  if (auto read = dyn_cast<vector::TransferReadOp>(op.getOperation()))
+    return distributeRead(op, op.getBase(), op.getIndices(), op.getVectorType(),
+                          op.getPermutationMap(), op.getInBoundsValues(),
+                          read.getPadding());
+  return distributeWrite(op, op.getVector(), op.getBase(), op.getIndices(),
+                         op.getVectorType(), op.getPermutationMap(),
+                         op.getInBoundsValues());
+}
+
 LogicalResult Distributor::distributeRead(Operation *op, Value memref,
                                           ValueRange indices, VectorType type,
                                           AffineMap permutation,

@@ -168,6 +168,10 @@ private:
   void setHeld(Location loc, Value original, Value held);
   /// The layout in which `use` takes its value.
   LayoutKind takenLayout(OpOperand &use) const;
+  /// The row-major index, in an M x `n` buffer, of the element that
+  /// register `reg` of wgmma tile `tile` holds on this lane.
+  Value fragmentElementIndex(Location loc, int64_t tile, int64_t reg,
+                             int64_t n);
   Value lanesToFragments(Location loc, Value lanes, VectorType type);
   Value fragmentsToLanes(Location loc, Value fragments, VectorType type);
   Value stageFragments(Location loc, Value fragments, VectorType type);
@@ -374,6 +378,7 @@ private:
   LogicalResult distributeRowReduction(vector::MultiDimReductionOp op);
   LogicalResult distributeRowBroadcast(Operation *op);
   LogicalResult distributeHeldAccess(VectorTransferOpInterface op);
+  LogicalResult distributeTransfer(VectorTransferOpInterface op);
   bool feedsRowBroadcast(vector::BroadcastOp op);
   LogicalResult distributeConstant(arith::ConstantOp op);
   LogicalResult distributeBroadcast(vector::BroadcastOp op);
@@ -387,8 +392,6 @@ private:
   LogicalResult distributeFromValues(Operation *op, Value whole);
   LogicalResult distributeExtractSlice(vector::ExtractStridedSliceOp op);
   LogicalResult distributeInsertSlice(vector::InsertStridedSliceOp op);
-  LogicalResult distributeWhile(scf::WhileOp op);
-  LogicalResult distributeSwitch(scf::IndexSwitchOp op);
   /// Distributes `from` into the empty block `to`, ending it with a yield of
   /// what `from`'s terminator yields (mapped).
   LogicalResult distributeRegion(Region &from, Block *to);
@@ -401,12 +404,15 @@ private:
   LogicalResult distributeWrite(Operation *op, Value value, Value memref,
                                 ValueRange indices, VectorType type,
                                 AffineMap permutation, ArrayRef<bool> inBounds);
-  LogicalResult distributeFor(scf::ForOp op);
-  LogicalResult distributeIf(scf::IfOp op);
-  LogicalResult distributeParallel(scf::ParallelOp op);
+  /// The scf ops a kernel body may hold, their regions distributed.
+  LogicalResult distributeRegionOp(scf::ForOp op);
+  LogicalResult distributeRegionOp(scf::IfOp op);
+  LogicalResult distributeRegionOp(scf::WhileOp op);
+  LogicalResult distributeRegionOp(scf::IndexSwitchOp op);
+  LogicalResult distributeRegionOp(scf::ParallelOp op);
   LogicalResult distributeSideEffect(Operation *op);
-  LogicalResult distributeSignal(SemaphoreSignalOp op);
-  LogicalResult distributeWait(SemaphoreWaitOp op);
+  LogicalResult distributeSemaphore(SemaphoreSignalOp op);
+  LogicalResult distributeSemaphore(SemaphoreWaitOp op);
   LogicalResult distributePrimitive(Operation *op);
 
   /// Memref indices of the element at vector position `multi` for a transfer
