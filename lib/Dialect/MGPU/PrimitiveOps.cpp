@@ -200,14 +200,8 @@ LogicalResult CopySmemToGmemOp::verify() {
 LogicalResult CommitSmemOp::verify() { return verifyInsideKernel(*this); }
 
 LogicalResult WaitSmemToGmemOp::verify() {
-  if (failed(verifyInsideKernel(*this)))
-    return failure();
   // cp.async.bulk.wait_group takes a count in [0, 63].
-  int64_t pending = static_cast<int64_t>(getPending());
-  if (pending < 0 || pending > 63)
-    return emitOpError() << "waits for at most 0 to 63 pending groups, got "
-                         << getPending();
-  return success();
+  return verifyGroupWait(*this, getPending(), 63, "groups");
 }
 
 //===----------------------------------------------------------------------===//
