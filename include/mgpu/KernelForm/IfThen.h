@@ -1,10 +1,11 @@
 //===- IfThen.h - Code that runs only where a condition holds ---*- C++ -*-===//
 //
-// Kernel code is full of work that one lane, one thread or one step does:
-// lane 0 issues a copy, the leader thread fetches, a partial window zero-fills
-// first. They all build the same scf.if with no else and no results, and put
-// their ops in its then-block; this is that builder, so that the insertion
-// point is always restored after.
+// Kernel code does much of its work on one lane, one thread or one step:
+// lane 0 issues a copy, the leader thread fetches, a partial window is
+// zero-filled first. Each is an scf.if with no else and no results around
+// ops in its then-block. One builder keeps that shape in one place and
+// always restores the insertion point: a builder left in the then-block
+// would silently put the ops that follow under the condition.
 //
 //===----------------------------------------------------------------------===//
 
