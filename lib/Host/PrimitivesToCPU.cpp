@@ -96,15 +96,17 @@ struct CopyGmemToSmemToCPU : public OpConversionPattern<CopyGmemToSmemOp> {
   matchAndRewrite(CopyGmemToSmemOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     BarrierType type = op.getBarrier().getType();
-    Value barrier =
-        getCheckedBarrier(rewriter, op, adaptor.getBarrier(),
-                          adaptor.getBarrierIndex(), type.getCount());
+    checkBarrierIndex(rewriter, op, adaptor.getBarrierIndex(), type.getCount());
     // Host buffers stay row-major whatever the transforms: only the wgmma
     // ops that name the same transforms read them, and they do so as
     // row-major here too.
     copyWindow(rewriter, op.getLoc(), adaptor.getSrc(), op.getMixedOffsets(),
                adaptor.getDst(), /*toShared=*/true);
-    arriveOnHostBarrier(rewriter, op, barrier, type.getArrivals());
+    arriveOnHostBarrier(rewriter, op,
+                        getElementPointer(rewriter, op.getLoc(),
+                                          adaptor.getBarrier(),
+                                          adaptor.getBarrierIndex()),
+                        type.getArrivals());
     rewriter.eraseOp(op);
     return success();
   }
@@ -171,13 +173,15 @@ struct BarrierWaitToCPU : public OpConversionPattern<BarrierWaitOp> {
     if (!op.getParity())
       return rewriter.notifyMatchFailure(
           op, "the phase is implicit (run --mgpu-track-barrier-phases)");
-    Value barrier = getCheckedBarrier(rewriter, op, adaptor.getBarrier(),
-                                      adaptor.getIndex(),
-                                      op.getBarrier().getType().getCount());
-    Value parity = arith::ExtUIOp::create(
-        rewriter, op.getLoc(), rewriter.getI64Type(), adaptor.getParity());
+    Location loc = op.getLoc();
+    checkBarrierIndex(rewriter, op, adaptor.getIndex(),
+                      op.getBarrier().getType().getCount());
+    Value parity = arith::ExtUIOp::create(rewriter, loc, rewriter.getI64Type(),
+                                          adaptor.getParity());
     callHostRuntime(rewriter, op, "mgpuHostBarrierWait",
-                    {barrier, parity, getLocationString(rewriter, op)});
+                    {getElementPointer(rewriter, loc, adaptor.getBarrier(),
+                                       adaptor.getIndex()),
+                     parity, getLocationString(rewriter, op)});
     rewriter.eraseOp(op);
     return success();
   }
