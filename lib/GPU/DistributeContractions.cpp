@@ -414,6 +414,17 @@ bool Distributor::reusesB(WgmmaOp op) const {
          previous.getB().getType() == op.getB().getType();
 }
 
+Value Distributor::fragmentElementIndex(Location loc, int64_t tile, int64_t reg,
+                                        int64_t n) {
+  auto [row, col] = buildFragmentPosition(b, loc, ctx.lane, reg);
+  return arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, row, index(loc, tile * 64)),
+          index(loc, n)),
+      col);
+}
+
 /// The accumulator handed over from the lane layout to the fragment layout
 /// through the scratch.
 Value Distributor::lanesToFragments(Location loc, Value lanes,
@@ -426,13 +437,7 @@ Value Distributor::lanesToFragments(Location loc, Value lanes,
   Value result = zeroVector(loc, getLaneType(type));
   for (int64_t tile = 0; tile < m / 64; ++tile)
     for (int64_t reg = 0; reg < n / 2; ++reg) {
-      auto [row, col] = buildFragmentPosition(b, loc, ctx.lane, reg);
-      Value flat = arith::AddIOp::create(
-          b, loc,
-          arith::MulIOp::create(
-              b, loc, arith::AddIOp::create(b, loc, row, index(loc, tile * 64)),
-              index(loc, n)),
-          col);
+      Value flat = fragmentElementIndex(loc, tile, reg, n);
       result = vector::InsertOp::create(b, loc,
                                         loadStaged(loc, buffer, flat, element),
                                         result, tile * (n / 2) + reg);
@@ -450,13 +455,7 @@ Value Distributor::stageFragments(Location loc, Value fragments,
   // Registers 2j and 2j + 1 are adjacent columns of one row.
   for (int64_t tile = 0; tile < m / 64; ++tile)
     for (int64_t reg = 0; reg < n / 2; reg += 2) {
-      auto [row, col] = buildFragmentPosition(b, loc, ctx.lane, reg);
-      Value flat = arith::AddIOp::create(
-          b, loc,
-          arith::MulIOp::create(
-              b, loc, arith::AddIOp::create(b, loc, row, index(loc, tile * 64)),
-              index(loc, n)),
-          col);
+      Value flat = fragmentElementIndex(loc, tile, reg, n);
       vector::StoreOp::create(
           b, loc,
           vector::ExtractStridedSliceOp::create(b, loc, fragments,

@@ -189,8 +189,7 @@ LogicalResult Distributor::distributeHeldAccess(VectorTransferOpInterface op) {
   VectorType type = op.getVectorType();
   LayoutKind kind = heldKind(type);
   Value base = lookup(op.getBase());
-  SmallVector<Value> indices =
-      llvm::map_to_vector(op.getIndices(), [&](Value v) { return lookup(v); });
+  SmallVector<Value> indices = lookupAll(op.getIndices());
   int64_t rankDiff = static_cast<int64_t>(indices.size()) - type.getRank();
   if (read)
     beforeRead(loc);

@@ -22,9 +22,52 @@ static bool isLanePrivate(Value base) {
   return view && view->hasAttr(MGPUDialect::getLanePrivateAttrName());
 }
 
+/// Where one V-wide access of a minor-identity access of `type` at
+/// `indices` of `base` finds the chunk that starts at flat element `start`
+/// of the vector, and the alignment it may claim there.
+static std::pair<SmallVector<Value>, int64_t>
+locateChunk(OpBuilder &b, Location loc, Value base, ArrayRef<Value> indices,
+            VectorType type, const Layout &layout, Value start) {
+  int64_t rankDiff = indices.size() - type.getRank();
+  SmallVector<Value> multi = delinearize(b, loc, start, layout.shape);
+  SmallVector<Value> at(indices);
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    at[rankDiff + d] =
+        arith::AddIOp::create(b, loc, at[rankDiff + d], multi[d]);
+  int64_t chunkBytes =
+      layout.v * static_cast<int64_t>(storageBytes(type.getElementType()));
+  return {at, std::min(getKnownAlignment(base, at), chunkBytes)};
+}
+
 //===----------------------------------------------------------------------===//
 // Memory
 //===----------------------------------------------------------------------===//
+
+bool Distributor::beforeAccess(Location loc, Value base, bool write) {
+  if (isLanePrivate(base))
+    return false;
+  if (write)
+    beforeWrite(loc);
+  else
+    beforeRead(loc);
+  return true;
+}
+
+LogicalResult Distributor::distributeTransfer(VectorTransferOpInterface op) {
+  if (op.getMask())
+    return cannotDistribute(op, "masked transfers are not supported");
+  if (!isa<MemRefType>(op.getBase().getType()))
+    return cannotDistribute(op, "the body must be in memref form");
+  if (isFragmentLayout(layoutOf(op.getVector())) && canAccessInFragments(op))
+    return distributeHeldAccess(op);
+  if (auto read = dyn_cast<vector::TransferReadOp>(op.getOperation()))
+    return distributeRead(op, op.getBase(), op.getIndices(), op.getVectorType(),
+                          op.getPermutationMap(), op.getInBoundsValues(),
+                          read.getPadding());
+  return distributeWrite(op, op.getVector(), op.getBase(), op.getIndices(),
+                         op.getVectorType(), op.getPermutationMap(),
+                         op.getInBoundsValues());
+}
 
 LogicalResult Distributor::distributeRead(Operation *op, Value memref,
                                           ValueRange indices, VectorType type,
@@ -33,27 +76,17 @@ LogicalResult Distributor::distributeRead(Operation *op, Value memref,
                                           Value padding) {
   Location loc = op->getLoc();
   Value base = lookup(memref);
-  SmallVector<Value> baseIndices =
-      llvm::map_to_vector(indices, [&](Value v) { return lookup(v); });
-  bool lanePrivate = isLanePrivate(base);
-  if (!lanePrivate)
-    beforeRead(loc);
+  SmallVector<Value> baseIndices = lookupAll(indices);
+  bool shared = beforeAccess(loc, base, /*write=*/false);
   Layout layout(type);
   Type element = type.getElementType();
   Value lane;
   if (hasFastPath(base, type, permutation, inBounds)) {
     lane = zeroVector(loc, getLaneType(type));
-    int64_t rankDiff = permutation.getNumDims() - type.getRank();
     for (int64_t slot = 0; slot < layout.slots; ++slot) {
       Value start = chunkStart(loc, layout, slot, /*clamp=*/true);
-      SmallVector<Value> multi = delinearize(loc, start, layout.shape);
-      SmallVector<Value> at(baseIndices);
-      for (int64_t d = 0; d < type.getRank(); ++d)
-        at[rankDiff + d] =
-            arith::AddIOp::create(b, loc, at[rankDiff + d], multi[d]);
-      int64_t align =
-          std::min(getKnownAlignment(base, at),
-                   layout.v * static_cast<int64_t>(storageBytes(element)));
+      auto [at, align] =
+          locateChunk(b, loc, base, baseIndices, type, layout, start);
       Value chunk =
           vector::LoadOp::create(b, loc, VectorType::get({layout.v}, element),
                                  base, at, false, llvm::MaybeAlign(align));
@@ -84,7 +117,7 @@ LogicalResult Distributor::distributeRead(Operation *op, Value memref,
       return ifOp.getResult(0);
     });
   }
-  hazards.read = hazards.read || !lanePrivate;
+  hazards.read = hazards.read || shared;
   map.map(op->getResult(0), lane);
   return success();
 }
@@ -97,28 +130,17 @@ LogicalResult Distributor::distributeWrite(Operation *op, Value value,
   Location loc = op->getLoc();
   Value base = lookup(memref);
   Value lane = lookup(value);
-  SmallVector<Value> baseIndices =
-      llvm::map_to_vector(indices, [&](Value v) { return lookup(v); });
-  bool lanePrivate = isLanePrivate(base);
-  if (!lanePrivate)
-    beforeWrite(loc);
+  SmallVector<Value> baseIndices = lookupAll(indices);
+  bool shared = beforeAccess(loc, base, /*write=*/true);
   Layout layout(type);
-  Type element = type.getElementType();
   if (hasFastPath(base, type, permutation, inBounds)) {
-    int64_t rankDiff = permutation.getNumDims() - type.getRank();
     for (int64_t slot = 0; slot < layout.slots; ++slot) {
       Value start = chunkStart(loc, layout, slot, /*clamp=*/false);
       Value valid =
           layout.isFullSlot(slot) ? Value() : chunkValid(loc, layout, start);
       guarded(loc, valid, [&] {
-        SmallVector<Value> multi = delinearize(loc, start, layout.shape);
-        SmallVector<Value> at(baseIndices);
-        for (int64_t d = 0; d < type.getRank(); ++d)
-          at[rankDiff + d] =
-              arith::AddIOp::create(b, loc, at[rankDiff + d], multi[d]);
-        int64_t align =
-            std::min(getKnownAlignment(base, at),
-                     layout.v * static_cast<int64_t>(storageBytes(element)));
+        auto [at, align] =
+            locateChunk(b, loc, base, baseIndices, type, layout, start);
         Value chunk = vector::ExtractStridedSliceOp::create(
             b, loc, lane, slot * layout.v, layout.v, 1);
         vector::StoreOp::create(b, loc, chunk, base, at, false,
@@ -134,7 +156,7 @@ LogicalResult Distributor::distributeWrite(Operation *op, Value value,
         Value valid =
             layout.isFullSlot(slot) ? Value() : chunkValid(loc, layout, flat);
         guarded(loc, valid, [&] {
-          SmallVector<Value> multi = delinearize(loc, flat, layout.shape);
+          SmallVector<Value> multi = delinearize(b, loc, flat, layout.shape);
           SmallVector<Value> at =
               transferIndices(loc, baseIndices, permutation, multi);
           Value inside = transferInBounds(loc, base, at, permutation, inBounds);
@@ -147,6 +169,6 @@ LogicalResult Distributor::distributeWrite(Operation *op, Value value,
       }
     }
   }
-  hazards.write = hazards.write || !lanePrivate;
+  hazards.write = hazards.write || shared;
   return success();
 }

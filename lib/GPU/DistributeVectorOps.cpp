@@ -132,20 +132,17 @@ LogicalResult Distributor::distributeBroadcast(vector::BroadcastOp op) {
                                         lookup(op.getSource())));
     return success();
   }
-  beginExchange(loc);
-  Value buffer = stage(loc, lookup(op.getSource()), source);
-  barrier(loc);
   int64_t rankDiff = result.getRank() - source.getRank();
-  Value lane = buildPerElement(loc, result, [&](ArrayRef<Value> multi, Value) {
-    SmallVector<Value> sourceIndex;
-    for (int64_t d = 0; d < source.getRank(); ++d)
-      sourceIndex.push_back(source.getDimSize(d) == 1 ? index(loc, 0)
-                                                      : multi[rankDiff + d]);
-    return loadStaged(loc, buffer,
-                      linearize(loc, sourceIndex, source.getShape()),
-                      source.getElementType());
-  });
-  map.map(op.getResult(), lane);
+  map.map(op.getResult(),
+          gatherThroughScratch(
+              loc, op.getSource(), source, result, [&](ArrayRef<Value> multi) {
+                SmallVector<Value> sourceIndex;
+                for (int64_t d = 0; d < source.getRank(); ++d)
+                  sourceIndex.push_back(source.getDimSize(d) == 1
+                                            ? index(loc, 0)
+                                            : multi[rankDiff + d]);
+                return sourceIndex;
+              }));
   return success();
 }
 
@@ -153,72 +150,80 @@ LogicalResult Distributor::distributeTranspose(vector::TransposeOp op) {
   if (layoutOf(op.getResult()) == LayoutKind::wgmma && getBroadcastRows(op))
     return distributeRowBroadcast(op);
   Location loc = op.getLoc();
-  VectorType source = op.getSourceVectorType();
-  beginExchange(loc);
-  Value buffer = stage(loc, lookup(op.getVector()), source);
-  barrier(loc);
   ArrayRef<int64_t> perm = op.getPermutation();
-  Value lane = buildPerElement(
-      loc, op.getResultVectorType(), [&](ArrayRef<Value> multi, Value) {
-        SmallVector<Value> sourceIndex(perm.size());
-        for (auto [i, p] : llvm::enumerate(perm))
-          sourceIndex[p] = multi[i];
-        return loadStaged(loc, buffer,
-                          linearize(loc, sourceIndex, source.getShape()),
-                          source.getElementType());
-      });
-  map.map(op.getResult(), lane);
+  map.map(op.getResult(),
+          gatherThroughScratch(loc, op.getVector(), op.getSourceVectorType(),
+                               op.getResultVectorType(),
+                               [&](ArrayRef<Value> multi) {
+                                 SmallVector<Value> sourceIndex(perm.size());
+                                 for (auto [i, p] : llvm::enumerate(perm))
+                                   sourceIndex[p] = multi[i];
+                                 return sourceIndex;
+                               }));
   return success();
+}
+
+Value Distributor::gatherThroughScratch(
+    Location loc, Value source, VectorType sourceType, VectorType result,
+    function_ref<SmallVector<Value>(ArrayRef<Value>)> sourceIndex) {
+  beginExchange(loc);
+  Value buffer = stage(loc, lookup(source), sourceType);
+  barrier(loc);
+  return buildPerElement(loc, result, [&](ArrayRef<Value> multi, Value) {
+    return loadStaged(loc, buffer,
+                      linearize(loc, sourceIndex(multi), sourceType.getShape()),
+                      sourceType.getElementType());
+  });
+}
+
+SmallVector<Value>
+Distributor::positionIndices(Location loc, ArrayRef<OpFoldResult> position) {
+  SmallVector<Value> indices;
+  for (OpFoldResult ofr : position) {
+    if (auto attr = dyn_cast<Attribute>(ofr))
+      indices.push_back(index(loc, cast<IntegerAttr>(attr).getInt()));
+    else
+      indices.push_back(lookup(cast<Value>(ofr)));
+  }
+  return indices;
 }
 
 LogicalResult Distributor::distributeExtract(vector::ExtractOp op) {
   Location loc = op.getLoc();
   VectorType source = op.getSourceVectorType();
-  SmallVector<Value> position;
-  for (OpFoldResult ofr : op.getMixedPosition()) {
-    if (auto attr = dyn_cast<Attribute>(ofr))
-      position.push_back(index(loc, cast<IntegerAttr>(attr).getInt()));
-    else
-      position.push_back(lookup(cast<Value>(ofr)));
+  SmallVector<Value> position = positionIndices(loc, op.getMixedPosition());
+  auto resultVector = dyn_cast<VectorType>(op.getType());
+  if (resultVector && resultVector.getRank() > 0) {
+    map.map(op.getResult(),
+            gatherThroughScratch(loc, op.getSource(), source, resultVector,
+                                 [&](ArrayRef<Value> multi) {
+                                   SmallVector<Value> full = position;
+                                   full.append(multi.begin(), multi.end());
+                                   return full;
+                                 }));
+    return success();
   }
+  // A scalar or 0-D result: every lane reads the one element.
   beginExchange(loc);
   Value buffer = stage(loc, lookup(op.getSource()), source);
   barrier(loc);
-  auto resultVector = dyn_cast<VectorType>(op.getType());
-  if (!resultVector || resultVector.getRank() == 0) {
-    SmallVector<Value> full = position;
-    while (full.size() < static_cast<size_t>(source.getRank()))
-      full.push_back(index(loc, 0));
-    Value scalar =
-        loadStaged(loc, buffer, linearize(loc, full, source.getShape()),
-                   source.getElementType());
-    if (resultVector)
-      scalar = vector::BroadcastOp::create(b, loc, getLaneType(resultVector),
-                                           scalar);
-    map.map(op.getResult(), scalar);
-    return success();
-  }
-  Value lane =
-      buildPerElement(loc, resultVector, [&](ArrayRef<Value> multi, Value) {
-        SmallVector<Value> full = position;
-        full.append(multi.begin(), multi.end());
-        return loadStaged(loc, buffer, linearize(loc, full, source.getShape()),
-                          source.getElementType());
-      });
-  map.map(op.getResult(), lane);
+  SmallVector<Value> full = position;
+  while (full.size() < static_cast<size_t>(source.getRank()))
+    full.push_back(index(loc, 0));
+  Value scalar =
+      loadStaged(loc, buffer, linearize(loc, full, source.getShape()),
+                 source.getElementType());
+  if (resultVector)
+    scalar =
+        vector::BroadcastOp::create(b, loc, getLaneType(resultVector), scalar);
+  map.map(op.getResult(), scalar);
   return success();
 }
 
 LogicalResult Distributor::distributeInsert(vector::InsertOp op) {
   Location loc = op.getLoc();
   VectorType dest = op.getDestVectorType();
-  SmallVector<Value> position;
-  for (OpFoldResult ofr : op.getMixedPosition()) {
-    if (auto attr = dyn_cast<Attribute>(ofr))
-      position.push_back(index(loc, cast<IntegerAttr>(attr).getInt()));
-    else
-      position.push_back(lookup(cast<Value>(ofr)));
-  }
+  SmallVector<Value> position = positionIndices(loc, op.getMixedPosition());
   beginExchange(loc);
   Value destBuffer = stage(loc, lookup(op.getDest()), dest);
   auto sourceVector = dyn_cast<VectorType>(op.getValueToStoreType());
@@ -258,21 +263,19 @@ Distributor::distributeExtractSlice(vector::ExtractStridedSliceOp op) {
     offsets.push_back(cast<IntegerAttr>(a).getInt());
   for (Attribute a : op.getStrides())
     strides.push_back(cast<IntegerAttr>(a).getInt());
-  beginExchange(loc);
-  Value buffer = stage(loc, lookup(op.getSource()), source);
-  barrier(loc);
-  Value lane =
-      buildPerElement(loc, op.getType(), [&](ArrayRef<Value> multi, Value) {
-        // Sliced dimensions: offset + i * stride; the others whole.
-        SmallVector<Value> at(multi.begin(), multi.end());
-        for (auto [d, offset] : llvm::enumerate(offsets))
-          at[d] = arith::AddIOp::create(
-              b, loc, index(loc, offset),
-              arith::MulIOp::create(b, loc, multi[d], index(loc, strides[d])));
-        return loadStaged(loc, buffer, linearize(loc, at, source.getShape()),
-                          source.getElementType());
-      });
-  map.map(op.getResult(), lane);
+  map.map(op.getResult(),
+          gatherThroughScratch(
+              loc, op.getSource(), source, op.getType(),
+              [&](ArrayRef<Value> multi) {
+                // Sliced dimensions: offset + i * stride; the others whole.
+                SmallVector<Value> at(multi.begin(), multi.end());
+                for (auto [d, offset] : llvm::enumerate(offsets))
+                  at[d] = arith::AddIOp::create(
+                      b, loc, index(loc, offset),
+                      arith::MulIOp::create(b, loc, multi[d],
+                                            index(loc, strides[d])));
+                return at;
+              }));
   return success();
 }
 
@@ -325,50 +328,50 @@ Distributor::distributeInsertSlice(vector::InsertStridedSliceOp op) {
 // Reductions
 //===----------------------------------------------------------------------===//
 
+using CombiningKind = vector::CombiningKind;
+
+static APFloat getFloatIdentity(CombiningKind kind,
+                                const llvm::fltSemantics &sem) {
+  switch (kind) {
+  case CombiningKind::MUL:
+    return APFloat::getOne(sem);
+  case CombiningKind::MINNUMF:
+  case CombiningKind::MINIMUMF:
+    return APFloat::getInf(sem);
+  case CombiningKind::MAXNUMF:
+  case CombiningKind::MAXIMUMF:
+    return APFloat::getInf(sem, /*Negative=*/true);
+  default:
+    return APFloat::getZero(sem);
+  }
+}
+
+static APInt getIntegerIdentity(CombiningKind kind, unsigned width) {
+  switch (kind) {
+  case CombiningKind::MUL:
+    return APInt(width, 1);
+  case CombiningKind::AND:
+  case CombiningKind::MINUI:
+    return APInt::getAllOnes(width);
+  case CombiningKind::MINSI:
+    return APInt::getSignedMaxValue(width);
+  case CombiningKind::MAXSI:
+    return APInt::getSignedMinValue(width);
+  default:
+    return APInt::getZero(width);
+  }
+}
+
 /// The neutral element of `kind` for `type`.
 Value mlir::mgpu::detail::getIdentity(OpBuilder &b, Location loc,
-                                      vector::CombiningKind kind, Type type) {
-  using K = vector::CombiningKind;
-  if (auto f = dyn_cast<FloatType>(type)) {
-    const llvm::fltSemantics &sem = f.getFloatSemantics();
-    APFloat value = APFloat::getZero(sem);
-    switch (kind) {
-    case K::MUL:
-      value = APFloat::getOne(sem);
-      break;
-    case K::MINNUMF:
-    case K::MINIMUMF:
-      value = APFloat::getInf(sem);
-      break;
-    case K::MAXNUMF:
-    case K::MAXIMUMF:
-      value = APFloat::getInf(sem, /*Negative=*/true);
-      break;
-    default:
-      break;
-    }
-    return arith::ConstantOp::create(b, loc, b.getFloatAttr(f, value));
-  }
+                                      CombiningKind kind, Type type) {
+  if (auto f = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(
+        b, loc,
+        b.getFloatAttr(f, getFloatIdentity(kind, f.getFloatSemantics())));
   unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
-  APInt value = APInt::getZero(width);
-  switch (kind) {
-  case K::MUL:
-    value = APInt(width, 1);
-    break;
-  case K::AND:
-  case K::MINUI:
-    value = APInt::getAllOnes(width);
-    break;
-  case K::MINSI:
-    value = APInt::getSignedMaxValue(width);
-    break;
-  case K::MAXSI:
-    value = APInt::getSignedMinValue(width);
-    break;
-  default:
-    break;
-  }
-  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
+  return arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(type, getIntegerIdentity(kind, width)));
 }
 
 /// A warp shuffle (xor) of any scalar up to 64 bits.
@@ -447,8 +450,8 @@ LogicalResult Distributor::distributeReduction(Operation *op,
   Value g = arith::DivUIOp::create(b, loc, ctx.lane, groupSize);
   // Flat source index of output `out` (kept dims) and reduced position `r`.
   auto sourceIndex = [&](Value out, Value r) {
-    SmallVector<Value> kept = delinearize(loc, out, keptShape);
-    SmallVector<Value> red = delinearize(loc, r, reducedShape);
+    SmallVector<Value> kept = delinearize(b, loc, out, keptShape);
+    SmallVector<Value> red = delinearize(b, loc, r, reducedShape);
     SmallVector<Value> full;
     unsigned ki = 0, ri = 0;
     for (bool isReduced : reduced)

@@ -96,12 +96,7 @@ LogicalResult distribute(LaunchOp launch) {
       launch.getScalars(), launch.getIns(), launch.getOuts(),
       launch.getWriteOnlyOutsAttr(), launch.getGlobalScratchAttr(),
       b.getTypeArrayAttr(shared), b.getDenseI64ArrayAttr(offsets));
-  SmallVector<Type> types = lanes.getExpectedArgumentTypes();
-  Block *laneBody = b.createBlock(&lanes.getBody(), {}, types,
-                                  SmallVector<Location>(types.size(), loc));
-  b.setInsertionPointToStart(laneBody);
-  YieldOp::create(b, loc);
-  b.setInsertionPointToStart(laneBody);
+  Block *laneBody = lanes.createBody(b);
 
   IRMapping mapping;
   unsigned beforeLane = lanes.getLaneId().getArgNumber();

@@ -23,10 +23,13 @@
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/GPU/DeviceBuffers.h"
+#include "mgpu/KernelForm/IndexArithmetic.h"
+#include "mgpu/KernelForm/LaunchForm.h"
 #include "mgpu/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -43,10 +46,6 @@ using namespace mlir;
 using namespace mlir::mgpu;
 
 namespace {
-
-Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
-  return arith::ConstantIndexOp::create(b, loc, value);
-}
 
 /// The product of `sizes`, folded to a constant where they are constants
 /// (so that outlining sinks it into the kernel rather than passing it).
@@ -168,12 +167,8 @@ LogicalResult lowerLaunch(LaunchOp launch) {
 
   // The launch: one row-major x dimension of CTAs, or of clusters times
   // the cluster's x.
-  SmallVector<Value> gridSizes;
-  unsigned dynamicIndex = 0;
-  for (int64_t size : launch.getStaticGrid())
-    gridSizes.push_back(ShapedType::isDynamic(size)
-                            ? launch.getGrid()[dynamicIndex++]
-                            : indexConstant(b, loc, size));
+  SmallVector<Value> gridSizes = getValueOrCreateConstantIndexOp(
+      b, loc, getMixedValues(launch.getStaticGrid(), launch.getGrid(), b));
   ArrayRef<int64_t> cluster = launch.getClusterShape();
   Value one = indexConstant(b, loc, 1);
   Value ctas = product(b, loc, gridSizes);
@@ -276,21 +271,12 @@ struct LowerToGPUPass : public mgpu::impl::MGPULowerToGPUBase<LowerToGPUPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<LaunchOp> launches;
-    WalkResult unexpected = module.walk([&](Operation *op) {
-      if (auto launch = dyn_cast<LaunchOp>(op))
-        launches.push_back(launch);
-      if (isa<PallasCallOp, MpmdMapOp>(op)) {
-        op->emitOpError() << "must be in launch form before "
-                             "--mgpu-lower-to-gpu (run --mgpu-form-launches "
-                             "and --mgpu-distribute-warpgroups)";
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    if (unexpected.wasInterrupted())
+    FailureOr<SmallVector<LaunchOp>> launches = collectLaunches(
+        module, "--mgpu-lower-to-gpu",
+        "--mgpu-form-launches and --mgpu-distribute-warpgroups");
+    if (failed(launches))
       return signalPassFailure();
-    for (LaunchOp launch : launches) {
+    for (LaunchOp launch : *launches) {
       // The GPU pipeline compiles the gpu.modules of the top-level module.
       if (launch->getParentOfType<ModuleOp>() != module) {
         launch.emitOpError()

@@ -13,6 +13,8 @@
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/GPU/WarpgroupDistribution.h"
 #include "mgpu/KernelForm/CopyWindows.h"
+#include "mgpu/KernelForm/IfThen.h"
+#include "mgpu/KernelForm/IndexArithmetic.h"
 #include "mgpu/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -53,9 +55,6 @@ constexpr int64_t kWaitTicks = 1000000;
 /// (shared::cluster).
 constexpr unsigned kSharedSpace = 3, kClusterSharedSpace = 7;
 
-Value index(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
 Value i32(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, v, 32);
 }
@@ -79,7 +78,8 @@ Value sharedPointer(OpBuilder &b, Location loc, Value memref, Value element,
   Value address = arith::AddIOp::create(
       b, loc, base,
       arith::MulIOp::create(
-          b, loc, offset, index(b, loc, elementBytes(type.getElementType()))));
+          b, loc, offset,
+          indexConstant(b, loc, elementBytes(type.getElementType()))));
   return LLVM::IntToPtrOp::create(
       b, loc, LLVM::LLVMPointerType::get(b.getContext(), space),
       Value(arith::IndexCastOp::create(b, loc, b.getI64Type(), address)));
@@ -87,44 +87,28 @@ Value sharedPointer(OpBuilder &b, Location loc, Value memref, Value element,
 
 Value laneIndex(OpBuilder &b, Location loc) {
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  return arith::RemUIOp::create(b, loc, tid, index(b, loc, kWarpgroupLanes));
+  return arith::RemUIOp::create(b, loc, tid,
+                                indexConstant(b, loc, kWarpgroupLanes));
 }
 
 /// Runs `body` on lane 0 of the warpgroup.
 void onLaneZero(OpBuilder &b, Location loc, function_ref<void()> body) {
-  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                      laneIndex(b, loc), index(b, loc, 0));
-  auto ifOp = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifOp.thenBlock());
-  body();
+  Value first =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, laneIndex(b, loc),
+                            indexConstant(b, loc, 0));
+  buildIfThen(b, loc, first, body);
 }
 
 /// The warpgroup's named barrier (bar.sync 1 + warpgroup, 128), as the
 /// distributed body uses.
 void warpgroupBarrier(OpBuilder &b, Location loc) {
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value warpgroup =
-      arith::DivUIOp::create(b, loc, tid, index(b, loc, kWarpgroupLanes));
+  Value warpgroup = arith::DivUIOp::create(
+      b, loc, tid, indexConstant(b, loc, kWarpgroupLanes));
   Value id =
       arith::AddIOp::create(b, loc, toI32(b, loc, warpgroup), i32(b, loc, 1));
   NVVM::BarrierOp::create(b, loc, Type(), id, i32(b, loc, kWarpgroupLanes),
                           NVVM::BarrierReductionAttr(), Value());
-}
-
-/// Row-major indices of `linear` in `shape`.
-SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
-                               ArrayRef<int64_t> shape) {
-  SmallVector<Value> result(shape.size());
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-    if (d == 0) {
-      result[d] = linear;
-      break;
-    }
-    result[d] = arith::RemUIOp::create(b, loc, linear, index(b, loc, shape[d]));
-    linear = arith::DivUIOp::create(b, loc, linear, index(b, loc, shape[d]));
-  }
-  return result;
 }
 
 /// Tensor maps made in host code before the launch, one per array and box.
@@ -152,7 +136,7 @@ public:
         b, loc, UnrankedMemRefType::get(type.getElementType(), 0), base);
     SmallVector<Value> boxSizes;
     for (int64_t size : box)
-      boxSizes.push_back(index(b, loc, size));
+      boxSizes.push_back(indexConstant(b, loc, size));
     MLIRContext *ctx = b.getContext();
     auto sharedBox = MemRefType::get(
         box, type.getElementType(), MemRefLayoutAttrInterface(),
@@ -182,31 +166,32 @@ void forEachBox(OpBuilder &b, Location loc, const TmaPlan &plan,
                 ArrayRef<int64_t> window, ArrayRef<Value> offsets,
                 function_ref<void(ValueRange, Value)> issue) {
   int64_t rank = window.size();
-  auto loop = scf::ForOp::create(b, loc, index(b, loc, 0),
-                                 index(b, loc, plan.issues), index(b, loc, 1));
+  auto loop = scf::ForOp::create(b, loc, indexConstant(b, loc, 0),
+                                 indexConstant(b, loc, plan.issues),
+                                 indexConstant(b, loc, 1));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value t = loop.getInductionVar();
   int64_t split = plan.splitDim;
   int64_t perRow = window[split] / plan.box[split];
-  SmallVector<Value> start(rank, index(b, loc, 0));
+  SmallVector<Value> start(rank, indexConstant(b, loc, 0));
   start[split] = arith::MulIOp::create(
-      b, loc, arith::RemUIOp::create(b, loc, t, index(b, loc, perRow)),
-      index(b, loc, plan.box[split]));
+      b, loc, arith::RemUIOp::create(b, loc, t, indexConstant(b, loc, perRow)),
+      indexConstant(b, loc, plan.box[split]));
   SmallVector<Value> outer = delinearize(
-      b, loc, arith::DivUIOp::create(b, loc, t, index(b, loc, perRow)),
+      b, loc, arith::DivUIOp::create(b, loc, t, indexConstant(b, loc, perRow)),
       window.take_front(split));
   for (int64_t d = 0; d < split; ++d)
     start[d] = outer[d];
   // Element offset of the box in the row-major window, and its
   // coordinates in the array (innermost first, as PTX wants them).
-  Value element = index(b, loc, 0);
+  Value element = indexConstant(b, loc, 0);
   int64_t stride = 1;
   SmallVector<Value> coordinates;
   for (int64_t d = rank - 1; d >= 0; --d) {
     element = arith::AddIOp::create(
         b, loc, element,
-        arith::MulIOp::create(b, loc, start[d], index(b, loc, stride)));
+        arith::MulIOp::create(b, loc, start[d], indexConstant(b, loc, stride)));
     stride *= window[d];
     coordinates.push_back(
         toI32(b, loc, arith::AddIOp::create(b, loc, offsets[d], start[d])));
@@ -228,9 +213,9 @@ void copyByLanes(OpBuilder &b, Location loc, const GlobalWindow &window,
   auto sharedType = cast<MemRefType>(shared.getType());
   ArrayRef<int64_t> shape = sharedType.getShape();
   int64_t total = sharedType.getNumElements();
-  auto loop =
-      scf::ForOp::create(b, loc, laneIndex(b, loc), index(b, loc, total),
-                         index(b, loc, kWarpgroupLanes));
+  auto loop = scf::ForOp::create(b, loc, laneIndex(b, loc),
+                                 indexConstant(b, loc, total),
+                                 indexConstant(b, loc, kWarpgroupLanes));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   SmallVector<Value> local = delinearize(b, loc, loop.getInductionVar(), shape);
@@ -285,9 +270,10 @@ struct BarrierInitToNVVM : public ChipPattern<BarrierInitOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     BarrierType type = op.getBarrier().getType();
-    auto loop = scf::ForOp::create(rewriter, loc, index(rewriter, loc, 0),
-                                   index(rewriter, loc, type.getCount()),
-                                   index(rewriter, loc, 1));
+    auto loop =
+        scf::ForOp::create(rewriter, loc, indexConstant(rewriter, loc, 0),
+                           indexConstant(rewriter, loc, type.getCount()),
+                           indexConstant(rewriter, loc, 1));
     {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(loop.getBody());
@@ -443,80 +429,139 @@ struct SemaphoreWaitToNVVM : public OpConversionPattern<SemaphoreWaitOp> {
   }
 };
 
+/// mbarrier.arrive.expect_tx on `barrier` for all the bytes of `shared`: its
+/// phase completes when the TMA loads into `shared` have landed.
+void arriveExpectingAllOf(OpBuilder &b, Location loc, Value barrier,
+                          MemRefType shared) {
+  int64_t bytes =
+      shared.getNumElements() * elementBytes(shared.getElementType());
+  NVVM::MBarrierArriveExpectTxOp::create(
+      b, loc, Type(), barrier, i32(b, loc, bytes), NVVM::MemScopeKind::CTA,
+      /*relaxed=*/false, Value());
+}
+
+/// One TMA load of the box at `coordinates` (innermost first) of tensor map
+/// `map` to element `element` of `shared`, completing on `barrier`.
+void loadBox(OpBuilder &b, Location loc, Value map, ValueRange coordinates,
+             Value shared, Value element, Value barrier) {
+  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+      b, loc, sharedPointer(b, loc, shared, element, kClusterSharedSpace), map,
+      coordinates, barrier, ValueRange(), Value(), Value(),
+      NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(),
+      Value());
+}
+
+/// Where a copy runs and what it moves.
+struct CopySite {
+  gpu::LaunchOp launch;
+  /// The global side, and the shared side (converted) with its type.
+  GlobalWindow window;
+  Value shared;
+  MemRefType sharedType;
+};
+
+/// The copy patterns. Both directions find their site alike and share the
+/// tensor maps they make; `rewriteCopy` says how each moves the window.
+template <typename OpTy> struct CopyPattern : public ChipPattern<OpTy> {
+  using OpAdaptor = typename OpTy::Adaptor;
+  CopyPattern(const TypeConverter &converter, MLIRContext *ctx, bool hopper,
+              std::shared_ptr<TensorMaps> maps)
+      : ChipPattern<OpTy>(converter, ctx, hopper), maps(std::move(maps)) {}
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    // Tensor maps are made in the host code before the launch.
+    auto launch = op->template getParentOfType<gpu::LaunchOp>();
+    if (!launch)
+      return rewriter.notifyMatchFailure(op, "not in a gpu.launch");
+    constexpr bool in = std::is_same_v<OpTy, CopyGmemToSmemOp>;
+    Value global = in ? adaptor.getSrc() : adaptor.getDst();
+    Value shared = in ? adaptor.getDst() : adaptor.getSrc();
+    CopySite site{launch,
+                  resolveGlobalWindow(rewriter, op.getLoc(), global,
+                                      op.getMixedOffsets()),
+                  shared,
+                  cast<MemRefType>((in ? op.getDst() : op.getSrc()).getType())};
+    if (failed(rewriteCopy(rewriter, op.getLoc(), op, adaptor, site)))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  virtual LogicalResult rewriteCopy(ConversionPatternRewriter &rewriter,
+                                    Location loc, OpTy op, OpAdaptor adaptor,
+                                    const CopySite &site) const = 0;
+
+  /// How TMA moves the window of `site` (the boxes, and the tensor map they
+  /// are copied through); nothing where it cannot: a chip without TMA, a
+  /// window that no plan splits, an array made inside the launch.
+  std::optional<std::pair<TmaPlan, Value>>
+  planTmaCopy(OpBuilder &b, Location loc, const CopySite &site) const {
+    if (!this->hopper)
+      return std::nullopt;
+    std::optional<TmaPlan> plan =
+        planTma(cast<MemRefType>(site.window.base.getType()),
+                site.sharedType.getShape());
+    if (!plan)
+      return std::nullopt;
+    FailureOr<Value> map =
+        maps->get(b, loc, site.launch, site.window.base, plan->box);
+    if (failed(map))
+      return std::nullopt;
+    return std::make_pair(*plan, *map);
+  }
+
+  std::shared_ptr<TensorMaps> maps;
+};
+
 /// copy_gmem_to_smem -> mbarrier.arrive.expect_tx and one
 /// cp.async.bulk.tensor per box on lane 0; or the lanes' copy, a warpgroup
 /// barrier and mbarrier.arrive on lane 0.
-struct CopyGmemToSmemToNVVM : public ChipPattern<CopyGmemToSmemOp> {
-  CopyGmemToSmemToNVVM(const TypeConverter &converter, MLIRContext *ctx,
-                       bool hopper, std::shared_ptr<TensorMaps> maps)
-      : ChipPattern(converter, ctx, hopper), maps(std::move(maps)) {}
-  LogicalResult
-  matchAndRewrite(CopyGmemToSmemOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto launch = op->getParentOfType<gpu::LaunchOp>();
-    if (!launch)
-      return rewriter.notifyMatchFailure(op, "not in a gpu.launch");
-    GlobalWindow window = resolveGlobalWindow(rewriter, loc, adaptor.getSrc(),
-                                              op.getMixedOffsets());
-    auto shared = cast<MemRefType>(op.getDst().getType());
+struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
+  using CopyPattern::CopyPattern;
+  LogicalResult rewriteCopy(ConversionPatternRewriter &rewriter, Location loc,
+                            CopyGmemToSmemOp op, OpAdaptor adaptor,
+                            const CopySite &site) const final {
     Value barrier = barrierPointer(rewriter, loc, adaptor.getBarrier(),
                                    adaptor.getBarrierIndex());
     if (ArrayAttr transforms = op.getTransformsAttr())
-      return copyTiled(op, adaptor, rewriter, launch, window, barrier,
-                       transforms);
-    std::optional<TmaPlan> plan;
-    if (hopper)
-      plan =
-          planTma(cast<MemRefType>(window.base.getType()), shared.getShape());
-    FailureOr<Value> map = failure();
-    if (plan)
-      map = maps->get(rewriter, loc, launch, window.base, plan->box);
-    if (succeeded(map)) {
-      int64_t bytes =
-          shared.getNumElements() * elementBytes(shared.getElementType());
+      return copyTiled(op, site, barrier, transforms, rewriter);
+    if (auto tma = planTmaCopy(rewriter, loc, site)) {
+      auto [plan, map] = *tma;
       onLaneZero(rewriter, loc, [&] {
-        NVVM::MBarrierArriveExpectTxOp::create(
-            rewriter, loc, Type(), barrier, i32(rewriter, loc, bytes),
-            NVVM::MemScopeKind::CTA, /*relaxed=*/false, Value());
-        forEachBox(rewriter, loc, *plan, shared.getShape(), window.offsets,
+        arriveExpectingAllOf(rewriter, loc, barrier, site.sharedType);
+        forEachBox(rewriter, loc, plan, site.sharedType.getShape(),
+                   site.window.offsets,
                    [&](ValueRange coordinates, Value element) {
-                     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-                         rewriter, loc,
-                         sharedPointer(rewriter, loc, adaptor.getDst(), element,
-                                       kClusterSharedSpace),
-                         *map, coordinates, barrier, ValueRange(), Value(),
-                         Value(), NVVM::TMALoadMode::TILE,
-                         /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(),
-                         Value());
+                     loadBox(rewriter, loc, map, coordinates, site.shared,
+                             element, barrier);
                    });
       });
-    } else {
-      copyByLanes(rewriter, loc, window, adaptor.getDst(), /*toShared=*/true);
-      warpgroupBarrier(rewriter, loc);
-      onLaneZero(rewriter, loc, [&] {
-        NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), barrier, Value());
-      });
+      return success();
     }
-    rewriter.eraseOp(op);
+    copyByLanes(rewriter, loc, site.window, site.shared, /*toShared=*/true);
+    warpgroupBarrier(rewriter, loc);
+    onLaneZero(rewriter, loc, [&] {
+      NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), barrier, Value());
+    });
     return success();
   }
 
   /// A copy into a tiled, swizzled buffer: one TMA box per tile with the
   /// 128-byte swizzle, each tile at its place in the buffer.
-  LogicalResult copyTiled(CopyGmemToSmemOp op, OpAdaptor adaptor,
-                          ConversionPatternRewriter &rewriter,
-                          gpu::LaunchOp launch, const GlobalWindow &window,
-                          Value barrier, ArrayAttr transforms) const {
+  LogicalResult copyTiled(CopyGmemToSmemOp op, const CopySite &site,
+                          Value barrier, ArrayAttr transforms,
+                          ConversionPatternRewriter &rewriter) const {
     Location loc = op.getLoc();
-    auto shared = cast<MemRefType>(op.getDst().getType());
+    MemRefType shared = site.sharedType;
     FailureOr<SwizzledTiling> tiling =
         getSwizzledTiling(op, "the destination", transforms, shared);
     if (failed(tiling))
       return failure();
     FailureOr<Value> map = failure();
     if (hopper)
-      map = maps->get(rewriter, loc, launch, window.base,
+      map = maps->get(rewriter, loc, site.launch, site.window.base,
                       {tiling->rows, tiling->cols},
                       nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
     if (failed(map))
@@ -525,82 +570,55 @@ struct CopyGmemToSmemToNVVM : public ChipPattern<CopyGmemToSmemOp> {
                 "sm_90 target and a global array defined outside the kernel";
     int64_t tileRows = shared.getDimSize(0) / tiling->rows;
     int64_t tileCols = shared.getDimSize(1) / tiling->cols;
-    int64_t bytes =
-        shared.getNumElements() * elementBytes(shared.getElementType());
     onLaneZero(rewriter, loc, [&] {
-      NVVM::MBarrierArriveExpectTxOp::create(
-          rewriter, loc, Type(), barrier, i32(rewriter, loc, bytes),
-          NVVM::MemScopeKind::CTA, /*relaxed=*/false, Value());
+      arriveExpectingAllOf(rewriter, loc, barrier, shared);
       for (int64_t i = 0; i < tileRows; ++i)
         for (int64_t j = 0; j < tileCols; ++j) {
           // Coordinates innermost first, as PTX wants them.
           SmallVector<Value> coordinates;
           int64_t starts[] = {j * tiling->cols, i * tiling->rows};
           for (auto [offset, start] :
-               llvm::zip(llvm::reverse(window.offsets), starts))
-            coordinates.push_back(
-                toI32(rewriter, loc,
-                      arith::AddIOp::create(rewriter, loc, offset,
-                                            index(rewriter, loc, start))));
+               llvm::zip(llvm::reverse(site.window.offsets), starts))
+            coordinates.push_back(toI32(
+                rewriter, loc,
+                arith::AddIOp::create(rewriter, loc, offset,
+                                      indexConstant(rewriter, loc, start))));
           int64_t element = (i * tileCols + j) * tiling->rows * tiling->cols;
-          NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-              rewriter, loc,
-              sharedPointer(rewriter, loc, adaptor.getDst(),
-                            index(rewriter, loc, element), kClusterSharedSpace),
-              *map, coordinates, barrier, ValueRange(), Value(), Value(),
-              NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false,
-              NVVM::CTAGroupKindAttr(), Value());
+          loadBox(rewriter, loc, *map, coordinates, site.shared,
+                  indexConstant(rewriter, loc, element), barrier);
         }
     });
-    rewriter.eraseOp(op);
     return success();
   }
-  std::shared_ptr<TensorMaps> maps;
 };
 
 /// copy_smem_to_gmem -> one TMA store per box and a commit on lane 0; or
 /// the lanes' copy.
-struct CopySmemToGmemToNVVM : public ChipPattern<CopySmemToGmemOp> {
-  CopySmemToGmemToNVVM(const TypeConverter &converter, MLIRContext *ctx,
-                       bool hopper, std::shared_ptr<TensorMaps> maps)
-      : ChipPattern(converter, ctx, hopper), maps(std::move(maps)) {}
-  LogicalResult
-  matchAndRewrite(CopySmemToGmemOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto launch = op->getParentOfType<gpu::LaunchOp>();
-    if (!launch)
-      return rewriter.notifyMatchFailure(op, "not in a gpu.launch");
-    GlobalWindow window = resolveGlobalWindow(rewriter, loc, adaptor.getDst(),
-                                              op.getMixedOffsets());
-    auto shared = cast<MemRefType>(op.getSrc().getType());
-    std::optional<TmaPlan> plan;
-    if (hopper)
-      plan =
-          planTma(cast<MemRefType>(window.base.getType()), shared.getShape());
-    FailureOr<Value> map = failure();
-    if (plan)
-      map = maps->get(rewriter, loc, launch, window.base, plan->box);
-    if (succeeded(map)) {
-      onLaneZero(rewriter, loc, [&] {
-        forEachBox(
-            rewriter, loc, *plan, shared.getShape(), window.offsets,
-            [&](ValueRange coordinates, Value element) {
-              NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-                  rewriter, loc, *map,
-                  sharedPointer(rewriter, loc, adaptor.getSrc(), element),
-                  coordinates, Value(), NVVM::TMAStoreModeAttr(), Value());
-            });
-        if (op.getCommitGroup())
-          NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
-      });
-    } else {
-      copyByLanes(rewriter, loc, window, adaptor.getSrc(), /*toShared=*/false);
+struct CopySmemToGmemToNVVM : public CopyPattern<CopySmemToGmemOp> {
+  using CopyPattern::CopyPattern;
+  LogicalResult rewriteCopy(ConversionPatternRewriter &rewriter, Location loc,
+                            CopySmemToGmemOp op, OpAdaptor adaptor,
+                            const CopySite &site) const final {
+    auto tma = planTmaCopy(rewriter, loc, site);
+    if (!tma) {
+      copyByLanes(rewriter, loc, site.window, site.shared, /*toShared=*/false);
+      return success();
     }
-    rewriter.eraseOp(op);
+    auto [plan, map] = *tma;
+    onLaneZero(rewriter, loc, [&] {
+      forEachBox(rewriter, loc, plan, site.sharedType.getShape(),
+                 site.window.offsets,
+                 [&](ValueRange coordinates, Value element) {
+                   NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+                       rewriter, loc, map,
+                       sharedPointer(rewriter, loc, site.shared, element),
+                       coordinates, Value(), NVVM::TMAStoreModeAttr(), Value());
+                 });
+      if (op.getCommitGroup())
+        NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
+    });
     return success();
   }
-  std::shared_ptr<TensorMaps> maps;
 };
 
 /// wgmma_wait -> nothing while wgmma runs on ordinary instructions (its

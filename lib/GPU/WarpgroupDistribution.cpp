@@ -225,30 +225,8 @@ LogicalResult Distributor::distributeOp(Operation *op) {
                                    o.getReductionMask(), o.getAcc(),
                                    o.getType());
       })
-      .Case([&](vector::TransferReadOp o) -> LogicalResult {
-        if (o.getMask())
-          return cannotDistribute(o, "masked transfers are not supported");
-        if (!isa<MemRefType>(o.getBase().getType()))
-          return cannotDistribute(o, "the body must be in memref form");
-        if (isFragmentLayout(layoutOf(o.getResult())) &&
-            canAccessInFragments(o))
-          return distributeHeldAccess(o);
-        return distributeRead(o, o.getBase(), o.getIndices(), o.getVectorType(),
-                              o.getPermutationMap(), o.getInBoundsValues(),
-                              o.getPadding());
-      })
-      .Case([&](vector::TransferWriteOp o) -> LogicalResult {
-        if (o.getMask())
-          return cannotDistribute(o, "masked transfers are not supported");
-        if (!isa<MemRefType>(o.getBase().getType()))
-          return cannotDistribute(o, "the body must be in memref form");
-        if (isFragmentLayout(layoutOf(o.getVector())) &&
-            canAccessInFragments(o))
-          return distributeHeldAccess(o);
-        return distributeWrite(o, o.getVector(), o.getBase(), o.getIndices(),
-                               o.getVectorType(), o.getPermutationMap(),
-                               o.getInBoundsValues());
-      })
+      .Case<vector::TransferReadOp, vector::TransferWriteOp>(
+          [&](VectorTransferOpInterface o) { return distributeTransfer(o); })
       .Case([&](vector::LoadOp o) {
         auto memrefType = o.getMemRefType();
         AffineMap map = AffineMap::getMinorIdentityMap(
@@ -266,13 +244,10 @@ LogicalResult Distributor::distributeOp(Operation *op) {
                                o.getIndices(), o.getVectorType(), map,
                                inBounds);
       })
-      .Case([&](scf::ForOp o) { return distributeFor(o); })
-      .Case([&](scf::IfOp o) { return distributeIf(o); })
-      .Case([&](scf::WhileOp o) { return distributeWhile(o); })
-      .Case([&](scf::IndexSwitchOp o) { return distributeSwitch(o); })
-      .Case([&](scf::ParallelOp o) { return distributeParallel(o); })
-      .Case([&](SemaphoreSignalOp o) { return distributeSignal(o); })
-      .Case([&](SemaphoreWaitOp o) { return distributeWait(o); })
+      .Case<scf::ForOp, scf::IfOp, scf::WhileOp, scf::IndexSwitchOp,
+            scf::ParallelOp>([&](auto o) { return distributeRegionOp(o); })
+      .Case<SemaphoreSignalOp, SemaphoreWaitOp>(
+          [&](auto o) { return distributeSemaphore(o); })
       .Case<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp, WaitSmemToGmemOp,
             BarrierArriveOp, BarrierWaitOp, WgmmaWaitOp, SetMaxRegistersOp>(
           [&](Operation *o) { return distributePrimitive(o); })
@@ -340,14 +315,13 @@ LogicalResult Distributor::distributeSideEffect(Operation *op) {
   return success();
 }
 
-LogicalResult Distributor::distributeSignal(SemaphoreSignalOp op) {
+LogicalResult Distributor::distributeSemaphore(SemaphoreSignalOp op) {
   Location loc = op.getLoc();
   // Everything this Pallas thread wrote is done before the release.
   if (hazards.read || hazards.write)
     barrier(loc);
   Value sem = lookup(op.getSem());
-  SmallVector<Value> indices =
-      llvm::map_to_vector(op.getIndices(), [&](Value v) { return lookup(v); });
+  SmallVector<Value> indices = lookupAll(op.getIndices());
   Value value = lookup(op.getValue());
   guarded(loc, isLaneZero(loc), [&] {
     NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::GPU);
@@ -359,7 +333,7 @@ LogicalResult Distributor::distributeSignal(SemaphoreSignalOp op) {
 
 /// The wait happens on lane 0 (a backend spins on the semaphore there);
 /// the other lanes wait for lane 0.
-LogicalResult Distributor::distributeWait(SemaphoreWaitOp op) {
+LogicalResult Distributor::distributeSemaphore(SemaphoreWaitOp op) {
   Location loc = op.getLoc();
   guarded(loc, isLaneZero(loc), [&] { b.clone(*op, map); });
   barrier(loc);
@@ -387,7 +361,7 @@ LogicalResult Distributor::distributePrimitive(Operation *op) {
 // Control flow
 //===----------------------------------------------------------------------===//
 
-LogicalResult Distributor::distributeFor(scf::ForOp op) {
+LogicalResult Distributor::distributeRegionOp(scf::ForOp op) {
   Location loc = op.getLoc();
   // A value carried in a fragment layout (an accumulator the tensor cores
   // update at every step, its row statistics) stays in it for the whole
@@ -440,7 +414,7 @@ LogicalResult Distributor::distributeFor(scf::ForOp op) {
   return success();
 }
 
-LogicalResult Distributor::distributeIf(scf::IfOp op) {
+LogicalResult Distributor::distributeRegionOp(scf::IfOp op) {
   Location loc = op.getLoc();
   auto inFragments = [&](unsigned i) {
     LayoutKind kind = layoutOf(op.getResult(i));
@@ -510,15 +484,14 @@ LogicalResult Distributor::distributeRegion(Region &from, Block *to) {
 }
 
 /// A while loop with a uniform condition: every lane runs the same trips.
-LogicalResult Distributor::distributeWhile(scf::WhileOp op) {
+LogicalResult Distributor::distributeRegionOp(scf::WhileOp op) {
   Location loc = op.getLoc();
   auto laneTypes = [&](TypeRange types) {
     return llvm::map_to_vector(types, [&](Type t) -> Type {
       return isa<VectorType>(t) ? getLaneType(cast<VectorType>(t)) : t;
     });
   };
-  SmallVector<Value> inits =
-      llvm::map_to_vector(op.getInits(), [&](Value v) { return lookup(v); });
+  SmallVector<Value> inits = lookupAll(op.getInits());
   auto whileOp = scf::WhileOp::create(b, loc, laneTypes(op.getResultTypes()),
                                       inits, nullptr, nullptr);
   SmallVector<Type> beforeTypes = laneTypes(op.getBefore().getArgumentTypes());
@@ -548,7 +521,7 @@ LogicalResult Distributor::distributeWhile(scf::WhileOp op) {
 }
 
 /// A switch on a uniform index: every lane takes the same case.
-LogicalResult Distributor::distributeSwitch(scf::IndexSwitchOp op) {
+LogicalResult Distributor::distributeRegionOp(scf::IndexSwitchOp op) {
   Location loc = op.getLoc();
   SmallVector<Type> types;
   for (Type t : op.getResultTypes())
@@ -572,7 +545,7 @@ LogicalResult Distributor::distributeSwitch(scf::IndexSwitchOp op) {
 
 /// A parallel loop over memrefs (what linalg ops on memrefs become): its
 /// iterations are dealt to the lanes round-robin.
-LogicalResult Distributor::distributeParallel(scf::ParallelOp op) {
+LogicalResult Distributor::distributeRegionOp(scf::ParallelOp op) {
   Location loc = op.getLoc();
   if (op.getNumResults())
     return cannotDistribute(op, "parallel loops with reductions are not "

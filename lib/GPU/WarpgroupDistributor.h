@@ -17,6 +17,8 @@
 #include "mgpu/Dialect/MGPU/MGPULayouts.h"
 #include "mgpu/GPU/WarpgroupDistribution.h"
 #include "mgpu/GPU/WgmmaToNVVM.h"
+#include "mgpu/KernelForm/IfThen.h"
+#include "mgpu/KernelForm/IndexArithmetic.h"
 #include "mgpu/KernelForm/LayoutAssignment.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -127,9 +129,7 @@ private:
                           bool isA);
 
   //--- small builders -----------------------------------------------------
-  Value index(Location loc, int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  }
+  Value index(Location loc, int64_t v) { return indexConstant(b, loc, v); }
   Value i32(Location loc, int64_t v) {
     return arith::ConstantIntOp::create(b, loc, v, 32);
   }
@@ -138,6 +138,9 @@ private:
       if (Value held = fragmentOf.lookup(v))
         return heldToLanes(v.getLoc(), held, cast<VectorType>(v.getType()));
     return map.lookupOrDefault(v);
+  }
+  SmallVector<Value> lookupAll(ValueRange values) {
+    return llvm::map_to_vector(values, [&](Value v) { return lookup(v); });
   }
   /// The layout --mgpu-assign-layouts gave `v` (strided if none).
   static LayoutKind layoutOf(Value v) {
@@ -165,6 +168,10 @@ private:
   void setHeld(Location loc, Value original, Value held);
   /// The layout in which `use` takes its value.
   LayoutKind takenLayout(OpOperand &use) const;
+  /// The row-major index, in an M x `n` buffer, of the element that
+  /// register `reg` of wgmma tile `tile` holds on this lane.
+  Value fragmentElementIndex(Location loc, int64_t tile, int64_t reg,
+                             int64_t n);
   Value lanesToFragments(Location loc, Value lanes, VectorType type);
   Value fragmentsToLanes(Location loc, Value fragments, VectorType type);
   Value stageFragments(Location loc, Value fragments, VectorType type);
@@ -190,6 +197,10 @@ private:
     if (hazards.read || hazards.write)
       barrier(loc);
   }
+  /// Places the barrier that a read (or write) of `base` needs, unless
+  /// each lane accesses its elements alone; returns whether the lanes share
+  /// them, so that the access is then recorded for the hazard tracker.
+  bool beforeAccess(Location loc, Value base, bool write);
   /// Starts an op that exchanges data through the scratch area.
   void beginExchange(Location loc) {
     if (hazards.scratch)
@@ -202,20 +213,6 @@ private:
                                  index(loc, 0));
   }
 
-  SmallVector<Value> delinearize(Location loc, Value flat,
-                                 ArrayRef<int64_t> shape) {
-    SmallVector<Value> result(shape.size());
-    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-      if (d == 0) {
-        result[d] = flat;
-        break;
-      }
-      Value size = index(loc, shape[d]);
-      result[d] = arith::RemUIOp::create(b, loc, flat, size);
-      flat = arith::DivUIOp::create(b, loc, flat, size);
-    }
-    return result;
-  }
   Value linearize(Location loc, ArrayRef<Value> indices,
                   ArrayRef<int64_t> shape) {
     Value flat = index(loc, 0);
@@ -268,10 +265,7 @@ private:
   void guarded(Location loc, Value cond, function_ref<void()> body) {
     if (!cond)
       return body();
-    auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    body();
+    buildIfThen(b, loc, cond, body);
   }
 
   Value zeroVector(Location loc, VectorType laneType) {
@@ -292,7 +286,7 @@ private:
       for (int64_t k = 0; k < layout.v; ++k) {
         Value flat =
             k ? arith::AddIOp::create(b, loc, start, index(loc, k)) : start;
-        Value value = element(delinearize(loc, flat, layout.shape), flat);
+        Value value = element(delinearize(b, loc, flat, layout.shape), flat);
         result = vector::InsertOp::create(b, loc, value, result,
                                           slot * layout.v + k);
       }
@@ -315,7 +309,7 @@ private:
             k ? arith::AddIOp::create(b, loc, start, index(loc, k)) : start;
         int64_t position = slot * layout.v + k;
         Value old = vector::ExtractOp::create(b, loc, result, position);
-        Value value = element(delinearize(loc, flat, layout.shape), old);
+        Value value = element(delinearize(b, loc, flat, layout.shape), old);
         result = vector::InsertOp::create(b, loc, value, result, position);
       }
     }
@@ -351,6 +345,15 @@ private:
     return fromStorage(loc, memref::LoadOp::create(b, loc, buffer, flat),
                        element);
   }
+  /// The lane vector of a `result` whose element at `multi` is element
+  /// `sourceIndex(multi)` of `source` (a whole vector of `sourceType`), read
+  /// back from the scratch: broadcasts, transposes, extracts and slices.
+  Value gatherThroughScratch(
+      Location loc, Value source, VectorType sourceType, VectorType result,
+      function_ref<SmallVector<Value>(ArrayRef<Value>)> sourceIndex);
+  /// The indices of a vector.extract or vector.insert position.
+  SmallVector<Value> positionIndices(Location loc,
+                                     ArrayRef<OpFoldResult> position);
   /// Reads a row-major scratch buffer back into the layout of `type`.
   Value unstage(Location loc, Value buffer, VectorType type) {
     hazards.scratch = true;
@@ -375,6 +378,7 @@ private:
   LogicalResult distributeRowReduction(vector::MultiDimReductionOp op);
   LogicalResult distributeRowBroadcast(Operation *op);
   LogicalResult distributeHeldAccess(VectorTransferOpInterface op);
+  LogicalResult distributeTransfer(VectorTransferOpInterface op);
   bool feedsRowBroadcast(vector::BroadcastOp op);
   LogicalResult distributeConstant(arith::ConstantOp op);
   LogicalResult distributeBroadcast(vector::BroadcastOp op);
@@ -388,8 +392,6 @@ private:
   LogicalResult distributeFromValues(Operation *op, Value whole);
   LogicalResult distributeExtractSlice(vector::ExtractStridedSliceOp op);
   LogicalResult distributeInsertSlice(vector::InsertStridedSliceOp op);
-  LogicalResult distributeWhile(scf::WhileOp op);
-  LogicalResult distributeSwitch(scf::IndexSwitchOp op);
   /// Distributes `from` into the empty block `to`, ending it with a yield of
   /// what `from`'s terminator yields (mapped).
   LogicalResult distributeRegion(Region &from, Block *to);
@@ -402,12 +404,15 @@ private:
   LogicalResult distributeWrite(Operation *op, Value value, Value memref,
                                 ValueRange indices, VectorType type,
                                 AffineMap permutation, ArrayRef<bool> inBounds);
-  LogicalResult distributeFor(scf::ForOp op);
-  LogicalResult distributeIf(scf::IfOp op);
-  LogicalResult distributeParallel(scf::ParallelOp op);
+  /// The scf ops a kernel body may hold, their regions distributed.
+  LogicalResult distributeRegionOp(scf::ForOp op);
+  LogicalResult distributeRegionOp(scf::IfOp op);
+  LogicalResult distributeRegionOp(scf::WhileOp op);
+  LogicalResult distributeRegionOp(scf::IndexSwitchOp op);
+  LogicalResult distributeRegionOp(scf::ParallelOp op);
   LogicalResult distributeSideEffect(Operation *op);
-  LogicalResult distributeSignal(SemaphoreSignalOp op);
-  LogicalResult distributeWait(SemaphoreWaitOp op);
+  LogicalResult distributeSemaphore(SemaphoreSignalOp op);
+  LogicalResult distributeSemaphore(SemaphoreWaitOp op);
   LogicalResult distributePrimitive(Operation *op);
 
   /// Memref indices of the element at vector position `multi` for a transfer

@@ -45,74 +45,48 @@ Value consecutiveIndices(PatternRewriter &rewriter, Location loc, int64_t n) {
   return vector::StepOp::create(rewriter, loc, type);
 }
 
-Value allTrue(PatternRewriter &rewriter, Location loc, VectorType type) {
+/// An i1 vector of `type` with every element `value`.
+Value splat(PatternRewriter &rewriter, Location loc, VectorType type,
+            bool value) {
   return arith::ConstantOp::create(
-      rewriter, loc, DenseElementsAttr::get(type, rewriter.getBoolAttr(true)));
+      rewriter, loc, DenseElementsAttr::get(type, rewriter.getBoolAttr(value)));
 }
 
-struct LoadAsGather : OpRewritePattern<vector::LoadOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(vector::LoadOp op,
+/// vector.load, vector.maskedload -> vector.gather and vector.store,
+/// vector.maskedstore -> vector.scatter: the same elements, one at a time.
+template <typename OpTy> struct AsGatherOrScatter : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  static constexpr bool isLoad =
+      llvm::is_one_of<OpTy, vector::LoadOp, vector::MaskedLoadOp>::value;
+  static constexpr bool isMasked =
+      llvm::is_one_of<OpTy, vector::MaskedLoadOp, vector::MaskedStoreOp>::value;
+
+  LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     VectorType type = op.getVectorType();
     if (!isBoolVectorAccess(type, op.getBase()))
       return failure();
     Location loc = op.getLoc();
-    Value passThru = arith::ConstantOp::create(
-        rewriter, loc,
-        DenseElementsAttr::get(type, rewriter.getBoolAttr(false)));
-    rewriter.replaceOpWithNewOp<vector::GatherOp>(
-        op, type, op.getBase(), op.getIndices(),
-        consecutiveIndices(rewriter, loc, type.getNumElements()),
-        allTrue(rewriter, loc, type), passThru);
-    return success();
-  }
-};
-
-struct MaskedLoadAsGather : OpRewritePattern<vector::MaskedLoadOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(vector::MaskedLoadOp op,
-                                PatternRewriter &rewriter) const override {
-    VectorType type = op.getVectorType();
-    if (!isBoolVectorAccess(type, op.getBase()))
-      return failure();
-    rewriter.replaceOpWithNewOp<vector::GatherOp>(
-        op, type, op.getBase(), op.getIndices(),
-        consecutiveIndices(rewriter, op.getLoc(), type.getNumElements()),
-        op.getMask(), op.getPassThru());
-    return success();
-  }
-};
-
-struct StoreAsScatter : OpRewritePattern<vector::StoreOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(vector::StoreOp op,
-                                PatternRewriter &rewriter) const override {
-    VectorType type = op.getVectorType();
-    if (!isBoolVectorAccess(type, op.getBase()))
-      return failure();
-    Location loc = op.getLoc();
-    vector::ScatterOp::create(
-        rewriter, loc, Type(), op.getBase(), op.getIndices(),
-        consecutiveIndices(rewriter, loc, type.getNumElements()),
-        allTrue(rewriter, loc, type), op.getValueToStore());
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-struct MaskedStoreAsScatter : OpRewritePattern<vector::MaskedStoreOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(vector::MaskedStoreOp op,
-                                PatternRewriter &rewriter) const override {
-    VectorType type = op.getVectorType();
-    if (!isBoolVectorAccess(type, op.getBase()))
-      return failure();
-    vector::ScatterOp::create(
-        rewriter, op.getLoc(), Type(), op.getBase(), op.getIndices(),
-        consecutiveIndices(rewriter, op.getLoc(), type.getNumElements()),
-        op.getMask(), op.getValueToStore());
-    rewriter.eraseOp(op);
+    Value offsets = consecutiveIndices(rewriter, loc, type.getNumElements());
+    Value mask;
+    if constexpr (isMasked)
+      mask = op.getMask();
+    else
+      mask = splat(rewriter, loc, type, true);
+    if constexpr (isLoad) {
+      Value passThru;
+      if constexpr (isMasked)
+        passThru = op.getPassThru();
+      else
+        passThru = splat(rewriter, loc, type, false);
+      rewriter.replaceOpWithNewOp<vector::GatherOp>(
+          op, type, op.getBase(), op.getIndices(), offsets, mask, passThru);
+    } else {
+      vector::ScatterOp::create(rewriter, loc, Type(), op.getBase(),
+                                op.getIndices(), offsets, mask,
+                                op.getValueToStore());
+      rewriter.eraseOp(op);
+    }
     return success();
   }
 };
@@ -139,8 +113,10 @@ struct ByteBoolVectors : mgpu::impl::MGPUByteBoolVectorsBase<ByteBoolVectors> {
         patterns, /*force32BitVectorIndices=*/false);
     vector::populateVectorTransferLoweringPatterns(patterns,
                                                    /*maxTransferRank=*/1);
-    patterns.add<LoadAsGather, MaskedLoadAsGather, StoreAsScatter,
-                 MaskedStoreAsScatter>(&getContext());
+    patterns.add<AsGatherOrScatter<vector::LoadOp>,
+                 AsGatherOrScatter<vector::MaskedLoadOp>,
+                 AsGatherOrScatter<vector::StoreOp>,
+                 AsGatherOrScatter<vector::MaskedStoreOp>>(&getContext());
     GreedyRewriteConfig config;
     config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
     if (failed(applyOpPatternsGreedily(accesses, std::move(patterns), config)))

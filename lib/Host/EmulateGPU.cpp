@@ -20,8 +20,11 @@
 #include "mgpu/GPU/WarpgroupDistribution.h"
 #include "mgpu/Host/HostRuntimeCalls.h"
 #include "mgpu/Host/HostThreads.h"
+#include "mgpu/Host/HostTypes.h"
 #include "mgpu/Host/WgmmaEmulation.h"
 #include "mgpu/KernelForm/CopyWindows.h"
+#include "mgpu/KernelForm/IfThen.h"
+#include "mgpu/KernelForm/IndexArithmetic.h"
 #include "mgpu/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -49,33 +52,15 @@ using namespace mlir::mgpu;
 
 namespace {
 
-/// Barrier slots per CTA: 16 named barriers, then one per warp (32 warps).
-constexpr int64_t kSlotsPerCta = 64;
-constexpr int64_t kFirstWarpSlot = 16;
-// Host threads of one wave of CTAs (see Emulator::emulate).
-constexpr int64_t kWaveThreads = 1024;
-
-Value index(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
-
-Type toHostType(Type type) {
-  if (!isWorkgroupMemRef(type))
-    return type;
-  auto memref = cast<MemRefType>(type);
-  return MemRefType::get(memref.getShape(), memref.getElementType(),
-                         memref.getLayout());
-}
-
 /// One thread's cp.async, synchronously: element k of the chunk comes from
 /// the source when k < srcElements, else it is zero.
 void emulateAsyncCopy(OpBuilder &b, Location loc,
                       nvgpu::DeviceAsyncCopyOp copy) {
   Type element = cast<MemRefType>(copy.getDst().getType()).getElementType();
-  Value count = index(b, loc, copy.getDstElements().getZExtValue());
+  Value count = indexConstant(b, loc, copy.getDstElements().getZExtValue());
   Value available = copy.getSrcElements() ? copy.getSrcElements() : count;
-  auto loop =
-      scf::ForOp::create(b, loc, index(b, loc, 0), count, index(b, loc, 1));
+  auto loop = scf::ForOp::create(b, loc, indexConstant(b, loc, 0), count,
+                                 indexConstant(b, loc, 1));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value k = loop.getInductionVar();
@@ -121,9 +106,10 @@ func::FuncOp createBarrier(ModuleOp module, func::FuncOp yield) {
   Value sync = entry->getArgument(0), slot = entry->getArgument(1);
   Value count =
       arith::IndexCastOp::create(b, loc, b.getI64Type(), entry->getArgument(2));
-  Value counterAt = arith::MulIOp::create(b, loc, slot, index(b, loc, 2));
+  Value counterAt =
+      arith::MulIOp::create(b, loc, slot, indexConstant(b, loc, 2));
   Value generationAt =
-      arith::AddIOp::create(b, loc, counterAt, index(b, loc, 1));
+      arith::AddIOp::create(b, loc, counterAt, indexConstant(b, loc, 1));
   Value zero = arith::ConstantIntOp::create(b, loc, 0, 64);
   Value one = arith::ConstantIntOp::create(b, loc, 1, 64);
   Value generation = memref::AtomicRMWOp::create(
@@ -237,7 +223,7 @@ void callWithWindow(OpBuilder &b, Operation *op, StringRef name,
   for (Value stride : metadata.getStrides())
     words.push_back(asI64(stride));
   for (auto [i, word] : llvm::enumerate(words))
-    memref::StoreOp::create(b, loc, word, desc, index(b, loc, i));
+    memref::StoreOp::create(b, loc, word, desc, indexConstant(b, loc, i));
   SmallVector<Value> args(before);
   args.push_back(getElementPointer(b, loc, window.base));
   args.push_back(getElementPointer(b, loc, shared));
@@ -251,11 +237,8 @@ void callWithWindow(OpBuilder &b, Operation *op, StringRef name,
 void onLaneZero(OpBuilder &b, Location loc, Value lane,
                 function_ref<void(OpBuilder &)> body) {
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
-                                      index(b, loc, 0));
-  auto ifOp = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifOp.thenBlock());
-  body(b);
+                                      indexConstant(b, loc, 0));
+  buildIfThen(b, loc, first, [&] { body(b); });
 }
 
 /// The emulator's kernel-level ops, with their real semantics (see
@@ -263,9 +246,13 @@ void onLaneZero(OpBuilder &b, Location loc, Value lane,
 /// for it, copies out wait in their bulk group until it is waited for.
 LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
   Location loc = op->getLoc();
-  auto barrierAt = [&](Value barrier, Value at) -> Value {
+  // The host word of barrier `at` of `barrier`, its index checked; null
+  // where the barrier's storage is unknown.
+  auto barrierAt = [&](TypedValue<BarrierType> barrier, Value at) -> Value {
     Value storage = barrierStorage(barrier);
-    return storage ? getElementPointer(b, loc, storage, at) : Value();
+    return storage ? getCheckedBarrier(b, op, storage, at,
+                                       barrier.getType().getCount())
+                   : Value();
   };
   if (auto init = dyn_cast<BarrierInitOp>(op)) {
     Value storage = barrierStorage(init.getBarrier());
@@ -277,22 +264,16 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
     return success();
   }
   if (auto arrive = dyn_cast<BarrierArriveOp>(op)) {
-    checkBarrierIndex(b, op, arrive.getIndex(),
-                      arrive.getBarrier().getType().getCount());
     Value pointer = barrierAt(arrive.getBarrier(), arrive.getIndex());
     if (!pointer)
       return op->emitOpError() << "cannot be emulated: unknown barrier storage";
     onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
-      callHostRuntime(
-          nb, op, "mgpuHostBarrierArrive",
-          {pointer,
-           getI64(nb, loc, arrive.getBarrier().getType().getArrivals())});
+      arriveOnHostBarrier(nb, op, pointer,
+                          arrive.getBarrier().getType().getArrivals());
     });
     return success();
   }
   if (auto wait = dyn_cast<BarrierWaitOp>(op)) {
-    checkBarrierIndex(b, op, wait.getIndex(),
-                      wait.getBarrier().getType().getCount());
     Value pointer = barrierAt(wait.getBarrier(), wait.getIndex());
     if (!pointer || !wait.getParity())
       return op->emitOpError() << "cannot be emulated: needs its barrier's "
@@ -304,8 +285,6 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
     return success();
   }
   if (auto copy = dyn_cast<CopyGmemToSmemOp>(op)) {
-    checkBarrierIndex(b, op, copy.getBarrierIndex(),
-                      copy.getBarrier().getType().getCount());
     Value pointer = barrierAt(copy.getBarrier(), copy.getBarrierIndex());
     if (!pointer)
       return op->emitOpError() << "cannot be emulated: unknown barrier storage";
@@ -363,6 +342,12 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
 }
 
 struct Emulator {
+  /// Barrier slots per CTA: 16 named barriers, then one per warp (32 warps).
+  static constexpr int64_t kSlotsPerCta = 64;
+  static constexpr int64_t kFirstWarpSlot = 16;
+  /// Host threads of one wave of CTAs (see emulate).
+  static constexpr int64_t kWaveThreads = 1024;
+
   ModuleOp module;
   func::FuncOp yield, barrier;
 
@@ -391,7 +376,7 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
       launch.getBody()
           .walk([](SemaphoreWaitOp) { return WalkResult::interrupt(); })
           .wasInterrupted();
-  Value one = index(b, loc, 1);
+  Value one = indexConstant(b, loc, 1);
   Value cx = launch.getClusterSizeX() ? launch.getClusterSizeX() : one;
   Value cy = launch.getClusterSizeY() ? launch.getClusterSizeY() : one;
   Value cz = launch.getClusterSizeZ() ? launch.getClusterSizeZ() : one;
@@ -401,36 +386,38 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
         b, loc, arith::MulIOp::create(b, loc, cx, cy), cz);
     Value fit = arith::MaxUIOp::create(
         b, loc, one,
-        arith::DivUIOp::create(b, loc, index(b, loc, kWaveThreads), perCta));
+        arith::DivUIOp::create(b, loc, indexConstant(b, loc, kWaveThreads),
+                               perCta));
     Value whole = arith::MulIOp::create(
         b, loc, arith::CeilDivUIOp::create(b, loc, fit, clusterCtas),
         clusterCtas);
     waveCtas = arith::MinUIOp::create(b, loc, whole, ctas);
   }
-  Value smemBytes = index(b, loc, 0);
+  Value smemBytes = indexConstant(b, loc, 0);
   if (Value dynamic = launch.getDynamicSharedMemorySize())
     smemBytes = arith::IndexCastOp::create(b, loc, b.getIndexType(), dynamic);
   // Keep every CTA's slice 128-byte aligned, like shared memory.
   Value stride = arith::MulIOp::create(
-      b, loc, arith::CeilDivUIOp::create(b, loc, smemBytes, index(b, loc, 128)),
-      index(b, loc, 128));
+      b, loc,
+      arith::CeilDivUIOp::create(b, loc, smemBytes, indexConstant(b, loc, 128)),
+      indexConstant(b, loc, 128));
   auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
   auto wordsType = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
   Value smem = memref::AllocOp::create(
       b, loc, bytesType,
       ValueRange{arith::AddIOp::create(
           b, loc, arith::MulIOp::create(b, loc, waveCtas, stride),
-          index(b, loc, 128))},
+          indexConstant(b, loc, 128))},
       b.getI64IntegerAttr(128));
   Value sync = memref::AllocOp::create(
       b, loc, wordsType,
-      ValueRange{arith::MulIOp::create(b, loc, waveCtas,
-                                       index(b, loc, 2 * kSlotsPerCta))});
+      ValueRange{arith::MulIOp::create(
+          b, loc, waveCtas, indexConstant(b, loc, 2 * kSlotsPerCta))});
   Value exchange = memref::AllocOp::create(
       b, loc, wordsType,
       ValueRange{arith::MulIOp::create(b, loc, waveCtas, perCta)});
 
-  Value zeroIndex = index(b, loc, 0);
+  Value zeroIndex = indexConstant(b, loc, 0);
   auto waves = scf::ForOp::create(b, loc, zeroIndex, ctas, waveCtas);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -450,39 +437,29 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
     Value waveCta = arith::DivUIOp::create(b, loc, t, perCta);
     Value cta = arith::AddIOp::create(b, loc, firstCta, waveCta);
     Value tid = arith::RemUIOp::create(b, loc, t, perCta);
-    Value tx = arith::RemUIOp::create(b, loc, tid, bx);
-    Value rest = arith::DivUIOp::create(b, loc, tid, bx);
-    Value ty = arith::RemUIOp::create(b, loc, rest, by);
-    Value tz = arith::DivUIOp::create(b, loc, rest, by);
-    Value bxId = arith::RemUIOp::create(b, loc, cta, gx);
-    Value ctaRest = arith::DivUIOp::create(b, loc, cta, gx);
-    Value byId = arith::RemUIOp::create(b, loc, ctaRest, gy);
-    Value bzId = arith::DivUIOp::create(b, loc, ctaRest, gy);
+    // Thread and block ids, x innermost.
+    SmallVector<Value> threadIds = delinearize(b, loc, tid, {bz, by, bx});
+    Value tx = threadIds[2], ty = threadIds[1], tz = threadIds[0];
+    SmallVector<Value> blockIds = delinearize(b, loc, cta, {gz, gy, gx});
+    Value bxId = blockIds[2], byId = blockIds[1], bzId = blockIds[0];
     Value ctaBase = arith::MulIOp::create(b, loc, waveCta, stride);
-    Value slotBase =
-        arith::MulIOp::create(b, loc, waveCta, index(b, loc, kSlotsPerCta));
+    Value slotBase = arith::MulIOp::create(b, loc, waveCta,
+                                           indexConstant(b, loc, kSlotsPerCta));
 
     auto pick = [](gpu::Dimension d, Value x, Value y, Value z) {
       return d == gpu::Dimension::x ? x : d == gpu::Dimension::y ? y : z;
     };
     IRMapping mapping;
     Block &kernel = launch.getBody().front();
-    gpu::KernelDim3 blockIds = launch.getBlockIds();
-    gpu::KernelDim3 threadIds = launch.getThreadIds();
-    mapping.map(blockIds.x, bxId);
-    mapping.map(blockIds.y, byId);
-    mapping.map(blockIds.z, bzId);
-    mapping.map(threadIds.x, tx);
-    mapping.map(threadIds.y, ty);
-    mapping.map(threadIds.z, tz);
-    gpu::KernelDim3 gridSize = launch.getGridSize();
-    gpu::KernelDim3 blockSize = launch.getBlockSize();
-    mapping.map(gridSize.x, gx);
-    mapping.map(gridSize.y, gy);
-    mapping.map(gridSize.z, gz);
-    mapping.map(blockSize.x, bx);
-    mapping.map(blockSize.y, by);
-    mapping.map(blockSize.z, bz);
+    auto mapDims = [&](gpu::KernelDim3 dims, Value x, Value y, Value z) {
+      mapping.map(dims.x, x);
+      mapping.map(dims.y, y);
+      mapping.map(dims.z, z);
+    };
+    mapDims(launch.getBlockIds(), bxId, byId, bzId);
+    mapDims(launch.getThreadIds(), tx, ty, tz);
+    mapDims(launch.getGridSize(), gx, gy, gz);
+    mapDims(launch.getBlockSize(), bx, by, bz);
     SmallVector<Operation *> cloned;
     for (Operation &op : kernel.without_terminator())
       cloned.push_back(b.clone(op, mapping));
@@ -542,14 +519,14 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           op->erase();
           return WalkResult::skip();
         } else if (isa<gpu::BarrierOp>(op)) {
-          callBarrier(nb, l, index(nb, l, 0), perCta);
+          callBarrier(nb, l, indexConstant(nb, l, 0), perCta);
           op->erase();
           return WalkResult::skip();
         } else if (auto bar = dyn_cast<NVVM::BarrierOp>(op)) {
           Value id = bar.getBarrierId()
                          ? Value(arith::IndexCastOp::create(
                                nb, l, nb.getIndexType(), bar.getBarrierId()))
-                         : index(nb, l, 0);
+                         : indexConstant(nb, l, 0);
           Value count =
               bar.getNumberOfThreads()
                   ? Value(arith::IndexCastOp::create(nb, l, nb.getIndexType(),
@@ -563,16 +540,16 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
             return op->emitOpError() << "cannot be emulated: only xor "
                                         "shuffles are";
           Value warpSlot = arith::AddIOp::create(
-              nb, l, index(nb, l, kFirstWarpSlot),
-              arith::DivUIOp::create(nb, l, tid, index(nb, l, 32)));
+              nb, l, indexConstant(nb, l, kFirstWarpSlot),
+              arith::DivUIOp::create(nb, l, tid, indexConstant(nb, l, 32)));
           memref::StoreOp::create(nb, l, toBits(nb, l, shuffle.getValue()),
                                   exchange, t);
-          callBarrier(nb, l, warpSlot, index(nb, l, 32));
+          callBarrier(nb, l, warpSlot, indexConstant(nb, l, 32));
           Value offset = arith::IndexCastOp::create(nb, l, nb.getIndexType(),
                                                     shuffle.getOffset());
           Value peer = arith::XOrIOp::create(nb, l, t, offset);
           Value bits = memref::LoadOp::create(nb, l, exchange, peer);
-          callBarrier(nb, l, warpSlot, index(nb, l, 32));
+          callBarrier(nb, l, warpSlot, indexConstant(nb, l, 32));
           shuffle.getShuffleResult().replaceAllUsesWith(
               fromBits(nb, l, bits, shuffle.getValue().getType()));
           shuffle.getValid().replaceAllUsesWith(
@@ -592,8 +569,8 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           op->erase(); // the copies above completed when they were issued
           return WalkResult::skip();
         } else if (auto mma = dyn_cast<NVVM::WgmmaMmaAsyncOp>(op)) {
-          Value lane =
-              arith::RemUIOp::create(nb, l, tid, index(nb, l, kWarpgroupLanes));
+          Value lane = arith::RemUIOp::create(
+              nb, l, tid, indexConstant(nb, l, kWarpgroupLanes));
           FailureOr<Value> result =
               emulateWgmmaMmaAsync(nb, mma, smem, ctaBase, lane);
           if (failed(result))
@@ -623,8 +600,8 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
         if (isa<BarrierInitOp, BarrierArriveOp, BarrierWaitOp, CopyGmemToSmemOp,
                 CopySmemToGmemOp, CommitSmemOp, WaitSmemToGmemOp,
                 SemaphoreWaitOp>(op)) {
-          Value lane =
-              arith::RemUIOp::create(nb, l, tid, index(nb, l, kWarpgroupLanes));
+          Value lane = arith::RemUIOp::create(
+              nb, l, tid, indexConstant(nb, l, kWarpgroupLanes));
           if (failed(emulatePrimitive(nb, op, lane)))
             return WalkResult::interrupt();
           erased.insert(op);
@@ -641,12 +618,7 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
             isa<gpu::GPUDialect, NVVM::NVVMDialect, nvgpu::NVGPUDialect>(
                 op->getDialect()))
           return op->emitOpError() << "cannot be emulated on the host";
-        for (Region &region : op->getRegions())
-          for (Block &block : region)
-            for (BlockArgument arg : block.getArguments())
-              arg.setType(toHostType(arg.getType()));
-        for (OpResult r : op->getResults())
-          r.setType(toHostType(r.getType()));
+        setHostTypes(op);
         return WalkResult::advance();
       };
       if (rewrite().wasInterrupted())

@@ -124,6 +124,18 @@ void mlir::mgpu::checkBarrierIndex(OpBuilder &b, Operation *op, Value index,
                   {wide, getI64(b, loc, count), getLocationString(b, op)});
 }
 
+Value mlir::mgpu::getCheckedBarrier(OpBuilder &b, Operation *op, Value barriers,
+                                    Value index, int64_t count) {
+  checkBarrierIndex(b, op, index, count);
+  return getElementPointer(b, op->getLoc(), barriers, index);
+}
+
+void mlir::mgpu::arriveOnHostBarrier(OpBuilder &b, Operation *op, Value barrier,
+                                     int64_t arrivals) {
+  callHostRuntime(b, op, "mgpuHostBarrierArrive",
+                  {barrier, getI64(b, op->getLoc(), arrivals)});
+}
+
 LogicalResult mlir::mgpu::lowerPrintfToHost(Operation *printfOp) {
   auto op = cast<gpu::PrintfOp>(printfOp);
   OpBuilder b(op);

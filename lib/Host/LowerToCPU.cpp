@@ -22,7 +22,9 @@
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/Host/HostThreads.h"
+#include "mgpu/Host/HostTypes.h"
 #include "mgpu/Host/PrimitivesToCPU.h"
+#include "mgpu/KernelForm/LaunchForm.h"
 #include "mgpu/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -47,19 +49,6 @@ using namespace mlir::mgpu;
 
 namespace {
 
-/// Host threads one synchronizing launch may start in interpret mode: far
-/// more than any test needs, few enough that thread creation cannot fail.
-constexpr int64_t kMaxHostThreads = 1024;
-
-/// The host type of a kernel value: shared memory is ordinary host memory.
-Type toHostType(Type type) {
-  if (!isWorkgroupMemRef(type))
-    return type;
-  auto memref = cast<MemRefType>(type);
-  return MemRefType::get(memref.getShape(), memref.getElementType(),
-                         memref.getLayout());
-}
-
 bool waitsOn(Operation *op, function_ref<bool(Operation *)> isWait) {
   return op
       ->walk([&](Operation *inner) {
@@ -79,6 +68,10 @@ public:
   LogicalResult lower();
 
 private:
+  /// Host threads one synchronizing launch may start in interpret mode: far
+  /// more than any test needs, few enough that thread creation cannot fail.
+  static constexpr int64_t kMaxHostThreads = 1024;
+
   LaunchOp launch;
   OpBuilder b;
   Location loc;
@@ -171,14 +164,7 @@ private:
         nb, loc, LLVM::LLVMPointerType::get(nb.getContext()));
     for (Operation &op : body.without_terminator()) {
       Operation *copy = nb.clone(op, mapping);
-      copy->walk([](Operation *inner) {
-        for (Region &region : inner->getRegions())
-          for (Block &block : region)
-            for (BlockArgument arg : block.getArguments())
-              arg.setType(toHostType(arg.getType()));
-        for (OpResult result : inner->getResults())
-          result.setType(toHostType(result.getType()));
-      });
+      copy->walk(setHostTypes);
     }
     LLVM::StackRestoreOp::create(nb, loc, stack);
   }
@@ -311,29 +297,22 @@ LogicalResult LaunchLowering::lower() {
 
 struct LowerToCPUPass : public mgpu::impl::MGPULowerToCPUBase<LowerToCPUPass> {
   void runOnOperation() override {
-    SmallVector<LaunchOp> launches;
-    WalkResult unexpected = getOperation()->walk([&](Operation *op) {
-      if (auto launch = dyn_cast<LaunchOp>(op))
-        launches.push_back(launch);
-      if (isa<PallasCallOp, MpmdMapOp>(op)) {
-        op->emitOpError() << "must be in launch form before "
-                             "--mgpu-lower-to-cpu (run --mgpu-form-launches)";
-        return WalkResult::interrupt();
-      }
-      // GPU kernels already lowered have no interpret lowering.
-      if (isa<gpu::LaunchFuncOp, gpu::LaunchOp>(op)) {
-        op->emitOpError() << "is GPU code, which interpret mode does not "
-                             "run: --mgpu-to-cpu takes mgpu kernels "
-                             "(pallas_call, mpmd_map); mgpu-run "
-                             "--backend=emulate runs GPU kernels on the host";
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    if (unexpected.wasInterrupted())
+    // GPU kernels already lowered have no interpret lowering.
+    auto refuseGPUCode = [](Operation *op) -> LogicalResult {
+      if (!isa<gpu::LaunchFuncOp, gpu::LaunchOp>(op))
+        return success();
+      return op->emitOpError()
+             << "is GPU code, which interpret mode does not run: --mgpu-to-cpu "
+                "takes mgpu kernels (pallas_call, mpmd_map); mgpu-run "
+                "--backend=emulate runs GPU kernels on the host";
+    };
+    FailureOr<SmallVector<LaunchOp>> launches =
+        collectLaunches(getOperation(), "--mgpu-lower-to-cpu",
+                        "--mgpu-form-launches", refuseGPUCode);
+    if (failed(launches))
       return signalPassFailure();
     SetVector<Operation *> hosts;
-    for (LaunchOp launch : launches) {
+    for (LaunchOp launch : *launches) {
       hosts.insert(launch->getParentOp());
       if (failed(LaunchLowering(launch).lower()))
         return signalPassFailure();

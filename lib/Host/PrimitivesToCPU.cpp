@@ -9,6 +9,7 @@
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/WgmmaSemantics.h"
 #include "mgpu/Host/HostRuntimeCalls.h"
+#include "mgpu/KernelForm/IndexArithmetic.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -29,10 +30,6 @@ void mlir::mgpu::populateBarrierTypeConversion(TypeConverter &converter) {
 }
 
 namespace {
-
-Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
-  return arith::ConstantIndexOp::create(b, loc, value);
-}
 
 /// Copies the window of `global` at element `offsets` (shape of `shared`)
 /// to or from `shared`, clipped to `global`: elements past it read as zero
@@ -92,30 +89,24 @@ void copyWindow(OpBuilder &b, Location loc, Value global,
   linalg::CopyOp::create(b, loc, globalView, sharedView);
 }
 
-/// The host word of barrier `index` of a converted barrier array.
-Value barrierPointer(OpBuilder &b, Location loc, Value barriers, Value index) {
-  return getElementPointer(b, loc, barriers, index);
-}
-
 /// copy_gmem_to_smem -> a clipped synchronous copy, then one arrival.
 struct CopyGmemToSmemToCPU : public OpConversionPattern<CopyGmemToSmemOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(CopyGmemToSmemOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
+    BarrierType type = op.getBarrier().getType();
+    checkBarrierIndex(rewriter, op, adaptor.getBarrierIndex(), type.getCount());
     // Host buffers stay row-major whatever the transforms: only the wgmma
     // ops that name the same transforms read them, and they do so as
     // row-major here too.
-    checkBarrierIndex(rewriter, op, adaptor.getBarrierIndex(),
-                      op.getBarrier().getType().getCount());
-    copyWindow(rewriter, loc, adaptor.getSrc(), op.getMixedOffsets(),
+    copyWindow(rewriter, op.getLoc(), adaptor.getSrc(), op.getMixedOffsets(),
                adaptor.getDst(), /*toShared=*/true);
-    callHostRuntime(
-        rewriter, op, "mgpuHostBarrierArrive",
-        {barrierPointer(rewriter, loc, adaptor.getBarrier(),
-                        adaptor.getBarrierIndex()),
-         getI64(rewriter, loc, op.getBarrier().getType().getArrivals())});
+    arriveOnHostBarrier(rewriter, op,
+                        getElementPointer(rewriter, op.getLoc(),
+                                          adaptor.getBarrier(),
+                                          adaptor.getBarrierIndex()),
+                        type.getArrivals());
     rewriter.eraseOp(op);
     return success();
   }
@@ -163,14 +154,11 @@ struct BarrierArriveToCPU : public OpConversionPattern<BarrierArriveOp> {
   LogicalResult
   matchAndRewrite(BarrierArriveOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    checkBarrierIndex(rewriter, op, adaptor.getIndex(),
-                      op.getBarrier().getType().getCount());
-    callHostRuntime(
-        rewriter, op, "mgpuHostBarrierArrive",
-        {barrierPointer(rewriter, loc, adaptor.getBarrier(),
-                        adaptor.getIndex()),
-         getI64(rewriter, loc, op.getBarrier().getType().getArrivals())});
+    BarrierType type = op.getBarrier().getType();
+    arriveOnHostBarrier(rewriter, op,
+                        getCheckedBarrier(rewriter, op, adaptor.getBarrier(),
+                                          adaptor.getIndex(), type.getCount()),
+                        type.getArrivals());
     rewriter.eraseOp(op);
     return success();
   }
@@ -191,8 +179,8 @@ struct BarrierWaitToCPU : public OpConversionPattern<BarrierWaitOp> {
     Value parity = arith::ExtUIOp::create(rewriter, loc, rewriter.getI64Type(),
                                           adaptor.getParity());
     callHostRuntime(rewriter, op, "mgpuHostBarrierWait",
-                    {barrierPointer(rewriter, loc, adaptor.getBarrier(),
-                                    adaptor.getIndex()),
+                    {getElementPointer(rewriter, loc, adaptor.getBarrier(),
+                                       adaptor.getIndex()),
                      parity, getLocationString(rewriter, op)});
     rewriter.eraseOp(op);
     return success();

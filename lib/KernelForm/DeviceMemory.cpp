@@ -100,20 +100,16 @@ LogicalResult checkHostUses(ModuleOp module) {
               : nullptr;
       return space && space.getValue() != gpu::AddressSpace::Global;
     };
-    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
-      if (isKernelOnly(type)) {
-        func.emitOpError() << "argument #" << i << " is a " << type
-                           << ": workgroup and private memory exist only in "
-                              "kernel bodies, not in host functions";
-        return WalkResult::interrupt();
-      }
-    for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
-      if (isKernelOnly(type)) {
-        func.emitOpError() << "result #" << i << " is a " << type
-                           << ": workgroup and private memory exist only in "
-                              "kernel bodies, not in host functions";
-        return WalkResult::interrupt();
-      }
+    for (auto [kind, types] :
+         {std::make_pair("argument", func.getArgumentTypes()),
+          std::make_pair("result", func.getResultTypes())})
+      for (auto [i, type] : llvm::enumerate(types))
+        if (isKernelOnly(type)) {
+          func.emitOpError() << kind << " #" << i << " is a " << type
+                             << ": workgroup and private memory exist only in "
+                                "kernel bodies, not in host functions";
+          return WalkResult::interrupt();
+        }
     return WalkResult::advance();
   });
   return failure(signatures.wasInterrupted());

@@ -20,13 +20,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "mgpu/Dialect/MGPU/MGPURules.h"
+#include "mgpu/KernelForm/IndexArithmetic.h"
 #include "mgpu/KernelForm/LayoutAssignment.h"
+#include "mgpu/KernelForm/MoveBody.h"
 #include "mgpu/KernelForm/PipelineExpansion.h"
 #include "mgpu/Passes.h"
 
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -45,35 +48,39 @@ using namespace mlir::mgpu;
 
 namespace {
 
-Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
-  return arith::ConstantIndexOp::create(b, loc, value);
-}
-
-/// The blocks of `arrays` with `specs` that are staged, in order; `isOutput`
-/// for outputs. An array that is both read and written is aliased.
-void collectStaged(ValueRange arrays, ArrayAttr specs, bool isOutput,
-                   ValueRange ins, ValueRange outs,
-                   SmallVectorImpl<PipelinedBlock> &blocks,
-                   SmallVectorImpl<unsigned> &positions, unsigned firstArg) {
-  for (auto [i, array, specAttr] : llvm::enumerate(arrays, specs)) {
-    auto spec = cast<BlockSpecAttr>(specAttr);
-    if (!spec.isStaged())
-      continue;
-    bool aliased = isOutput ? llvm::is_contained(ins, array)
-                            : llvm::is_contained(outs, array);
-    PipelinedBlock block{array, spec, isOutput, aliased};
-    // An output whose input (same array, same block) is staged shares its
-    // slot: one buffer, as one array in global memory.
-    if (isOutput && aliased)
-      for (auto [j, earlier] : llvm::enumerate(blocks))
-        if (!earlier.isOutput && earlier.array == array &&
-            earlier.spec == spec) {
-          block.sharesSlotOf = j;
-          break;
-        }
-    blocks.push_back(block);
-    positions.push_back(firstArg + i);
-  }
+/// The staged blocks of `op`'s inputs, then of its outputs, in order, with
+/// the position of each array among the inputs and outputs (`positions`).
+/// An array that is both read and written is aliased.
+template <typename OpTy>
+SmallVector<PipelinedBlock>
+collectStaged(OpTy op, SmallVectorImpl<unsigned> &positions) {
+  SmallVector<PipelinedBlock> blocks;
+  ValueRange ins = op.getIns(), outs = op.getOuts();
+  auto collect = [&](ValueRange arrays, ArrayAttr specs, bool isOutput,
+                     unsigned firstArg) {
+    for (auto [i, array, specAttr] : llvm::enumerate(arrays, specs)) {
+      auto spec = cast<BlockSpecAttr>(specAttr);
+      if (!spec.isStaged())
+        continue;
+      bool aliased = isOutput ? llvm::is_contained(ins, array)
+                              : llvm::is_contained(outs, array);
+      PipelinedBlock block{array, spec, isOutput, aliased};
+      // An output whose input (same array, same block) is staged shares its
+      // slot: one buffer, as one array in global memory.
+      if (isOutput && aliased)
+        for (auto [j, earlier] : llvm::enumerate(blocks))
+          if (!earlier.isOutput && earlier.array == array &&
+              earlier.spec == spec) {
+            block.sharesSlotOf = j;
+            break;
+          }
+      blocks.push_back(block);
+      positions.push_back(firstArg + i);
+    }
+  };
+  collect(ins, op.getInSpecs(), /*isOutput=*/false, 0);
+  collect(outs, op.getOutSpecs(), /*isOutput=*/true, ins.size());
+  return blocks;
 }
 
 /// The depth of a pipeline: max_concurrent_steps, but no more than its
@@ -105,16 +112,6 @@ BlockSpecAttr wholeArraySpec(MLIRContext *ctx, Type type, size_t gridRank) {
       ctx, shaped.getShape(),
       AffineMapAttr::get(AffineMap::get(gridRank, 0, zeros, ctx)),
       MemorySpace::gmem);
-}
-
-/// Moves the ops of `body` (but its terminator) to `b`'s insertion point,
-/// its arguments replaced by `args`.
-void inlineBody(OpBuilder &b, Block &body, ValueRange args) {
-  for (auto [arg, value] : llvm::zip(body.getArguments(), args))
-    arg.replaceAllUsesWith(value);
-  body.getTerminator()->erase();
-  b.getInsertionBlock()->getOperations().splice(b.getInsertionPoint(),
-                                                body.getOperations());
 }
 
 /// Stores each input block with a swizzle transform in its spec's layout
@@ -220,12 +217,8 @@ LogicalResult expandPallasCall(PallasCallOp op) {
                                "axis is a CTA, cluster or thread axis";
   int64_t participants = mesh ? mesh.getNumThreads().value_or(1) : 1;
 
-  SmallVector<PipelinedBlock> blocks;
   SmallVector<unsigned> blockArgs;
-  collectStaged(op.getIns(), op.getInSpecs(), false, op.getIns(), op.getOuts(),
-                blocks, blockArgs, 0);
-  collectStaged(op.getOuts(), op.getOutSpecs(), true, op.getIns(), op.getOuts(),
-                blocks, blockArgs, op.getIns().size());
+  SmallVector<PipelinedBlock> blocks = collectStaged(op, blockArgs);
   applyTransformsForWgmma(blockViews(op.getBody().front(), blockArgs, 0),
                           blocks);
   if (participants > 1 && mesh.getThreadName())
@@ -338,12 +331,12 @@ LogicalResult expandPallasCall(PallasCallOp op) {
       id.replaceAllUsesWith(ids[id.getAxis()]);
       id.erase();
     });
-    inlineBody(nb, oldBody, oldArgs);
+    moveBody(nb, oldBody, oldArgs);
     return success();
   };
   if (stepSizes.empty() && blocks.empty()) {
     // Nothing to stage, nothing to loop over: the body runs as it is.
-    inlineBody(b, oldBody, oldArgs);
+    moveBody(b, oldBody, oldArgs);
   } else if (failed(emitPipeline(b, loc, blocks, layout, resources, schedule,
                                  buildStep))) {
     delete newBody;
@@ -429,23 +422,15 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op) {
   if (isa<PallasCallOp>(kernel) && !cast<PallasCallOp>(kernel).getExpanded())
     return op.emitOpError() << "is inside a pallas_call that is not expanded";
 
-  SmallVector<PipelinedBlock> blocks;
   SmallVector<unsigned> blockArgs;
-  collectStaged(op.getIns(), op.getInSpecs(), false, op.getIns(), op.getOuts(),
-                blocks, blockArgs, 0);
-  collectStaged(op.getOuts(), op.getOutSpecs(), true, op.getIns(), op.getOuts(),
-                blocks, blockArgs, op.getIns().size());
+  SmallVector<PipelinedBlock> blocks = collectStaged(op, blockArgs);
   applyTransformsForWgmma(
       blockViews(op.getBody().front(), blockArgs, op.getStaticGrid().size()),
       blocks);
 
   OpBuilder b(op);
-  SmallVector<Value> stepSizes;
-  unsigned dynamicIndex = 0;
-  for (int64_t size : op.getStaticGrid())
-    stepSizes.push_back(ShapedType::isDynamic(size)
-                            ? op.getGrid()[dynamicIndex++]
-                            : indexConstant(b, loc, size));
+  SmallVector<Value> stepSizes = getValueOrCreateConstantIndexOp(
+      b, loc, getMixedValues(op.getStaticGrid(), op.getGrid(), b));
   int64_t depth = pipelineDepth(op.getParamsAttr(), op.getStaticGrid());
   int64_t threads = where->mesh ? where->mesh.getNumThreads().value_or(1) : 1;
   WarpSpecializationAttr ws = op.getWarpSpecializationAttr();
@@ -522,7 +507,7 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op) {
       args[d] = stepIds[d];
     for (auto [view, arg] : llvm::zip(views, blockArgs))
       args[rank + arg] = view;
-    inlineBody(nb, body, args);
+    moveBody(nb, body, args);
     return success();
   };
   if (failed(

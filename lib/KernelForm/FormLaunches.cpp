@@ -23,6 +23,7 @@
 
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
+#include "mgpu/KernelForm/MoveBody.h"
 #include "mgpu/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -186,23 +187,8 @@ LaunchOp createLaunch(OpBuilder &b, Location loc, ArrayRef<int64_t> staticGrid,
       b.getI64IntegerAttr(warpgroups), /*lanes=*/nullptr, scalars, ins, outs,
       /*write_only_outs=*/nullptr, typeList(plan.global), typeList(plan.shared),
       plan.shared.empty() ? nullptr : b.getDenseI64ArrayAttr(plan.offsets));
-  SmallVector<Type> types = launch.getExpectedArgumentTypes();
-  Block *body = b.createBlock(&launch.getBody(), {}, types,
-                              SmallVector<Location>(types.size(), loc));
-  b.setInsertionPointToStart(body);
-  YieldOp::create(b, loc);
-  b.setInsertionPointToStart(body);
+  launch.createBody(b);
   return launch;
-}
-
-/// Moves the ops of `from` (but its terminator) to `b`'s insertion point,
-/// its arguments replaced by `args`.
-void moveBody(OpBuilder &b, Block &from, ValueRange args) {
-  for (auto [arg, value] : llvm::zip(from.getArguments(), args))
-    arg.replaceAllUsesWith(value);
-  from.getTerminator()->erase();
-  b.getInsertionBlock()->getOperations().splice(b.getInsertionPoint(),
-                                                from.getOperations());
 }
 
 /// The region arguments of a kernel op's body in the launch: the arrays,

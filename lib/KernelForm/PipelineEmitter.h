@@ -12,6 +12,8 @@
 #define MGPU_LIB_KERNELFORM_PIPELINEEMITTER_H
 
 #include "mgpu/Dialect/MGPU/MGPURules.h"
+#include "mgpu/KernelForm/IfThen.h"
+#include "mgpu/KernelForm/IndexArithmetic.h"
 #include "mgpu/KernelForm/PipelineExpansion.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -54,9 +56,24 @@ private:
   const PipelineLayout &layout;
   const PipelineResources &resources;
   const PipelineSchedule &schedule;
-  Value steps;
+  Value zero, one;
+  /// How many steps there are, and the last one.
+  Value steps, last;
 
-  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value index(int64_t v) { return indexConstant(b, loc, v); }
+
+  /// Sets the constants and step counts above, which every loop uses.
+  void countSteps() {
+    zero = index(0);
+    one = index(1);
+    steps = one;
+    for (Value size : schedule.stepSizes)
+      steps = arith::MulIOp::create(b, loc, steps, size);
+    last = arith::SubIOp::create(b, loc, steps, one);
+  }
+  scf::ForOp stepLoop(ValueRange inits) {
+    return scf::ForOp::create(b, loc, zero, steps, one, inits);
+  }
 
   /// Inputs fetched ahead of their step (not aliased).
   bool isPrefetched(size_t i) const {
@@ -71,16 +88,7 @@ private:
 
   /// Row-major step indices of linear step `t`.
   SmallVector<Value> stepIdsAt(Value t) {
-    SmallVector<Value> ids(schedule.stepSizes.size());
-    for (int64_t d = static_cast<int64_t>(ids.size()) - 1; d >= 0; --d) {
-      if (d == 0) {
-        ids[d] = t;
-        break;
-      }
-      ids[d] = arith::RemUIOp::create(b, loc, t, schedule.stepSizes[d]);
-      t = arith::DivUIOp::create(b, loc, t, schedule.stepSizes[d]);
-    }
-    return ids;
+    return delinearize(b, loc, t, schedule.stepSizes);
   }
 
   /// The block index of every block at linear step `t`.
@@ -96,6 +104,27 @@ private:
       indices.push_back(*index);
     }
     return indices;
+  }
+
+  /// The block indices of every block at a step, at the step before (the
+  /// first step's own at the first) and at the step after (the last step's
+  /// own at the last): whether a block changes at or after the step.
+  struct BlocksAround {
+    SmallVector<SmallVector<Value>> now, before, after;
+  };
+  FailureOr<BlocksAround> blockIndicesAround(Value s, bool withAfter) {
+    FailureOr<SmallVector<SmallVector<Value>>> now = blockIndicesAt(s);
+    FailureOr<SmallVector<SmallVector<Value>>> before =
+        blockIndicesAt(arith::SubIOp::create(
+            b, loc, arith::MaxUIOp::create(b, loc, s, one), one));
+    FailureOr<SmallVector<SmallVector<Value>>> after =
+        SmallVector<SmallVector<Value>>();
+    if (withAfter)
+      after = blockIndicesAt(arith::AddIOp::create(
+          b, loc, arith::MinUIOp::create(b, loc, s, last), one));
+    if (failed(now) || failed(before) || failed(after))
+      return failure();
+    return BlocksAround{std::move(*now), std::move(*before), std::move(*after)};
   }
 
   Value differs(ArrayRef<Value> x, ArrayRef<Value> y) {
@@ -156,16 +185,26 @@ private:
       cond = cond ? andValues(cond, schedule.leader) : schedule.leader;
     if (!cond)
       return body();
-    auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    body();
+    when(cond, body);
   }
   void when(Value cond, function_ref<void()> body) {
-    auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    body();
+    buildIfThen(b, loc, cond, body);
+  }
+
+  /// Builds the body of step `s` on the views of the blocks' slots.
+  LogicalResult buildStepAt(Value s, PipelineStepBuilder buildStep,
+                            function_ref<Value(size_t)> slotOf) {
+    SmallVector<Value> views;
+    for (size_t i = 0; i < blocks.size(); ++i)
+      views.push_back(view(i, slotOf(i)));
+    return buildStep(b, loc, stepIdsAt(s), views);
+  }
+
+  /// Block `i`'s slot at the next step, from `slot` at this one: the next
+  /// slot of its ring when it is `leaving` (except after the last step).
+  Value slotAfterStep(size_t i, Value slot, Value isLast, Value leaving) {
+    Value moves = andValues(notValue(isLast), leaving);
+    return arith::SelectOp::create(b, loc, moves, nextSlot(i, slot), slot);
   }
 
   /// The index of barrier `slot` of barrier array `barrier`.

@@ -131,11 +131,7 @@ PipelineLayout mlir::mgpu::planPipeline(MLIRContext *ctx,
 }
 
 LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
-  Value zero = index(0), one = index(1);
-  steps = one;
-  for (Value size : schedule.stepSizes)
-    steps = arith::MulIOp::create(b, loc, steps, size);
-  Value last = arith::SubIOp::create(b, loc, steps, one);
+  countSteps();
   int64_t depth = layout.depth;
   size_t numBlocks = blocks.size();
   SmallVector<size_t> prefetched;
@@ -158,11 +154,8 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(prologue.getBody());
     Value j = prologue.getInductionVar();
-    FailureOr<SmallVector<SmallVector<Value>>> now = blockIndicesAt(j);
-    FailureOr<SmallVector<SmallVector<Value>>> before =
-        blockIndicesAt(arith::SubIOp::create(
-            b, loc, arith::MaxUIOp::create(b, loc, j, one), one));
-    if (failed(now) || failed(before))
+    FailureOr<BlocksAround> around = blockIndicesAround(j, /*withAfter=*/false);
+    if (failed(around))
       return failure();
     Value isFirst =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, j, zero);
@@ -170,10 +163,11 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
     unsigned arg = 0;
     for (size_t i : prefetched) {
       Value previous = prologue.getRegionIterArgs()[arg++];
-      Value changes = orValues(isFirst, differs((*now)[i], (*before)[i]));
+      Value changes =
+          orValues(isFirst, differs(around->now[i], around->before[i]));
       Value slot = arith::SelectOp::create(b, loc, changes,
                                            nextSlot(i, previous), previous);
-      issue(changes, [&] { fetch(i, (*now)[i], slot); });
+      issue(changes, [&] { fetch(i, around->now[i], slot); });
       yields.push_back(slot);
     }
     setYield(b, loc, prologue.getBody(), yields);
@@ -204,7 +198,7 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
       inits.push_back(zero);
     }
   }
-  auto loop = scf::ForOp::create(b, loc, zero, steps, one, inits);
+  auto loop = stepLoop(inits);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
@@ -219,20 +213,14 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s, zero);
     Value isLast =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s, last);
-    FailureOr<SmallVector<SmallVector<Value>>> now = blockIndicesAt(s);
-    FailureOr<SmallVector<SmallVector<Value>>> before =
-        blockIndicesAt(arith::SubIOp::create(
-            b, loc, arith::MaxUIOp::create(b, loc, s, one), one));
-    FailureOr<SmallVector<SmallVector<Value>>> after =
-        blockIndicesAt(arith::AddIOp::create(
-            b, loc, arith::MinUIOp::create(b, loc, s, last), one));
-    if (failed(now) || failed(before) || failed(after))
+    FailureOr<BlocksAround> around = blockIndicesAround(s, /*withAfter=*/true);
+    if (failed(around))
       return failure();
-    // `after` is clamped below: past the last step it is never used.
+    ArrayRef<SmallVector<Value>> now = around->now;
     SmallVector<Value> changed(numBlocks), leaving(numBlocks);
     for (size_t i = 0; i < numBlocks; ++i) {
-      changed[i] = orValues(isFirst, differs((*now)[i], (*before)[i]));
-      leaving[i] = orValues(isLast, differs((*now)[i], (*after)[i]));
+      changed[i] = orValues(isFirst, differs(now[i], around->before[i]));
+      leaving[i] = orValues(isLast, differs(now[i], around->after[i]));
     }
 
     // 1. Fetch the blocks of step s + depth - 1.
@@ -241,12 +229,9 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
       Value inRange =
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, t, steps);
       Value tClamped = arith::MinUIOp::create(b, loc, t, last);
-      FailureOr<SmallVector<SmallVector<Value>>> ahead =
-          blockIndicesAt(tClamped);
-      FailureOr<SmallVector<SmallVector<Value>>> beforeAhead =
-          blockIndicesAt(arith::SubIOp::create(
-              b, loc, arith::MaxUIOp::create(b, loc, tClamped, one), one));
-      if (failed(ahead) || failed(beforeAhead))
+      FailureOr<BlocksAround> ahead =
+          blockIndicesAround(tClamped, /*withAfter=*/false);
+      if (failed(ahead))
         return failure();
       Value tIsFirst =
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t, zero);
@@ -254,10 +239,10 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
         Value previous = iterArgs[carried[i].newest];
         Value fetches = andValues(
             inRange,
-            orValues(tIsFirst, differs((*ahead)[i], (*beforeAhead)[i])));
+            orValues(tIsFirst, differs(ahead->now[i], ahead->before[i])));
         Value slot = arith::SelectOp::create(b, loc, fetches,
                                              nextSlot(i, previous), previous);
-        issue(fetches, [&] { fetch(i, (*ahead)[i], slot); });
+        issue(fetches, [&] { fetch(i, ahead->now[i], slot); });
         yields[carried[i].newest] = slot;
       }
     }
@@ -268,7 +253,7 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
       if (blocks[i].aliased && blocks[i].sharesSlotOf < 0)
         issue(changed[i], [&] {
           WaitSmemToGmemOp::create(b, loc, 0, /*read_only=*/false);
-          fetch(i, (*now)[i], zero);
+          fetch(i, now[i], zero);
         });
 
     // 3. Wait for this step's fetched blocks.
@@ -292,10 +277,7 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
         });
 
     // 5. The body.
-    SmallVector<Value> views;
-    for (size_t i = 0; i < numBlocks; ++i)
-      views.push_back(view(i, curOf(i)));
-    if (failed(buildStep(b, loc, stepIdsAt(s), views)))
+    if (failed(buildStepAt(s, buildStep, curOf)))
       return failure();
 
     // 6. Outputs whose block index changes after this step go out.
@@ -319,7 +301,7 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
       for (size_t i = 0; i < numBlocks; ++i) {
         if (!blocks[i].isOutput)
           continue;
-        issue(leaving[i], [&] { copyOut(i, (*now)[i], curOf(i)); });
+        issue(leaving[i], [&] { copyOut(i, now[i], curOf(i)); });
         if (carried[i].cur >= 0)
           yields[carried[i].cur] = arith::SelectOp::create(
               b, loc, leaving[i], nextSlot(i, curOf(i)), curOf(i));
@@ -330,9 +312,7 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
     for (size_t i = 0; i < numBlocks; ++i) {
       if (blocks[i].isOutput || carried[i].cur < 0)
         continue;
-      Value moves = andValues(notValue(isLast), leaving[i]);
-      yields[carried[i].cur] = arith::SelectOp::create(
-          b, loc, moves, nextSlot(i, curOf(i)), curOf(i));
+      yields[carried[i].cur] = slotAfterStep(i, curOf(i), isLast, leaving[i]);
     }
     setYield(b, loc, loop.getBody(), yields);
   }

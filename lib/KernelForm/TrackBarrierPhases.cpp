@@ -27,9 +27,6 @@ using namespace mlir::mgpu;
 
 namespace {
 
-/// Barriers whose phase bits fit one i64.
-constexpr int64_t kMaxTrackedBarriers = 64;
-
 bool isImplicitWaitOn(Operation *op, Value barrier) {
   auto wait = dyn_cast<BarrierWaitOp>(op);
   return wait && !wait.getParity() && wait.getBarrier() == barrier;
@@ -142,6 +139,8 @@ FailureOr<Value> trackBlock(IRRewriter &rewriter, Block &block, Value barrier,
 
 /// Tracks the phases of every barrier array argument of `region`.
 LogicalResult trackRegion(Region &region) {
+  // The phase bits of an array's barriers are one i64.
+  constexpr int64_t kMaxTrackedBarriers = 64;
   if (region.empty())
     return success();
   Block &entry = region.front();

@@ -41,20 +41,12 @@ Value addFlag(OpBuilder &b, Location loc, Value count, Value flag) {
 
 LogicalResult
 PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
-  Value zero = index(0), one = index(1);
-  steps = one;
-  for (Value size : schedule.stepSizes)
-    steps = arith::MulIOp::create(b, loc, steps, size);
-  Value last = arith::SubIOp::create(b, loc, steps, one);
+  countSteps();
   size_t numBlocks = blocks.size();
-  auto stepLoop = [&](ValueRange inits) {
-    return scf::ForOp::create(b, loc, zero, steps, one, inits);
-  };
-  auto changedAt = [&](Value s, ArrayRef<SmallVector<Value>> now,
-                       ArrayRef<SmallVector<Value>> before, size_t i) {
+  auto changedAt = [&](Value s, const BlocksAround &around, size_t i) {
     Value isFirst =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s, zero);
-    return orValues(isFirst, differs(now[i], before[i]));
+    return orValues(isFirst, differs(around.now[i], around.before[i]));
   };
 
   Value isMemoryThread =
@@ -82,18 +74,15 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
     auto loop = stepLoop(inits);
     b.setInsertionPointToStart(loop.getBody());
     Value s = loop.getInductionVar();
-    FailureOr<SmallVector<SmallVector<Value>>> now = blockIndicesAt(s);
-    FailureOr<SmallVector<SmallVector<Value>>> before =
-        blockIndicesAt(arith::SubIOp::create(
-            b, loc, arith::MaxUIOp::create(b, loc, s, one), one));
-    if (failed(now) || failed(before))
+    FailureOr<BlocksAround> around = blockIndicesAround(s, /*withAfter=*/false);
+    if (failed(around))
       return failure();
     SmallVector<Value> yields;
     for (auto [n, i] : llvm::enumerate(inputs)) {
       Value newest = loop.getRegionIterArgs()[2 * n];
       Value fills = loop.getRegionIterArgs()[2 * n + 1];
       int64_t slots = layout.blocks[i].slots;
-      Value changes = changedAt(s, *now, *before, i);
+      Value changes = changedAt(s, *around, i);
       Value slot =
           arith::SelectOp::create(b, loc, changes, nextSlot(i, newest), newest);
       when(changes, [&] {
@@ -109,7 +98,7 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
         });
         for (size_t j = 0; j < numBlocks; ++j)
           if (layout.blocks[j].fetchGroup == static_cast<int64_t>(i))
-            fetch(j, (*now)[j], slot);
+            fetch(j, around->now[j], slot);
       });
       yields.push_back(slot);
       yields.push_back(addFlag(b, loc, fills, changes));
@@ -159,30 +148,21 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
   };
   Value isLast =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s, last);
-  FailureOr<SmallVector<SmallVector<Value>>> now = blockIndicesAt(s);
-  FailureOr<SmallVector<SmallVector<Value>>> before =
-      blockIndicesAt(arith::SubIOp::create(
-          b, loc, arith::MaxUIOp::create(b, loc, s, one), one));
-  FailureOr<SmallVector<SmallVector<Value>>> after =
-      blockIndicesAt(arith::AddIOp::create(
-          b, loc, arith::MinUIOp::create(b, loc, s, last), one));
-  if (failed(now) || failed(before) || failed(after))
+  FailureOr<BlocksAround> around = blockIndicesAround(s, /*withAfter=*/true);
+  if (failed(around))
     return failure();
   SmallVector<Value> leaving(numBlocks);
   for (size_t i = 0; i < numBlocks; ++i) {
-    leaving[i] = orValues(isLast, differs((*now)[i], (*after)[i]));
+    leaving[i] = orValues(isLast, differs(around->now[i], around->after[i]));
     if (!isFetched(i) || !isGroupLeader(i))
       continue;
-    Value changed = changedAt(s, *now, *before, i);
+    Value changed = changedAt(s, *around, i);
     Value waits = iterArgs[carried[i].waits];
     when(changed, [&] { waitFor(i, curOf(i), waits); });
     yields[carried[i].waits] = addFlag(b, loc, waits, changed);
   }
 
-  SmallVector<Value> views;
-  for (size_t i = 0; i < numBlocks; ++i)
-    views.push_back(view(i, curOf(i)));
-  if (failed(buildStep(b, loc, stepIdsAt(s), views)))
+  if (failed(buildStepAt(s, buildStep, curOf)))
     return failure();
 
   // A slot is released once the tensor cores are done reading it too.
@@ -215,7 +195,7 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
       when(schedule.leader, [&] {
         for (size_t i = 0; i < numBlocks; ++i)
           if (blocks[i].isOutput)
-            when(leaving[i], [&] { copyOut(i, (*now)[i], curOf(i)); });
+            when(leaving[i], [&] { copyOut(i, around->now[i], curOf(i)); });
         // The next output block may go into any slot: every copy out
         // has read its slot before the compute threads write again.
         WaitSmemToGmemOp::create(b, loc, 0, /*read_only=*/true);
@@ -229,9 +209,7 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
   for (size_t i = 0; i < numBlocks; ++i) {
     if (carried[i].cur < 0)
       continue;
-    Value moves = andValues(notValue(isLast), leaving[i]);
-    yields[carried[i].cur] =
-        arith::SelectOp::create(b, loc, moves, nextSlot(i, curOf(i)), curOf(i));
+    yields[carried[i].cur] = slotAfterStep(i, curOf(i), isLast, leaving[i]);
   }
   setYield(b, loc, loop.getBody(), yields);
   if (schedule.privateSteps)

@@ -37,8 +37,6 @@ static std::unique_ptr<Pass> createCanonicalizer() {
   return createCanonicalizerPass(GreedyRewriteConfig(), disabled);
 }
 
-/// Host code with loops, vectors and memrefs to the LLVM dialect: what
-/// remains of a module once its kernels are host loops.
 /// LLVM has no f8 types (f8 values live in i8): arithmetic on f8 is done
 /// in f32 and the conversions are integer code (--mgpu-expand-f8). After
 /// the canonicalizations that would fold a conversion chain into one
@@ -51,6 +49,15 @@ static void addF8Passes(OpPassManager &pm) {
   pm.addPass(createMGPUExpandF8());
 }
 
+/// Strided memref views as a base pointer and offset arithmetic (which
+/// expand-strided-metadata writes as affine.apply).
+static void addStridedMetadataExpansion(OpPassManager &pm) {
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+}
+
+/// Host code with loops, vectors and memrefs to the LLVM dialect: what
+/// remains of a module once its kernels are host loops.
 static void addHostToLLVMPasses(OpPassManager &pm) {
   pm.addPass(createMGPUWidenContractions());
   pm.addPass(createCanonicalizer());
@@ -62,8 +69,7 @@ static void addHostToLLVMPasses(OpPassManager &pm) {
   pm.addPass(createMGPUByteBoolVectors());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
+  addStridedMetadataExpansion(pm);
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
@@ -235,8 +241,7 @@ void mlir::mgpu::buildMGPUToBinaryPipeline(
   // inline-PTX lowering.
   pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createConvertNVVMToLLVMPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
+  addStridedMetadataExpansion(pm);
   MGPUAttachTargetOptions target;
   target.chip = options.chip;
   target.optLevel = options.optLevel;

@@ -144,13 +144,18 @@ const char *mgpu::runtime::getNoDeviceReason() {
   return getDriverState().failure.c_str();
 }
 
-void mgpu::runtime::fatalError(const char *format, ...) {
+/// Prints "mgpu runtime: " and the message to stderr, on a line of its own.
+static void printMessage(const char *format, va_list args) {
   std::fputs("mgpu runtime: ", stderr);
+  std::vfprintf(stderr, format, args);
+  std::fputc('\n', stderr);
+}
+
+void mgpu::runtime::fatalError(const char *format, ...) {
   va_list args;
   va_start(args, format);
-  std::vfprintf(stderr, format, args);
+  printMessage(format, args);
   va_end(args);
-  std::fputc('\n', stderr);
   // Flush what the program printed so far, then leave with _exit rather than
   // exit: we may be deep inside JIT-compiled code or one of its global
   // constructors, where running atexit handlers and static destructors (some
@@ -184,12 +189,10 @@ bool mgpu::runtime::isTracing() {
 void mgpu::runtime::trace(const char *format, ...) {
   if (!isTracing())
     return;
-  std::fputs("mgpu runtime: ", stderr);
   va_list args;
   va_start(args, format);
-  std::vfprintf(stderr, format, args);
+  printMessage(format, args);
   va_end(args);
-  std::fputc('\n', stderr);
 }
 
 extern "C" MGPU_RUNTIME_EXPORT bool mgpuRuntimeHasDevice(void) {

@@ -34,6 +34,16 @@ Value getLocationString(OpBuilder &b, Operation *op);
 /// memory (on the GPU, undefined behaviour).
 void checkBarrierIndex(OpBuilder &b, Operation *op, Value index, int64_t count);
 
+/// The host word of barrier `index` of `barriers` (the host memref of an
+/// array of `count` barriers), once checkBarrierIndex has checked `index`.
+Value getCheckedBarrier(OpBuilder &b, Operation *op, Value barriers,
+                        Value index, int64_t count);
+
+/// One arrival (mgpuHostBarrierArrive) on the host word `barrier` of a
+/// barrier that completes a phase after `arrivals` of them.
+void arriveOnHostBarrier(OpBuilder &b, Operation *op, Value barrier,
+                         int64_t arrivals);
+
 /// An `!llvm.ptr` to NUL-terminated `text`, a constant global of `op`'s
 /// module (one per distinct text).
 Value getStringConstant(OpBuilder &b, Operation *op, StringRef text);

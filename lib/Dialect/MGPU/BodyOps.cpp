@@ -147,33 +147,10 @@ static LogicalResult verifySemaphore(Operation *op, MemRefType type,
   return success();
 }
 
-template <typename SemaphoreOp>
-static void addSemaphoreEffects(
-    SemaphoreOp op,
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
-        &effects) {
-  effects.emplace_back(MemoryEffects::Read::get(), &op.getSemMutable(),
-                       SideEffects::DefaultResource::get());
-  effects.emplace_back(MemoryEffects::Write::get(), &op.getSemMutable(),
-                       SideEffects::DefaultResource::get());
-}
-
 LogicalResult SemaphoreSignalOp::verify() {
   return verifySemaphore(*this, getSem().getType(), getIndices().size());
 }
 
 LogicalResult SemaphoreWaitOp::verify() {
   return verifySemaphore(*this, getSem().getType(), getIndices().size());
-}
-
-void SemaphoreSignalOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
-        &effects) {
-  addSemaphoreEffects(*this, effects);
-}
-
-void SemaphoreWaitOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
-        &effects) {
-  addSemaphoreEffects(*this, effects);
 }

@@ -308,6 +308,45 @@ static LogicalResult verifyBlockSpec(Operation *op, size_t gridRank,
   return success();
 }
 
+/// S18-S20 for an op with block specs: one spec per input and output, each
+/// fitting its operand; the operands are named `inName[i]`, `outName[i]`.
+template <typename OpTy>
+static LogicalResult verifyBlockSpecs(OpTy op, size_t gridRank,
+                                      StringRef inName, StringRef outName) {
+  if (op.getInSpecs().size() != op.getIns().size())
+    return op.emitOpError()
+           << "expects one in_spec per input: got " << op.getInSpecs().size()
+           << " in_specs for " << op.getIns().size() << " inputs";
+  if (op.getOutSpecs().size() != op.getOuts().size())
+    return op.emitOpError()
+           << "expects one out_spec per output: got " << op.getOutSpecs().size()
+           << " out_specs for " << op.getOuts().size() << " outputs";
+  auto verifyEach = [&](ValueRange operands, ArrayAttr specs,
+                        StringRef name) -> LogicalResult {
+    for (auto [i, operand] : llvm::enumerate(operands))
+      if (failed(verifyBlockSpec(op, gridRank,
+                                 (name + "[" + Twine(i) + "]").str(),
+                                 operand.getType(), specs[i])))
+        return failure();
+    return success();
+  };
+  if (failed(verifyEach(op.getIns(), op.getInSpecs(), inName)))
+    return failure();
+  return verifyEach(op.getOuts(), op.getOutSpecs(), outName);
+}
+
+/// The types a body sees for `operands` with `specs`: a staged block in
+/// shared memory, else the whole array.
+static void appendBlockTypes(ValueRange operands, ArrayAttr specs,
+                             SmallVectorImpl<Type> &types) {
+  for (auto [operand, specAttr] : llvm::zip(operands, specs)) {
+    auto spec = cast<BlockSpecAttr>(specAttr);
+    types.push_back(spec.isStaged()
+                        ? getStagedBlockType(operand.getType(), spec)
+                        : getGlobalRefType(operand.getType()));
+  }
+}
+
 LogicalResult PallasCallOp::verify() {
   if (failed(verifyLaunchedFromHost(*this)))
     return failure();
@@ -350,28 +389,10 @@ LogicalResult PallasCallOp::verify() {
           *this, getOperation()->getOperands().drop_front(getGrid().size()))))
     return failure();
 
-  // S18.
-  if (getInSpecs().size() != getIns().size())
-    return emitOpError() << "expects one in_spec per input: got "
-                         << getInSpecs().size() << " in_specs for "
-                         << getIns().size() << " inputs";
-  if (getOutSpecs().size() != getOuts().size())
-    return emitOpError() << "expects one out_spec per output: got "
-                         << getOutSpecs().size() << " out_specs for "
-                         << getOuts().size() << " outputs";
-
-  // S19, S20. JAX names the operands args[i] and outputs[i].
-  StringRef inName = jax ? "args" : "ins", outName = jax ? "outputs" : "outs";
-  for (auto [i, operand] : llvm::enumerate(getIns()))
-    if (failed(verifyBlockSpec(*this, grid.size(),
-                               (inName + "[" + Twine(i) + "]").str(),
-                               operand.getType(), getInSpecs()[i])))
-      return failure();
-  for (auto [i, operand] : llvm::enumerate(getOuts()))
-    if (failed(verifyBlockSpec(*this, grid.size(),
-                               (outName + "[" + Twine(i) + "]").str(),
-                               operand.getType(), getOutSpecs()[i])))
-      return failure();
+  // S18-S20. JAX names the operands args[i] and outputs[i].
+  if (failed(verifyBlockSpecs(*this, grid.size(), jax ? "args" : "ins",
+                              jax ? "outputs" : "outs")))
+    return failure();
 
   if (failed(verifyScratchTypes(*this, getScratch())))
     return failure();
@@ -464,16 +485,8 @@ LogicalResult PallasCallOp::verify() {
 
 LogicalResult PallasCallOp::verifyRegions() {
   SmallVector<Type> expected;
-  auto addBlocks = [&](ValueRange operands, ArrayAttr specs) {
-    for (auto [operand, specAttr] : llvm::zip(operands, specs)) {
-      auto spec = cast<BlockSpecAttr>(specAttr);
-      expected.push_back(spec.isStaged()
-                             ? getStagedBlockType(operand.getType(), spec)
-                             : getGlobalRefType(operand.getType()));
-    }
-  };
-  addBlocks(getIns(), getInSpecs());
-  addBlocks(getOuts(), getOutSpecs());
+  appendBlockTypes(getIns(), getInSpecs(), expected);
+  appendBlockTypes(getOuts(), getOutSpecs(), expected);
   if (std::optional<ArrayAttr> scratch = getScratch())
     for (Attribute attr : *scratch)
       expected.push_back(cast<TypeAttr>(attr).getValue());
@@ -660,24 +673,8 @@ LogicalResult EmitPipelineOp::verify() {
                            "them); the pipeline stages their blocks itself";
       return diag;
     }
-  if (getInSpecs().size() != getIns().size())
-    return emitOpError() << "expects one in_spec per input: got "
-                         << getInSpecs().size() << " in_specs for "
-                         << getIns().size() << " inputs";
-  if (getOutSpecs().size() != getOuts().size())
-    return emitOpError() << "expects one out_spec per output: got "
-                         << getOutSpecs().size() << " out_specs for "
-                         << getOuts().size() << " outputs";
-  for (auto [i, operand] : llvm::enumerate(getIns()))
-    if (failed(verifyBlockSpec(*this, grid.size(),
-                               "ins[" + std::to_string(i) + "]",
-                               operand.getType(), getInSpecs()[i])))
-      return failure();
-  for (auto [i, operand] : llvm::enumerate(getOuts()))
-    if (failed(verifyBlockSpec(*this, grid.size(),
-                               "outs[" + std::to_string(i) + "]",
-                               operand.getType(), getOutSpecs()[i])))
-      return failure();
+  if (failed(verifyBlockSpecs(*this, grid.size(), "ins", "outs")))
+    return failure();
   if (CompilerParamsAttr params = getParamsAttr();
       params && !params.getDimensionSemantics().empty()) {
     InFlightDiagnostic diag = emitOpError()
@@ -695,16 +692,8 @@ LogicalResult EmitPipelineOp::verifyRegions() {
   SmallVector<std::string> origins;
   for (size_t d = 0; d < getStaticGrid().size(); ++d)
     origins.push_back("grid index " + std::to_string(d));
-  auto addBlocks = [&](ValueRange operands, ArrayAttr specs) {
-    for (auto [operand, specAttr] : llvm::zip(operands, specs)) {
-      auto spec = cast<BlockSpecAttr>(specAttr);
-      expected.push_back(spec.isStaged()
-                             ? getStagedBlockType(operand.getType(), spec)
-                             : getGlobalRefType(operand.getType()));
-    }
-  };
-  addBlocks(getIns(), getInSpecs());
-  addBlocks(getOuts(), getOutSpecs());
+  appendBlockTypes(getIns(), getInSpecs(), expected);
+  appendBlockTypes(getOuts(), getOutSpecs(), expected);
   llvm::append_range(origins,
                      getOriginNames(getIns().size(), getOuts().size(), 0));
   return verifyRegionArguments(*this, getBody(), "body", expected, origins);

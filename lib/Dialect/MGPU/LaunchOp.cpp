@@ -48,8 +48,7 @@ static int64_t getSharedEntryBytes(Type type) {
   if (auto barrier = dyn_cast<BarrierType>(type))
     return barrier.getSharedMemoryBytes();
   auto memref = cast<MemRefType>(type);
-  return getBufferBytes(memref.getShape(), memref.getElementType())
-      .value_or(0);
+  return getBufferBytes(memref.getShape(), memref.getElementType()).value_or(0);
 }
 
 int64_t LaunchOp::getSharedMemoryBytes() {
@@ -98,9 +97,9 @@ Block::BlockArgListType LaunchOp::getArrayArgs() {
 }
 
 Block::BlockArgListType LaunchOp::getGlobalScratchArgs() {
-  return getBody().getArguments().slice(
-      getNumIdArguments(*this) + getIns().size() + getOuts().size(),
-      getGlobalScratchTypes().size());
+  return getBody().getArguments().slice(getNumIdArguments(*this) +
+                                            getIns().size() + getOuts().size(),
+                                        getGlobalScratchTypes().size());
 }
 
 Block::BlockArgListType LaunchOp::getSharedScratchArgs() {
@@ -122,8 +121,8 @@ LogicalResult LaunchOp::verify() {
   if (static_cast<int64_t>(getGrid().size()) !=
       llvm::count(grid, ShapedType::kDynamic))
     return emitOpError() << "expects one grid operand per dynamic size ("
-                         << llvm::count(grid, ShapedType::kDynamic)
-                         << "), got " << getGrid().size();
+                         << llvm::count(grid, ShapedType::kDynamic) << "), got "
+                         << getGrid().size();
   for (auto [i, size] : llvm::enumerate(grid))
     if (!ShapedType::isDynamic(size) && size <= 0)
       return emitOpError() << "grid size #" << i << " must be positive, got "
@@ -172,14 +171,24 @@ LogicalResult LaunchOp::verify() {
                 "workgroup-memory buffers and barrier arrays, got "
              << type;
     if (offset < end || offset % TargetInfo::kSharedAlignment)
-      return emitOpError()
-             << "expects shared scratch #" << i << " at a multiple of "
-             << TargetInfo::kSharedAlignment
-             << " bytes after the entries before it (from " << end
-             << "), got offset " << offset;
+      return emitOpError() << "expects shared scratch #" << i
+                           << " at a multiple of "
+                           << TargetInfo::kSharedAlignment
+                           << " bytes after the entries before it (from " << end
+                           << "), got offset " << offset;
     end = offset + getSharedEntryBytes(type);
   }
   return success();
+}
+
+Block *LaunchOp::createBody(OpBuilder &b) {
+  SmallVector<Type> types = getExpectedArgumentTypes();
+  Block *body = b.createBlock(&getBody(), {}, types,
+                              SmallVector<Location>(types.size(), getLoc()));
+  b.setInsertionPointToStart(body);
+  YieldOp::create(b, getLoc());
+  b.setInsertionPointToStart(body);
+  return body;
 }
 
 LogicalResult LaunchOp::verifyRegions() {

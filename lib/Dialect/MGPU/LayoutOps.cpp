@@ -160,10 +160,8 @@ LogicalResult mlir::mgpu::verifyOutLayouts(Operation *op, Attribute attr) {
 
 LogicalResult LayoutCastOp::verify() {
   // Only the layout changes, never the value or its type.
-  if (getResult().getType() != getSource().getType())
-    return emitOpError() << "expects the result to have the source's type "
-                         << getSource().getType() << ", got "
-                         << getResult().getType();
+  if (failed(verifyResultTypeOf(*this, getSource(), "source")))
+    return failure();
   if (failed(verifyInsideKernel(*this)))
     return failure();
   LayoutKind kind = getLayout().getKind();

@@ -34,105 +34,97 @@ FailureOr<int64_t> mlir::mgpu::parseInt64(AsmParser &parser) {
   return value;
 }
 
-FailureOr<SmallVector<int64_t>> mlir::mgpu::parseI64List(AsmParser &parser) {
-  SmallVector<int64_t> values;
-  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
-        FailureOr<int64_t> value = parseInt64(parser);
-        if (failed(value))
-          return failure();
-        values.push_back(*value);
-        return success();
-      }))
+/// A bracketed, comma-separated list of what `parseElement` parses.
+template <typename T>
+static FailureOr<SmallVector<T>>
+parseList(AsmParser &parser, function_ref<FailureOr<T>()> parseElement) {
+  SmallVector<T> values;
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                     [&]() -> ParseResult {
+                                       FailureOr<T> value = parseElement();
+                                       if (failed(value))
+                                         return failure();
+                                       values.push_back(*value);
+                                       return success();
+                                     }))
     return failure();
   return values;
+}
+
+/// Prints `values` as a bracketed, comma-separated list, each value as
+/// `printElement` prints it.
+template <typename T, typename PrintElement>
+static void printList(AsmPrinter &printer, ArrayRef<T> values,
+                      PrintElement printElement) {
+  printer << '[';
+  llvm::interleaveComma(values, printer, printElement);
+  printer << ']';
+}
+
+FailureOr<SmallVector<int64_t>> mlir::mgpu::parseI64List(AsmParser &parser) {
+  return parseList<int64_t>(parser, [&] { return parseInt64(parser); });
 }
 
 FailureOr<SmallVector<int64_t>> mlir::mgpu::parseBlockShape(AsmParser &parser) {
-  SmallVector<int64_t> values;
-  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
-        if (succeeded(parser.parseOptionalQuestion())) {
-          values.push_back(ShapedType::kDynamic);
-          return success();
-        }
-        FailureOr<int64_t> value = parseInt64(parser);
-        if (failed(value))
-          return failure();
-        values.push_back(*value);
-        return success();
-      }))
-    return failure();
-  return values;
+  return parseList<int64_t>(parser, [&]() -> FailureOr<int64_t> {
+    if (succeeded(parser.parseOptionalQuestion()))
+      return ShapedType::kDynamic;
+    return parseInt64(parser);
+  });
 }
 
 void mlir::mgpu::printBlockShape(AsmPrinter &printer, ArrayRef<int64_t> shape) {
-  printer << '[';
-  llvm::interleaveComma(shape, printer, [&](int64_t size) {
+  printList(printer, shape, [&](int64_t size) {
     if (ShapedType::isDynamic(size))
       printer << '?';
     else
       printer << size;
   });
-  printer << ']';
 }
 
 void mlir::mgpu::printI64List(AsmPrinter &printer, ArrayRef<int64_t> values) {
-  printer << '[';
-  llvm::interleaveComma(values, printer);
-  printer << ']';
+  printList(printer, values, [&](int64_t value) { printer << value; });
 }
 
 FailureOr<SmallVector<StringAttr>>
 mlir::mgpu::parseNameList(AsmParser &parser) {
-  SmallVector<StringAttr> names;
-  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
-        std::string name;
-        if (parser.parseString(&name))
-          return failure();
-        names.push_back(StringAttr::get(parser.getContext(), name));
-        return success();
-      }))
-    return failure();
-  return names;
+  return parseList<StringAttr>(parser, [&]() -> FailureOr<StringAttr> {
+    std::string name;
+    if (parser.parseString(&name))
+      return failure();
+    return StringAttr::get(parser.getContext(), name);
+  });
 }
 
 void mlir::mgpu::printNameList(AsmPrinter &printer,
                                ArrayRef<StringAttr> names) {
-  printer << '[';
-  llvm::interleaveComma(names, printer,
-                        [&](StringAttr name) { printer << name; });
-  printer << ']';
+  printList(printer, names, [&](StringAttr name) { printer << name; });
 }
 
 FailureOr<SmallVector<DimensionSemantics>>
 mlir::mgpu::parseSemanticsList(AsmParser &parser) {
-  SmallVector<DimensionSemantics> values;
-  if (parser.parseCommaSeparatedList(
-          AsmParser::Delimiter::Square, [&]() -> ParseResult {
-            SMLoc loc = parser.getCurrentLocation();
-            StringRef keyword;
-            if (parser.parseKeyword(&keyword))
-              return failure();
-            std::optional<DimensionSemantics> value =
-                symbolizeDimensionSemantics(keyword);
-            if (!value)
-              return parser.emitError(loc,
-                                      "expected 'parallel' or 'sequential', "
-                                      "got '")
-                     << keyword << "'";
-            values.push_back(*value);
-            return success();
-          }))
-    return failure();
-  return values;
+  return parseList<DimensionSemantics>(
+      parser, [&]() -> FailureOr<DimensionSemantics> {
+        SMLoc loc = parser.getCurrentLocation();
+        StringRef keyword;
+        if (parser.parseKeyword(&keyword))
+          return failure();
+        std::optional<DimensionSemantics> value =
+            symbolizeDimensionSemantics(keyword);
+        if (!value) {
+          parser.emitError(loc, "expected 'parallel' or 'sequential', got '")
+              << keyword << "'";
+          return failure();
+        }
+        return *value;
+      });
 }
 
 void mlir::mgpu::printSemanticsList(AsmPrinter &printer,
                                     ArrayRef<DimensionSemantics> values) {
-  printer << '[';
-  llvm::interleaveComma(values, printer, [&](DimensionSemantics value) {
+  printList(printer, values, [&](DimensionSemantics value) {
     printer << stringifyDimensionSemantics(value);
   });
-  printer << ']';
 }
 
 FailureOr<bool> mlir::mgpu::parseBool(AsmParser &parser) {
@@ -146,32 +138,26 @@ FailureOr<bool> mlir::mgpu::parseBool(AsmParser &parser) {
 
 FailureOr<SmallVector<Attribute>>
 mlir::mgpu::parseTransformList(AsmParser &parser) {
-  SmallVector<Attribute> transforms;
-  if (parser.parseCommaSeparatedList(
-          AsmParser::Delimiter::Square, [&]() -> ParseResult {
-            SMLoc loc = parser.getCurrentLocation();
-            Attribute attr;
-            if (parser.parseAttribute(attr))
-              return failure();
-            if (!isa<TileTransformAttr, SwizzleTransformAttr,
-                     TransposeTransformAttr>(attr))
-              return parser.emitError(loc, "expected a block transform "
-                                           "(#mgpu.tile, #mgpu.swizzle or "
-                                           "#mgpu.transpose), got ")
-                     << attr;
-            transforms.push_back(attr);
-            return success();
-          }))
-    return failure();
-  return transforms;
+  return parseList<Attribute>(parser, [&]() -> FailureOr<Attribute> {
+    SMLoc loc = parser.getCurrentLocation();
+    Attribute attr;
+    if (parser.parseAttribute(attr))
+      return failure();
+    if (!isa<TileTransformAttr, SwizzleTransformAttr, TransposeTransformAttr>(
+            attr)) {
+      parser.emitError(loc, "expected a block transform (#mgpu.tile, "
+                            "#mgpu.swizzle or #mgpu.transpose), got ")
+          << attr;
+      return failure();
+    }
+    return attr;
+  });
 }
 
 void mlir::mgpu::printTransformList(AsmPrinter &printer,
                                     ArrayRef<Attribute> transforms) {
-  printer << '[';
-  llvm::interleaveComma(transforms, printer,
-                        [&](Attribute attr) { printer.printAttribute(attr); });
-  printer << ']';
+  printList(printer, transforms,
+            [&](Attribute attr) { printer.printAttribute(attr); });
 }
 
 //===----------------------------------------------------------------------===//

@@ -80,9 +80,13 @@ emitUnknownAttributeError(Operation *op, NamedAttribute attr, StringRef where) {
   return diag;
 }
 
+/// An attribute on region argument or result `index` (`kind`: "argument"
+/// or "result") of `op`.
 static LogicalResult verifyArgOrResultAttribute(Operation *op,
                                                 NamedAttribute attr,
-                                                StringRef where) {
+                                                StringRef kind,
+                                                unsigned index) {
+  std::string where = (kind + " #" + Twine(index)).str();
   if (attr.getName() == MGPUDialect::getTargetAttrName())
     return op->emitError() << "'" << MGPUDialect::getTargetAttrName()
                            << "' must be attached to a builtin.module, not "
@@ -94,16 +98,14 @@ LogicalResult MGPUDialect::verifyRegionArgAttribute(Operation *op,
                                                     unsigned regionIndex,
                                                     unsigned argIndex,
                                                     NamedAttribute attr) {
-  return verifyArgOrResultAttribute(op, attr,
-                                    "argument #" + std::to_string(argIndex));
+  return verifyArgOrResultAttribute(op, attr, "argument", argIndex);
 }
 
 LogicalResult MGPUDialect::verifyRegionResultAttribute(Operation *op,
                                                        unsigned regionIndex,
                                                        unsigned resultIndex,
                                                        NamedAttribute attr) {
-  return verifyArgOrResultAttribute(op, attr,
-                                    "result #" + std::to_string(resultIndex));
+  return verifyArgOrResultAttribute(op, attr, "result", resultIndex);
 }
 
 LogicalResult MGPUDialect::verifyOperationAttribute(Operation *op,

@@ -137,6 +137,27 @@ int64_t mlir::mgpu::getSwizzledRowElements(BlockSpecAttr spec) {
   return shape.empty() ? 1 : shape.back();
 }
 
+LogicalResult mlir::mgpu::verifyGroupWait(Operation *op, uint64_t pending,
+                                          int64_t most, StringRef groups) {
+  if (failed(verifyInsideKernel(op)))
+    return failure();
+  int64_t count = static_cast<int64_t>(pending);
+  if (count < 0 || count > most)
+    return op->emitOpError() << "waits for at most 0 to " << most << " pending "
+                             << groups << ", got " << pending;
+  return success();
+}
+
+LogicalResult mlir::mgpu::verifyResultTypeOf(Operation *op, Value operand,
+                                             StringRef name) {
+  Type result = op->getResult(0).getType();
+  if (result != operand.getType())
+    return op->emitOpError()
+           << "expects the result to have the " << name << "'s type "
+           << operand.getType() << ", got " << result;
+  return success();
+}
+
 LogicalResult mlir::mgpu::verifyInsideKernel(Operation *op) {
   for (Operation *parent = op->getParentOp(); parent;
        parent = parent->getParentOp()) {

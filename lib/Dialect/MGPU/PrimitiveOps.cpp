@@ -159,19 +159,27 @@ static LogicalResult verifyWindow(Operation *op, MemRefType smem,
 // Copies
 //===----------------------------------------------------------------------===//
 
+/// What both copies check: that they are inside a kernel, the types of
+/// their sides, and the window of the global side.
+template <typename CopyOp>
+static LogicalResult verifyCopy(CopyOp op, MemRefType shared, MemRefType global,
+                                StringRef sharedName, StringRef globalName) {
+  if (failed(verifyInsideKernel(op)))
+    return failure();
+  if (failed(verifyCopySides(op, shared, global, sharedName, globalName)))
+    return failure();
+  return verifyWindow(op, shared, global, op.getStaticOffsets(),
+                      op.getOffsets(), globalName);
+}
+
 SmallVector<OpFoldResult> CopyGmemToSmemOp::getMixedOffsets() {
   return getMixedValues(getStaticOffsets(), getOffsets(), getContext());
 }
 
 LogicalResult CopyGmemToSmemOp::verify() {
-  if (failed(verifyInsideKernel(*this)))
-    return failure();
-  auto src = cast<MemRefType>(getSrc().getType());
   auto dst = cast<MemRefType>(getDst().getType());
-  if (failed(verifyCopySides(*this, dst, src, "the destination", "the source")))
-    return failure();
-  if (failed(verifyWindow(*this, dst, src, getStaticOffsets(), getOffsets(),
-                          "the source")))
+  if (failed(verifyCopy(*this, dst, cast<MemRefType>(getSrc().getType()),
+                        "the destination", "the source")))
     return failure();
   if (getTransforms() && failed(getSwizzledTiling(*this, "the destination",
                                                   *getTransforms(), dst)))
@@ -179,52 +187,21 @@ LogicalResult CopyGmemToSmemOp::verify() {
   return verifyBarrierIndex(*this, getBarrier().getType(), getBarrierIndex());
 }
 
-void CopyGmemToSmemOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
-        &effects) {
-  effects.emplace_back(MemoryEffects::Read::get(), &getSrcMutable(),
-                       SideEffects::DefaultResource::get());
-  effects.emplace_back(MemoryEffects::Write::get(), &getDstMutable(),
-                       SideEffects::DefaultResource::get());
-  effects.emplace_back(MemoryEffects::Write::get(), &getBarrierMutable(),
-                       SideEffects::DefaultResource::get());
-}
-
 SmallVector<OpFoldResult> CopySmemToGmemOp::getMixedOffsets() {
   return getMixedValues(getStaticOffsets(), getOffsets(), getContext());
 }
 
 LogicalResult CopySmemToGmemOp::verify() {
-  if (failed(verifyInsideKernel(*this)))
-    return failure();
-  auto src = cast<MemRefType>(getSrc().getType());
-  auto dst = cast<MemRefType>(getDst().getType());
-  if (failed(verifyCopySides(*this, src, dst, "the source", "the destination")))
-    return failure();
-  return verifyWindow(*this, src, dst, getStaticOffsets(), getOffsets(),
-                      "the destination");
-}
-
-void CopySmemToGmemOp::getEffects(
-    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
-        &effects) {
-  effects.emplace_back(MemoryEffects::Read::get(), &getSrcMutable(),
-                       SideEffects::DefaultResource::get());
-  effects.emplace_back(MemoryEffects::Write::get(), &getDstMutable(),
-                       SideEffects::DefaultResource::get());
+  return verifyCopy(*this, cast<MemRefType>(getSrc().getType()),
+                    cast<MemRefType>(getDst().getType()), "the source",
+                    "the destination");
 }
 
 LogicalResult CommitSmemOp::verify() { return verifyInsideKernel(*this); }
 
 LogicalResult WaitSmemToGmemOp::verify() {
-  if (failed(verifyInsideKernel(*this)))
-    return failure();
   // cp.async.bulk.wait_group takes a count in [0, 63].
-  int64_t pending = static_cast<int64_t>(getPending());
-  if (pending < 0 || pending > 63)
-    return emitOpError() << "waits for at most 0 to 63 pending groups, got "
-                         << getPending();
-  return success();
+  return verifyGroupWait(*this, getPending(), 63, "groups");
 }
 
 //===----------------------------------------------------------------------===//

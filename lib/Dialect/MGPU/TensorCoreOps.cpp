@@ -41,10 +41,8 @@ static LogicalResult verifyOperandTiling(WgmmaOp op, StringRef name, Type type,
                                          int64_t rowMultiple);
 
 LogicalResult WgmmaOp::verify() {
-  if (getResult().getType() != getAcc().getType())
-    return emitOpError() << "expects the result to have the accumulator's type "
-                         << getAcc().getType() << ", got "
-                         << getResult().getType();
+  if (failed(verifyResultTypeOf(*this, getAcc(), "accumulator")))
+    return failure();
   if (failed(verifyInsideKernel(*this)))
     return failure();
   auto accType = cast<VectorType>(getAcc().getType());
@@ -166,16 +164,9 @@ void WgmmaOp::getEffects(
 }
 
 LogicalResult WgmmaWaitOp::verify() {
-  if (failed(verifyInsideKernel(*this)))
-    return failure();
   // wgmma.wait_group takes a count in [0, 7] in practice; PTX allows any
   // immediate, but more than 7 groups in flight do not fit the registers.
-  int64_t pending = static_cast<int64_t>(getPending());
-  if (pending < 0 || pending > 7)
-    return emitOpError() << "waits for at most 0 to 7 pending wgmma groups, "
-                            "got "
-                         << getPending();
-  return success();
+  return verifyGroupWait(*this, getPending(), 7, "wgmma groups");
 }
 
 LogicalResult SetMaxRegistersOp::verify() {

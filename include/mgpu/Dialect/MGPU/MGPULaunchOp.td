@@ -112,6 +112,10 @@ def MGPU_LaunchOp : MGPU_Op<"launch", [
 
     /// The types the body's arguments must have, in order.
     ::llvm::SmallVector<::mlir::Type> getExpectedArgumentTypes();
+
+    /// Creates the body: a block of those arguments, ending in its yield;
+    /// `b` is left at its start.
+    ::mlir::Block *createBody(::mlir::OpBuilder &b);
   }];
 }
 

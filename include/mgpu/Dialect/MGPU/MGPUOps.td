@@ -237,9 +237,9 @@ def MGPU_AxisSizeOp : MGPU_NamedAxisOp<"axis_size"> {
 // Semaphores
 //===----------------------------------------------------------------------===//
 
-class MGPU_SemaphoreOp<string mnemonic> : MGPU_Op<mnemonic, [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
-  let arguments = (ins MemRefOf<[I32]>:$sem, Variadic<Index>:$indices,
+class MGPU_SemaphoreOp<string mnemonic> : MGPU_Op<mnemonic> {
+  let arguments = (ins Arg<MemRefOf<[I32]>, "", [MemRead, MemWrite]>:$sem,
+                       Variadic<Index>:$indices,
                        I32:$value);
   let assemblyFormat = [{
     $sem `[` $indices `]` `,` $value attr-dict `:` type($sem)

@@ -25,8 +25,7 @@ include "mgpu/Dialect/MGPU/MGPUTypes.td"
 // Async copies
 //===----------------------------------------------------------------------===//
 
-def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem"> {
   let summary = "async copy of a global-memory window into shared memory";
   let description = [{
     Starts copying a window of `src` (global memory) into `dst` (a statically
@@ -58,11 +57,11 @@ def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem", [
     ```
   }];
   let arguments = (ins
-    AnyMemRef:$src,
+    Arg<AnyMemRef, "", [MemRead]>:$src,
     Variadic<Index>:$offsets,
     DenseI64ArrayAttr:$static_offsets,
-    AnyMemRef:$dst,
-    MGPU_BarrierType:$barrier,
+    Arg<AnyMemRef, "", [MemWrite]>:$dst,
+    Arg<MGPU_BarrierType, "", [MemWrite]>:$barrier,
     Index:$barrier_index,
     OptionalAttr<ArrayAttr>:$transforms
   );
@@ -78,8 +77,7 @@ def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem", [
   }];
 }
 
-def MGPU_CopySmemToGmemOp : MGPU_Op<"copy_smem_to_gmem", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+def MGPU_CopySmemToGmemOp : MGPU_Op<"copy_smem_to_gmem"> {
   let summary = "async copy of a shared-memory buffer into global memory";
   let description = [{
     Starts copying `src` (shared memory) into a window of `dst` (global
@@ -98,8 +96,8 @@ def MGPU_CopySmemToGmemOp : MGPU_Op<"copy_smem_to_gmem", [
     ```
   }];
   let arguments = (ins
-    AnyMemRef:$src,
-    AnyMemRef:$dst,
+    Arg<AnyMemRef, "", [MemRead]>:$src,
+    Arg<AnyMemRef, "", [MemWrite]>:$dst,
     Variadic<Index>:$offsets,
     DenseI64ArrayAttr:$static_offsets,
     DefaultValuedAttr<BoolAttr, "true">:$commit_group

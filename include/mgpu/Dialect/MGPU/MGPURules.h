@@ -95,6 +95,15 @@ LogicalResult verifyWarpSpecialization(EmitPipelineOp op);
 /// gpu.func) where the backends put them; else an error naming `op`.
 LogicalResult verifyInsideKernel(Operation *op);
 
+/// A wait inside a kernel for all but `pending` of the groups (named
+/// `groups` in messages) in flight, of which the hardware tracks `most`.
+LogicalResult verifyGroupWait(Operation *op, uint64_t pending, int64_t most,
+                              StringRef groups);
+
+/// An op that changes how a value is held, never its type: its result has
+/// the type of `operand` (the `name` in messages).
+LogicalResult verifyResultTypeOf(Operation *op, Value operand, StringRef name);
+
 /// The shared-memory layout `[#mgpu.tile<[rows, cols]>, #mgpu.swizzle<128>]`
 /// of a rank-2 buffer: rows x cols tiles in row-major order, each tile's
 /// 128-byte rows with their 16-byte chunks swizzled (chunk j of row r at

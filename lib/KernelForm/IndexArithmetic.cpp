@@ -1,0 +1,38 @@
+//===- IndexArithmetic.cpp - Index constants and delinearization ----------===//
+//
+// Row-major delinearization (see the header).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/KernelForm/IndexArithmetic.h"
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
+                                      size_t rank,
+                                      function_ref<Value(size_t)> size) {
+  SmallVector<Value> result(rank);
+  for (size_t d = rank; d-- > 1;) {
+    Value s = size(d);
+    result[d] = arith::RemUIOp::create(b, loc, linear, s);
+    linear = arith::DivUIOp::create(b, loc, linear, s);
+  }
+  if (rank)
+    result[0] = linear;
+  return result;
+}
+
+SmallVector<Value> mlir::mgpu::delinearize(OpBuilder &b, Location loc,
+                                           Value linear, ValueRange sizes) {
+  return ::delinearize(b, loc, linear, sizes.size(),
+                       [&](size_t d) { return sizes[d]; });
+}
+
+SmallVector<Value> mlir::mgpu::delinearize(OpBuilder &b, Location loc,
+                                           Value linear,
+                                           ArrayRef<int64_t> shape) {
+  return ::delinearize(b, loc, linear, shape.size(), [&](size_t d) {
+    return indexConstant(b, loc, shape[d]);
+  });
+}
