@@ -257,16 +257,16 @@ LogicalResult LaunchLowering::lower() {
   bool concurrently =
       waitsOn(launch, [](Operation *op) { return isa<SemaphoreWaitOp>(op); });
   if (concurrently) {
-    std::optional<int64_t> total = launch.getWarpgroups();
+    int64_t total = launch.getWarpgroups();
+    bool bounded = true;
     SmallVector<int64_t> shape(launch.getStaticGrid());
     llvm::append_range(shape, launch.getClusterShape());
-    for (int64_t size : shape)
-      if (ShapedType::isDynamic(size) || !total ||
-          *total * size > kMaxHostThreads)
-        total = std::nullopt;
-      else
-        *total *= size;
-    if (!total) {
+    for (int64_t size : shape) {
+      bounded = bounded && !ShapedType::isDynamic(size) &&
+                total * size <= kMaxHostThreads;
+      total = bounded ? total * size : total;
+    }
+    if (!bounded) {
       InFlightDiagnostic diag =
           launch.emitOpError()
           << "waits on a semaphore: interpret mode runs each of its Pallas "

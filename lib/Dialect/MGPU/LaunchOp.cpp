@@ -137,8 +137,9 @@ LogicalResult LaunchOp::verify() {
   if (failed(verifyLaunchLimits(*this, grid, cluster)))
     return failure();
   int64_t maxWarpgroups = TargetInfo::kMaxThreadsPerCta / kWarpgroupLanes;
-  if (getWarpgroups() < 1 || getWarpgroups() > maxWarpgroups)
-    return emitOpError() << "runs " << getWarpgroups()
+  int64_t warpgroups = getWarpgroupsAttr().getInt();
+  if (warpgroups < 1 || warpgroups > maxWarpgroups)
+    return emitOpError() << "runs " << warpgroups
                          << " warpgroups per CTA, expected 1 to "
                          << maxWarpgroups << " (" << kWarpgroupLanes
                          << " threads each)";
