@@ -507,6 +507,25 @@ def MGPUOutlineKernels : Pass<"mgpu-outline-kernels", "::mlir::ModuleOp"> {
   ];
 }
 
+def MGPUAlignDynamicSharedMemory
+    : Pass<"mgpu-align-dynamic-shared-memory", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Declare a kernel module's dynamic shared memory extern, "
+                "aligned for the 128-byte swizzle";
+  let description = [{
+    Runs on a `gpu.module` after `convert-gpu-to-nvvm`. The upstream
+    lowering of `gpu.dynamic_shared_memory` defines an internal,
+    zero-sized, 16-byte-aligned shared global; the NVPTX backend emits it
+    as a 1-byte static shared variable that the kernel's whole dynamic
+    shared memory is addressed from. This pass makes every zero-sized
+    array global of the shared address space an external declaration
+    (`.extern .shared .align 1024 .b8 name[]`: the dynamic shared memory
+    itself, with no static variable before it) aligned to 1024 bytes, the
+    period of the 128-byte swizzle that TMA and wgmma apply to absolute
+    shared-memory addresses.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def MGPUAttachTarget : Pass<"mgpu-attach-target", "::mlir::ModuleOp"> {
   let summary = "Give every gpu.module the NVVM target of the mgpu target";
   let description = [{

@@ -259,6 +259,7 @@ void mlir::mgpu::buildMGPUToBinaryPipeline(
 
   // Kernels to NVVM.
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  pm.addNestedPass<gpu::GPUModuleOp>(createMGPUAlignDynamicSharedMemory());
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizer());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());

@@ -12,6 +12,11 @@
 // has no lane access to shared memory.
 // RUN: mgpu-opt %mgpu_src_root/examples/matmul_pallas_call.mlir --mgpu-to-binary="format=isa" \
 // RUN:   | %python %mgpu_src_root/utils/extract-ptx.py | FileCheck %s --check-prefix=PTX
+// The dynamic shared memory is the extern array, aligned for the 128-byte
+// swizzle, with no static shared variable.
+// PTX-NOT: .shared .align
+// PTX: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
+// PTX-NOT: .shared .align
 // PTX: .reqntid 128, 1, 1
 // PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // PTX-NOT: wgmma.mma_async
