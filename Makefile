@@ -46,8 +46,11 @@ check: build
 	ninja -C $(BUILD) check-mgpu
 	@$(MAKE) --no-print-directory docs-check
 
+# -O1, as the sanitizers' authors recommend: their checks stay precise and
+# the instrumented build compiles faster than at -O3.
 $(ASAN_BUILD)/build.ninja:
-	cmake -S . -B $(ASAN_BUILD) $(CMAKE_ARGS) -DMGPU_SANITIZE=ON
+	cmake -S . -B $(ASAN_BUILD) $(CMAKE_ARGS) -DMGPU_SANITIZE=ON \
+	  "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" "-DCMAKE_C_FLAGS_RELEASE=-O1 -DNDEBUG"
 
 check-sanitize: deps $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD)

@@ -85,7 +85,7 @@ def MGPUSelectTensorCores : Pass<"mgpu-select-tensor-cores"> {
     The one decision about tensor cores, recorded in the IR for the passes
     after it: with `enable` on a chip with wgmma (sm_90a), every
     `mgpu.wgmma` of a kernel that the tensor cores can run (f16 or bf16 a
-    and b, f32 accumulator of at most 32 KiB) gets the unit attribute
+    and b, f32 accumulator of at most 64 KiB) gets the unit attribute
     `mgpu.tensor_cores`. --mgpu-expand-pipelines then stores the blocks only
     such ops read in their tiled, swizzled layout, --mgpu-assign-layouts
     leaves their results in WGMMA fragments and

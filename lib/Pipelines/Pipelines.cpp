@@ -89,7 +89,7 @@ static void addHostToLLVMPasses(OpPassManager &pm) {
 /// loops over kernel-level ops, barrier phases explicit. With tensor cores,
 /// blocks that only wgmma reads are staged in their tiled, swizzled layout.
 static void addKernelFormPasses(OpPassManager &pm, bool identityLayout,
-                                bool tensorCores = false) {
+                                bool tensorCores = true) {
   MGPUBufferizeOptions bufferize;
   bufferize.identityLayout = identityLayout;
   pm.addPass(createMGPUBufferize(bufferize));
