@@ -7,7 +7,9 @@
 // two blocks in place (views at the transfers' indices), so that it runs as
 // wgmma.mma_async and the pipeline expansion may stage its blocks in the
 // swizzled layout. Only what the tensor-core lowering takes is rewritten: a
-// row-major matmul (m, k) x (k, n) -> (m, n) summing f16 or bf16 products
+// matmul (m, k) x (k, n) -> (m, n), or with b transposed, (m, k) x (n, k)
+// (`a @ b.T`, attention's q k^T: b becomes a transposed view, which the
+// tensor cores read K-major), summing f16 or bf16 products
 // into an f32 accumulator, M a multiple of 64, N of 8 up to 256, K of 16,
 // both inputs in-bounds minor-identity reads of 2-d shared memrefs. The
 // arithmetic is wgmma's (f32 sums in k order), which every backend shares.
@@ -50,14 +52,31 @@ vector::TransferReadOp getBlockRead(Value value) {
   return read;
 }
 
+/// Whether `maps` are those of (m, k) x (n, k) -> (m, n): a matmul with b
+/// transposed.
+bool isMatmulWithTransposedB(ArrayAttr maps) {
+  if (maps.size() != 3)
+    return false;
+  MLIRContext *ctx = maps.getContext();
+  AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+             k = getAffineDimExpr(2, ctx);
+  auto map = [&](ArrayRef<AffineExpr> results) {
+    return AffineMap::get(3, 0, results, ctx);
+  };
+  return cast<AffineMapAttr>(maps[0]).getValue() == map({m, k}) &&
+         cast<AffineMapAttr>(maps[1]).getValue() == map({n, k}) &&
+         cast<AffineMapAttr>(maps[2]).getValue() == map({m, n});
+}
+
 struct ContractToWgmma : public OpRewritePattern<vector::ContractionOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(vector::ContractionOp op,
                                 PatternRewriter &rewriter) const override {
+    bool transposedB = isMatmulWithTransposedB(op.getIndexingMaps());
     if (op.getKind() != vector::CombiningKind::ADD ||
         isa<vector::MaskOp>(op->getParentOp()) ||
-        !isRowMajorMatmul(op.getIndexingMaps()))
-      return rewriter.notifyMatchFailure(op, "not a row-major matmul");
+        (!isRowMajorMatmul(op.getIndexingMaps()) && !transposedB))
+      return rewriter.notifyMatchFailure(op, "not a matmul");
     auto accType = dyn_cast<VectorType>(op.getAccType());
     vector::TransferReadOp lhs = getBlockRead(op.getLhs());
     vector::TransferReadOp rhs = getBlockRead(op.getRhs());
@@ -79,7 +98,12 @@ struct ContractToWgmma : public OpRewritePattern<vector::ContractionOp> {
       return rewriter.notifyMatchFailure(op, "not in a kernel body");
 
     Location loc = op.getLoc();
-    Value b = view(rewriter, loc, rhs, 0, k);
+    Value b = view(rewriter, loc, rhs, 0, transposedB ? n : k);
+    if (transposedB)
+      b = memref::TransposeOp::create(
+          rewriter, loc, b,
+          AffineMapAttr::get(AffineMap::getPermutationMap(
+              ArrayRef<unsigned>{1, 0}, rewriter.getContext())));
     // An accumulator block read and written back whole is updated 64 rows
     // at a time, as JAX's consumer warpgroups do: one warpgroup's MMA and a
     // 64 x N accumulator, which the tensor-core lowering keeps in registers.

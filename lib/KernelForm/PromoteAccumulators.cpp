@@ -50,11 +50,17 @@ using namespace mlir::mgpu;
 
 namespace {
 
-/// The buffer a memref is a view of.
+/// The buffer a memref is a view of (memref.transpose is a view too, but
+/// not a ViewLikeOpInterface).
 Value getRootBuffer(Value memref) {
-  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
-    memref = view.getViewSource();
-  return memref;
+  while (true) {
+    if (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
+      memref = view.getViewSource();
+    else if (auto transpose = memref.getDefiningOp<memref::TransposeOp>())
+      memref = transpose.getIn();
+    else
+      return memref;
+  }
 }
 
 /// The buffers a memref may be a view of: through views and the choices of

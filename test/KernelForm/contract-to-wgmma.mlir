@@ -108,3 +108,31 @@ func.func @left_alone(%g: memref<64x16xf16>) {
   }
   return
 }
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+#nt = {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                        affine_map<(m, n, k) -> (m, n)>],
+       iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}
+
+// b transposed (`a @ b.T`, attention's q k^T): b becomes the transpose of
+// a view of its N x K block.
+// CHECK-LABEL: func.func @transposed_b
+// CHECK: %[[B:.*]] = memref.subview %{{.*}}[0, 0] [32, 16] [1, 1] : memref<32x16xf16, #gpu.address_space<workgroup>> to memref<32x16xf16, strided<[16, 1]>, #gpu.address_space<workgroup>>
+// CHECK: %[[BT:.*]] = memref.transpose %[[B]] (d0, d1) -> (d1, d0) : memref<32x16xf16, strided<[16, 1]>, #gpu.address_space<workgroup>> to memref<16x32xf16, strided<[1, 16]>, #gpu.address_space<workgroup>>
+// CHECK: mgpu.wgmma %{{.*}}, %{{.*}}, %[[BT]] : vector<64x32xf32>, memref<64x16xf16, strided<[16, 1]>, #gpu.address_space<workgroup>>, memref<16x32xf16, strided<[1, 16]>, #gpu.address_space<workgroup>>
+func.func @transposed_b() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs []
+      scratch [memref<64x16xf16, #s>, memref<32x16xf16, #s>, memref<64x32xf32, #s>] {
+  ^bb0(%as: memref<64x16xf16, #s>, %bs: memref<32x16xf16, #s>, %cs: memref<64x32xf32, #s>):
+    %c0 = arith.constant 0 : index
+    %pad = arith.constant 0.0 : f16
+    %zero = arith.constant dense<0.0> : vector<64x32xf32>
+    %a = vector.transfer_read %as[%c0, %c0], %pad {in_bounds = [true, true]} : memref<64x16xf16, #s>, vector<64x16xf16>
+    %b = vector.transfer_read %bs[%c0, %c0], %pad {in_bounds = [true, true]} : memref<32x16xf16, #s>, vector<32x16xf16>
+    %r = vector.contract #nt %a, %b, %zero : vector<64x16xf16>, vector<32x16xf16> into vector<64x32xf32>
+    vector.transfer_write %r, %cs[%c0, %c0] {in_bounds = [true, true]} : vector<64x32xf32>, memref<64x32xf32, #s>
+  }
+  return
+}
