@@ -141,7 +141,7 @@ def main():
             name = file[:-len(".mlir")]
             path = os.path.join(programs, file)
             # A `// bundle-variant: OPTIONS` line adds an executable built
-            # with those mgpu-run options (name.OPTION-WORDS).
+            # with those mgpu-run options (name.OPTION-WORDS, `=` as `-`).
             variants = [[]]
             with open(path) as stream:
                 for line in stream:
@@ -149,7 +149,8 @@ def main():
                     if match:
                         variants.append(match.group(1).split())
             for options in variants:
-                suffix = "".join("." + o.lstrip("-") for o in options)
+                suffix = "".join("." + o.lstrip("-").replace("=", "-")
+                             for o in options)
                 run([mgpu_run, path, "-e", "main", "--emit-executable", "-o",
                      os.path.join(staging, "bench", name + suffix)] + options)
                 manifest.append(("bench %s%s bench/programs/%s %s" % (

@@ -119,7 +119,7 @@ def table(work, lines):
         rows = []
         for name in steps[key]:
             record = ours(work, name)
-            label = "ours " + name.replace(".tensor-cores", " +tc")
+            label = "ours " + name.replace(".tensor-cores-0", " lanes")
             rows.append(("ours", label, record.get("ms"), full[key],
                          record["check"] if record["status"] == "ok" or
                          "ms" in record else record["status"], ""))
@@ -194,8 +194,8 @@ def table(work, lines):
                  "back behind torch.cuda._sleep; JAX: CUPTI kernel time of "
                  "each of 10 calls). Checks: ours by their own reference "
                  "(mismatch count); peers at 32 sampled places against "
-                 "float64 (peers.py, TOLERANCE). +tc: built with "
-                 "--tensor-cores.")
+                 "float64 (peers.py, TOLERANCE). lanes: built with "
+                 "--tensor-cores=0 (ordinary instructions).")
     lines.extend(detail)
     others = steps.get("other", [])
     if others:

@@ -2,10 +2,10 @@
 // flops) written as examples/matmul_bf16.mlir is (JAX's 128x128x64 tiling,
 // a 4-stage emit_pipeline over K, one mgpu.wgmma per 64-row half, both
 // accumulators carried in registers across the pipeline). The bundle
-// builds it twice: as is (wgmma on ordinary instructions) and with
-// --tensor-cores (wgmma.mma_async), the line below says so. Timed with CUDA
+// builds it twice: as is (wgmma.mma_async, the default) and with
+// --tensor-cores=0 (ordinary instructions), the line below says so. Timed with CUDA
 // events; 64 entries are checked against a scalar dot product.
-// bundle-variant: --tensor-cores
+// bundle-variant: --tensor-cores=0
 
 #whole = #mgpu.block_spec<shape = [4096, 4096], index_map = affine_map<(i, j) -> (0, 0)>, memory_space = gmem>
 #c_block = #mgpu.block_spec<shape = [128, 128], index_map = affine_map<(i, j) -> (i, j)>>

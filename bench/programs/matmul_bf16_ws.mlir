@@ -3,10 +3,10 @@
 // 128x256 tile, a TMA producer warpgroup filling a 4-stage ring of 128x64
 // and 64x256 swizzled blocks, two consumer warpgroups with two 64x128
 // register accumulators each on the tensor cores, one step's MMAs in
-// flight. The bundle builds it with
-// --tensor-cores (the line below). Timed with CUDA events; 64 entries are
+// flight. The bundle builds it as is (tensor cores, the default) and with
+// --tensor-cores=0 (the line below). Timed with CUDA events; 64 entries are
 // checked against a scalar dot product.
-// bundle-variant: --tensor-cores
+// bundle-variant: --tensor-cores=0
 
 #mesh = #mgpu.mesh<grid = [32, 16], grid_names = ["i", "j"], num_threads = 3, thread_name = "wg">
 #sw = [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]

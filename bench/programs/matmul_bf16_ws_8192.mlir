@@ -3,7 +3,7 @@
 // cores) at 8192^3 (2 * 8192^3 flops; A, B bf16, C f32), the second size of
 // the issue's comparison with cuBLAS. Timed with CUDA events; 64 entries
 // are checked against a scalar dot product.
-// bundle-variant: --tensor-cores
+// bundle-variant: --tensor-cores=0
 
 #mesh = #mgpu.mesh<grid = [64, 32], grid_names = ["i", "j"], num_threads = 3, thread_name = "wg">
 #sw = [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]

@@ -4,10 +4,10 @@
 // shared memory, with a warp-specialized emit_pipeline over K (steps of
 // 64, 4 buffers): the compiler makes thread 2 the TMA memory thread and
 // threads 0 and 1 the compute threads, each multiplying its 64 rows on the
-// tensor cores with its accumulator in registers. The bundle builds it with
-// --tensor-cores (the line below). Timed with CUDA events; 64 entries are
+// tensor cores with its accumulator in registers. The bundle builds it as is
+// (tensor cores, the default) and with --tensor-cores=0 (the line below). Timed with CUDA events; 64 entries are
 // checked against a scalar dot product.
-// bundle-variant: --tensor-cores
+// bundle-variant: --tensor-cores=0
 
 #mesh = #mgpu.mesh<grid = [32, 32], grid_names = ["i", "j"], num_threads = 3, thread_name = "wg">
 #whole = #mgpu.block_spec<shape = [4096, 4096], index_map = affine_map<(i, j, t) -> (0, 0)>, memory_space = gmem>

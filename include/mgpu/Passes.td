@@ -85,7 +85,7 @@ def MGPUSelectTensorCores : Pass<"mgpu-select-tensor-cores"> {
     The one decision about tensor cores, recorded in the IR for the passes
     after it: with `enable` on a chip with wgmma (sm_90a), every
     `mgpu.wgmma` of a kernel that the tensor cores can run (f16 or bf16 a
-    and b, f32 accumulator of at most 32 KiB) gets the unit attribute
+    and b, f32 accumulator of at most 64 KiB) gets the unit attribute
     `mgpu.tensor_cores`. --mgpu-expand-pipelines then stores the blocks only
     such ops read in their tiled, swizzled layout, --mgpu-assign-layouts
     leaves their results in WGMMA fragments and
@@ -505,6 +505,25 @@ def MGPUOutlineKernels : Pass<"mgpu-outline-kernels", "::mlir::ModuleOp"> {
     "::mlir::NVVM::NVVMDialect",
     "::mlir::vector::VectorDialect"
   ];
+}
+
+def MGPUAlignDynamicSharedMemory
+    : Pass<"mgpu-align-dynamic-shared-memory", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Declare a kernel module's dynamic shared memory extern, "
+                "aligned for the 128-byte swizzle";
+  let description = [{
+    Runs on a `gpu.module` after `convert-gpu-to-nvvm`. The upstream
+    lowering of `gpu.dynamic_shared_memory` defines an internal,
+    zero-sized, 16-byte-aligned shared global; the NVPTX backend emits it
+    as a 1-byte static shared variable that the kernel's whole dynamic
+    shared memory is addressed from. This pass makes every zero-sized
+    array global of the shared address space an external declaration
+    (`.extern .shared .align 1024 .b8 name[]`: the dynamic shared memory
+    itself, with no static variable before it) aligned to 1024 bytes, the
+    period of the 128-byte swizzle that TMA and wgmma apply to absolute
+    shared-memory addresses.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def MGPUAttachTarget : Pass<"mgpu-attach-target", "::mlir::ModuleOp"> {

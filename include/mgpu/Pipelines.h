@@ -35,7 +35,7 @@ void buildMGPUToCPUPipeline(OpPassManager &pm,
 /// layout and the shared-memory descriptors.
 void buildMGPUToGPUEmulatorPipeline(OpPassManager &pm,
                                     StringRef mpmdForm = "auto",
-                                    bool tensorCores = false);
+                                    bool tensorCores = true);
 
 /// Options of --mgpu-to-binary.
 struct MGPUToBinaryPipelineOptions
@@ -71,8 +71,9 @@ struct MGPUToBinaryPipelineOptions
   PassOptions::Option<bool> tensorCores{
       *this, "tensor-cores",
       llvm::cl::desc("On sm_90a, mgpu.wgmma on the tensor cores "
-                     "(wgmma.mma_async; not yet validated on a GPU)"),
-      llvm::cl::init(false)};
+                     "(wgmma.mma_async) where they can run it; 0: ordinary "
+                     "instructions everywhere"),
+      llvm::cl::init(true)};
 };
 
 /// Tensor- or memref-form kernels to gpu.binary kernels plus host code in

@@ -129,7 +129,7 @@ LogicalResult Distributor::distributeWgmma(WgmmaOp op) {
     return cannotDistribute(op, "a tiled, swizzled operand is read only by "
                                 "the tensor cores (tensor-cores=1, f16 or "
                                 "bf16 into an f32 accumulator of at most "
-                                "32 KiB)");
+                                "64 KiB)");
   Location loc = op.getLoc();
   auto accType = cast<VectorType>(op.getAcc().getType());
   Value a = lookup(op.getA()), bMatrix = lookup(op.getB());
@@ -358,7 +358,7 @@ MmaOperand Distributor::tiledOperand(WgmmaOp op, Value operand,
                                      ArrayAttr transforms, bool isA) {
   Location loc = op.getLoc();
   // The verifier accepted the original operand; a's 64-row views are
-  // tile-aligned too (its tiles have a multiple of 64 rows).
+  // tile-aligned too (its tiles have 8 rows or a multiple of 64).
   FailureOr<TiledOperand> tiled =
       getTiledOperand(op, isA ? "a" : "b", operand.getType(), transforms);
   assert(succeeded(tiled) && "verified tiled operand");
@@ -373,11 +373,15 @@ MmaOperand Distributor::tiledOperand(WgmmaOp op, Value operand,
   result.swizzled = true;
   constexpr int64_t kStep = 16, kAtomBytes = 1024;
   int64_t rowBytes = SwizzledTiling::kSwizzleBytes;
+  // The verifier checked that the 8-row groups an MMA reads are evenly
+  // spaced: one atom apart in a tile, a row of tiles apart with 8-row tiles.
+  int64_t groupStride = *getTiledGroupStride(*tiled, isA ? 64 : kStep);
   if (isA) {
-    // K-major: rows of 128 bytes, 8-row groups one atom apart; a K step
-    // moves the start along the row (the swizzle applies to the address).
+    // K-major: rows of 128 bytes, 8-row groups `groupStride` apart; a K
+    // step moves the start along the row (the swizzle applies to the
+    // address).
     result.leading = 16; // unused with a swizzle; 1 in 16-byte units
-    result.stride = kAtomBytes;
+    result.stride = groupStride;
     result.address = [this, loc, base, origin, tiling](int64_t step) {
       int64_t col = step * kStep;
       int64_t offset = origin + (col / tiling.cols) * tiling.tileBytes() +
@@ -387,10 +391,10 @@ MmaOperand Distributor::tiledOperand(WgmmaOp op, Value operand,
     };
   } else {
     // N-major: 8 K rows of 128 bytes per atom, atoms along N one tile
-    // apart; a K step moves down 16 rows.
+    // apart, 8-row groups `groupStride` apart; a K step moves down 16 rows.
     result.mnMajor = true;
     result.leading = tiling.tileBytes();
-    result.stride = kAtomBytes;
+    result.stride = groupStride;
     result.address = [this, loc, base, origin, tiling, tilesPerRow,
                       rowBytes](int64_t step) {
       int64_t row = step * kStep;

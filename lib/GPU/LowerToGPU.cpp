@@ -10,7 +10,8 @@
 // - a CTA is `warpgroups` x 128 threads: thread t is lane t mod 128 of
 //   warpgroup t / 128;
 // - the shared scratch lives in dynamic shared memory at its planned
-//   offsets: buffers zeroed by the whole CTA, barriers initialized by thread
+//   offsets: buffers zeroed by the whole CTA (then a proxy fence, as TMA
+//   or the tensor cores may use them next), barriers initialized by thread
 //   0, then one CTA barrier; global scratch is a device buffer zeroed before
 //   the launch.
 //
@@ -229,6 +230,7 @@ LogicalResult lowerLaunch(LaunchOp launch) {
       {ShapedType::kDynamic}, b.getI8Type(), MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
   Value smem = gpu::DynamicSharedMemoryOp::create(b, loc, smemType);
+  bool zeroed = false;
   for (auto [type, offset, arg] : llvm::zip(launch.getSharedScratchTypes(),
                                             launch.getSharedScratchOffsets(),
                                             launch.getSharedScratchArgs())) {
@@ -253,8 +255,14 @@ LogicalResult lowerLaunch(LaunchOp launch) {
     Value buffer = memref::ViewOp::create(b, loc, cast<MemRefType>(type), smem,
                                           at, ValueRange());
     zeroShared(b, loc, buffer, tid, threads);
+    zeroed = true;
     mapping.map(arg, buffer);
   }
+  // TMA and the tensor cores may next write or read the zeroed buffers
+  // (pipeline slots, swizzled operands): they see generic writes only
+  // after a proxy fence (commit_smem; nothing on chips without TMA).
+  if (zeroed)
+    CommitSmemOp::create(b, loc);
   if (!launch.getSharedScratchTypes().empty())
     gpu::BarrierOp::create(b, loc);
 

@@ -241,7 +241,7 @@ bool mlir::mgpu::canAccessInFragments(Operation *op) {
   VectorType type = access.getVectorType();
   return memref && access.getPermutationMap().isMinorIdentity() &&
          llvm::all_of(access.getInBoundsValues(), [](bool b) { return b; }) &&
-         memref.isLastDimUnitStride() && type.getElementType().isF32() &&
+         memref.isLastDimUnitStride() &&
          (succeeded(verifyLayoutFits(LayoutKind::wgmma, type)) ||
           succeeded(verifyLayoutFits(LayoutKind::wgmma_row, type)));
 }
@@ -303,7 +303,7 @@ void mlir::mgpu::assignLayouts(Region &body) { LayoutAssignment().run(body); }
 /// must leave room for the kernel's own buffers; an a in registers goes
 /// through the scratch too.
 bool mlir::mgpu::canRunOnTensorCores(WgmmaOp op) {
-  constexpr int64_t kMaxHandoverBytes = 32 * 1024;
+  constexpr int64_t kMaxHandoverBytes = 64 * 1024;
   auto accType = cast<VectorType>(op.getAcc().getType());
   Type input = op.getInputType();
   return isa<Float16Type, BFloat16Type>(input) &&

@@ -392,7 +392,8 @@ FailureOr<KernelRegion> getKernelRegion(EmitPipelineOp op) {
 }
 
 /// Appends scratch operands of `types` to `kernel` (a region argument each
-/// in every region); returns the new arguments of `region`.
+/// in every region), counted as internal scratch; returns the new
+/// arguments of `region`.
 SmallVector<Value> addScratch(Operation *kernel, ArrayRef<Type> types,
                               Region *region) {
   MLIRContext *ctx = kernel->getContext();
@@ -402,6 +403,13 @@ SmallVector<Value> addScratch(Operation *kernel, ArrayRef<Type> types,
   for (Type type : types)
     scratch.push_back(TypeAttr::get(type));
   kernel->setAttr("scratch", ArrayAttr::get(ctx, scratch));
+  // Not the user's scratch: S5 does not count it.
+  StringLiteral internal = MGPUDialect::getInternalScratchAttrName();
+  int64_t before = 0;
+  if (auto count = kernel->getAttrOfType<IntegerAttr>(internal))
+    before = count.getInt();
+  kernel->setAttr(internal, IntegerAttr::get(IntegerType::get(ctx, 64),
+                                             before + types.size()));
   SmallVector<Value> added;
   for (Region &r : kernel->getRegions())
     for (Type type : types) {

@@ -12,7 +12,12 @@
 // loop-invariant indices with the same in-bounds vector type, and no other op
 // in the loop may touch that memory: every other memref operand in the loop
 // must come from a different shared-memory buffer of the kernel, or be a
-// transfer of the same buffer at provably disjoint indices. Only kernels with
+// transfer of the same buffer at provably disjoint indices. An `scf.if` of
+// the loop body before the read whose only effect is a write of the pair's
+// block (Pallas's `@pl.when(k == 0) acc[...] = zeros`) is an initialization:
+// it becomes a choice of the carried value, and at the loop's first step
+// (`iv == lower bound`) the initial value itself, with no read before the
+// loop. Only kernels with
 // one Pallas thread per program are rewritten, since another thread could
 // read the block between the steps, and the compute threads' loops of
 // warp-specialized pipelines whose body does not synchronize (there no other
@@ -27,8 +32,11 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -75,10 +83,12 @@ bool isKernelBuffer(Value root) {
          isa<PallasCallOp, MpmdMapOp>(arg.getOwner()->getParentOp());
 }
 
-/// Whether `other`, an op in the loop, may access the memory of the pair.
+/// Whether `other`, an op in the loop, may access the memory of the pair
+/// (`inits` are the pair's conditional initializations).
 bool mayTouch(Operation *other, vector::TransferReadOp read,
-              vector::TransferWriteOp write, Value root) {
-  if (other == read || other == write)
+              vector::TransferWriteOp write, Value root,
+              ArrayRef<vector::TransferWriteOp> inits) {
+  if (other == read || other == write || llvm::is_contained(inits, other))
     return false;
   auto transfer = dyn_cast<VectorTransferOpInterface>(other);
   for (Value operand : other->getOperands()) {
@@ -106,26 +116,63 @@ bool mayTouch(Operation *other, vector::TransferReadOp read,
   return false;
 }
 
+/// Whether `write` stores a block the same way as `read` reads it.
+bool isSameBlock(vector::TransferWriteOp write, vector::TransferReadOp read) {
+  return write.getBase() == read.getBase() &&
+         write.getVectorType() == read.getVectorType() &&
+         write.getIndices() == read.getIndices() &&
+         write.getPermutationMap() == read.getPermutationMap() &&
+         !write.getMask() &&
+         llvm::all_of(write.getInBoundsValues(), [](bool b) { return b; });
+}
+
+/// The write of `ifOp` if it is a conditional initialization of `read`'s
+/// block: no results, no else, and a then-block of side-effect-free ops
+/// ending in that one write.
+vector::TransferWriteOp getInitialization(scf::IfOp ifOp,
+                                          vector::TransferReadOp read) {
+  if (ifOp.getNumResults() || !ifOp.getElseRegion().empty())
+    return {};
+  Block &then = ifOp.getThenRegion().front();
+  if (then.getOperations().size() < 2)
+    return {};
+  auto write = dyn_cast<vector::TransferWriteOp>(*std::prev(then.end(), 2));
+  if (!write || !isSameBlock(write, read))
+    return {};
+  for (Operation &op : then.without_terminator())
+    if (&op != write && !isMemoryEffectFree(&op))
+      return {};
+  return write;
+}
+
+/// A read / write-back pair the loop can carry, with the pair's
+/// conditional initializations before the read, in order.
+struct Accumulator {
+  vector::TransferReadOp read;
+  vector::TransferWriteOp write;
+  SmallVector<vector::TransferWriteOp> inits;
+};
+
 struct PromoteAccumulator : OpRewritePattern<scf::ForOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(scf::ForOp loop,
                                 PatternRewriter &rewriter) const override {
     for (auto read : loop.getBody()->getOps<vector::TransferReadOp>()) {
-      vector::TransferWriteOp write = findWriteBack(loop, read);
-      if (!write)
+      std::optional<Accumulator> acc = findAccumulator(loop, read);
+      if (!acc)
         continue;
-      promote(loop, read, write, rewriter);
+      promote(loop, *acc, rewriter);
       return success();
     }
     return rewriter.notifyMatchFailure(loop, "no promotable accumulator");
   }
 
 private:
-  /// The write-back of `read`'s block later in the loop body, if the pair
-  /// can be carried by the loop.
-  static vector::TransferWriteOp findWriteBack(scf::ForOp loop,
-                                               vector::TransferReadOp read) {
+  /// The write-back of `read`'s block later in the loop body and its
+  /// initializations, if the loop can carry the block.
+  static std::optional<Accumulator>
+  findAccumulator(scf::ForOp loop, vector::TransferReadOp read) {
     if (read.getMask() || !read.getPermutationMap().isMinorIdentity() ||
         !read.getVectorType().getRank() ||
         read.getVectorType().getRank() != read.getShapedType().getRank() ||
@@ -133,31 +180,32 @@ private:
         !isWorkgroupMemory(read.getBase()) ||
         llvm::any_of(read->getOperands(),
                      [&](Value v) { return !isInvariant(loop, v); }))
-      return {};
-    vector::TransferWriteOp write;
+      return std::nullopt;
+    Accumulator acc{read, {}, {}};
     for (Operation *user : read.getBase().getUsers()) {
       auto candidate = dyn_cast<vector::TransferWriteOp>(user);
       if (!candidate || candidate->getBlock() != loop.getBody() ||
-          !read->isBeforeInBlock(candidate) ||
-          candidate.getVectorType() != read.getVectorType() ||
-          candidate.getIndices() != read.getIndices() ||
-          candidate.getPermutationMap() != read.getPermutationMap() ||
-          candidate.getMask() ||
-          llvm::any_of(candidate.getInBoundsValues(),
-                       [](bool b) { return !b; }))
+          !read->isBeforeInBlock(candidate) || !isSameBlock(candidate, read))
         continue;
-      if (write)
-        return {};
-      write = candidate;
+      if (acc.write)
+        return std::nullopt;
+      acc.write = candidate;
     }
-    if (!write)
-      return {};
+    if (!acc.write)
+      return std::nullopt;
+    for (auto ifOp : loop.getBody()->getOps<scf::IfOp>())
+      if (ifOp->isBeforeInBlock(read))
+        if (vector::TransferWriteOp init = getInitialization(ifOp, read))
+          acc.inits.push_back(init);
     Value root = getRootBuffer(read.getBase());
     WalkResult touched = loop.getBody()->walk([&](Operation *op) {
-      return mayTouch(op, read, write, root) ? WalkResult::interrupt()
-                                             : WalkResult::advance();
+      return mayTouch(op, read, acc.write, root, acc.inits)
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
     });
-    return touched.wasInterrupted() ? vector::TransferWriteOp() : write;
+    if (touched.wasInterrupted())
+      return std::nullopt;
+    return acc;
   }
 
   /// Defined outside the loop, or a constant of its body (which can be).
@@ -168,19 +216,101 @@ private:
             def->hasTrait<OpTrait::ConstantLike>());
   }
 
-  static void promote(scf::ForOp loop, vector::TransferReadOp read,
-                      vector::TransferWriteOp write,
+  /// Whether `cond` is `iv == lower bound`: true at the first step only.
+  static bool isFirstStep(scf::ForOp loop, Value cond) {
+    auto cmp = cond.getDefiningOp<arith::CmpIOp>();
+    if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::eq)
+      return false;
+    Value iv = loop.getInductionVar();
+    Value other = cmp.getLhs() == iv   ? cmp.getRhs()
+                  : cmp.getRhs() == iv ? cmp.getLhs()
+                                       : Value();
+    if (!other)
+      return false;
+    if (other == loop.getLowerBound())
+      return true;
+    std::optional<int64_t> a = getConstantIntValue(other);
+    std::optional<int64_t> b = getConstantIntValue(loop.getLowerBound());
+    return a && b && *a == *b;
+  }
+
+  /// The value an initialization at the first step stores, built before
+  /// the loop, if it depends on nothing the loop defines.
+  static Value hoistInitialValue(scf::ForOp loop, vector::TransferWriteOp init,
+                                 PatternRewriter &rewriter) {
+    Block &then = *init->getBlock();
+    for (Operation &op : then.without_terminator())
+      if (&op != init)
+        for (Value operand : op.getOperands())
+          if (operand.getParentBlock() != &then &&
+              !loop.isDefinedOutsideOfLoop(operand))
+            return {};
+    if (!loop.isDefinedOutsideOfLoop(init.getVector()) &&
+        init.getVector().getParentBlock() != &then)
+      return {};
+    IRMapping mapping;
+    rewriter.setInsertionPoint(loop);
+    for (Operation &op : then.without_terminator())
+      if (&op != init)
+        rewriter.clone(op, mapping);
+    return mapping.lookupOrDefault(init.getVector());
+  }
+
+  static void promote(scf::ForOp loop, Accumulator &acc,
                       PatternRewriter &rewriter) {
+    vector::TransferReadOp read = acc.read;
+    vector::TransferWriteOp write = acc.write;
+    // A sole initialization at the first step is the value the loop starts
+    // with: the block is not read before the loop.
+    Value initial;
+    if (acc.inits.size() == 1) {
+      auto last = cast<scf::IfOp>(acc.inits.back()->getParentOp());
+      if (isFirstStep(loop, last.getCondition()))
+        if ((initial = hoistInitialValue(loop, acc.inits.back(), rewriter))) {
+          rewriter.eraseOp(last);
+          acc.inits.pop_back();
+        }
+    }
     for (Value operand : read->getOperands())
       if (!loop.isDefinedOutsideOfLoop(operand))
         rewriter.moveOpBefore(operand.getDefiningOp(), loop);
     rewriter.moveOpBefore(read, loop);
     Value updated = write.getVector();
     auto newLoop = cast<scf::ForOp>(*loop.replaceWithAdditionalYields(
-        rewriter, read.getResult(), /*replaceInitOperandUsesInLoop=*/true,
+        rewriter, initial ? initial : read.getResult(),
+        /*replaceInitOperandUsesInLoop=*/false,
         [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
           return SmallVector<Value>{updated};
         }));
+    BlockArgument carried = newLoop.getRegionIterArgs().back();
+    // The remaining initializations choose the value the step starts with.
+    Value current = carried;
+    SmallPtrSet<Operation *, 4> choices;
+    for (vector::TransferWriteOp init : acc.inits) {
+      auto ifOp = cast<scf::IfOp>(init->getParentOp());
+      rewriter.setInsertionPoint(ifOp);
+      auto choice = scf::IfOp::create(rewriter, ifOp.getLoc(),
+                                      TypeRange{read.getVectorType()},
+                                      ifOp.getCondition(),
+                                      /*withElseRegion=*/true);
+      Block &then = ifOp.getThenRegion().front();
+      rewriter.setInsertionPointToStart(choice.thenBlock());
+      IRMapping mapping;
+      for (Operation &op : then.without_terminator())
+        if (&op != init)
+          rewriter.clone(op, mapping);
+      scf::YieldOp::create(rewriter, ifOp.getLoc(),
+                           mapping.lookupOrDefault(init.getVector()));
+      rewriter.setInsertionPointToStart(choice.elseBlock());
+      choices.insert(scf::YieldOp::create(rewriter, ifOp.getLoc(), current));
+      rewriter.eraseOp(ifOp);
+      current = choice.getResult(0);
+    }
+    rewriter.replaceUsesWithIf(read.getResult(), current, [&](OpOperand &use) {
+      return newLoop->isProperAncestor(use.getOwner());
+    });
+    if (initial)
+      rewriter.eraseOp(read);
     rewriter.moveOpAfter(write, newLoop);
     rewriter.modifyOpInPlace(write, [&] {
       write.getValueToStoreMutable().assign(newLoop.getResults().back());

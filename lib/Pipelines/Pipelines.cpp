@@ -89,7 +89,7 @@ static void addHostToLLVMPasses(OpPassManager &pm) {
 /// loops over kernel-level ops, barrier phases explicit. With tensor cores,
 /// blocks that only wgmma reads are staged in their tiled, swizzled layout.
 static void addKernelFormPasses(OpPassManager &pm, bool identityLayout,
-                                bool tensorCores = false) {
+                                bool tensorCores = true) {
   MGPUBufferizeOptions bufferize;
   bufferize.identityLayout = identityLayout;
   pm.addPass(createMGPUBufferize(bufferize));
@@ -262,6 +262,7 @@ void mlir::mgpu::buildMGPUToBinaryPipeline(
 
   // Kernels to NVVM.
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  pm.addNestedPass<gpu::GPUModuleOp>(createMGPUAlignDynamicSharedMemory());
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizer());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());

@@ -18,6 +18,12 @@
 // 96 KiB the MMAs read, no lane access: bounded at 89%.
 // RUN: %python %mgpu_src_root/bench/tensor-core-report.py --build %mgpu_obj_root --ptxas %ptxas --min 60 %mgpu_src_root/examples/matmul_warp_specialized.mlir | FileCheck %s --check-prefix=WS
 
+// JAX's test_realistic_matmul as a plain pallas_call (examples/
+// matmul_pallas_call.mlir): the same step as matmul_bf16, from a body that
+// names no tensor-core op, register or pipeline.
+// RUN: %python %mgpu_src_root/bench/tensor-core-report.py --build %mgpu_obj_root --ptxas %ptxas --min 60 %mgpu_src_root/examples/matmul_pallas_call.mlir | FileCheck %s --check-prefix=PLAIN
+// PLAIN: | matmul_pallas_call | 8 | 8 x m64n128k16 | 32 | 0 | 0 | {{[0-9]+}} | 0 | {{[0-9]+}} | 1 | 512 | 640 | 80% ({{[0-9]+}} TFLOP/s) |
+
 // CHECK: | kernel | wgmma/step | shapes | TMA KiB | lane KiB | inner loops | regs | spill | smem B | CTAs/SM | MMA clk | smem clk | bound |
 // CHECK: | matmul_bf16 | 8 | 8 x m64n128k16 | 32 | 0 | 0 | {{[0-9]+}} | 0 | {{[0-9]+}} | 1 | 512 | 640 | 80% ({{[0-9]+}} TFLOP/s) |
 // COPIES: | {{.*}}copies | 8 | 8 x m64n128k16 | 32 | >= {{[0-9]+}} | {{[1-9][0-9]*}} | {{.*}} | <= {{[0-9]+}}% ({{[0-9]+}} TFLOP/s) |

@@ -4,8 +4,8 @@
 // --mgpu-lower-to-gpu on the kernel form (what --mgpu-expand-pipelines makes
 // of each pallas_call), outlined by --mgpu-outline-kernels: device copies of
 // the operands, the launch geometry, the shared memory of the pipeline
-// (slots zeroed by the CTA, barriers initialized by thread 0, then one
-// CTA-wide barrier), the body distributed over the lanes with named
+// (slots zeroed by the CTA and fenced for the async proxy, barriers
+// initialized by thread 0, then one CTA-wide barrier), the body distributed over the lanes with named
 // warpgroup barriers where lanes exchange or hand memory to async copies,
 // and the kernel-level ops kept for a backend.
 
@@ -51,7 +51,9 @@ func.func @vector_add(%a: memref<2048xf32>, %b: memref<2048xf32>, %o: memref<204
 // CHECK: %[[BAR:.*]] = builtin.unrealized_conversion_cast %[[WORDS]] : memref<1xi64, #gpu.address_space<workgroup>> to !mgpu.barrier<count = 1>
 // CHECK: scf.if
 // CHECK-NEXT: mgpu.barrier_init %[[BAR]]
-// CHECK: gpu.barrier
+// TMA writes the zeroed slots next: a proxy fence before the CTA barrier.
+// CHECK: mgpu.commit_smem
+// CHECK-NEXT: gpu.barrier
 // CHECK: %[[XS:.*]] = memref.view %[[ARENA]]
 // CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
 // CHECK: mgpu.copy_gmem_to_smem %[[GA]][%{{.*}}], %[[XS]], %[[BAR]][%{{.*}}]

@@ -81,22 +81,22 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
     return
   }
 
-  // An accumulator over 32 KiB (handed over through the scratch) keeps the
-  // ordinary path, which needs no scratch for it.
+  // An accumulator over 64 KiB (over 128 registers per lane of the
+  // warpgroup) keeps the ordinary path.
   // CHECK-LABEL: func.func @big_accumulator
   // CHECK-NOT: nvvm.wgmma
   // CHECK: return
   func.func @big_accumulator() {
     mgpu.pallas_call grid [1] in_specs [] out_specs []
-        scratch [memref<128x16xbf16, #s>, memref<16x128xbf16, #s>, memref<128x128xf32, #s>] {
-    ^bb0(%a: memref<128x16xbf16, #s>, %b: memref<16x128xbf16, #s>, %c: memref<128x128xf32, #s>):
+        scratch [memref<128x16xbf16, #s>, memref<16x256xbf16, #s>, memref<128x256xf32, #s>] {
+    ^bb0(%a: memref<128x16xbf16, #s>, %b: memref<16x256xbf16, #s>, %c: memref<128x256xf32, #s>):
       %c0 = arith.constant 0 : index
       %pad = arith.constant 0.0 : f32
       %acc = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]}
-          : memref<128x128xf32, #s>, vector<128x128xf32>
-      %r = mgpu.wgmma %acc, %a, %b : vector<128x128xf32>, memref<128x16xbf16, #s>, memref<16x128xbf16, #s>
+          : memref<128x256xf32, #s>, vector<128x256xf32>
+      %r = mgpu.wgmma %acc, %a, %b : vector<128x256xf32>, memref<128x16xbf16, #s>, memref<16x256xbf16, #s>
       vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]}
-          : vector<128x128xf32>, memref<128x128xf32, #s>
+          : vector<128x256xf32>, memref<128x256xf32, #s>
     }
     return
   }

@@ -199,3 +199,115 @@ func.func @compute_steps_may_alias(%x: memref<128x64xf32>) {
   }
   return
 }
+
+// Pallas's `@pl.when(k == 0)` zeroing of a scratch accumulator at the
+// loop's first step is the carried value's start: the constant is built
+// before the loop, the block is not read, and nothing is stored in the loop.
+// CHECK-LABEL: func.func @zeroed_at_first_step
+// CHECK: ^bb0(%{{[a-z0-9]+}}: memref<64x64xf32, #gpu.address_space<workgroup>>, %[[ACC:[a-z0-9]+]]: memref
+// CHECK-NOT: vector.transfer_read %[[ACC]]
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<64x64xf32>
+// CHECK: %[[R:.*]] = scf.for {{.*}} iter_args(%[[V:.*]] = %[[ZERO]]) -> (vector<64x64xf32>) {
+// CHECK-NOT: scf.if
+// CHECK-NOT: vector.transfer_write
+// CHECK: arith.addf %[[V]]
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: vector.transfer_write %[[R]], %[[ACC]]
+func.func @zeroed_at_first_step(%x: memref<128x64xf32>) {
+  mgpu.pallas_call grid [2] ins(%x : memref<128x64xf32>) in_specs [#rows] out_specs []
+      scratch [!smem] {
+  ^bb0(%xs: !smem, %acc: !smem):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %pad = arith.constant 0.0 : f32
+    scf.for %k = %c0 to %c4 step %c1 {
+      %first = arith.cmpi eq, %k, %c0 : index
+      scf.if %first {
+        %zero = arith.constant dense<0.0> : vector<64x64xf32>
+        vector.transfer_write %zero, %acc[%c0, %c0] {in_bounds = [true, true]} : vector<64x64xf32>, !smem
+      }
+      %old = vector.transfer_read %acc[%c0, %c0], %pad {in_bounds = [true, true]} : !smem, vector<64x64xf32>
+      %v = vector.transfer_read %xs[%c0, %c0], %pad {in_bounds = [true, true]} : !smem, vector<64x64xf32>
+      %new = arith.addf %old, %v : vector<64x64xf32>
+      vector.transfer_write %new, %acc[%c0, %c0] {in_bounds = [true, true]} : vector<64x64xf32>, !smem
+    }
+  }
+  return
+}
+
+// An initialization under any other condition (here every other step)
+// becomes a choice of the value the step starts with; the block is read
+// once before the loop.
+// CHECK-LABEL: func.func @reset_every_other_step
+// CHECK: ^bb0(%{{[a-z0-9]+}}: memref<64x64xf32, #gpu.address_space<workgroup>>, %[[ACC:[a-z0-9]+]]: memref
+// CHECK: %[[START:.*]] = vector.transfer_read %[[ACC]]
+// CHECK: %[[R:.*]] = scf.for {{.*}} iter_args(%[[V:.*]] = %[[START]]) -> (vector<64x64xf32>) {
+// CHECK: %[[CUR:.*]] = scf.if %{{.*}} -> (vector<64x64xf32>) {
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant dense<1.000000e+00>
+// CHECK-NEXT: scf.yield %[[ONE]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %[[V]]
+// CHECK-NEXT: }
+// CHECK-NOT: vector.transfer_write
+// CHECK: arith.addf %[[CUR]]
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: vector.transfer_write %[[R]], %[[ACC]]
+func.func @reset_every_other_step(%x: memref<128x64xf32>) {
+  mgpu.pallas_call grid [2] ins(%x : memref<128x64xf32>) in_specs [#rows] out_specs []
+      scratch [!smem] {
+  ^bb0(%xs: !smem, %acc: !smem):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %pad = arith.constant 0.0 : f32
+    scf.for %k = %c0 to %c4 step %c1 {
+      %r = arith.remui %k, %c2 : index
+      %even = arith.cmpi eq, %r, %c0 : index
+      scf.if %even {
+        %one = arith.constant dense<1.0> : vector<64x64xf32>
+        vector.transfer_write %one, %acc[%c0, %c0] {in_bounds = [true, true]} : vector<64x64xf32>, !smem
+      }
+      %old = vector.transfer_read %acc[%c0, %c0], %pad {in_bounds = [true, true]} : !smem, vector<64x64xf32>
+      %v = vector.transfer_read %xs[%c0, %c0], %pad {in_bounds = [true, true]} : !smem, vector<64x64xf32>
+      %new = arith.addf %old, %v : vector<64x64xf32>
+      vector.transfer_write %new, %acc[%c0, %c0] {in_bounds = [true, true]} : vector<64x64xf32>, !smem
+    }
+  }
+  return
+}
+
+// A conditional write that also does something else is not an
+// initialization: nothing is promoted.
+// CHECK-LABEL: func.func @write_with_side_effect
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK: vector.transfer_write
+// CHECK: mgpu.commit_smem
+// CHECK: vector.transfer_read
+func.func @write_with_side_effect(%x: memref<128x64xf32>) {
+  mgpu.pallas_call grid [2] ins(%x : memref<128x64xf32>) in_specs [#rows] out_specs []
+      scratch [!smem] {
+  ^bb0(%xs: !smem, %acc: !smem):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %pad = arith.constant 0.0 : f32
+    scf.for %k = %c0 to %c4 step %c1 {
+      %first = arith.cmpi eq, %k, %c0 : index
+      scf.if %first {
+        %zero = arith.constant dense<0.0> : vector<64x64xf32>
+        vector.transfer_write %zero, %acc[%c0, %c0] {in_bounds = [true, true]} : vector<64x64xf32>, !smem
+        mgpu.commit_smem
+      }
+      %old = vector.transfer_read %acc[%c0, %c0], %pad {in_bounds = [true, true]} : !smem, vector<64x64xf32>
+      %v = vector.transfer_read %xs[%c0, %c0], %pad {in_bounds = [true, true]} : !smem, vector<64x64xf32>
+      %new = arith.addf %old, %v : vector<64x64xf32>
+      vector.transfer_write %new, %acc[%c0, %c0] {in_bounds = [true, true]} : vector<64x64xf32>, !smem
+    }
+  }
+  return
+}

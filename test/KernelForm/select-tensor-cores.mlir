@@ -4,8 +4,8 @@
 
 // On sm_90a the wgmma ops the tensor cores run are marked, and the layouts
 // named for them stay; a wgmma they cannot run (an f32 accumulator of
-// 64 KiB, over the 32 KiB handover) is not marked. Disabled, or on sm_80,
-// nothing is marked and the layouts are dropped from copies and wgmma ops:
+// 128 KiB, over the 64 KiB one warpgroup holds) is not marked. Disabled, or
+// on sm_80, nothing is marked and the layouts are dropped from copies and wgmma ops:
 // the buffers stay row-major.
 
 !ablock = memref<128x64xbf16, #gpu.address_space<workgroup>>
@@ -18,15 +18,15 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // CHECK: mgpu.wgmma {{.*}} b_transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>] {mgpu.tensor_cores} : vector<64x128xf32>
   // CHECK: mgpu.wgmma
   // CHECK-NOT: mgpu.tensor_cores
-  // CHECK-SAME: vector<128x128xf32>
+  // CHECK-SAME: vector<128x256xf32>
   // OFF-LABEL: func.func @mixed
   // OFF-NOT: transforms
   // OFF-NOT: mgpu.tensor_cores
   // OFF: return
   func.func @mixed(%g: memref<256x256xbf16>) {
     mgpu.pallas_call grid [1] ins(%g : memref<256x256xbf16>) in_specs [#whole] out_specs []
-        scratch [!ablock, !b, !mgpu.barrier<count = 1>] {
-    ^bb0(%g0: memref<256x256xbf16>, %ab: !ablock, %b: !b, %bar: !mgpu.barrier<count = 1>):
+        scratch [!ablock, !b, !wide, !mgpu.barrier<count = 1>] {
+    ^bb0(%g0: memref<256x256xbf16>, %ab: !ablock, %b: !b, %wide: !wide, %bar: !mgpu.barrier<count = 1>):
       %c0 = arith.constant 0 : index
       mgpu.copy_gmem_to_smem %g0[%c0, 0], %b, %bar[%c0] transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]
           : memref<256x256xbf16>, !b, !mgpu.barrier<count = 1>
@@ -34,8 +34,8 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
       %z = arith.constant dense<0.0> : vector<64x128xf32>
       %r = mgpu.wgmma %z, %top, %b b_transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]
           : vector<64x128xf32>, memref<64x64xbf16, strided<[64, 1]>, #gpu.address_space<workgroup>>, !b
-      %big = arith.constant dense<0.0> : vector<128x128xf32>
-      %s = mgpu.wgmma %big, %ab, %b : vector<128x128xf32>, !ablock, !b
+      %big = arith.constant dense<0.0> : vector<128x256xf32>
+      %s = mgpu.wgmma %big, %ab, %wide : vector<128x256xf32>, !ablock, !wide
       mgpu.wgmma_wait 0
     }
     return

@@ -55,19 +55,19 @@
 // MANIFEST: test Kernels.vector_add test/Integration/Kernels/vector_add.mlir
 // MANIFEST: test MPMD.producer-consumer.1 test/Integration/MPMD/producer-consumer.mlir --mpmd-form=cta-partitioned
 // Run tests of examples (cat EXAMPLE DRIVER > %t.mlir) are bundled too.
-// MANIFEST: test TensorCores.matmul_bf16.1 test/Integration/TensorCores/matmul_bf16.mlir --tensor-cores
+// MANIFEST: test TensorCores.matmul_bf16.1 test/Integration/TensorCores/matmul_bf16.mlir --tensor-cores=0
 // MANIFEST: bench attention bench/programs/attention.mlir
-// MANIFEST-NEXT: bench attention.tensor-cores bench/programs/attention.mlir --tensor-cores
+// MANIFEST-NEXT: bench attention.tensor-cores-0 bench/programs/attention.mlir --tensor-cores=0
 // MANIFEST-NEXT: bench layernorm bench/programs/layernorm.mlir
 // MANIFEST-NEXT: bench matmul_bf16 bench/programs/matmul_bf16.mlir
 // MANIFEST-NEXT: bench matmul_bf16_wgmma bench/programs/matmul_bf16_wgmma.mlir
-// MANIFEST-NEXT: bench matmul_bf16_wgmma.tensor-cores bench/programs/matmul_bf16_wgmma.mlir --tensor-cores
+// MANIFEST-NEXT: bench matmul_bf16_wgmma.tensor-cores-0 bench/programs/matmul_bf16_wgmma.mlir --tensor-cores=0
 // MANIFEST-NEXT: bench matmul_bf16_ws bench/programs/matmul_bf16_ws.mlir
-// MANIFEST-NEXT: bench matmul_bf16_ws.tensor-cores bench/programs/matmul_bf16_ws.mlir --tensor-cores
+// MANIFEST-NEXT: bench matmul_bf16_ws.tensor-cores-0 bench/programs/matmul_bf16_ws.mlir --tensor-cores=0
 // MANIFEST-NEXT: bench matmul_bf16_ws_8192 bench/programs/matmul_bf16_ws_8192.mlir
-// MANIFEST-NEXT: bench matmul_bf16_ws_8192.tensor-cores bench/programs/matmul_bf16_ws_8192.mlir --tensor-cores
+// MANIFEST-NEXT: bench matmul_bf16_ws_8192.tensor-cores-0 bench/programs/matmul_bf16_ws_8192.mlir --tensor-cores=0
 // MANIFEST-NEXT: bench matmul_bf16_ws_pipeline bench/programs/matmul_bf16_ws_pipeline.mlir
-// MANIFEST-NEXT: bench matmul_bf16_ws_pipeline.tensor-cores bench/programs/matmul_bf16_ws_pipeline.mlir --tensor-cores
+// MANIFEST-NEXT: bench matmul_bf16_ws_pipeline.tensor-cores-0 bench/programs/matmul_bf16_ws_pipeline.mlir --tensor-cores=0
 // MANIFEST-NEXT: bench rowsum bench/programs/rowsum.mlir
 // MANIFEST-NEXT: bench softmax bench/programs/softmax.mlir
 // MANIFEST-NEXT: bench vector_add bench/programs/vector_add.mlir
@@ -81,9 +81,9 @@
 // PEERS: would time softmax 4096x4096 f32 [jax-pallas-mgpu]
 // The problems, each with our executables that measure it, tensor-core
 // comparisons first; none is left over.
-// PLAN: {{^}}matmul matmul_bf16 matmul_bf16_wgmma matmul_bf16_wgmma.tensor-cores matmul_bf16_ws matmul_bf16_ws.tensor-cores matmul_bf16_ws_pipeline matmul_bf16_ws_pipeline.tensor-cores{{$}}
-// PLAN-NEXT: {{^}}attention attention attention.tensor-cores{{$}}
-// PLAN-NEXT: {{^}}matmul_8192 matmul_bf16_ws_8192 matmul_bf16_ws_8192.tensor-cores{{$}}
+// PLAN: {{^}}matmul matmul_bf16 matmul_bf16_wgmma matmul_bf16_wgmma.tensor-cores-0 matmul_bf16_ws matmul_bf16_ws.tensor-cores-0 matmul_bf16_ws_pipeline matmul_bf16_ws_pipeline.tensor-cores-0{{$}}
+// PLAN-NEXT: {{^}}attention attention attention.tensor-cores-0{{$}}
+// PLAN-NEXT: {{^}}matmul_8192 matmul_bf16_ws_8192 matmul_bf16_ws_8192.tensor-cores-0{{$}}
 // PLAN-NEXT: {{^}}vector_add vector_add{{$}}
 // PLAN-NEXT: {{^}}rowsum rowsum{{$}}
 // PLAN-NEXT: {{^}}softmax softmax{{$}}

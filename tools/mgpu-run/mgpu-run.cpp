@@ -74,8 +74,10 @@ cl::opt<std::string>
 cl::opt<bool> tensorCores(
     "tensor-cores",
     cl::desc("cuda backend on sm_90a: mgpu.wgmma on the tensor cores "
-             "(wgmma.mma_async) instead of ordinary instructions; emulate "
-             "backend: the same lowering, its MMAs computed lane by lane"));
+             "(wgmma.mma_async) where they can run it; emulate backend: the "
+             "same lowering, its MMAs computed lane by lane (default on; "
+             "--tensor-cores=0: ordinary instructions everywhere)"),
+    cl::init(true));
 cl::opt<bool> verbose("verbose", cl::desc("Say which backend runs and why"));
 cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level (0-3)"),
                            cl::init(3));

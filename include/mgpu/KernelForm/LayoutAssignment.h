@@ -15,7 +15,7 @@
 namespace mlir::mgpu {
 
 /// Whether a wgmma can run on the tensor cores: f16 or bf16 a and b in
-/// shared memory with an f32 accumulator of at most 32 KiB (it is handed
+/// shared memory with an f32 accumulator of at most 64 KiB (it is handed
 /// over through the warpgroup scratch); other wgmma ops run on ordinary
 /// instructions.
 bool canRunOnTensorCores(WgmmaOp op);

@@ -560,7 +560,11 @@ LogicalResult MpmdMapOp::verify() {
     if (external && !external.empty())
       return jaxError(
           "External meshes are not supported by the Mosaic GPU backend");
-    if (getScratch() && !getScratch()->empty())
+    int64_t internal = 0;
+    if (auto count = (*this)->getAttrOfType<IntegerAttr>(
+            MGPUDialect::getInternalScratchAttrName()))
+      internal = count.getInt();
+    if (getScratch() && int64_t(getScratch()->size()) > internal)
       return jaxError("Scratch operands are not supported by the Mosaic GPU "
                       "mpmd_map lowering");
   }

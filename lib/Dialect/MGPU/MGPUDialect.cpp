@@ -131,6 +131,17 @@ LogicalResult MGPUDialect::verifyOperationAttribute(Operation *op,
                              << "' must be a unit attribute of an mgpu.wgmma";
     return success();
   }
+  if (attr.getName() == getInternalScratchAttrName()) {
+    auto count = dyn_cast<IntegerAttr>(attr.getValue());
+    auto scratch = op->getAttrOfType<ArrayAttr>("scratch");
+    if (!count || !isa<PallasCallOp, MpmdMapOp>(op) || count.getInt() < 0 ||
+        count.getInt() > (scratch ? int64_t(scratch.size()) : 0))
+      return op->emitError()
+             << "'" << getInternalScratchAttrName()
+             << "' must be an integer attribute of a pallas_call or mpmd_map, "
+                "at most its number of scratch operands";
+    return success();
+  }
   if (attr.getName() == kOutLayoutsAttrName)
     return verifyOutLayouts(op, attr.getValue());
   if (attr.getName() != getTargetAttrName())

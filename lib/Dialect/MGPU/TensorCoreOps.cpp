@@ -135,8 +135,20 @@ FailureOr<TiledOperand> mlir::mgpu::getTiledOperand(Operation *op,
   return result;
 }
 
-/// An operand read in its tiled layout: a tile-aligned view whose MMA
-/// steps stay inside tiles (`rowMultiple` rows per tile).
+std::optional<int64_t>
+mlir::mgpu::getTiledGroupStride(const TiledOperand &tiled, int64_t span) {
+  const SwizzledTiling &tiling = tiled.tiling;
+  int64_t tilesPerRow = tiled.width / tiling.cols;
+  constexpr int64_t kAtomBytes = 8 * SwizzledTiling::kSwizzleBytes;
+  if (tilesPerRow == 1 || tiling.rows % span == 0)
+    return kAtomBytes;
+  if (tiling.rows == 8)
+    return tilesPerRow * tiling.tileBytes();
+  return std::nullopt;
+}
+
+/// An operand read in its tiled layout: a tile-aligned view whose MMAs
+/// read `rowMultiple` rows at a time in evenly spaced 8-row groups.
 static LogicalResult verifyOperandTiling(WgmmaOp op, StringRef name, Type type,
                                          ArrayAttr transforms,
                                          int64_t rowMultiple) {
@@ -146,10 +158,14 @@ static LogicalResult verifyOperandTiling(WgmmaOp op, StringRef name, Type type,
   FailureOr<TiledOperand> tiled = getTiledOperand(op, name, type, transforms);
   if (failed(tiled))
     return failure();
-  if (tiled->tiling.rows % rowMultiple)
+  if (!getTiledGroupStride(*tiled, rowMultiple))
     return op.emitOpError()
-           << "expects the tiles of " << name << " to have a multiple of "
-           << rowMultiple << " rows, got " << tiled->tiling.rows;
+           << "expects the 8-row groups each MMA reads of " << name
+           << " to be evenly spaced: tiles of 8 rows, of a multiple of "
+           << rowMultiple
+           << " rows, or one tile per row of tiles; got tiles of "
+           << tiled->tiling.rows << " rows, "
+           << tiled->width / tiled->tiling.cols << " per row";
   return success();
 }
 

@@ -139,3 +139,39 @@ module attributes {mgpu.target = #mgpu.target<profile = jax>} {
     return
   }
 }
+
+// -----
+
+// Scratch that a pass added (mgpu.internal_scratch counts it) is not user
+// scratch; the user's own entry before it still is.
+#mesh4 = #mgpu.mesh<grid = [4], grid_names = ["i"]>
+module attributes {mgpu.target = #mgpu.target<profile = jax>} {
+  func.func @internal_scratch_only() {
+    mgpu.mpmd_map meshes [#mesh4] scratch [memref<1024xi8, #gpu.address_space<workgroup>>]
+        attributes {mgpu.internal_scratch = 1 : i64} {
+    ^bb0(%arena: memref<1024xi8, #gpu.address_space<workgroup>>):
+    }
+    return
+  }
+  func.func @user_scratch_too() {
+    // expected-error @below {{Scratch operands are not supported by the Mosaic GPU mpmd_map lowering}}
+    // expected-note @below {{the extended profile (the default) supports this}}
+    mgpu.mpmd_map meshes [#mesh4] scratch [memref<16xf32, #gpu.address_space<workgroup>>, memref<1024xi8, #gpu.address_space<workgroup>>]
+        attributes {mgpu.internal_scratch = 1 : i64} {
+    ^bb0(%mine: memref<16xf32, #gpu.address_space<workgroup>>, %arena: memref<1024xi8, #gpu.address_space<workgroup>>):
+    }
+    return
+  }
+}
+
+// -----
+
+#mesh4 = #mgpu.mesh<grid = [4], grid_names = ["i"]>
+func.func @internal_scratch_too_many() {
+  // expected-error @below {{'mgpu.internal_scratch' must be an integer attribute of a pallas_call or mpmd_map, at most its number of scratch operands}}
+  mgpu.mpmd_map meshes [#mesh4] scratch [memref<16xf32, #gpu.address_space<workgroup>>]
+      attributes {mgpu.internal_scratch = 2 : i64} {
+  ^bb0(%mine: memref<16xf32, #gpu.address_space<workgroup>>):
+  }
+  return
+}

@@ -1,14 +1,14 @@
 // RUN: mgpu-opt %s -split-input-file -verify-diagnostics
 
 // What lane layouts can hold: the wgmma layout only 2-D f32/f16/bf16 vectors of
-// whole 64-row tiles and 8-column groups up to 32 KiB; the splat layout
+// whole 64-row tiles and 8-column groups up to 64 KiB; the splat layout
 // only splat values; mgpu.out_layouts one #mgpu.layout per vector result;
 // layout_cast only in kernels.
 
 func.func @wgmma_rows() {
   mgpu.pallas_call grid [1] in_specs [] out_specs [] {
     %z = arith.constant dense<0.0> : vector<32x8xf32>
-    // expected-error @below {{'mgpu.layout_cast' op the wgmma layout holds a 2-D f32, f16 or bf16 vector with a multiple of 64 rows and of 8 columns, at most 32 KiB; got 'vector<32x8xf32>'}}
+    // expected-error @below {{'mgpu.layout_cast' op the wgmma layout holds a 2-D f32, f16 or bf16 vector with a multiple of 64 rows and of 8 columns, at most 64 KiB; got 'vector<32x8xf32>'}}
     %r = mgpu.layout_cast %z : vector<32x8xf32> to #mgpu.layout<wgmma>
   }
   return
@@ -40,9 +40,9 @@ func.func @wgmma_type() {
 
 func.func @wgmma_too_big() {
   mgpu.pallas_call grid [1] in_specs [] out_specs [] {
-    %z = arith.constant dense<0.0> : vector<128x128xf32>
-    // expected-error @below {{got 'vector<128x128xf32>'}}
-    %r = mgpu.layout_cast %z : vector<128x128xf32> to #mgpu.layout<wgmma>
+    %z = arith.constant dense<0.0> : vector<128x256xf32>
+    // expected-error @below {{got 'vector<128x256xf32>'}}
+    %r = mgpu.layout_cast %z : vector<128x256xf32> to #mgpu.layout<wgmma>
   }
   return
 }
@@ -112,7 +112,7 @@ func.func @not_a_layout() {
 // -----
 
 func.func @out_layout_misfit() {
-  // expected-error @below {{the wgmma layout holds a 2-D f32, f16 or bf16 vector with a multiple of 64 rows and of 8 columns, at most 32 KiB; got 'vector<64x8xf64>'}}
+  // expected-error @below {{the wgmma layout holds a 2-D f32, f16 or bf16 vector with a multiple of 64 rows and of 8 columns, at most 64 KiB; got 'vector<64x8xf64>'}}
   %z = arith.constant {mgpu.out_layouts = [#mgpu.layout<wgmma>]} dense<0.0> : vector<64x8xf64>
   return
 }

@@ -71,6 +71,12 @@ func.func @tiled_operands(%g: memref<256x256xbf16>) {
     // CHECK: mgpu.wgmma %{{.*}}, %{{.*}}, %{{.*}} b_transforms [#mgpu.tile<[16, 64]>, #mgpu.swizzle<128>] :
     %s = mgpu.wgmma %r, %low, %b b_transforms [#mgpu.tile<[16, 64]>, #mgpu.swizzle<128>]
         : vector<64x128xf32>, !alow, !b
+    // JAX's default operand tiling, (8, 64) with the 128-byte swizzle: one
+    // swizzle atom per tile.
+    // CHECK: mgpu.wgmma %{{.*}}, %{{.*}}, %{{.*}} a_transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>] b_transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>] :
+    %t = mgpu.wgmma %s, %low, %b a_transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>]
+        b_transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>]
+        : vector<64x128xf32>, !alow, !b
     mgpu.wgmma_wait 0
   }
   return

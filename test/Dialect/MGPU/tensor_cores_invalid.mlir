@@ -274,12 +274,15 @@ func.func @a_dynamic_offset(%a: memref<64x64xbf16, strided<[64, 1], offset: ?>, 
 // -----
 
 #s = #gpu.address_space<workgroup>
-func.func @a_tiles_too_short(%a: memref<64x64xbf16, #s>, %b: memref<64x128xbf16, #s>) {
+// Tiles of 32 rows, two per row of tiles: the 8-row groups of a 64-row MMA
+// are 1024 bytes apart inside a tile and 4096 between tiles, which one
+// descriptor stride cannot say.
+func.func @a_tiles_too_short(%a: memref<64x64xbf16, strided<[128, 1]>, #s>, %b: memref<64x128xbf16, #s>) {
   mgpu.pallas_call grid [1] in_specs [] out_specs [] {
     %z = arith.constant dense<0.0> : vector<64x128xf32>
-    // expected-error @below {{'mgpu.wgmma' op expects the tiles of a to have a multiple of 64 rows, got 32}}
+    // expected-error @below {{'mgpu.wgmma' op expects the 8-row groups each MMA reads of a to be evenly spaced: tiles of 8 rows, of a multiple of 64 rows, or one tile per row of tiles; got tiles of 32 rows, 2 per row}}
     %r = mgpu.wgmma %z, %a, %b a_transforms [#mgpu.tile<[32, 64]>, #mgpu.swizzle<128>]
-        : vector<64x128xf32>, memref<64x64xbf16, #s>, memref<64x128xbf16, #s>
+        : vector<64x128xf32>, memref<64x64xbf16, strided<[128, 1]>, #s>, memref<64x128xbf16, #s>
   }
   return
 }

@@ -5,6 +5,10 @@
 // sums) stays the same at every step and is written back once.
 // out[r] = x[r][0] + ... + x[r][255].
 // RUN: %run_on_backends %s --match-full-lines
+// The same in the jax profile (plgpu.kernel): the slots and barriers the
+// expansion adds are not user scratch (S5).
+// RUN: sed 's/^module {/module attributes {mgpu.target = #mgpu.target<profile = jax>} {/' %s > %t.jax.mlir
+// RUN: %run_on_backends %t.jax.mlir --match-full-lines
 
 #mesh = #mgpu.mesh<grid = [4], grid_names = ["i"]>
 #cols = #mgpu.block_spec<shape = [16, 64], index_map = affine_map<(k) -> (0, k)>>

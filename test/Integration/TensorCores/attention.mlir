@@ -5,8 +5,9 @@
 // p to bf16 before p v, so entries may differ by a relative 1e-2.
 // RUN: cat %mgpu_src_root/examples/attention.mlir %s > %t.mlir
 // RUN: %run_on_backends %t.mlir --match-full-lines
-// The tensor-core lowering (emulated lane by lane without a GPU).
-// RUN: %run_on_backends %t.mlir --match-full-lines -- --tensor-cores
+// The runs above take the tensor-core lowering (the default; the emulator
+// computes its MMAs lane by lane); again on ordinary instructions.
+// RUN: %run_on_backends %t.mlir --match-full-lines -- --tensor-cores=0
 
 // ((x * a + y * b) mod m - m / 2) * scale.
 func.func @pattern(%x: index, %y: index, %a: index, %b: index, %m: index, %scale: f32) -> f32 {

@@ -6,7 +6,7 @@
 // layouts; the numbers must be the same everywhere. Inputs are small
 // integers, so every sum is exact whatever the order.
 // RUN: %run_on_backends %s --match-full-lines
-// RUN: %run_on_backends %s --match-full-lines -- --tensor-cores
+// RUN: %run_on_backends %s --match-full-lines -- --tensor-cores=0
 // RUN: mgpu-opt %s --mgpu-to-binary="format=isa tensor-cores=1" -o /dev/null
 
 #a_block = #mgpu.block_spec<shape = [64, 64], index_map = affine_map<(i) -> (i, 0)>>

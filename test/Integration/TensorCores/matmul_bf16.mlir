@@ -4,8 +4,9 @@
 // every sum is exact whatever the order.
 // RUN: cat %mgpu_src_root/examples/matmul_bf16.mlir %s > %t.mlir
 // RUN: %run_on_backends %t.mlir --match-full-lines
-// The tensor-core lowering (emulated lane by lane without a GPU).
-// RUN: %run_on_backends %t.mlir --match-full-lines -- --tensor-cores
+// The runs above take the tensor-core lowering (the default; the emulator
+// computes its MMAs lane by lane); again on ordinary instructions.
+// RUN: %run_on_backends %t.mlir --match-full-lines -- --tensor-cores=0
 
 
 // (x * mul + y) mod 7 - 3.

@@ -6,7 +6,7 @@
 // in every pipeline).
 // RUN: cat %mgpu_src_root/examples/matmul_bf16_dot.mlir %S/matmul_bf16.mlir > %t.mlir
 // RUN: %run_on_backends %t.mlir --match-full-lines
-// RUN: %run_on_backends %t.mlir --match-full-lines -- --tensor-cores
+// RUN: %run_on_backends %t.mlir --match-full-lines -- --tensor-cores=0
 // The tensor-core lowering has no contraction left and reads the blocks in
 // place: eight m64n128k16 MMAs per step.
 // RUN: mgpu-opt --mgpu-to-binary="format=isa tensor-cores=1" %mgpu_src_root/examples/matmul_bf16_dot.mlir | %extract_ptx | FileCheck %s --check-prefix=PTX

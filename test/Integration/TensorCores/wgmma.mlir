@@ -4,10 +4,11 @@
 // tf32 (the 13 low mantissa bits ignored, as the tensor cores do).
 // Inputs are small integers, so every sum is exact whatever the order.
 // RUN: %run_on_backends %s --match-full-lines
-// Again with the tensor-core lowering: the emulator computes its
-// wgmma.mma_async lane by lane from the descriptors and the fragment layout,
-// a GPU runs it (the cpu backend ignores the option).
-// RUN: %run_on_backends %s --match-full-lines -- --tensor-cores
+// The run above takes the tensor-core lowering (the default: the emulator
+// computes its wgmma.mma_async lane by lane from the descriptors and the
+// fragment layout, a GPU runs it); again on ordinary instructions (the cpu
+// backend ignores the option).
+// RUN: %run_on_backends %s --match-full-lines -- --tensor-cores=0
 // RUN: mgpu-opt %s --mgpu-to-binary="format=isa tensor-cores=1" -o /dev/null
 // RUN: mgpu-opt %s --mgpu-to-binary="format=isa" -o /dev/null
 

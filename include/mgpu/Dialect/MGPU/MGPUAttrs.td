@@ -243,7 +243,7 @@ def MGPU_LayoutAttr : MGPU_Attr<"Layout", "layout"> {
       coalesced accesses. Every vector can have it.
     - `wgmma`: the accumulator fragment of the tensor cores. A 2-D f32,
       f16 or bf16 vector with a multiple of 64 rows and of 8 columns (at
-      most 32 KiB):
+      most 64 KiB):
       each 64-row tile is spread as `wgmma.mma_async` leaves it (lane l of
       warp w holds rows 16w + l/4 and 16w + l/4 + 8, two adjacent columns
       per 8-column group). Elementwise ops keep it; wgmma reads and writes

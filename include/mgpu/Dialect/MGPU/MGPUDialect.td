@@ -65,6 +65,12 @@ def MGPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getTensorCoresAttrName() {
       return ::llvm::StringLiteral("mgpu.tensor_cores");
     }
+    /// The i64 attribute of a pallas_call or mpmd_map counting the trailing
+    /// `scratch` entries that a pass added (pipeline slots and barriers):
+    /// rules about the scratch a user writes (S5) do not count them.
+    static constexpr ::llvm::StringLiteral getInternalScratchAttrName() {
+      return ::llvm::StringLiteral("mgpu.internal_scratch");
+    }
   }];
 }
 

@@ -23,7 +23,7 @@ constexpr StringLiteral kOutLayoutsAttrName = "mgpu.out_layouts";
 /// The most bytes a value in the wgmma layout may have: it is converted
 /// through the warpgroup scratch, which must leave room for the kernel's own
 /// buffers.
-constexpr int64_t kMaxWgmmaLayoutBytes = 32 * 1024;
+constexpr int64_t kMaxWgmmaLayoutBytes = 64 * 1024;
 
 /// Whether `type` can be held in `kind`; if not and `emitError` is given,
 /// says why.

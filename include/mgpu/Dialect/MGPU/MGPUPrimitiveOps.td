@@ -311,7 +311,7 @@ def MGPU_LayoutCastOp : MGPU_Op<"layout_cast", [Pure]> {
     (plgpu.layout_cast). The numbers never change: on the GPU the value is
     converted where its producer left it in another layout, and the host
     backends ignore layouts. A `wgmma` layout needs a 2-D f32, f16 or bf16
-    vector with a multiple of 64 rows and of 8 columns, at most 32 KiB; a
+    vector with a multiple of 64 rows and of 8 columns, at most 64 KiB; a
     `wgmma_row` layout an f32 vector of M or M x 1, M a multiple of 64; only a splat
     constant or a broadcast of a scalar can be cast to `splat`.
 

@@ -136,6 +136,15 @@ struct TiledOperand {
 FailureOr<TiledOperand> getTiledOperand(Operation *op, StringRef name,
                                         Type type, ArrayAttr transforms);
 
+/// The byte distance between the consecutive 8-row groups (swizzle atoms)
+/// of any `span` rows of a tiled operand that start at a multiple of
+/// `span`, when it is the same for all of them, as a wgmma descriptor's
+/// stride must be: 1024 inside a tile of a multiple of `span` rows, or when
+/// rows of tiles are contiguous (one tile per row of tiles); a row of tiles
+/// apart with tiles of 8 rows (JAX's default tiling).
+std::optional<int64_t> getTiledGroupStride(const TiledOperand &tiled,
+                                           int64_t span);
+
 /// The byte offset of element (`row`, `col`) in a buffer `width` elements
 /// wide stored with `tiling` (constants; for verifiers and emulation).
 int64_t getSwizzledByteOffset(const SwizzledTiling &tiling, int64_t width,
