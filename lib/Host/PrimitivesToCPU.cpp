@@ -63,10 +63,14 @@ void copyWindow(OpBuilder &b, Location loc, Value global,
         b, loc, partial,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, count, size));
     globalOffsets.push_back(lo);
-    // Where the clipped part starts in the window (0 unless it starts
-    // before the array).
-    sharedOffsets.push_back(Value(arith::MinSIOp::create(
-        b, loc, arith::SubIOp::create(b, loc, lo, offset), size)));
+    // Where the clipped part starts in the window: 0 unless the window
+    // starts before the array; clamped to the window when none of it is
+    // inside (a window wholly before or past the array copies nothing).
+    sharedOffsets.push_back(Value(arith::MaxSIOp::create(
+        b, loc,
+        arith::MinSIOp::create(b, loc,
+                               arith::SubIOp::create(b, loc, lo, offset), size),
+        zero)));
     sizes.push_back(count);
     strides.push_back(b.getIndexAttr(1));
   }

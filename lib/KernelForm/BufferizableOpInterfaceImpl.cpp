@@ -3,11 +3,15 @@
 // BufferizableOpInterface for pallas_call and mpmd_map. Both are
 // destination-passing: inputs are read, outputs are read and written, and
 // each tensor result is equivalent to its `outs` init. An input passed again
-// as an init (JAX's input_output_aliases) is updated in place only when the
-// op touches both element-wise: a pallas_call whose two operands have the
-// same staged block spec reads each block into shared memory before it
-// writes that block back. Everything else (GMEM blocks, mpmd_map regions
-// that read and write anywhere) gets a copy from the one-shot analysis.
+// as an init (JAX's input_output_aliases) is updated in place when the op
+// touches both element-wise: a pallas_call whose two operands have the same
+// staged block spec reads each block into shared memory before it writes
+// that block back. A whole-array input ref (a GMEM block spec, every
+// mpmd_map ref) is the output's buffer, as in Pallas: what the body writes
+// through either ref is the result, in place or, where the one-shot
+// analysis gives the output a copy, in that copy. Other staged inputs read
+// the input's values as they were before the kernel (the analysis copies
+// the output when a block could be overwritten before it is read).
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +54,30 @@ bool isGlobalRefArgument(Operation *op, unsigned index) {
   return !spec.isStaged();
 }
 
+/// The (input, output) operand numbers of each tensor input that `op`
+/// takes again as an output init (input_output_aliases) and whose region
+/// argument is the whole array (a GMEM block, any mpmd_map ref): the body
+/// may write through it, and what it writes is the output.
+template <typename KernelOp>
+SmallVector<std::pair<unsigned, unsigned>> getAliasedOperands(KernelOp op) {
+  SmallVector<std::pair<unsigned, unsigned>> aliases;
+  unsigned firstIn = op->getNumOperands() - op.getIns().size() -
+                     op.getOuts().size();
+  unsigned firstOut = firstIn + op.getIns().size();
+  for (unsigned in = firstIn; in < firstOut; ++in) {
+    Value input = op->getOperand(in);
+    if (!isa<TensorType>(input.getType()) ||
+        !isGlobalRefArgument(op, in - firstIn))
+      continue;
+    for (unsigned out = firstOut; out < op->getNumOperands(); ++out)
+      if (op->getOperand(out) == input) {
+        aliases.push_back({in, out});
+        break;
+      }
+  }
+  return aliases;
+}
+
 template <typename KernelOp>
 struct KernelOpInterface : public DstBufferizableOpInterfaceExternalModel<
                                KernelOpInterface<KernelOp>, KernelOp> {
@@ -66,6 +94,39 @@ struct KernelOpInterface : public DstBufferizableOpInterfaceExternalModel<
       common = spec;
     }
     return true;
+  }
+
+  /// An aliased input is read through the output's buffer (see
+  /// resolveConflicts), so the op's own write of that buffer does not
+  /// conflict with it, whether or not the output is in place.
+  bool isNotConflicting(Operation *op, OpOperand *uRead, OpOperand *uWrite,
+                        const AnalysisState &state) const {
+    if (uRead->getOwner() != op || uWrite->getOwner() != op)
+      return false;
+    return llvm::is_contained(
+        getAliasedOperands(cast<KernelOp>(op)),
+        std::make_pair(uRead->getOperandNumber(), uWrite->getOperandNumber()));
+  }
+
+  /// An input passed again as an init (input_output_aliases) is one buffer
+  /// with the output, as in Pallas: what the body writes through either ref
+  /// is the result. Where the analysis gives the output a copy, the input
+  /// becomes that copy too (it holds the input's values when the kernel
+  /// starts), so both refs still name one array.
+  LogicalResult resolveConflicts(Operation *op, RewriterBase &rewriter,
+                                 const AnalysisState &analysisState,
+                                 const BufferizationState &state) const {
+    SmallVector<std::pair<unsigned, unsigned>> aliases =
+        getAliasedOperands(cast<KernelOp>(op));
+    if (failed(cast<BufferizableOpInterface>(op)
+                   .resolveTensorOpOperandConflicts(rewriter, analysisState,
+                                                    state)))
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] {
+      for (auto [in, out] : aliases)
+        op->setOperand(in, op->getOperand(out));
+    });
+    return success();
   }
 
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
@@ -88,6 +149,9 @@ struct KernelOpInterface : public DstBufferizableOpInterfaceExternalModel<
       operands.push_back(*buffer);
     }
 
+    unsigned firstIn = op->getNumOperands() - kernel.getIns().size() -
+                       kernel.getOuts().size();
+
     // The same op in memref form: same properties, no results.
     OperationState newState(op->getLoc(), op->getName());
     newState.addOperands(operands);
@@ -99,9 +163,7 @@ struct KernelOpInterface : public DstBufferizableOpInterfaceExternalModel<
 
     // Whole-array region arguments take the buffers' types (which may carry
     // a layout); a cast keeps the body's view of them unchanged.
-    ValueRange refs = ValueRange(operands).drop_front(op->getNumOperands() -
-                                                      kernel.getIns().size() -
-                                                      kernel.getOuts().size());
+    ValueRange refs = ValueRange(operands).drop_front(firstIn);
     for (auto [oldRegion, newRegion] :
          llvm::zip(op->getRegions(), newOp->getRegions())) {
       rewriter.inlineRegionBefore(oldRegion, newRegion, newRegion.end());

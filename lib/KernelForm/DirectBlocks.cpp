@@ -24,6 +24,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 namespace mlir::mgpu {
 #define GEN_PASS_DEF_MGPUDIRECTBLOCKS
@@ -82,9 +83,90 @@ bool isOnlyAccessedWhole(BlockArgument arg, ArrayRef<int64_t> shape) {
   });
 }
 
+/// The least and greatest value of `expr` over the grid (dimension d from 0
+/// to grid[d] - 1), if the grid bounds it and no step overflows.
+std::optional<std::pair<int64_t, int64_t>>
+rangeOverGrid(AffineExpr expr, ArrayRef<int64_t> grid) {
+  using Range = std::pair<int64_t, int64_t>;
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return Range{constant.getValue(), constant.getValue()};
+  if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+    int64_t size = grid[dim.getPosition()];
+    if (ShapedType::isDynamic(size) || size <= 0)
+      return std::nullopt;
+    return Range{0, size - 1};
+  }
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary)
+    return std::nullopt;
+  std::optional<Range> lhs = rangeOverGrid(binary.getLHS(), grid);
+  std::optional<Range> rhs = rangeOverGrid(binary.getRHS(), grid);
+  if (!lhs || !rhs)
+    return std::nullopt;
+  auto [lo, hi] = *lhs;
+  switch (expr.getKind()) {
+  case AffineExprKind::Add: {
+    std::optional<int64_t> low = llvm::checkedAdd(lo, rhs->first);
+    std::optional<int64_t> high = llvm::checkedAdd(hi, rhs->second);
+    if (!low || !high)
+      return std::nullopt;
+    return Range{*low, *high};
+  }
+  case AffineExprKind::Mul: {
+    // Affine: one side is a constant.
+    int64_t factor = rhs->first;
+    if (rhs->first != rhs->second) {
+      if (lo != hi)
+        return std::nullopt;
+      factor = lo;
+      std::tie(lo, hi) = *rhs;
+    }
+    std::optional<int64_t> a = llvm::checkedMul(lo, factor);
+    std::optional<int64_t> b = llvm::checkedMul(hi, factor);
+    if (!a || !b)
+      return std::nullopt;
+    return Range{std::min(*a, *b), std::max(*a, *b)};
+  }
+  default:
+    break;
+  }
+  // floordiv, ceildiv and mod by a positive constant.
+  int64_t divisor = rhs->first;
+  if (rhs->first != rhs->second || divisor <= 0)
+    return std::nullopt;
+  if (expr.getKind() == AffineExprKind::FloorDiv)
+    return Range{llvm::divideFloorSigned(lo, divisor),
+                 llvm::divideFloorSigned(hi, divisor)};
+  if (expr.getKind() == AffineExprKind::CeilDiv)
+    return Range{llvm::divideCeilSigned(lo, divisor),
+                 llvm::divideCeilSigned(hi, divisor)};
+  if (lo >= 0 && hi < divisor)
+    return Range{lo, hi};
+  return Range{0, divisor - 1};
+}
+
+/// Whether every block that `spec`'s index map names over the grid lies
+/// wholly inside an array of `shape` (which the block divides). A block at
+/// or past the array's edge is clipped as TMA clips it, which only the
+/// staged copies do; a view of the array there would read and write past it.
+bool blocksStayInside(BlockSpecAttr spec, ArrayRef<int64_t> shape,
+                      ArrayRef<int64_t> grid) {
+  AffineMap map = spec.getIndexMap().getAffineMap();
+  if (map.getNumDims() != grid.size())
+    return false;
+  for (auto [expr, extent, block] :
+       llvm::zip(map.getResults(), shape, spec.getShape())) {
+    std::optional<std::pair<int64_t, int64_t>> range =
+        rangeOverGrid(expr, grid);
+    if (!range || range->first < 0 || range->second >= extent / block)
+      return false;
+  }
+  return true;
+}
+
 /// Whether operand `array` with block spec `spec` can be read in place:
 /// a staged block without a shared-memory layout, of a static contiguous
-/// array it divides, passed once.
+/// array it divides, inside it at every grid point, passed once.
 bool canBeDirect(Value array, Attribute specAttr, PallasCallOp op,
                  BlockArgument arg) {
   auto spec = dyn_cast<BlockSpecAttr>(specAttr);
@@ -97,6 +179,8 @@ bool canBeDirect(Value array, Attribute specAttr, PallasCallOp op,
   for (auto [extent, block] : llvm::zip(type.getShape(), spec.getShape()))
     if (ShapedType::isDynamic(block) || block <= 0 || extent % block != 0)
       return false;
+  if (!blocksStayInside(spec, type.getShape(), op.getStaticGrid()))
+    return false;
   auto operands = llvm::concat<Value>(op.getIns(), op.getOuts());
   if (llvm::count(operands, array) != 1)
     return false;

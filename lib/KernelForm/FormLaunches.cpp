@@ -303,10 +303,13 @@ LogicalResult formPallasLaunch(PallasCallOp op) {
     bindAxisSizes({mesh}, bindings);
   }
   Block &body = op.getBody().front();
+  // An output that is also an input (input_output_aliases) or passed twice
+  // is read through its other ref: never write-only.
   SmallVector<int64_t> writeOnly;
+  auto arrays = llvm::to_vector(llvm::concat<Value>(op.getIns(), op.getOuts()));
   for (auto [i, ref] : llvm::enumerate(
            body.getArguments().slice(op.getIns().size(), op.getOuts().size())))
-    if (isOnlyWritten(ref))
+    if (llvm::count(arrays, op.getOuts()[i]) == 1 && isOnlyWritten(ref))
       writeOnly.push_back(i);
   if (!writeOnly.empty())
     launch.setWriteOnlyOutsAttr(b.getDenseI64ArrayAttr(writeOnly));

@@ -4,7 +4,7 @@
 // of one Pallas thread (PipelineExpansion.cpp) and the producer and consumer
 // loops of a warp-specialized one (WarpSpecializedPipeline.cpp). It holds
 // what both need: block indices per step, ring slots, views of the arena,
-// fetches, waits with their phase parity, copies out.
+// fetches, waits for the next phase, copies out.
 //
 //===----------------------------------------------------------------------===//
 
@@ -228,16 +228,15 @@ private:
                              blocks[i].appliedTransforms);
   }
 
-  /// Waits for the fetch into `slot`, the `waits`-th wait on block `i`.
-  void waitFor(size_t i, Value slot, Value waits) {
-    int64_t slots = layout.blocks[i].slots;
-    Value phase = arith::DivUIOp::create(b, loc, waits, index(slots));
-    Value parity = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ne,
-        arith::RemUIOp::create(b, loc, phase, index(2)), index(0));
+  /// Waits for the fetch into `slot` of block `i`: the next phase of the
+  /// slot's barrier that this thread has not waited for. Every fetch is
+  /// waited for once, by the threads that read the block, so
+  /// --mgpu-track-barrier-phases gives the wait its parity, and the phases
+  /// carry on when a loop runs the pipeline again.
+  void waitFor(size_t i, Value slot) {
     int64_t barrier = layout.blocks[i].barrier;
     BarrierWaitOp::create(b, loc, resources.barriers[barrier],
-                          barrierIndex(barrier, slot), parity);
+                          barrierIndex(barrier, slot), /*parity=*/Value());
   }
 
   void copyOut(size_t i, ArrayRef<Value> blockIndex, Value slot) {

@@ -2,10 +2,12 @@
 //
 // Emits the step loop of a pipeline (see the header) with kernel-level ops.
 // The loop carries, per block, the slot it reads or writes at the current
-// step; inputs fetched ahead also carry the newest slot fetched, and every
-// block read from memory counts its waits, which gives the parity of the
-// phase the next wait is for: slots fill and drain in ring order, so the
-// w-th wait on a block is on slot w mod N, in that slot's phase w / N.
+// step; inputs fetched ahead also carry the newest slot fetched. Every wait
+// is for the next phase of its barrier that the thread has not waited for
+// (--mgpu-track-barrier-phases gives it its parity): slots fill and drain in
+// ring order and every fetch is waited for once, so the phases a thread has
+// waited for are the phases completed, also when a loop runs the pipeline
+// again.
 //
 //===----------------------------------------------------------------------===//
 
@@ -176,11 +178,10 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
       newest[i] = prologue.getResult(arg++);
   }
 
-  // The step loop carries, per block: the current slot (rotating blocks),
-  // the newest slot fetched (prefetched inputs) and the waits so far
-  // (fetched blocks).
+  // The step loop carries, per block: the current slot (rotating blocks)
+  // and the newest slot fetched (prefetched inputs).
   struct Carried {
-    int cur = -1, newest = -1, waits = -1;
+    int cur = -1, newest = -1;
   };
   SmallVector<Carried> carried(numBlocks);
   SmallVector<Value> inits;
@@ -192,10 +193,6 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
     if (isPrefetched(i)) {
       carried[i].newest = inits.size();
       inits.push_back(newest[i]);
-    }
-    if (isFetched(i)) {
-      carried[i].waits = inits.size();
-      inits.push_back(zero);
     }
   }
   auto loop = stepLoop(inits);
@@ -260,11 +257,7 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
     for (size_t i = 0; i < numBlocks; ++i) {
       if (!isFetched(i))
         continue;
-      Value waits = iterArgs[carried[i].waits];
-      when(changed[i], [&] { waitFor(i, curOf(i), waits); });
-      yields[carried[i].waits] = arith::AddIOp::create(
-          b, loc, waits,
-          arith::IndexCastUIOp::create(b, loc, b.getIndexType(), changed[i]));
+      when(changed[i], [&] { waitFor(i, curOf(i)); });
     }
 
     // 4. A new output block's slot must have been read by its last copy out
@@ -293,8 +286,7 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
           Value written = resources.barriers[layout.writtenBarrier];
           BarrierArriveOp::create(b, loc, written, zero);
           issue(Value(), [&] {
-            BarrierWaitOp::create(b, loc, written, zero,
-                                  arith::ConstantIntOp::create(b, loc, 0, 1));
+            BarrierWaitOp::create(b, loc, written, zero, /*parity=*/Value());
           });
         }
       });

@@ -5,15 +5,22 @@
 // into the next slot of its ring, and before refilling a slot waits on the
 // slot's `empty` barrier, which completes a phase when every compute thread
 // has released it. The compute threads wait on the slot's fetch barrier, run
-// the body, and release the slot when the block index changes. Phases are
-// counted as in the single-thread loop: the f-th fill of a ring goes to slot
-// f mod N, and needs the (f / N - 1)-th release of that slot.
+// the body, and release the slot when the block index changes: the f-th
+// fill of a ring goes to slot f mod N, and needs the (f / N - 1)-th release
+// of that slot. After its last fill the memory thread waits for the releases
+// it has not waited for, so that every thread has waited for every phase of
+// the barriers it waits on when a run ends.
 //
 // Output blocks are shared by the compute threads: when one leaves, all of
 // them meet on the `written` barrier, thread 0 copies it out, waits until the
 // copies have read shared memory and says so on the `freed` barrier, which
-// all of them wait on before writing the next one. Each meeting completes a
-// phase of both barriers, so their parity is the count of meetings so far.
+// all of them wait on before writing the next one.
+//
+// Every wait here is for the next phase its thread has not waited for, and
+// --mgpu-track-barrier-phases gives it its parity: the phases carry on from
+// one run of the pipeline to the next when a loop runs it again (JAX's
+// pipelines inside a fori_loop), where counts restarted at 0 would wait for
+// a phase that has completed already or never comes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,11 +31,10 @@ using namespace mlir::mgpu;
 
 namespace {
 
-/// The parity (i1) of phase `completion` of a barrier.
-Value parityOf(OpBuilder &b, Location loc, Value completion) {
-  return arith::TruncIOp::create(
-      b, loc, b.getI1Type(),
-      arith::IndexCastUIOp::create(b, loc, b.getI64Type(), completion));
+/// A wait for the next phase of barrier `index` of `barriers` that this
+/// thread has not waited for (--mgpu-track-barrier-phases gives its parity).
+void waitForNextPhase(OpBuilder &b, Location loc, Value barriers, Value index) {
+  BarrierWaitOp::create(b, loc, barriers, index, /*parity=*/Value());
 }
 
 Value addFlag(OpBuilder &b, Location loc, Value count, Value flag) {
@@ -89,12 +95,9 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
         Value refill = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
                                              fills, index(slots));
         when(refill, [&] {
-          Value release = arith::SubIOp::create(
-              b, loc, arith::DivUIOp::create(b, loc, fills, index(slots)), one);
           int64_t empty = layout.blocks[i].emptyBarrier;
-          BarrierWaitOp::create(b, loc, resources.barriers[empty],
-                                barrierIndex(empty, slot),
-                                parityOf(b, loc, release));
+          waitForNextPhase(b, loc, resources.barriers[empty],
+                           barrierIndex(empty, slot));
         });
         for (size_t j = 0; j < numBlocks; ++j)
           if (layout.blocks[j].fetchGroup == static_cast<int64_t>(i))
@@ -104,6 +107,24 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
       yields.push_back(addFlag(b, loc, fills, changes));
     }
     setYield(b, loc, loop.getBody(), yields);
+
+    // The releases of the last fills (at most N per ring), in fill order:
+    // fill f went to slot f mod N.
+    b.setInsertionPointAfter(loop);
+    for (auto [n, i] : llvm::enumerate(inputs)) {
+      Value fills = loop.getResult(2 * n + 1);
+      Value slots = index(layout.blocks[i].slots);
+      Value unreleased = arith::SubIOp::create(
+          b, loc, fills, arith::MinUIOp::create(b, loc, fills, slots));
+      auto drain = scf::ForOp::create(b, loc, unreleased, fills, one);
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(drain.getBody());
+      Value slot =
+          arith::RemUIOp::create(b, loc, drain.getInductionVar(), slots);
+      int64_t empty = layout.blocks[i].emptyBarrier;
+      waitForNextPhase(b, loc, resources.barriers[empty],
+                       barrierIndex(empty, slot));
+    }
   }
 
   // The compute threads: wait, run the body, release, write outputs back.
@@ -114,9 +135,9 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
                               RegisterChange::increase);
   bool anyOutput = layout.writtenBarrier >= 0;
   struct Carried {
-    int cur = -1, waits = -1;
+    int cur = -1;
   };
-  // Inputs carry their slot and waits per fetch group, in its first block.
+  // Inputs carry their slot per fetch group, in its first block.
   SmallVector<Carried> carried(numBlocks);
   SmallVector<Value> inits;
   for (size_t i = 0; i < numBlocks; ++i) {
@@ -126,15 +147,6 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
       carried[i].cur = inits.size();
       inits.push_back(zero);
     }
-    if (isFetched(i)) {
-      carried[i].waits = inits.size();
-      inits.push_back(zero);
-    }
-  }
-  int meetings = -1;
-  if (anyOutput) {
-    meetings = inits.size();
-    inits.push_back(zero);
   }
   auto loop = stepLoop(inits);
   b.setInsertionPointToStart(loop.getBody());
@@ -157,9 +169,7 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
     if (!isFetched(i) || !isGroupLeader(i))
       continue;
     Value changed = changedAt(s, *around, i);
-    Value waits = iterArgs[carried[i].waits];
-    when(changed, [&] { waitFor(i, curOf(i), waits); });
-    yields[carried[i].waits] = addFlag(b, loc, waits, changed);
+    when(changed, [&] { waitFor(i, curOf(i)); });
   }
 
   if (failed(buildStepAt(s, buildStep, curOf)))
@@ -185,13 +195,12 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
     for (size_t i = 0; i < numBlocks; ++i)
       if (blocks[i].isOutput)
         anyLeaving = anyLeaving ? orValues(anyLeaving, leaving[i]) : leaving[i];
-    Value count = iterArgs[meetings];
     when(anyLeaving, [&] {
       Value written = resources.barriers[layout.writtenBarrier];
       Value freed = resources.barriers[layout.freedBarrier];
       CommitSmemOp::create(b, loc);
       BarrierArriveOp::create(b, loc, written, zero);
-      BarrierWaitOp::create(b, loc, written, zero, parityOf(b, loc, count));
+      waitForNextPhase(b, loc, written, zero);
       when(schedule.leader, [&] {
         for (size_t i = 0; i < numBlocks; ++i)
           if (blocks[i].isOutput)
@@ -201,9 +210,8 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
         WaitSmemToGmemOp::create(b, loc, 0, /*read_only=*/true);
         BarrierArriveOp::create(b, loc, freed, zero);
       });
-      BarrierWaitOp::create(b, loc, freed, zero, parityOf(b, loc, count));
+      waitForNextPhase(b, loc, freed, zero);
     });
-    yields[meetings] = addFlag(b, loc, count, anyLeaving);
   }
 
   for (size_t i = 0; i < numBlocks; ++i) {

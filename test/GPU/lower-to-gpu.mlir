@@ -130,17 +130,17 @@ func.func @row_sum_pipelined(%x: memref<64x256xf32>, %o: memref<64xf32>) {
 // Two buffers: the prologue fetches step 0 into slot 0 (a loop of one
 // step, folded); each step fetches the next block into the next slot of the
 // ring (newest slot carried) and waits for the current one (current slot
-// and waits so far carried, the parity computed from them).
+// and the phase bits of --mgpu-track-barrier-phases carried).
 
 // CHECK-LABEL: func.func @row_sum_pipelined
 // CHECK: gpu.func @row_sum_pipelined_kernel
 // CHECK-DAG: %[[SLOT:.*]] = arith.constant 4096 : index
 // CHECK: %[[BAR:.*]] = builtin.unrealized_conversion_cast %{{.*}} : memref<2xi64, #gpu.address_space<workgroup>> to !mgpu.barrier<count = 2>
 // CHECK: mgpu.copy_gmem_to_smem
-// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[CUR:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %[[WAITS:.*]] = %{{.*}}, %{{.*}} = %{{.*}}) -> (index, index, index, index) {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[CUR:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[BITS:.*]] = %{{.*}}) -> (index, index, index, i64) {
 // CHECK: arith.muli %{{.*}}, %[[SLOT]]
 // CHECK: mgpu.copy_gmem_to_smem %{{.*}}, %{{.*}}, %[[BAR]][%{{.*}}]
-// CHECK: %[[PHASE:.*]] = arith.divui %[[WAITS]], %{{.*}}
+// CHECK: arith.shrui %[[BITS]]
 // CHECK: mgpu.barrier_wait %[[BAR]][%[[CUR]]] parity
 
 // -----

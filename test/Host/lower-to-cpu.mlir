@@ -1,4 +1,4 @@
-// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-form-launches="mpmd-form=cta-partitioned" --mgpu-lower-to-cpu --canonicalize -split-input-file | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-track-barrier-phases --mgpu-form-launches="mpmd-form=cta-partitioned" --mgpu-lower-to-cpu --canonicalize -split-input-file | FileCheck %s
 
 #b = #mgpu.block_spec<shape = [256], index_map = affine_map<(i) -> (i)>>
 

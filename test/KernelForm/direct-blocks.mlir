@@ -1,6 +1,6 @@
 // RUN: mgpu-opt --mgpu-direct-blocks --split-input-file %s | FileCheck %s
 // RUN: mgpu-opt --mgpu-direct-blocks --split-input-file %s | mgpu-opt --split-input-file -o /dev/null
-// RUN: mgpu-opt --mgpu-direct-blocks --mgpu-expand-pipelines --mgpu-form-launches --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --split-input-file %s | FileCheck %s --check-prefix=GPU
+// RUN: mgpu-opt --mgpu-direct-blocks --mgpu-expand-pipelines --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --split-input-file %s | FileCheck %s --check-prefix=GPU
 
 #b = #mgpu.block_spec<shape = [1, 256], index_map = affine_map<(i, j) -> (j, i)>>
 #p = #mgpu.compiler_params<dimension_semantics = [parallel, parallel]>
@@ -128,6 +128,116 @@ func.func @contract(%x: memref<16x16xf32>, %o: memref<16x16xf32>) {
                           iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}
         %a, %a, %zero : vector<16x16xf32>, vector<16x16xf32> into vector<16x16xf32>
     vector.transfer_write %m, %os[%c0, %c0] {in_bounds = [true, true]} : vector<16x16xf32>, memref<16x16xf32, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
+#pid = #mgpu.block_spec<shape = [2, 128], index_map = affine_map<(i) -> (i, i)>>
+#before = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> (i - 1)>>
+
+// Index maps that name blocks outside the array (JAX's
+// test_program_id_in_block_spec: program 1's block lies wholly past a 2x128
+// array; here also one before it): a view there would read and write past
+// the array, so the blocks stay staged, where the copies clip them as TMA
+// does.
+// CHECK-LABEL: func.func @past_the_array(
+// CHECK-NOT: gmem
+// CHECK-NOT: mgpu.lane_private
+// CHECK: return
+func.func @past_the_array(%x: memref<2x128xi32>, %o: memref<2x128xi32>) {
+  mgpu.pallas_call grid [2] ins(%x : memref<2x128xi32>) outs(%o : memref<2x128xi32>)
+      in_specs [#pid] out_specs [#pid] {
+  ^bb0(%xs: memref<2x128xi32, #gpu.address_space<workgroup>>,
+       %os: memref<2x128xi32, #gpu.address_space<workgroup>>):
+    %c0 = arith.constant 0 : index
+    %pad = arith.constant 0 : i32
+    %a = vector.transfer_read %xs[%c0, %c0], %pad {in_bounds = [true, true]} : memref<2x128xi32, #gpu.address_space<workgroup>>, vector<2x128xi32>
+    vector.transfer_write %a, %os[%c0, %c0] {in_bounds = [true, true]} : vector<2x128xi32>, memref<2x128xi32, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @before_the_array(
+// CHECK-NOT: gmem
+// CHECK-NOT: mgpu.lane_private
+// CHECK: return
+func.func @before_the_array(%x: memref<256xf32>, %o: memref<256xf32>) {
+  mgpu.pallas_call grid [2] ins(%x : memref<256xf32>) outs(%o : memref<256xf32>)
+      in_specs [#before] out_specs [#before] {
+  ^bb0(%xs: memref<128xf32, #gpu.address_space<workgroup>>,
+       %os: memref<128xf32, #gpu.address_space<workgroup>>):
+    %c0 = arith.constant 0 : index
+    %pad = arith.constant 0.0 : f32
+    %a = vector.transfer_read %xs[%c0], %pad {in_bounds = [true]} : memref<128xf32, #gpu.address_space<workgroup>>, vector<128xf32>
+    vector.transfer_write %a, %os[%c0] {in_bounds = [true]} : vector<128xf32>, memref<128xf32, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// A grid size known only at run time bounds nothing: staged.
+// CHECK-LABEL: func.func @dynamic_grid(
+// CHECK-NOT: gmem
+// CHECK-NOT: mgpu.lane_private
+// CHECK: return
+func.func @dynamic_grid(%n: index, %x: memref<256xf32>, %o: memref<256xf32>) {
+  mgpu.pallas_call grid [%n] ins(%x : memref<256xf32>) outs(%o : memref<256xf32>)
+      in_specs [#before] out_specs [#before] {
+  ^bb0(%xs: memref<128xf32, #gpu.address_space<workgroup>>,
+       %os: memref<128xf32, #gpu.address_space<workgroup>>):
+    %c0 = arith.constant 0 : index
+    %pad = arith.constant 0.0 : f32
+    %a = vector.transfer_read %xs[%c0], %pad {in_bounds = [true]} : memref<128xf32, #gpu.address_space<workgroup>>, vector<128xf32>
+    vector.transfer_write %a, %os[%c0] {in_bounds = [true]} : vector<128xf32>, memref<128xf32, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
+#wrap = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> ((i + 1) mod 2)>>
+#half = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> (i floordiv 2 - 1)>>
+#last = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> (1 - i floordiv 2)>>
+#up = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> (i ceildiv 3)>>
+
+// Positive twins: index maps whose blocks stay inside the array over the
+// whole grid (mod, floordiv, ceildiv, a negative factor) are read in place.
+// CHECK-LABEL: func.func @inside_the_array(
+// CHECK: in_specs [#[[WHOLE:[a-z_0-9]+]]] out_specs [#[[WHOLE]], #[[WHOLE]], #[[WHOLE]]]
+// CHECK-COUNT-4: {mgpu.lane_private}
+// CHECK: return
+func.func @inside_the_array(%x: memref<256xf32>, %o: memref<256xf32>, %p: memref<256xf32>, %q: memref<256xf32>) {
+  mgpu.pallas_call grid [4] ins(%x : memref<256xf32>) outs(%o, %p, %q : memref<256xf32>, memref<256xf32>, memref<256xf32>)
+      in_specs [#wrap] out_specs [#last, #wrap, #up] {
+  ^bb0(%xs: memref<128xf32, #gpu.address_space<workgroup>>,
+       %os: memref<128xf32, #gpu.address_space<workgroup>>,
+       %ps: memref<128xf32, #gpu.address_space<workgroup>>,
+       %qs: memref<128xf32, #gpu.address_space<workgroup>>):
+    %c0 = arith.constant 0 : index
+    %pad = arith.constant 0.0 : f32
+    %a = vector.transfer_read %xs[%c0], %pad {in_bounds = [true]} : memref<128xf32, #gpu.address_space<workgroup>>, vector<128xf32>
+    vector.transfer_write %a, %os[%c0] {in_bounds = [true]} : vector<128xf32>, memref<128xf32, #gpu.address_space<workgroup>>
+    vector.transfer_write %a, %ps[%c0] {in_bounds = [true]} : vector<128xf32>, memref<128xf32, #gpu.address_space<workgroup>>
+    vector.transfer_write %a, %qs[%c0] {in_bounds = [true]} : vector<128xf32>, memref<128xf32, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// One step too far (i floordiv 2 - 1 is -1 for programs 0 and 1): staged.
+// CHECK-LABEL: func.func @one_too_far(
+// CHECK-NOT: gmem
+// CHECK-NOT: mgpu.lane_private
+// CHECK: return
+func.func @one_too_far(%x: memref<256xf32>, %o: memref<256xf32>) {
+  mgpu.pallas_call grid [4] ins(%x : memref<256xf32>) outs(%o : memref<256xf32>)
+      in_specs [#half] out_specs [#half] {
+  ^bb0(%xs: memref<128xf32, #gpu.address_space<workgroup>>,
+       %os: memref<128xf32, #gpu.address_space<workgroup>>):
+    %c0 = arith.constant 0 : index
+    %pad = arith.constant 0.0 : f32
+    %a = vector.transfer_read %xs[%c0], %pad {in_bounds = [true]} : memref<128xf32, #gpu.address_space<workgroup>>, vector<128xf32>
+    vector.transfer_write %a, %os[%c0] {in_bounds = [true]} : vector<128xf32>, memref<128xf32, #gpu.address_space<workgroup>>
   }
   return
 }

@@ -4,11 +4,14 @@
 // A warp-specialized emit_pipeline on 3 Pallas threads becomes two loops:
 // thread 2 (the memory thread) lowers its register budget and fills the
 // ring, waiting on a slot's `empty` barrier (2 arrivals, one per compute
-// thread) before refilling it, in the parity of the slot's release; threads
-// 0 and 1 raise theirs, wait for the fetch, run the body, release the slot,
-// and meet on `written` before thread 0 copies the output out and says on
-// `freed` that the copy has read the slot. The buffers are shared: one
-// arena, no per-thread range.
+// thread) before refilling it, and after its last fill waits for the
+// releases it has not waited for; threads 0 and 1 raise theirs, wait for
+// the fetch, run the body, release the slot, and meet on `written` before
+// thread 0 copies the output out and says on `freed` that the copy has read
+// the slot. Every wait is for its thread's next phase (no parity yet:
+// --mgpu-track-barrier-phases gives it, so that phases carry on when a loop
+// runs the pipeline again). The buffers are shared: one arena, no
+// per-thread range.
 
 #mesh = #mgpu.mesh<grid = [2], grid_names = ["i"], num_threads = 3, thread_name = "wg">
 #cols = #mgpu.block_spec<shape = [64, 64], index_map = affine_map<(k) -> (0, k)>>
@@ -23,33 +26,35 @@
 // CHECK: %[[MEMORY:.*]] = arith.cmpi eq, %[[WG]], %c2
 // CHECK: scf.if %[[MEMORY]] {
 // CHECK-NEXT: mgpu.set_max_registers 40 decrease
-// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c4 step %c1 iter_args(%{{.*}} = %c1, %[[FILLS:.*]] = %c0)
+// CHECK-NEXT: %[[FILLED:.*]]:2 = scf.for %{{.*}} = %c0 to %c4 step %c1 iter_args(%{{.*}} = %c1, %[[FILLS:.*]] = %c0)
 // CHECK: %[[SLOT:.*]] = arith.select %[[CHANGES:.*]], %{{.*}}, %arg{{.*}} : index
 // CHECK-NEXT: scf.if %[[CHANGES]] {
 // CHECK: %[[REFILL:.*]] = arith.cmpi uge, %[[FILLS]], %c2
 // CHECK-NEXT: scf.if %[[REFILL]] {
-// CHECK-NEXT: %[[ROUND:.*]] = arith.divui %[[FILLS]], %c2
-// CHECK-NEXT: %[[RELEASE:.*]] = arith.subi %[[ROUND]], %c1
-// CHECK-NEXT: %[[WIDE:.*]] = arith.index_castui %[[RELEASE]]
-// CHECK-NEXT: %[[PARITY:.*]] = arith.trunci %[[WIDE]] : i64 to i1
-// CHECK-NEXT: mgpu.barrier_wait %[[EMPTY]][%[[SLOT]]] parity %[[PARITY]]
+// CHECK-NEXT: mgpu.barrier_wait %[[EMPTY]][%[[SLOT]]] :
 // CHECK: mgpu.copy_gmem_to_smem %[[X]][%c0, %{{.*}}], %{{.*}}, %[[FULL]][%[[SLOT]]]
 // CHECK-NOT: test.step
+// The releases of the last two fills.
+// CHECK: %[[FIRST:.*]] = arith.subi %[[FILLED]]#1, %{{.*}}
+// CHECK-NEXT: scf.for %[[F:.*]] = %[[FIRST]] to %[[FILLED]]#1 step %c1 {
+// CHECK-NEXT: %[[DRAINED:.*]] = arith.remui %[[F]], %c2
+// CHECK-NEXT: mgpu.barrier_wait %[[EMPTY]][%[[DRAINED]]] :
+// CHECK-NEXT: }
 // CHECK: } else {
 // CHECK-NEXT: mgpu.set_max_registers 232 increase
 // CHECK-NEXT: scf.for
-// CHECK: mgpu.barrier_wait %[[FULL]][%[[CUR:.*]]] parity
+// CHECK: mgpu.barrier_wait %[[FULL]][%[[CUR:.*]]] :
 // CHECK: "test.step"
 // CHECK: mgpu.barrier_arrive %[[EMPTY]][%[[CUR]]]
 // CHECK: mgpu.commit_smem
 // CHECK-NEXT: mgpu.barrier_arrive %[[WRITTEN]][%c0]
-// CHECK: mgpu.barrier_wait %[[WRITTEN]][%c0] parity %[[MEETING:.*]] :
+// CHECK: mgpu.barrier_wait %[[WRITTEN]][%c0] :
 // CHECK-NEXT: scf.if %[[LEADER]] {
 // CHECK: mgpu.copy_smem_to_gmem %{{.*}}, %[[Y]]
 // CHECK-NEXT: mgpu.wait_smem_to_gmem 0 read_only
 // CHECK-NEXT: mgpu.barrier_arrive %[[FREED]][%c0]
 // CHECK-NEXT: }
-// CHECK-NEXT: mgpu.barrier_wait %[[FREED]][%c0] parity %[[MEETING]] :
+// CHECK-NEXT: mgpu.barrier_wait %[[FREED]][%c0] :
 // CHECK: } {mgpu.compute_steps}
 // CHECK-NEXT: scf.if %[[LEADER]] {
 // CHECK-NEXT: mgpu.wait_smem_to_gmem 0
@@ -78,7 +83,7 @@ func.func @scale(%x: memref<64x256xf32>, %y: memref<64x256xf32>) {
 // CHECK: scratch [memref<{{[0-9]+}}xi8, #gpu.address_space<workgroup>>, !mgpu.barrier<count = 2, arrivals = 2>, !mgpu.barrier<count = 2, arrivals = 2>, !mgpu.barrier<count = 2>, !mgpu.barrier<count = 2, arrivals = 2>]
 // CHECK: ^bb0(%[[A:[^:]*]]: memref<64x256xf32>, %[[B:[^:]*]]: memref<256x64xf32>, %[[W:[^:]*]]: memref<64x64xf32>, %{{.*}}, %[[FULL:[^:]*]]: !mgpu.barrier<count = 2, arrivals = 2>, %[[EMPTY:[^:]*]]: !mgpu.barrier<count = 2, arrivals = 2>, %[[WFULL:[^:]*]]: !mgpu.barrier<count = 2>, %[[WEMPTY:[^:]*]]: !mgpu.barrier<count = 2, arrivals = 2>):
 // CHECK: scf.for
-// CHECK: mgpu.barrier_wait %[[EMPTY]][%[[SLOT:.*]]] parity
+// CHECK: mgpu.barrier_wait %[[EMPTY]][%[[SLOT:.*]]] :
 // CHECK: mgpu.copy_gmem_to_smem %[[A]][{{.*}}], %{{.*}}, %[[FULL]][%[[SLOT]]]
 // CHECK: mgpu.copy_gmem_to_smem %[[B]][{{.*}}], %{{.*}}, %[[FULL]][%[[SLOT]]]
 // CHECK: mgpu.copy_gmem_to_smem %[[W]][{{.*}}], %{{.*}}, %[[WFULL]]

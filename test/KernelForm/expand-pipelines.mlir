@@ -33,19 +33,18 @@ func.func @pipelined(%x: memref<64x256xf32>, %o: memref<64xf32>) {
 // Prologue.
 // CHECK: %[[NEWEST:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %c1) -> (index) {
 // CHECK: mgpu.copy_gmem_to_smem %[[X]][%{{.*}}, %{{.*}}], %{{.*}}, %[[BAR]][%{{.*}}]
-// Steps: current slot, newest slot, waits so far, output slot.
-// CHECK: scf.for %[[S:.*]] = %c0 to %[[STEPS]] step %c1 iter_args(%[[CUR:.*]] = %c0, %{{.*}} = %[[NEWEST]], %[[WAITS:.*]] = %c0, %[[OUT:.*]] = %c0)
+// Steps: current slot, newest slot, output slot.
+// CHECK: scf.for %[[S:.*]] = %c0 to %[[STEPS]] step %c1 iter_args(%[[CUR:.*]] = %c0, %{{.*}} = %[[NEWEST]], %[[OUT:.*]] = %c0)
 // CHECK: scf.if
 // CHECK-NEXT: arith.muli
 // CHECK-NEXT: arith.muli
 // CHECK-NEXT: arith.muli
 // CHECK-NEXT: memref.view %[[ARENA]]
 // CHECK-NEXT: mgpu.copy_gmem_to_smem %[[X]]
+// The wait is for the next phase (--mgpu-track-barrier-phases gives it its
+// parity).
 // CHECK: scf.if
-// CHECK-NEXT: %[[PHASE:.*]] = arith.divui %[[WAITS]], %c2
-// CHECK-NEXT: %[[PARITY:.*]] = arith.remui %[[PHASE]], %c2
-// CHECK-NEXT: %[[BIT:.*]] = arith.cmpi ne, %[[PARITY]], %c0
-// CHECK-NEXT: mgpu.barrier_wait %[[BAR]][%[[CUR]]] parity %[[BIT]]
+// CHECK-NEXT: mgpu.barrier_wait %[[BAR]][%[[CUR]]] :
 // CHECK: %[[XS:.*]] = memref.view %[[ARENA]]
 // CHECK: %[[ACC:.*]] = memref.view %[[ARENA]]
 // CHECK: "test.body"(%[[S]], %[[XS]], %[[ACC]])
@@ -114,7 +113,7 @@ func.func @threads(%x: memref<1024xf32>, %o: memref<1024xf32>) {
 // CHECK: mgpu.commit_smem
 // CHECK-NEXT: mgpu.barrier_arrive %[[WRITTEN]][%c0]
 // CHECK-NEXT: scf.if %[[LEADER]] {
-// CHECK-NEXT: mgpu.barrier_wait %[[WRITTEN]][%c0] parity %false
+// CHECK-NEXT: mgpu.barrier_wait %[[WRITTEN]][%c0] :
 // CHECK: mgpu.copy_smem_to_gmem
 
 // -----
@@ -137,7 +136,7 @@ func.func @emit(%x: memref<256xf32>, %o: memref<4xf32>) {
 }
 
 // CHECK-LABEL: func.func @emit
-// CHECK: mgpu.mpmd_map meshes [#{{.*}}] ins(%{{.*}} : memref<256xf32>) outs(%{{.*}} : memref<4xf32>) scratch [memref<512xi8, #gpu.address_space<workgroup>>, !mgpu.barrier<count = 2>] {
+// CHECK: mgpu.mpmd_map meshes [#{{.*}}] ins(%{{.*}} : memref<256xf32>) outs(%{{.*}} : memref<4xf32>) scratch [memref<512xi8, #gpu.address_space<workgroup>>, !mgpu.barrier<count = 2>] attributes {mgpu.internal_scratch = 2 : i64} {
 // CHECK: %[[WG:.*]] = mgpu.axis_index "wg"
 // CHECK: %[[BASE:.*]] = arith.muli %[[WG]], %c256
 // CHECK: scf.for %[[K:.*]] = %c0 to %c4

@@ -159,3 +159,35 @@ func.func @kernel(%y: memref<8xindex>) {
   }
   return
 }
+
+// -----
+
+// An output the body only writes starts uninitialized on the device
+// (write_only_outs); one that is also an input (input_output_aliases, JAX's
+// test_input_output_aliases: ones written through the input's GMEM ref)
+// is read through that ref, so it never is.
+// CHECK-LABEL: func.func @write_only
+// CHECK: mgpu.launch grid [] warpgroups 1 ins(%{{.+}} : memref<64x64xf32>) outs(%{{.+}} : memref<64x64xf32>) write_only_outs [0]
+// CHECK-LABEL: func.func @aliased
+// CHECK: mgpu.launch grid [] warpgroups 1 ins(%[[A:.+]] : memref<64x64xf32>) outs(%[[A]] : memref<64x64xf32>) {
+#g = #mgpu.block_spec<shape = [64, 64], index_map = affine_map<() -> (0, 0)>, memory_space = gmem>
+func.func @write_only(%a: memref<64x64xf32>, %b: memref<64x64xf32>) {
+  mgpu.pallas_call grid [] ins(%a : memref<64x64xf32>) outs(%b : memref<64x64xf32>)
+      in_specs [#g] out_specs [#g] expanded {
+  ^bb0(%a_ref: memref<64x64xf32>, %b_ref: memref<64x64xf32>):
+    %c0 = arith.constant 0 : index
+    %ones = arith.constant dense<1.0> : vector<64x64xf32>
+    vector.transfer_write %ones, %b_ref[%c0, %c0] {in_bounds = [true, true]} : vector<64x64xf32>, memref<64x64xf32>
+  }
+  return
+}
+func.func @aliased(%a: memref<64x64xf32>) {
+  mgpu.pallas_call grid [] ins(%a : memref<64x64xf32>) outs(%a : memref<64x64xf32>)
+      in_specs [#g] out_specs [#g] expanded {
+  ^bb0(%a_ref: memref<64x64xf32>, %b_ref: memref<64x64xf32>):
+    %c0 = arith.constant 0 : index
+    %ones = arith.constant dense<1.0> : vector<64x64xf32>
+    vector.transfer_write %ones, %a_ref[%c0, %c0] {in_bounds = [true, true]} : vector<64x64xf32>, memref<64x64xf32>
+  }
+  return
+}

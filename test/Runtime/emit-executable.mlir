@@ -41,7 +41,7 @@
 // NO-OUTPUT: mgpu-run: error: --emit-executable needs an output file (-o)
 // EMULATE: mgpu-run: error: --emit-executable compiles for the GPU or the CPU, not the emulator
 
-// BAD: emit-executable.mlir:[[# @LINE + 2]]:3: error: 'mgpu.pallas_call' op grid
+// BAD: emit-executable.mlir:[[# @LINE + 2]]:3: error: All elements in the grid must be strictly positive
 func.func @main() {
   mgpu.pallas_call grid [0] in_specs [] out_specs [] {
   }

@@ -109,7 +109,8 @@ static LogicalResult verifyNamedAxis(Operation *op, StringRef name,
       [&] { diag << ", "; });
   diag << "])";
   // JAX also looks for the axis among the JAX device mesh's, which mgpu has
-  // none of.
+  // none of (jax/_src/pallas/mosaic_gpu/lowering.py:3474-3478 at jax-ml/jax
+  // cec06d1 prints both lists as Python lists).
   if (getEffectiveTarget(op).isJaxProfile())
     diag << " or a JAX mesh axis (available axes: [])";
   return diag;

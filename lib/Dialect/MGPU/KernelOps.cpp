@@ -1,9 +1,10 @@
-//===- KernelOps.cpp - pallas_call and mpmd_map ---------------------------===//
+//===- KernelOps.cpp - pallas_call, mpmd_map and emit_pipeline ------------===//
 //
-// Verifiers of the two kernel ops, which encode the support rules S1-S11 and
-// S18-S26 of the Mosaic GPU backend (see SPEC section 4), and their memory
-// effects. Messages that JAX emits are reproduced word for word with
-// emitError (no op-name prefix); rules in our own wording use emitOpError.
+// Verifiers of the kernel ops (pallas_call, mpmd_map, emit_pipeline), which
+// encode the support rules S1-S11, S18-S28 and S40 of the Mosaic GPU backend
+// (see SPEC section 4), and their memory effects. Messages that JAX emits
+// are reproduced word for word with emitError (no op-name prefix); rules in
+// our own wording use emitOpError.
 //
 //===----------------------------------------------------------------------===//
 
@@ -360,22 +361,27 @@ LogicalResult PallasCallOp::verify() {
     diag.attachNote() << "use a #mgpu.mesh<...> attribute";
     return diag;
   }
+  if (auto meshAttr = dyn_cast_or_null<MeshAttr>(mesh);
+      meshAttr && failed(verifyMeshThreads(*this, meshAttr)))
+    return failure();
 
-  // The grid: static sizes positive, one operand per dynamic size; S6.
+  // The grid: one operand per dynamic size; S40, S6.
   ArrayRef<int64_t> grid = getStaticGrid();
   if (failed(verifyListOfOperandsOrIntegers(*this, "grid", grid.size(), grid,
                                             getGrid())))
     return failure();
+  // S40. JAX checks the sequential axes only, as its emit_pipeline's grid;
+  // for a parallel axis the jax profile prints the whole grid.
+  CompilerParamsAttr params = getParamsAttr();
+  if (failed(verifyGridSizes(*this, grid, [&](unsigned bad) {
+        SmallVector<int64_t> steps;
+        for (auto [d, size] : llvm::enumerate(grid))
+          if (!isSequential(params, bad) || isSequential(params, d))
+            steps.push_back(size);
+        return steps;
+      })))
+    return failure();
   bool jax = getEffectiveTarget(*this).isJaxProfile();
-  for (auto [i, size] : llvm::enumerate(grid)) {
-    if (ShapedType::isDynamic(size) || size > 0)
-      continue;
-    if (jax)
-      return emitError() << "All elements in the grid must be strictly "
-                            "positive";
-    return emitOpError() << "grid size #" << i << " must be positive, got "
-                         << size;
-  }
   if (!getGrid().empty() && jax) {
     InFlightDiagnostic diag =
         emitError()
@@ -389,7 +395,8 @@ LogicalResult PallasCallOp::verify() {
           *this, getOperation()->getOperands().drop_front(getGrid().size()))))
     return failure();
 
-  // S18-S20. JAX names the operands args[i] and outputs[i].
+  // S18-S20. JAX names the operands args[i] and outputs[i]
+  // (jax/_src/pallas/pallas_call.py:1284-1285 at jax-ml/jax cec06d1).
   if (failed(verifyBlockSpecs(*this, grid.size(), jax ? "args" : "ins",
                               jax ? "outputs" : "outs")))
     return failure();
@@ -406,7 +413,6 @@ LogicalResult PallasCallOp::verify() {
                                 "so every block must be in gmem";
 
   // S21.
-  CompilerParamsAttr params = getParamsAttr();
   if (params && !params.getDimensionSemantics().empty() &&
       params.getDimensionSemantics().size() != grid.size())
     return emitOpError() << "dimension_semantics has "
@@ -436,8 +442,7 @@ LogicalResult PallasCallOp::verify() {
       cluster = meshAttr.getCluster();
     } else {
       for (auto [d, size] : llvm::enumerate(grid))
-        if (!params || params.getDimensionSemantics().empty() ||
-            params.getDimensionSemantics()[d] != DimensionSemantics::sequential)
+        if (!isSequential(params, d))
           ctaSizes.push_back(size);
     }
     if (failed(verifyLaunchLimits(*this, ctaSizes, cluster)))
@@ -446,25 +451,20 @@ LogicalResult PallasCallOp::verify() {
 
   // S25, counted as JAX's pipeline counts buffers: max_concurrent_steps,
   // but no more than the steps of the sequential axes when they are known.
+  // Without sequential axes (one step) every block is fetched once.
   int64_t buffers = params ? params.getMaxConcurrentSteps() : 1;
-  if (params && !params.getDimensionSemantics().empty()) {
-    int64_t steps = 1;
-    bool known = true;
-    for (auto [size, semantics] :
-         llvm::zip(grid, params.getDimensionSemantics())) {
-      if (semantics != DimensionSemantics::sequential)
-        continue;
-      if (ShapedType::isDynamic(size))
-        known = false;
-      else
-        steps = addBytes(0, steps, size);
-    }
-    if (known)
-      buffers = std::min(buffers, steps);
-  } else {
-    // Without sequential axes every block is fetched once.
-    buffers = std::min<int64_t>(buffers, 1);
+  int64_t steps = 1;
+  bool known = true;
+  for (auto [d, size] : llvm::enumerate(grid)) {
+    if (!isSequential(params, d))
+      continue;
+    if (ShapedType::isDynamic(size))
+      known = false;
+    else
+      steps = addBytes(0, steps, size);
   }
+  if (known)
+    buffers = std::min(buffers, steps);
   int64_t smemBytes = getWorkgroupScratchBytes(getScratch());
   auto addStaged = [&](ValueRange operands, ArrayAttr specs) {
     for (auto [operand, specAttr] : llvm::zip(operands, specs)) {
@@ -513,10 +513,11 @@ void MpmdMapOp::getEffects(
   addKernelEffects(getInsMutable(), getOutsMutable(), effects);
 }
 
-/// S2 for one entry of `meshes` or `external_meshes`.
+/// S2, then S16/S28 (its threads), for one entry of `meshes` or
+/// `external_meshes`.
 static LogicalResult verifyIsMesh(MpmdMapOp op, Attribute mesh) {
-  if (isa<MeshAttr>(mesh))
-    return success();
+  if (auto meshAttr = dyn_cast<MeshAttr>(mesh))
+    return verifyMeshThreads(op, meshAttr);
   InFlightDiagnostic diag = op.emitError()
                             << "Mesh " << mesh
                             << " is not supported by the Mosaic GPU backend";
@@ -663,10 +664,9 @@ LogicalResult EmitPipelineOp::verify() {
   if (failed(verifyListOfOperandsOrIntegers(*this, "grid", grid.size(), grid,
                                             getGrid())))
     return failure();
-  for (auto [i, size] : llvm::enumerate(grid))
-    if (!ShapedType::isDynamic(size) && size <= 0)
-      return emitOpError() << "grid size #" << i << " must be positive, got "
-                           << size;
+  if (failed(verifyGridSizes(*this, grid,
+                             [&](unsigned) { return llvm::to_vector(grid); })))
+    return failure();
   for (auto [i, operand] : llvm::enumerate(
            getOperation()->getOperands().drop_front(getGrid().size())))
     if (isWorkgroupMemRef(operand.getType())) {

@@ -221,22 +221,11 @@ MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          "\"wg\"), or neither for one warpgroup per CTA";
     return diag;
   }
-  if (numThreads && *numThreads > 8) {
-    InFlightDiagnostic diag =
-        emitError() << "Requested too many CUDA threads per block. Each "
-                       "Mosaic thread corresponds to 128 CUDA threads. At "
-                       "most 8 are supported";
-    // Checked: a huge num_threads must not overflow the message.
-    int64_t cudaThreads;
-    Diagnostic &note = diag.attachNote();
-    note << "num_threads = " << *numThreads << " asks for ";
-    if (llvm::MulOverflow(*numThreads, int64_t(128), cudaThreads))
-      note << "more than 2^63";
-    else
-      note << cudaThreads;
-    note << " CUDA threads; use at most 8";
-    return diag;
-  }
+  // S16 at JAX's limit, the most any profile accepts: an attribute does not
+  // know its profile. The extended profile's limit (8) is checked where a
+  // kernel op uses the mesh (verifyMeshThreads).
+  if (numThreads && *numThreads > kJaxMaxPallasThreads)
+    return emitTooManyThreads(emitError(), *numThreads, kJaxMaxPallasThreads);
   // S17: sizes and names.
   auto checkSizes = [&](StringRef what, ArrayRef<int64_t> sizes) {
     for (auto [i, size] : llvm::enumerate(sizes)) {

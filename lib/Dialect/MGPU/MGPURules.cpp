@@ -243,6 +243,72 @@ LogicalResult mlir::mgpu::verifyLaunchLimits(Operation *op,
   return success();
 }
 
+InFlightDiagnostic mlir::mgpu::emitTooManyThreads(InFlightDiagnostic &&diag,
+                                                  int64_t numThreads,
+                                                  int64_t limit) {
+  diag << "Requested too many CUDA threads per block. Each Mosaic thread "
+          "corresponds to "
+       << kWarpgroupLanes << " CUDA threads. At most " << limit
+       << " are supported";
+  // Checked: a huge num_threads must not overflow the note.
+  int64_t cudaThreads;
+  Diagnostic &note = diag.attachNote();
+  note << "num_threads = " << numThreads << " asks for ";
+  if (llvm::MulOverflow(numThreads, kWarpgroupLanes, cudaThreads))
+    note << "more than 2^63";
+  else
+    note << cudaThreads;
+  note << " CUDA threads; use at most " << limit;
+  return std::move(diag);
+}
+
+LogicalResult mlir::mgpu::verifyMeshThreads(Operation *op, MeshAttr mesh) {
+  constexpr int64_t kMaxThreads =
+      TargetInfo::kMaxThreadsPerCta / kWarpgroupLanes;
+  std::optional<int64_t> threads = mesh.getNumThreads();
+  // Above JAX's limit the mesh attribute itself is refused.
+  if (!threads || *threads <= kMaxThreads ||
+      *threads > kJaxMaxPallasThreads)
+    return success();
+  if (!getEffectiveTarget(op).isJaxProfile())
+    return emitTooManyThreads(op->emitError(), *threads, kMaxThreads);
+  InFlightDiagnostic diag =
+      op->emitOpError() << "runs " << *threads << " Pallas threads ("
+                        << *threads * kWarpgroupLanes
+                        << " CUDA threads) in each CTA; a CTA runs at most "
+                        << TargetInfo::kMaxThreadsPerCta << " CUDA threads ("
+                        << kMaxThreads << " Pallas threads)";
+  diag.attachNote() << "JAX's mesh accepts up to " << kJaxMaxPallasThreads
+                    << " Pallas threads, but no CUDA launch runs more than "
+                    << kMaxThreads;
+  return diag;
+}
+
+bool mlir::mgpu::isSequential(CompilerParamsAttr params, unsigned d) {
+  return params && d < params.getDimensionSemantics().size() &&
+         params.getDimensionSemantics()[d] == DimensionSemantics::sequential;
+}
+
+LogicalResult mlir::mgpu::verifyGridSizes(
+    Operation *op, ArrayRef<int64_t> grid,
+    function_ref<SmallVector<int64_t>(unsigned)> jaxGrid) {
+  for (auto [d, size] : llvm::enumerate(grid)) {
+    if (ShapedType::isDynamic(size) || size > 0)
+      continue;
+    // JAX's emit_pipeline checks the grid it steps over
+    // (jax/_src/pallas/mosaic_gpu/pipeline.py:265-268 at jax-ml/jax
+    // cec06d1); the extended profile names the axis in a note instead.
+    InFlightDiagnostic diag =
+        op->emitError() << "All elements in the grid must be strictly positive";
+    if (getEffectiveTarget(op).isJaxProfile())
+      diag << ", but got grid=" << formatTuple(jaxGrid(d));
+    else
+      diag.attachNote() << "grid size #" << d << " is " << size;
+    return diag;
+  }
+  return success();
+}
+
 LogicalResult mlir::mgpu::verifyKernelValueTypes(Operation *kernel,
                                                  Region &region) {
   // A vector lives in registers, spread over a warpgroup's 128 lanes.

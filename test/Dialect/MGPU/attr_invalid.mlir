@@ -63,16 +63,23 @@
 
 // -----
 
-// S16: 9 x 128 = 1152 CUDA threads.
-// expected-error @+2 {{Requested too many CUDA threads per block. Each Mosaic thread corresponds to 128 CUDA threads. At most 8 are supported}}
-// expected-note @+1 {{num_threads = 9 asks for 1152 CUDA threads; use at most 8}}
-#m = #mgpu.mesh<num_threads = 9, thread_name = "wg">
+// S16 on the attribute, which knows no profile: JAX's limit, 16 (the
+// extended profile's 8 is checked where a kernel uses the mesh:
+// profile_words.mlir). 17 x 128 = 2176 CUDA threads.
+// expected-error @+2 {{Requested too many CUDA threads per block. Each Mosaic thread corresponds to 128 CUDA threads. At most 16 are supported}}
+// expected-note @+1 {{num_threads = 17 asks for 2176 CUDA threads; use at most 16}}
+#m = #mgpu.mesh<num_threads = 17, thread_name = "wg">
+
+// -----
+
+// S16's positive twin on the attribute alone: 16.
+#m = #mgpu.mesh<num_threads = 16, thread_name = "wg">
 
 // -----
 
 // The note's arithmetic is checked (found by the fuzzer under UBSan).
 // expected-error @+2 {{Requested too many CUDA threads per block}}
-// expected-note @+1 {{num_threads = 9223372036854775807 asks for more than 2^63 CUDA threads; use at most 8}}
+// expected-note @+1 {{num_threads = 9223372036854775807 asks for more than 2^63 CUDA threads; use at most 16}}
 #m = #mgpu.mesh<num_threads = 9223372036854775807, thread_name = "wg">
 
 // -----

@@ -103,10 +103,11 @@ module attributes {mgpu.target = #mgpu.target<profile = jax>} {
 
 // -----
 
-// JAX's words for a grid size that is not positive.
+// JAX's words for a grid size that is not positive (S40; more cases in
+// profile_words.mlir).
 module attributes {mgpu.target = #mgpu.target<profile = jax>} {
   func.func @grid_positive() {
-    // expected-error @+1 {{All elements in the grid must be strictly positive}}
+    // expected-error @+1 {{All elements in the grid must be strictly positive, but got grid=(4, 0)}}
     mgpu.pallas_call grid [4, 0] in_specs [] out_specs [] {
     }
     return

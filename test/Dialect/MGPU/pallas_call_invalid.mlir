@@ -419,9 +419,10 @@ func.func @unranked(%a: tensor<*xf32>) {
 
 // -----
 
-// Grid sizes are positive.
+// S40: grid sizes are positive.
 func.func @grid_zero() {
-  // expected-error @+1 {{'mgpu.pallas_call' op grid size #1 must be positive, got 0}}
+  // expected-error @+2 {{All elements in the grid must be strictly positive}}
+  // expected-note @+1 {{grid size #1 is 0}}
   mgpu.pallas_call grid [4, 0] in_specs [] out_specs [] {
   }
   return

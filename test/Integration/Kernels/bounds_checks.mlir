@@ -30,8 +30,22 @@
 // GMEM: gmem.mlir:12:12: error: out-of-bounds access (a runtime check of the host backends)
 // HOST: host.mlir:5:10: error: out-of-bounds access (a runtime check of the host backends)
 // DIM: dim.mlir:6:10: error: index is out of bounds (a runtime check of the host backends)
+// CLIPPED: clipped.mlir:15:12: error: out-of-bounds access (a runtime check of the host backends)
+// CLIPPED-PIPELINED: clipped-pipelined.mlir:13:7: error: vector access out of bounds of its memref (a runtime check of the host backends)
+// CLIPPED-EMIT: clipped-emit.mlir:20:9: error: out-of-bounds access (a runtime check of the host backends)
 // DIM-GPU: gpu.binary
 // WRAP: wrap{{(-f32)?}}.mlir:11:7: error: vector access out of bounds of its memref (a runtime check of the host backends)
+// A block past the array is clipped as TMA clips it (zeros in, writes
+// dropped), which is not an error (program_id_in_block_spec.mlir); an access
+// past the block itself still is, in that program too, pipelined or not.
+// RUN: not mgpu-run %t/clipped.mlir -e main --backend=cpu 2>&1 | FileCheck %s --check-prefix=CLIPPED
+// RUN: not mgpu-run %t/clipped.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=CLIPPED
+// RUN: not mgpu-run %t/clipped-pipelined.mlir -e main --backend=cpu 2>&1 | FileCheck %s --check-prefix=CLIPPED-PIPELINED
+// RUN: not mgpu-run %t/clipped-pipelined.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=CLIPPED-PIPELINED
+// The same in a hand pipeline (emit_pipeline_past_array.mlir), in its step
+// whose block lies wholly past the array.
+// RUN: not mgpu-run %t/clipped-emit.mlir -e main --backend=cpu 2>&1 | FileCheck %s --check-prefix=CLIPPED-EMIT
+// RUN: not mgpu-run %t/clipped-emit.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=CLIPPED-EMIT
 
 //--- vector.mlir
 #block = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> (i)>>
@@ -115,6 +129,75 @@ module {
       %big = arith.constant 9223372036854775806 : index
       %v = arith.constant dense<7> : vector<4xi8>
       vector.store %v, %os[%big] : memref<8xi8>, vector<4xi8>
+    }
+    return
+  }
+}
+
+//--- clipped.mlir
+#spec = #mgpu.block_spec<shape = [2, 128], index_map = affine_map<(i) -> (i, i)>>
+module {
+  func.func @main() {
+    %x = memref.alloc() : memref<2x128xi32>
+    %o = memref.alloc() : memref<2x128xi32>
+    mgpu.pallas_call grid [2] ins(%x : memref<2x128xi32>) outs(%o : memref<2x128xi32>)
+        in_specs [#spec] out_specs [#spec] {
+    ^bb0(%xs: memref<2x128xi32, #gpu.address_space<workgroup>>,
+         %os: memref<2x128xi32, #gpu.address_space<workgroup>>):
+      // Row 1 of its block in program 0, row 2 (past its block) in program 1.
+      %i = mgpu.program_id 0
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %at = arith.addi %i, %c1 : index
+      %w = memref.load %xs[%at, %c0] : memref<2x128xi32, #gpu.address_space<workgroup>>
+      memref.store %w, %os[%c0, %c0] : memref<2x128xi32, #gpu.address_space<workgroup>>
+    }
+    return
+  }
+}
+
+//--- clipped-pipelined.mlir
+#spec = #mgpu.block_spec<shape = [16, 16], index_map = affine_map<(i, j) -> (i, j)>>
+#params = #mgpu.compiler_params<dimension_semantics = [parallel, sequential], max_concurrent_steps = 2>
+module {
+  func.func @main() {
+    %o = memref.alloc() : memref<16x64xi32>
+    mgpu.pallas_call grid [4, 4] outs(%o : memref<16x64xi32>)
+        in_specs [] out_specs [#spec] params #params {
+    ^bb0(%os: memref<16x16xi32, #gpu.address_space<workgroup>>):
+      // Columns 8 to 23 of a 16-column block.
+      %c0 = arith.constant 0 : index
+      %c8 = arith.constant 8 : index
+      %v = arith.constant dense<7> : vector<16x16xi32>
+      vector.transfer_write %v, %os[%c0, %c8] {in_bounds = [true, true]}
+          : vector<16x16xi32>, memref<16x16xi32, #gpu.address_space<workgroup>>
+    }
+    return
+  }
+}
+
+//--- clipped-emit.mlir
+#mesh = #mgpu.mesh<grid = [1], grid_names = ["i"]>
+#diag = #mgpu.block_spec<shape = [2, 128], index_map = affine_map<(k) -> (k, k)>>
+#two = #mgpu.compiler_params<max_concurrent_steps = 2>
+module {
+  func.func @main() {
+    %x = memref.alloc() : memref<2x128xi32>
+    mgpu.mpmd_map meshes [#mesh] outs(%x : memref<2x128xi32>) {
+    ^bb0(%xa: memref<2x128xi32>):
+      mgpu.emit_pipeline grid [3] outs(%xa : memref<2x128xi32>)
+          in_specs [] out_specs [#diag] params #two {
+      ^bb0(%k: index, %xs: memref<2x128xi32, #gpu.address_space<workgroup>>):
+        // Row 0 of its block in steps 0 and 1, row 2 (past its block) in
+        // step 2, whose block is wholly past the array.
+        %c0 = arith.constant 0 : index
+        %c1 = arith.constant 1 : index
+        %first = arith.cmpi ule, %k, %c1 : index
+        %c2 = arith.constant 2 : index
+        %row = arith.select %first, %c0, %c2 : index
+        %v = arith.constant 7 : i32
+        memref.store %v, %xs[%row, %c0] : memref<2x128xi32, #gpu.address_space<workgroup>>
+      }
     }
     return
   }

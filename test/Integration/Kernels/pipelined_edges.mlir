@@ -6,8 +6,8 @@
 // fetched once per row block). The number of steps is an SSA value (4 at
 // run time), so the GPU lowering cannot size its pipeline by it: a RUN line
 // of the emulated tests raises max_concurrent_steps past it. On the GPU
-// both inputs are double-buffered with cp.async, which zero-fills what lies
-// past the array.
+// both inputs are double-buffered with TMA (cp.async.bulk.tensor), which
+// zero-fills what lies past the array.
 // RUN: %run_on_backends %s --match-full-lines
 // More buffers (6) than the 4 steps, which are only known at run time.
 // RUN: sed 's/max_concurrent_steps = 2/max_concurrent_steps = 6/' %s > %t.depth6.mlir

@@ -61,6 +61,32 @@ verifyIndexMapDivisors(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult verifyLaunchLimits(Operation *op, ArrayRef<int64_t> ctaSizes,
                                  ArrayRef<int64_t> cluster);
 
+/// JAX's limit on a mesh's num_threads: 2048 // 128 Pallas threads
+/// (jax/_src/pallas/mosaic_gpu/core.py:1671-1677 at jax-ml/jax cec06d1).
+constexpr int64_t kJaxMaxPallasThreads = 16;
+
+/// S16's message on `diag`, JAX's words, for a mesh of `numThreads` Pallas
+/// threads where at most `limit` are supported; a note counts the CUDA
+/// threads asked for.
+InFlightDiagnostic emitTooManyThreads(InFlightDiagnostic &&diag,
+                                      int64_t numThreads, int64_t limit);
+
+/// The Pallas threads of a mesh that `op` uses: S16 in the extended profile
+/// (at most 8); in the jax profile, where S16 lets 9 to 16 through as JAX
+/// does, S28 (a CTA runs at most 1024 CUDA threads).
+LogicalResult verifyMeshThreads(Operation *op, MeshAttr mesh);
+
+/// Whether grid axis `d` of a pallas_call is sequential (pipelined) under
+/// `params`; without dimension_semantics every axis is parallel.
+bool isSequential(CompilerParamsAttr params, unsigned d);
+
+/// S40: every static size of `grid` is positive. `jaxGrid(d)` is the grid
+/// JAX prints when axis `d` is not (the jax profile's message is JAX's
+/// whole text, which goes on `, but got grid=(...)`).
+LogicalResult
+verifyGridSizes(Operation *op, ArrayRef<int64_t> grid,
+                function_ref<SmallVector<int64_t>(unsigned)> jaxGrid);
+
 /// S29 and S31 over a kernel region: no value of an element type no backend
 /// handles, no scalable vector, no vector too large for registers.
 LogicalResult verifyKernelValueTypes(Operation *kernel, Region &region);
