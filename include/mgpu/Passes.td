@@ -580,7 +580,8 @@ def MGPULowerToCPU : Pass<"mgpu-lower-to-cpu"> {
     "::mlir::linalg::LinalgDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::omp::OpenMPDialect",
-    "::mlir::scf::SCFDialect"
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
   ];
 }
 

@@ -6,11 +6,14 @@
 // bounds and unit-stride (aligned as far as the indices are known to be), and
 // element by element otherwise, guarded by the bounds the transfer may leave.
 // Accesses to lane-private views need no barriers; others are recorded for
-// the hazard tracker.
+// the hazard tracker. mgpu.atomic_store is a write of the same shape whose
+// elements each lane combines into memory with its own memref.atomic_rmw.
 //
 //===----------------------------------------------------------------------===//
 
 #include "WarpgroupDistributor.h"
+
+#include "mgpu/KernelForm/AtomicKinds.h"
 
 using namespace mlir;
 using namespace mlir::mgpu;
@@ -170,5 +173,53 @@ LogicalResult Distributor::distributeWrite(Operation *op, Value value,
     }
   }
   hazards.write = hazards.write || shared;
+  return success();
+}
+
+/// Each lane combines the elements of `value` it holds, one atomic per
+/// element (LLVM's atomicrmw, so PTX atom/red in global or shared memory);
+/// a scalar is one atomic of lane 0, once per Pallas thread. The barrier
+/// before it orders other lanes' plain accesses before the atomics; atomics
+/// need none among themselves, but later plain accesses wait for them.
+LogicalResult Distributor::distributeAtomic(AtomicStoreOp op) {
+  Location loc = op.getLoc();
+  Value base = lookup(op.getRef());
+  SmallVector<Value> baseIndices = lookupAll(op.getIndices());
+  Type element = cast<MemRefType>(base.getType()).getElementType();
+  arith::AtomicRMWKind kind = getAtomicRMWKind(op.getKind(), element);
+  auto type = dyn_cast<VectorType>(op.getValue().getType());
+  if (!type) {
+    beforeAtomic(loc);
+    Value value = lookup(op.getValue());
+    guarded(loc, isLaneZero(loc), [&] {
+      memref::AtomicRMWOp::create(b, loc, kind, value, base, baseIndices);
+    });
+    hazards.atomic = true;
+    return success();
+  }
+  Value lane = lookup(op.getValue());
+  bool shared = !isLanePrivate(base);
+  if (shared)
+    beforeAtomic(loc);
+  Layout layout(type);
+  int64_t extra = baseIndices.size() - type.getRank();
+  for (int64_t slot = 0; slot < layout.slots; ++slot) {
+    Value start = chunkStart(loc, layout, slot, /*clamp=*/false);
+    for (int64_t k = 0; k < layout.v; ++k) {
+      Value flat =
+          k ? arith::AddIOp::create(b, loc, start, index(loc, k)) : start;
+      Value valid =
+          layout.isFullSlot(slot) ? Value() : chunkValid(loc, layout, flat);
+      guarded(loc, valid, [&] {
+        SmallVector<Value> multi = delinearize(b, loc, flat, layout.shape);
+        SmallVector<Value> at(baseIndices);
+        for (auto [d, offset] : llvm::enumerate(multi))
+          at[extra + d] = arith::AddIOp::create(b, loc, at[extra + d], offset);
+        Value x = vector::ExtractOp::create(b, loc, lane, slot * layout.v + k);
+        memref::AtomicRMWOp::create(b, loc, kind, x, base, at);
+      });
+    }
+  }
+  hazards.atomic = hazards.atomic || shared;
   return success();
 }

@@ -248,6 +248,7 @@ LogicalResult Distributor::distributeOp(Operation *op) {
             scf::ParallelOp>([&](auto o) { return distributeRegionOp(o); })
       .Case<SemaphoreSignalOp, SemaphoreWaitOp>(
           [&](auto o) { return distributeSemaphore(o); })
+      .Case([&](AtomicStoreOp o) { return distributeAtomic(o); })
       .Case<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp, WaitSmemToGmemOp,
             BarrierArriveOp, BarrierWaitOp, WgmmaWaitOp, SetMaxRegistersOp>(
           [&](Operation *o) { return distributePrimitive(o); })
@@ -318,7 +319,7 @@ LogicalResult Distributor::distributeSideEffect(Operation *op) {
 LogicalResult Distributor::distributeSemaphore(SemaphoreSignalOp op) {
   Location loc = op.getLoc();
   // Everything this Pallas thread wrote is done before the release.
-  if (hazards.read || hazards.write)
+  if (hazards.read || hazards.wrote())
     barrier(loc);
   Value sem = lookup(op.getSem());
   SmallVector<Value> indices = lookupAll(op.getIndices());
@@ -349,7 +350,7 @@ LogicalResult Distributor::distributePrimitive(Operation *op) {
   Location loc = op->getLoc();
   if (isa<CopyGmemToSmemOp>(op))
     beforeWrite(loc);
-  else if (isa<BarrierArriveOp>(op) && (hazards.read || hazards.write))
+  else if (isa<BarrierArriveOp>(op) && (hazards.read || hazards.wrote()))
     barrier(loc);
   b.clone(*op, map);
   if (isa<CommitSmemOp, WaitSmemToGmemOp>(op))

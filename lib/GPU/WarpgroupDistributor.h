@@ -67,12 +67,17 @@ inline VectorType getLaneType(VectorType type) {
 }
 
 /// Memory state since the last barrier, as seen by the hazard tracker.
+/// Atomic writes are kept apart from plain ones: they need no barrier
+/// among themselves (each element is combined whole, in any order), only
+/// from plain accesses on either side.
 struct Hazards {
-  bool read = false, write = false, scratch = false;
+  bool read = false, write = false, scratch = false, atomic = false;
   Hazards operator|(const Hazards &o) const {
-    return {read || o.read, write || o.write, scratch || o.scratch};
+    return {read || o.read, write || o.write, scratch || o.scratch,
+            atomic || o.atomic};
   }
-  static Hazards all() { return {true, true, true}; }
+  static Hazards all() { return {true, true, true, true}; }
+  bool wrote() const { return write || atomic; }
 };
 
 class Distributor {
@@ -190,10 +195,14 @@ private:
     hazards = Hazards();
   }
   void beforeRead(Location loc) {
-    if (hazards.write)
+    if (hazards.wrote())
       barrier(loc);
   }
   void beforeWrite(Location loc) {
+    if (hazards.read || hazards.wrote())
+      barrier(loc);
+  }
+  void beforeAtomic(Location loc) {
     if (hazards.read || hazards.write)
       barrier(loc);
   }
@@ -412,6 +421,7 @@ private:
   LogicalResult distributeRegionOp(scf::ParallelOp op);
   LogicalResult distributeSideEffect(Operation *op);
   LogicalResult distributeSemaphore(SemaphoreSignalOp op);
+  LogicalResult distributeAtomic(AtomicStoreOp op);
   LogicalResult distributeSemaphore(SemaphoreWaitOp op);
   LogicalResult distributePrimitive(Operation *op);
 

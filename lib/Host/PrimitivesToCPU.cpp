@@ -9,6 +9,7 @@
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/WgmmaSemantics.h"
 #include "mgpu/Host/HostRuntimeCalls.h"
+#include "mgpu/KernelForm/AtomicKinds.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -239,6 +240,55 @@ struct SemaphoreWaitToCPU : public OpConversionPattern<SemaphoreWaitOp> {
   }
 };
 
+/// atomic_store -> memref.atomic_rmw, on each element of a heap copy of a
+/// vector value in a loop nest. The programs of a grid that stores into
+/// the same elements may run on concurrent host threads, so each element
+/// is a real host atomic.
+struct AtomicStoreToCPU : public OpConversionPattern<AtomicStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AtomicStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value ref = adaptor.getRef();
+    Type element = cast<MemRefType>(ref.getType()).getElementType();
+    arith::AtomicRMWKind kind = getAtomicRMWKind(op.getKind(), element);
+    auto vectorType = dyn_cast<VectorType>(op.getValue().getType());
+    if (!vectorType) {
+      memref::AtomicRMWOp::create(rewriter, loc, kind, adaptor.getValue(), ref,
+                                  adaptor.getIndices());
+      rewriter.eraseOp(op);
+      return success();
+    }
+    // Heap, not stack: the body runs once per program of a host loop.
+    Value zero = indexConstant(rewriter, loc, 0);
+    Value buffer = memref::AllocOp::create(
+        rewriter, loc, MemRefType::get(vectorType.getShape(), element));
+    SmallVector<Value> origin(vectorType.getRank(), zero);
+    vector::TransferWriteOp::create(
+        rewriter, loc, adaptor.getValue(), buffer, origin,
+        SmallVector<bool>(vectorType.getRank(), true));
+    SmallVector<Value> upper,
+        steps(vectorType.getRank(), indexConstant(rewriter, loc, 1));
+    for (int64_t size : vectorType.getShape())
+      upper.push_back(indexConstant(rewriter, loc, size));
+    SmallVector<Value> base(adaptor.getIndices());
+    int64_t extra = base.size() - vectorType.getRank();
+    scf::buildLoopNest(rewriter, loc, origin, upper, steps,
+                       [&](OpBuilder &b, Location l, ValueRange ivs) {
+                         SmallVector<Value> at(base);
+                         for (auto [d, iv] : llvm::enumerate(ivs))
+                           at[extra + d] =
+                               arith::AddIOp::create(b, l, base[extra + d], iv);
+                         Value x = memref::LoadOp::create(b, l, buffer, ivs);
+                         memref::AtomicRMWOp::create(b, l, kind, x, ref, at);
+                       });
+    memref::DeallocOp::create(rewriter, loc, buffer);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// mgpu.wgmma -> loops over the result elements on a heap copy of the
 /// accumulator (a in registers gets a heap copy too); each element is
 /// computed as WgmmaSemantics.h says. Synchronous, so wgmma_wait has
@@ -322,13 +372,15 @@ void mlir::mgpu::populatePrimitivesToCPUPatterns(const TypeConverter &converter,
       .add<CopyGmemToSmemToCPU, CopySmemToGmemToCPU, EraseOnCPU<CommitSmemOp>,
            EraseOnCPU<WaitSmemToGmemOp>, BarrierInitToCPU, BarrierArriveToCPU,
            BarrierWaitToCPU, SemaphoreSignalToCPU, SemaphoreWaitToCPU,
-           WgmmaToCPU, EraseOnCPU<WgmmaWaitOp>, EraseOnCPU<SetMaxRegistersOp>,
-           LayoutCastToCPU>(converter, patterns.getContext());
+           AtomicStoreToCPU, WgmmaToCPU, EraseOnCPU<WgmmaWaitOp>,
+           EraseOnCPU<SetMaxRegistersOp>, LayoutCastToCPU>(
+          converter, patterns.getContext());
 }
 
 void mlir::mgpu::configurePrimitivesToCPULegality(ConversionTarget &target) {
   target.addIllegalOp<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp,
                       WaitSmemToGmemOp, BarrierInitOp, BarrierArriveOp,
                       BarrierWaitOp, SemaphoreSignalOp, SemaphoreWaitOp,
-                      WgmmaOp, WgmmaWaitOp, SetMaxRegistersOp, LayoutCastOp>();
+                      AtomicStoreOp, WgmmaOp, WgmmaWaitOp, SetMaxRegistersOp,
+                      LayoutCastOp>();
 }

@@ -22,7 +22,7 @@ void populateBarrierTypeConversion(TypeConverter &converter);
 
 /// Patterns lowering copy_gmem_to_smem, copy_smem_to_gmem, commit_smem,
 /// wait_smem_to_gmem, barrier_arrive, barrier_wait (with an explicit
-/// parity), semaphore_signal and semaphore_wait to host code.
+/// parity), semaphore_signal, semaphore_wait and atomic_store to host code.
 void populatePrimitivesToCPUPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);
 

@@ -2,8 +2,9 @@
 //
 // Verifiers, memory effects and custom syntax of the kernel-level ops
 // (SPEC section 7, rules S32-S39): async copies, bulk-group waits, barrier
-// arrivals and waits and the barrier type. emit_pipeline lives beside
-// pallas_call in KernelOps.cpp, with which it shares the block-spec rules.
+// arrivals and waits, atomic stores and the barrier type. emit_pipeline
+// lives beside pallas_call in KernelOps.cpp, with which it shares the
+// block-spec rules.
 //
 //===----------------------------------------------------------------------===//
 
@@ -221,4 +222,92 @@ LogicalResult BarrierWaitOp::verify() {
   if (failed(verifyInsideKernel(*this)))
     return failure();
   return verifyBarrierIndex(*this, getBarrier().getType(), getIndex());
+}
+
+//===----------------------------------------------------------------------===//
+// Atomics
+//===----------------------------------------------------------------------===//
+
+/// The element types and kinds are JAX's (at jax-ml/jax cec06d1:
+/// plgpu.atomic_* in jax/_src/pallas/mosaic_gpu/primitives.py:5208-5280
+/// bind mgpu_atomic_store, whose lowering ends in FragmentedArray's
+/// _store_register_atomic, jax/experimental/mosaic/gpu/fragmented_array.py
+/// :3859-3917), and so are the messages: an i32 takes every kind, f32 only
+/// add, f16/bf16 add, max and min (only add in shared memory).
+static LogicalResult verifyAtomicElement(AtomicStoreOp op, Type element,
+                                         bool shared) {
+  AtomicKind kind = op.getKind();
+  if (element.isSignlessInteger(32))
+    return success();
+  if (element.isF32()) {
+    if (kind == AtomicKind::add)
+      return success();
+    InFlightDiagnostic diag = op.emitOpError()
+                              << "f32 only supports add atomics, got "
+                              << stringifyAtomicKind(kind);
+    if (kind == AtomicKind::max || kind == AtomicKind::min)
+      diag.attachNote() << "for values known to be non-negative, the i32 bit "
+                           "patterns order as the floats do: store them "
+                           "bitcast to i32";
+    return diag;
+  }
+  if (element.isF16() || element.isBF16()) {
+    if (kind != AtomicKind::add && kind != AtomicKind::max &&
+        kind != AtomicKind::min)
+      return op.emitOpError()
+             << "f16/bf16 only supports add, min, max atomics, got "
+             << stringifyAtomicKind(kind);
+    if (shared && kind != AtomicKind::add)
+      return op.emitOpError()
+             << "f16/bf16 SMEM/multimem atomics only support add, got "
+             << stringifyAtomicKind(kind);
+    return success();
+  }
+  return op.emitOpError() << "Unsupported element type for atomic stores: "
+                          << element;
+}
+
+LogicalResult AtomicStoreOp::verify() {
+  if (failed(verifyInsideKernel(*this)))
+    return failure();
+  auto refType = cast<MemRefType>(getRef().getType());
+  if (getIndices().size() != static_cast<size_t>(refType.getRank()))
+    return emitOpError() << "expects " << refType.getRank()
+                         << " indices for a ref of rank " << refType.getRank()
+                         << ", got " << getIndices().size();
+  // GMEM refs carry no memory space (or the GPU dialect's global one).
+  bool shared = isWorkgroupMemRef(refType);
+  if (Attribute space = refType.getMemorySpace(); space && !shared) {
+    auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space);
+    if (!gpuSpace || gpuSpace.getValue() != gpu::AddressSpace::Global)
+      return emitOpError()
+             << "expects a ref in global or shared memory, got memory space "
+             << space;
+  }
+  Type valueType = getValue().getType();
+  auto vectorType = dyn_cast<VectorType>(valueType);
+  if (vectorType && (vectorType.isScalable() || vectorType.getRank() == 0))
+    return emitOpError() << "expects a scalar or a fixed vector of rank 1 or "
+                            "more, got "
+                         << valueType;
+  Type element = vectorType ? vectorType.getElementType() : valueType;
+  if (element != refType.getElementType())
+    return emitOpError() << "expects a value of the ref's element type "
+                         << refType.getElementType() << ", got " << valueType;
+  if (vectorType) {
+    int64_t extra = refType.getRank() - vectorType.getRank();
+    if (extra < 0)
+      return emitOpError() << "expects a vector of rank at most the ref's ("
+                           << refType.getRank() << "), got " << valueType;
+    // The vector covers the ref's innermost dimensions, as vector.store's.
+    for (auto [d, size] : llvm::enumerate(vectorType.getShape())) {
+      int64_t dim = refType.getDimSize(extra + d);
+      if (!ShapedType::isDynamic(dim) && size > dim)
+        return emitOpError()
+               << "stores a " << valueType << " that does not fit in "
+               << refType << " (dimension " << extra + d << " has " << dim
+               << " elements)";
+    }
+  }
+  return verifyAtomicElement(*this, element, shared);
 }

@@ -2,7 +2,8 @@
 //
 // Enumerations used as attribute parameters: the semantics of a grid axis,
 // the memory space of a block, the rule profile of a target, and the
-// direction of a register rebalancing, and the kind of a vector layout.
+// direction of a register rebalancing, the kind of a vector layout, and
+// how an atomic store combines values.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,6 +56,20 @@ def MGPU_LayoutKind : I32EnumAttr<"LayoutKind",
     ]> {
   let cppNamespace = "::mlir::mgpu";
   let genSpecializedAttr = 0;
+}
+
+// The symbols of the bitwise kinds are spelled out because `and`, `or` and
+// `xor` are C++ alternative tokens; the IR keywords are JAX's names.
+def MGPU_AtomicKind : I32EnumAttr<"AtomicKind",
+    "how an atomic store combines the stored value with memory", [
+      I32EnumAttrCase<"add", 0>,
+      I32EnumAttrCase<"max", 1>,
+      I32EnumAttrCase<"min", 2>,
+      I32EnumAttrCase<"bit_and", 3, "and">,
+      I32EnumAttrCase<"bit_or", 4, "or">,
+      I32EnumAttrCase<"bit_xor", 5, "xor">
+    ]> {
+  let cppNamespace = "::mlir::mgpu";
 }
 
 #endif // MGPU_DIALECT_MGPU_MGPUENUMS_TD

@@ -2,8 +2,8 @@
 //
 // The primitives Pallas Mosaic GPU users write inside kernels (`plgpu.*`):
 // async copies between global and shared memory counted on barriers, copies
-// out joined into bulk groups, barrier arrivals and waits, and
-// emit_pipeline. --mgpu-expand-pipelines lowers pallas_call and
+// out joined into bulk groups, barrier arrivals and waits, atomic stores,
+// and emit_pipeline. --mgpu-expand-pipelines lowers pallas_call and
 // emit_pipeline into these ops, so every backend runs the same step loops;
 // each backend gives them its own implementation (TMA and mbarriers on the
 // GPU, synchronous copies and host barriers on the CPU, the real async
@@ -297,6 +297,51 @@ def MGPU_SetMaxRegistersOp : MGPU_Op<"set_max_registers",
   }];
   let arguments = (ins I64Attr:$count, MGPU_RegisterChange:$change);
   let assemblyFormat = "$count $change attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Atomics
+//===----------------------------------------------------------------------===//
+
+def MGPU_AtomicStoreOp : MGPU_Op<"atomic_store"> {
+  let summary = "atomic read-modify-write of a ref's elements (plgpu.atomic_*)";
+  let description = [{
+    Combines `value` into `ref` at `indices`, element by element, each
+    element atomically: `ref[i] = kind(ref[i], value[i])`. A vector value
+    covers the elements a `vector.store` of it at `indices` would write
+    (its dimensions are the ref's innermost ones); a scalar value is one
+    element. Like JAX's `plgpu.atomic_add` / `atomic_max` / `atomic_min` /
+    `atomic_and` / `atomic_or` / `atomic_xor`, nothing is returned, and
+    only each element is atomic, not the whole store: programs and Pallas
+    threads that store into the same elements concurrently all land, in
+    some order (float addition in that order may round differently).
+
+    The ref is in global memory or shared memory. The element types follow
+    JAX's Mosaic GPU: i32 for every kind (`max` and `min` compare signed),
+    f32 for `add` only, f16 and bf16 for `add`, `max` and `min` in global
+    memory and for `add` only in shared memory.
+
+    Like every body op, a vector store is collective over the warpgroup
+    (each lane combines the elements it holds) and a scalar store happens
+    once per Pallas thread.
+
+    ```mlir
+    mgpu.atomic_store add %x, %acc[%c0, %c0]
+        : vector<128x64xf32>, memref<128x64xf32, #gpu.address_space<workgroup>>
+    mgpu.atomic_store max %m, %best[%i] : i32, memref<16xi32>
+    ```
+  }];
+  let arguments = (ins
+    MGPU_AtomicKind:$kind,
+    AnyType:$value,
+    Arg<AnyMemRef, "", [MemRead, MemWrite]>:$ref,
+    Variadic<Index>:$indices
+  );
+  let assemblyFormat = [{
+    $kind $value `,` $ref `[` $indices `]` attr-dict `:` type($value) `,`
+    type($ref)
+  }];
   let hasVerifier = 1;
 }
 
