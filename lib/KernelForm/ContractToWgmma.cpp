@@ -10,7 +10,9 @@
 // matmul (m, k) x (k, n) -> (m, n), or with b transposed, (m, k) x (n, k)
 // (`a @ b.T`, attention's q k^T: b becomes a transposed view, which the
 // tensor cores read K-major), with a read from shared memory or computed in
-// registers (attention's p @ v), summing f16 or bf16 products
+// registers (attention's p @ v), a transposed a, (k, m), read through a
+// transposed view (the tensor-core lowering copies it into place), summing
+// f16 or bf16 products
 // into an f32 accumulator, M a multiple of 64, N of 8 up to 256, K of 16,
 // blocks read whole (in-bounds minor-identity reads of 2-d shared memrefs). The
 // arithmetic is wgmma's (f32 sums in k order), which every backend shares.
@@ -50,34 +52,44 @@ vector::TransferReadOp getBlockRead(Value value) {
   if (!memref || memref.getRank() != 2 || read.getVectorType().getRank() != 2 ||
       !gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(memref))
     return {};
+  // A read that claims to be in bounds but is larger than its buffer has
+  // no view (the host backends' checks report it at run time).
+  for (auto [size, dim] :
+       llvm::zip(read.getVectorType().getShape(), memref.getShape()))
+    if (!ShapedType::isDynamic(dim) && size > dim)
+      return {};
   return read;
 }
 
-/// Whether `maps` are those of (m, k) x (n, k) -> (m, n): a matmul with b
-/// transposed.
-bool isMatmulWithTransposedB(ArrayAttr maps) {
+/// Which operands of a matmul `maps` reads transposed: a as (k, m) or
+/// (m, k), b as (n, k) or (k, n), the result as (m, n); none when `maps` are
+/// not a matmul's.
+std::optional<std::pair<bool, bool>> getMatmulTransposes(ArrayAttr maps) {
   if (maps.size() != 3)
-    return false;
+    return std::nullopt;
   MLIRContext *ctx = maps.getContext();
   AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
              k = getAffineDimExpr(2, ctx);
-  auto map = [&](ArrayRef<AffineExpr> results) {
-    return AffineMap::get(3, 0, results, ctx);
+  auto is = [&](Attribute attr, ArrayRef<AffineExpr> results) {
+    return cast<AffineMapAttr>(attr).getValue() ==
+           AffineMap::get(3, 0, results, ctx);
   };
-  return cast<AffineMapAttr>(maps[0]).getValue() == map({m, k}) &&
-         cast<AffineMapAttr>(maps[1]).getValue() == map({n, k}) &&
-         cast<AffineMapAttr>(maps[2]).getValue() == map({m, n});
+  if (!is(maps[2], {m, n}) || !(is(maps[0], {m, k}) || is(maps[0], {k, m})) ||
+      !(is(maps[1], {k, n}) || is(maps[1], {n, k})))
+    return std::nullopt;
+  return std::make_pair(is(maps[0], {k, m}), is(maps[1], {n, k}));
 }
 
 struct ContractToWgmma : public OpRewritePattern<vector::ContractionOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(vector::ContractionOp op,
                                 PatternRewriter &rewriter) const override {
-    bool transposedB = isMatmulWithTransposedB(op.getIndexingMaps());
+    std::optional<std::pair<bool, bool>> transposes =
+        getMatmulTransposes(op.getIndexingMaps());
     if (op.getKind() != vector::CombiningKind::ADD ||
-        isa<vector::MaskOp>(op->getParentOp()) ||
-        (!isRowMajorMatmul(op.getIndexingMaps()) && !transposedB))
+        isa<vector::MaskOp>(op->getParentOp()) || !transposes)
       return rewriter.notifyMatchFailure(op, "not a matmul");
+    auto [transposedA, transposedB] = *transposes;
     auto accType = dyn_cast<VectorType>(op.getAccType());
     vector::TransferReadOp lhs = getBlockRead(op.getLhs());
     vector::TransferReadOp rhs = getBlockRead(op.getRhs());
@@ -93,7 +105,7 @@ struct ContractToWgmma : public OpRewritePattern<vector::ContractionOp> {
         op.getRhsType().getElementType() != input)
       return rewriter.notifyMatchFailure(op, "inputs are not f16 or bf16");
     int64_t m = accType.getDimSize(0), n = accType.getDimSize(1),
-            k = op.getLhsType().getDimSize(1);
+            k = op.getLhsType().getDimSize(transposedA ? 0 : 1);
     if (m % 64 || n % 8 || n > 256 || k % 16)
       return rewriter.notifyMatchFailure(op, "not a wgmma shape");
     if (!op->getParentOfType<PallasCallOp>() &&
@@ -102,12 +114,8 @@ struct ContractToWgmma : public OpRewritePattern<vector::ContractionOp> {
       return rewriter.notifyMatchFailure(op, "not in a kernel body");
 
     Location loc = op.getLoc();
-    Value b = view(rewriter, loc, rhs, 0, transposedB ? n : k);
-    if (transposedB)
-      b = memref::TransposeOp::create(
-          rewriter, loc, b,
-          AffineMapAttr::get(AffineMap::getPermutationMap(
-              ArrayRef<unsigned>{1, 0}, rewriter.getContext())));
+    Value b = transposedB ? transposedView(rewriter, loc, rhs, n)
+                          : view(rewriter, loc, rhs, 0, k);
     // An accumulator block read and written back whole is updated 64 rows
     // at a time, as JAX's consumer warpgroups do: one warpgroup's MMA and a
     // 64 x N accumulator, which the tensor-core lowering keeps in registers.
@@ -141,7 +149,15 @@ struct ContractToWgmma : public OpRewritePattern<vector::ContractionOp> {
       eraseIfUnused(rewriter, lhs, rhs);
       return success();
     }
-    Value a = registerA ? op.getLhs() : view(rewriter, loc, lhs, 0, m);
+    Value a;
+    if (!registerA)
+      a = transposedA ? transposedView(rewriter, loc, lhs, k)
+                      : view(rewriter, loc, lhs, 0, m);
+    else if (transposedA)
+      a = vector::TransposeOp::create(rewriter, loc, op.getLhs(),
+                                      ArrayRef<int64_t>{1, 0});
+    else
+      a = op.getLhs();
     rewriter.replaceOpWithNewOp<WgmmaOp>(op, accType, op.getAcc(), a, b,
                                          ArrayAttr(), ArrayAttr());
     eraseIfUnused(rewriter, lhs, rhs);
@@ -157,6 +173,15 @@ struct ContractToWgmma : public OpRewritePattern<vector::ContractionOp> {
       rewriter.eraseOp(lhs);
     if (rhs != lhs && rhs->use_empty())
       rewriter.eraseOp(rhs);
+  }
+
+  /// The block `read` reads (`rows` rows), viewed transposed.
+  static Value transposedView(PatternRewriter &rewriter, Location loc,
+                              vector::TransferReadOp read, int64_t rows) {
+    return memref::TransposeOp::create(
+        rewriter, loc, view(rewriter, loc, read, 0, rows),
+        AffineMapAttr::get(AffineMap::getPermutationMap(
+            ArrayRef<unsigned>{1, 0}, rewriter.getContext())));
   }
 
   /// The rows [row, row + rows) of the block `read` reads, as a view.

@@ -76,21 +76,23 @@ func.func @value_acc(%i: index) {
                         affine_map<(m, n, k) -> (m, n)>],
        iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}
 
-// Left alone: f32 inputs, 32 rows, a transposed a. An a that is not read
-// from shared memory (a block in global memory, a constant) is wgmma's
-// register a.
+// Left alone: f32 inputs, 32 rows. A transposed a is the transpose of its
+// block's view; an a that is not read from shared memory (a block in
+// global memory, a constant) is wgmma's register a.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT: mgpu.wgmma
-// CHECK-COUNT-3: vector.contract
+// CHECK-COUNT-2: vector.contract
 // CHECK-NOT: vector.contract
+// CHECK: %[[AT:.*]] = memref.transpose %{{.*}} (d0, d1) -> (d1, d0) : memref<16x64xf16, strided<[64, 1]>, #gpu.address_space<workgroup>> to memref<64x16xf16, strided<[1, 64]>, #gpu.address_space<workgroup>>
+// CHECK: mgpu.wgmma %{{.*}}, %[[AT]], %{{.*}} : vector<64x32xf32>, memref<64x16xf16, strided<[1, 64]>
 // CHECK-COUNT-2: mgpu.wgmma %{{.*}}, %{{.*}}, %{{.*}} : vector<64x32xf32>, vector<64x16xf16>,
 // CHECK-NOT: vector.contract
 func.func @left_alone(%g: memref<64x16xf16>) {
   mgpu.pallas_call grid [1] ins(%g : memref<64x16xf16>)
       in_specs [#mgpu.block_spec<shape = [64, 16], index_map = affine_map<(i) -> (0, 0)>, memory_space = gmem>]
-      out_specs [] scratch [memref<64x16xf32, #s>, memref<16x32xf32, #s>, memref<64x16xf16, #s>, memref<16x32xf16, #s>] {
+      out_specs [] scratch [memref<64x16xf32, #s>, memref<16x32xf32, #s>, memref<64x16xf16, #s>, memref<16x32xf16, #s>, memref<16x64xf16, #s>] {
   ^bb0(%gs: memref<64x16xf16>, %af: memref<64x16xf32, #s>, %bf: memref<16x32xf32, #s>,
-       %ah: memref<64x16xf16, #s>, %bh: memref<16x32xf16, #s>):
+       %ah: memref<64x16xf16, #s>, %bh: memref<16x32xf16, #s>, %ath: memref<16x64xf16, #s>):
     %c0 = arith.constant 0 : index
     %padf = arith.constant 0.0 : f32
     %pad = arith.constant 0.0 : f16
@@ -102,7 +104,7 @@ func.func @left_alone(%g: memref<64x16xf16>) {
     %a = vector.transfer_read %ah[%c0, %c0], %pad {in_bounds = [true, true]} : memref<64x16xf16, #s>, vector<32x16xf16>
     %b = vector.transfer_read %bh[%c0, %c0], %pad {in_bounds = [true, true]} : memref<16x32xf16, #s>, vector<16x32xf16>
     %r1 = vector.contract #mm %a, %b, %z32 : vector<32x16xf16>, vector<16x32xf16> into vector<32x32xf32>
-    %at = vector.transfer_read %ah[%c0, %c0], %pad {in_bounds = [true, true]} : memref<64x16xf16, #s>, vector<16x64xf16>
+    %at = vector.transfer_read %ath[%c0, %c0], %pad {in_bounds = [true, true]} : memref<16x64xf16, #s>, vector<16x64xf16>
     %r2 = vector.contract #mt %at, %b, %z : vector<16x64xf16>, vector<16x32xf16> into vector<64x32xf32>
     %ag = vector.transfer_read %gs[%c0, %c0], %pad {in_bounds = [true, true]} : memref<64x16xf16>, vector<64x16xf16>
     %r3 = vector.contract #mm %ag, %b, %z : vector<64x16xf16>, vector<16x32xf16> into vector<64x32xf32>
