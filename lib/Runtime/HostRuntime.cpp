@@ -44,16 +44,16 @@ double getWaitTimeoutSeconds() {
 }
 
 /// Spins until `ready()` holds; reports a deadlock after the timeout. On
-/// an emulator fiber every step lets the next fiber run (what it waits for
-/// may be one of them), and only a wait past 10 ms also sleeps, so that a
-/// deadlocked kernel does not take a core until the timeout.
+/// an emulator fiber every step lets the next fiber run, and never sleeps:
+/// what it waits for can only come from the fibers of its own host thread
+/// (a group of CTAs that wait on each other shares one), which a sleep
+/// would stop too.
 template <typename Ready>
 void waitUntil(Ready ready, const char *what, const char *where) {
   // The clock is read from the 64th step on: most waits end before, and
   // the lanes of a large grid wait millions of times.
   std::chrono::steady_clock::time_point start;
   bool fiber = mgpu::emu::inFiber();
-  bool slow = false;
   for (unsigned spins = 0;; ++spins) {
     if (ready())
       return;
@@ -61,8 +61,6 @@ void waitUntil(Ready ready, const char *what, const char *where) {
       start = std::chrono::steady_clock::now();
     if (fiber) {
       mgpu::emu::yieldLane();
-      if (slow && (spins & 63) == 0)
-        std::this_thread::sleep_for(std::chrono::microseconds(50));
     } else if (spins < 64) {
       continue;
     } else if (spins < 1024) {
@@ -75,7 +73,6 @@ void waitUntil(Ready ready, const char *what, const char *where) {
       double waited = std::chrono::duration<double>(
                           std::chrono::steady_clock::now() - start)
                           .count();
-      slow = waited > 0.01;
       if (waited > getWaitTimeoutSeconds()) {
         std::fprintf(stderr,
                      "%s: error: %s did not complete within %g s; the kernel "
