@@ -6,7 +6,13 @@
 
 Each mutant is one small edit of one .mlir file of test/ or examples/ (a
 number changed, a type swapped, a line dropped, duplicated or moved, an
-attribute keyword replaced), chosen deterministically from the seed. Every
+attribute keyword replaced), chosen deterministically from the seed. A
+seed with a JAX-shaped kernel function (pallas_call or mpmd_map on static
+float tensors or memrefs) but no @main, as every example is, gets a
+generated @main that fills its inputs and prints checksums of its outputs,
+so that it runs; programs that run weigh 4 times the others in the choice.
+Upstream-style GPU programs (gpu.launch, gpu.launch_func) with a @main are
+seeds too, run on the emulator only. Every
 mutant goes through `mgpu-opt` (parse and verify), `--mgpu-to-cpu` and
 `--mgpu-to-binary=format=isa`; a fraction of those that compile and have a
 `main` also run with `mgpu-run` on the cpu and emulate backends. Each result
@@ -49,7 +55,154 @@ TYPE = re.compile(r"\b(f16|bf16|f32|f64|i1|i8|i16|i32|i64|index)\b")
 KEYWORD = re.compile(r"\b(" + "|".join(KEYWORDS) + r")\b")
 
 
+FLOATS = ("f32", "f16", "bf16")
+SIGNATURE = re.compile(r"func\.func @(\w+)\(([^)]*)\)\s*(?:->\s*\(?([^{]*?)\)?\s*)?\{")
+SHAPED = re.compile(r"(tensor|memref)<((?:\d+x)+)(f32|f16|bf16)>")
+
+
+def shaped(text):
+    """[(kind, shape, element)] of a list of types, or None when one is not
+    a static tensor or memref of floats in the default memory space."""
+    types = re.findall(r"(?:tensor|memref)<[^>]*>|[\w.!]+", text)
+    result = []
+    for t in types:
+        match = SHAPED.fullmatch(t)
+        if not match:
+            return None
+        result.append((match.group(1),
+                       [int(d) for d in match.group(2).split("x")[:-1]],
+                       match.group(3)))
+    return result
+
+
+def fill(lines, name, kind, shape, element, salt):
+    """`%name`: a new memref of the shape with values (a small function of
+    the indices and `salt`, exact in every float type) in it."""
+    rank = len(shape)
+    memref = "memref<%sx%s>" % ("x".join(map(str, shape)), element)
+    dims = ", ".join("d%d" % i for i in range(rank))
+    lines.append("    %%%s = memref.alloc() : %s" % (name, memref))
+    lines.append("    linalg.generic {indexing_maps = [affine_map<(%s) -> (%s)>],"
+                 " iterator_types = [%s]} outs(%%%s : %s) {"
+                 % (dims, dims, ", ".join(['"parallel"'] * rank), name, memref))
+    lines.append("    ^bb0(%%out: %s):" % element)
+    lines.append("      %%h0 = arith.constant %d : index" % salt)
+    for i in range(rank):
+        lines.append("      %%i%d = linalg.index %d : index" % (i, i))
+        lines.append("      %%m%d = arith.muli %%h%d, %%c31 : index" % (i, i))
+        lines.append("      %%h%d = arith.addi %%m%d, %%i%d : index"
+                     % (i + 1, i, i))
+    lines.append("      %%r = arith.remui %%h%d, %%c17 : index" % rank)
+    lines.append("      %r32 = arith.index_cast %r : index to i32")
+    lines.append("      %%f = arith.uitofp %%r32 : i32 to %s" % element)
+    lines.append("      %%eighth = arith.constant 0.125 : %s" % element)
+    lines.append("      %v = arith.mulf %f, %eighth : " + element)
+    lines.append("      linalg.yield %v : " + element)
+    lines.append("    }")
+    if kind == "tensor":
+        lines.append("    %%%s_t = bufferization.to_tensor %%%s restrict : %s to "
+                     "tensor<%sx%s>" % (name, name, memref,
+                                        "x".join(map(str, shape)), element))
+
+
+def checksum(lines, name, shape, element):
+    """Prints a weighted f32 sum of memref `%name`, summed in order."""
+    rank = len(shape)
+    memref = "memref<%sx%s>" % ("x".join(map(str, shape)), element)
+    dims = ", ".join("d%d" % i for i in range(rank))
+    lines.append("    %%%s_sum = memref.alloc() : memref<f32>" % name)
+    lines.append("    memref.store %%zero, %%%s_sum[] : memref<f32>" % name)
+    lines.append("    linalg.generic {indexing_maps = [affine_map<(%s) -> (%s)>,"
+                 " affine_map<(%s) -> ()>], iterator_types = [%s]}"
+                 " ins(%%%s : %s) outs(%%%s_sum : memref<f32>) {"
+                 % (dims, dims, dims, ", ".join(['"reduction"'] * rank), name,
+                    memref, name))
+    lines.append("    ^bb0(%%x: %s, %%acc: f32):" % element)
+    x = "%x"
+    if element != "f32":
+        lines.append("      %%xf = arith.extf %%x : %s to f32" % element)
+        x = "%xf"
+    lines.append("      %%i = linalg.index %d : index" % (rank - 1))
+    lines.append("      %w = arith.remui %i, %c7 : index")
+    lines.append("      %w32 = arith.index_cast %w : index to i32")
+    lines.append("      %wf = arith.uitofp %w32 : i32 to f32")
+    lines.append("      %%p = arith.mulf %s, %%wf : f32" % x)
+    lines.append("      %s = arith.addf %acc, %p : f32")
+    lines.append("      linalg.yield %s : f32")
+    lines.append("    }")
+    lines.append("    %%%s_total = memref.load %%%s_sum[] : memref<f32>"
+                 % (name, name))
+    lines.append("    vector.print %%%s_total : f32" % name)
+
+
+def with_main(case):
+    """`case` with a @main that calls its first kernel function (a public
+    func.func holding a pallas_call or mpmd_map, whose arguments and results
+    are static float tensors or memrefs) on generated inputs and prints a
+    checksum of every result and memref argument passed as an output; `case` itself when it has
+    a @main or no such function. So the JAX-shaped kernels of examples/ and
+    of the compile-only tests run, and cpu and emulate are compared."""
+    if "@main" in case or not re.search(r"mgpu\.(pallas_call|mpmd_map)",
+                                        case):
+        return case
+    # Only the outputs are printed: a write to an input is seen by the
+    # caller on the CPU, which runs on the caller's memory, and not through
+    # the device copies of the emulator and the GPU.
+    outs = set(re.findall(r"%\w+", " ".join(
+        re.findall(r"outs\(([^:)]*)", case))))
+    for match in SIGNATURE.finditer(case):
+        args = re.findall(r"(%\w+)\s*:\s*((?:tensor|memref)<[^>]*>|[^,]+)",
+                          match.group(2))
+        names = [name for name, _ in args]
+        arg_types = shaped(" ".join(t for _, t in args))
+        result_types = shaped(match.group(3) or "")
+        if not arg_types or result_types is None or \
+                any(kind == "memref" for kind, _, _ in result_types):
+            continue
+        lines = ["  func.func @main() {",
+                 "    %c7 = arith.constant 7 : index",
+                 "    %c17 = arith.constant 17 : index",
+                 "    %c31 = arith.constant 31 : index",
+                 "    %zero = arith.constant 0.0 : f32"]
+        operands = []
+        for i, (kind, shape, element) in enumerate(arg_types):
+            fill(lines, "a%d" % i, kind, shape, element, i + 1)
+            operands.append("%%a%d%s" % (i, "_t" if kind == "tensor" else ""))
+        signature = "(%s) -> (%s)" % (
+            ", ".join("%s<%sx%s>" % (k, "x".join(map(str, s)), e)
+                      for k, s, e in arg_types),
+            ", ".join("tensor<%sx%s>" % ("x".join(map(str, s)), e)
+                      for _, s, e in result_types))
+        results = ""
+        if result_types:
+            results = "%%r:%d = " % len(result_types)
+        lines.append("    %scall @%s(%s) : %s" % (results, match.group(1),
+                                                 ", ".join(operands),
+                                                 signature))
+        for i, (kind, shape, element) in enumerate(arg_types):
+            if kind == "memref" and names[i] in outs:
+                checksum(lines, "a%d" % i, shape, element)
+        for i, (_, shape, element) in enumerate(result_types):
+            lines.append("    %%o%d = bufferization.to_buffer %%r#%d read_only :"
+                         " tensor<%sx%s> to memref<%sx%s>"
+                         % (i, i, "x".join(map(str, shape)), element,
+                            "x".join(map(str, shape)), element))
+            checksum(lines, "o%d" % i, shape, element)
+        lines += ["    return", "  }"]
+        main = "\n".join(lines) + "\n"
+        # Inside the module that holds the function, or after it.
+        end = case.rstrip().rfind("}")
+        if re.search(r"^module", case, re.M) and end >= 0:
+            return case[:end] + main + case[end:]
+        return case.rstrip() + "\n" + main
+    return case
+
+
 def corpus(source_root):
+    """(name, case, weight): every case with an mgpu op, and upstream-style
+    GPU programs with a @main (which the emulator runs). JAX-shaped programs
+    that run (a pallas_call or mpmd_map and a @main, given or generated)
+    weigh 4, the other cases 1."""
     files = []
     for top in ("test", "examples"):
         for directory, _, names in sorted(os.walk(os.path.join(source_root,
@@ -62,9 +215,15 @@ def corpus(source_root):
                     text = stream.read()
                 # Files whose cases are split apart are fuzzed case by case.
                 for case in text.split("\n// -----\n"):
-                    if "mgpu." in case:
-                        files.append((os.path.relpath(path, source_root),
-                                      case))
+                    case = strip_comments(case)
+                    upstream = "gpu.launch" in case and "@main" in case
+                    if "mgpu." not in case and not upstream:
+                        continue
+                    case = with_main(case)
+                    runs = "@main" in case and re.search(
+                        r"mgpu\.(pallas_call|mpmd_map)", case)
+                    files.append((os.path.relpath(path, source_root), case,
+                                  4 if runs else 1))
     return files
 
 
@@ -178,7 +337,11 @@ def check_mutant(job):
             command = [opt, pipeline, path, "-o", os.devnull]
             rc, out, err = run(command, args.timeout)
             results.append((step, command, classify(rc, out, err), err))
-        compiled = all(r[2] == "ok" for r in results)
+        # Upstream-style GPU programs run on the emulator only: interpret
+        # mode refuses GPU code.
+        mgpu = "mgpu." in text
+        compiled = all(r[2] == "ok" for r in results
+                       if mgpu or r[0] != "to-cpu")
         rng = random.Random("%d-%d" % (args.seed, index))
         # The programs of test/Integration/Emulate race on purpose, to show
         # the emulator's async semantics: the CPU cannot agree with them.
@@ -192,7 +355,7 @@ def check_mutant(job):
             env = dict(os.environ, MGPU_WAIT_TIMEOUT="2",
                        MALLOC_PERTURB_="165")
             outputs = {}
-            for backend in ("cpu", "emulate"):
+            for backend in ("cpu", "emulate") if mgpu else ("emulate",):
                 command = [mgpu_run, path, "-e", "main",
                            "--backend=" + backend]
                 rc, out, err = run(command, args.timeout, env)
@@ -240,11 +403,11 @@ def main():
     source_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
     seeds = corpus(source_root)
+    weights = [weight for _, _, weight in seeds]
     rng = random.Random(args.seed)
     jobs = []
     for index in range(args.mutants):
-        name, text = seeds[rng.randrange(len(seeds))]
-        original = strip_comments(text)
+        name, original, _ = rng.choices(seeds, weights)[0]
         mutant, edit, where = mutate(original, rng)
         span = main_span(original)
         host_edit = span is not None and span[0] <= where < span[1]
@@ -262,8 +425,10 @@ def main():
             if done % 200 == 0:
                 print("fuzz: %d/%d mutants" % (done, args.mutants),
                       flush=True)
-    print("fuzz: %d mutants from %d seed cases (seed %d)"
-          % (args.mutants, len(seeds), args.seed))
+    print("fuzz: %d mutants from %d seed cases, %d of them JAX-shaped "
+          "programs that run (seed %d)"
+          % (args.mutants, len(seeds), sum(w > 1 for w in weights),
+             args.seed))
     for status in ("ok", "rejected", "crash", "hang", "error-exit-0",
                    "no-location", "invalid-ir", "disagreement"):
         print("  %-13s %d" % (status, counts[status]))

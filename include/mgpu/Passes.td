@@ -773,4 +773,18 @@ def MGPUPipelineError : Pass<"mgpu-pipeline-error"> {
   ];
 }
 
+def MGPUCheckModuleLevel : Pass<"mgpu-check-module-level", "::mlir::ModuleOp"> {
+  let summary = "Refuses code at module level, outside any function";
+  let description = [{
+    The first pass of the mgpu pipelines. An op directly in a
+    `builtin.module` that is not a symbol (a function, a global, a
+    `gpu.module`), not isolated from above (a nested module) and not one of
+    the LLVM dialect's module-level declarations (`llvm.mlir.global_ctors`,
+    `llvm.module_flags`, ...: no operands, no results) is code that no
+    function runs, e.g. a `vector.print`. The lowering would carry it into
+    LLVM IR as an instruction with no function, which LLVM's verifier
+    rejects with a dump and no location; this pass reports it at the op.
+  }];
+}
+
 #endif // MGPU_PASSES_TD

@@ -375,11 +375,15 @@ MmaOperand Distributor::tiledOperand(WgmmaOp op, Value operand,
   int64_t rowBytes = SwizzledTiling::kSwizzleBytes;
   // The verifier checked that the 8-row groups an MMA reads are evenly
   // spaced: one atom apart in a tile, a row of tiles apart with 8-row tiles.
-  int64_t groupStride = *getTiledGroupStride(*tiled, isA ? 64 : kStep);
-  if (isA) {
-    // K-major: rows of 128 bytes, 8-row groups `groupStride` apart; a K
-    // step moves the start along the row (the swizzle applies to the
-    // address).
+  int64_t span = isA ? 64
+                 : tiled->transposed
+                     ? cast<ShapedType>(operand.getType()).getDimSize(1)
+                     : kStep;
+  int64_t groupStride = *getTiledGroupStride(*tiled, span);
+  if (isA || tiled->transposed) {
+    // K-major (a, or a transposed b whose buffer holds N rows of K): rows
+    // of 128 bytes, 8-row groups `groupStride` apart; a K step moves the
+    // start along the row (the swizzle applies to the address).
     result.leading = 16; // unused with a swizzle; 1 in 16-byte units
     result.stride = groupStride;
     result.address = [this, loc, base, origin, tiling](int64_t step) {

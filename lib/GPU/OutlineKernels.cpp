@@ -10,7 +10,6 @@
 
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/Passes.h"
-#include "llvm/ADT/SetVector.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -45,21 +44,32 @@ struct OutlineKernelsPass
     : public mgpu::impl::MGPUOutlineKernelsBase<OutlineKernelsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // Upstream outlining handles the functions of the module it runs on:
-    // run it on every module that holds a launch, nested ones too (their
-    // kernels go into their own symbol tables).
-    SetVector<ModuleOp> holders;
-    module.walk([&](gpu::LaunchOp launch) {
-      holders.insert(launch->getParentOfType<ModuleOp>());
+    // The NVVM passes and gpu-module-to-binary that follow compile the
+    // gpu.modules of the top-level module only; in a nested one, a launch
+    // would meet an unconverted kernel (invalid IR, errors without a
+    // location). LowerToGPU refuses mgpu kernels there; these are GPU ops
+    // written by hand.
+    WalkResult nested = module.walk([&](Operation *op) {
+      if (!isa<gpu::LaunchOp, gpu::LaunchFuncOp, gpu::GPUModuleOp>(op) ||
+          op->getParentOfType<ModuleOp>() == module)
+        return WalkResult::advance();
+      op->emitOpError() << "is in a nested module, which the GPU pipeline "
+                           "does not compile: move it to the top-level module";
+      return WalkResult::interrupt();
     });
-    if (holders.empty())
+    if (nested.wasInterrupted())
+      return signalPassFailure();
+    bool hasLaunch = false;
+    module.walk([&](gpu::LaunchOp) {
+      hasLaunch = true;
+      return WalkResult::interrupt();
+    });
+    if (!hasLaunch)
       return;
-    for (ModuleOp holder : holders) {
-      OpPassManager outline(ModuleOp::getOperationName());
-      outline.addPass(createGpuKernelOutliningPass());
-      if (failed(runPipeline(outline, holder)))
-        return signalPassFailure();
-    }
+    OpPassManager outline(ModuleOp::getOperationName());
+    outline.addPass(createGpuKernelOutliningPass());
+    if (failed(runPipeline(outline, module)))
+      return signalPassFailure();
 
     RewritePatternSet patterns(&getContext());
     vector::populateVectorInsertExtractStridedSliceTransforms(patterns);

@@ -26,9 +26,12 @@ using namespace mlir::mgpu;
 
 namespace {
 
-/// Asserts 0 <= index and index + extent <= dim(memref, d) for each checked
+/// Asserts 0 <= index and index <= dim(memref, d) - extent for each checked
 /// dimension d (the memref's last `extents.size()` dimensions, or those
-/// `map` names for transfers).
+/// `map` names for transfers). Not `index + extent <= dim`: that sum wraps
+/// for an index near INT64_MAX and lets the access through. `dim - extent`
+/// cannot wrap (a dim is in [0, INT64_MAX], an extent is a small positive
+/// vector size); where it is negative, no index passes.
 void assertInside(OpBuilder &b, Operation *op, Value memref, ValueRange indices,
                   ArrayRef<std::pair<unsigned, int64_t>> dims) {
   if (dims.empty())
@@ -38,13 +41,13 @@ void assertInside(OpBuilder &b, Operation *op, Value memref, ValueRange indices,
   Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
   for (auto [d, extent] : dims) {
     Value index = indices[d];
-    Value end = arith::AddIOp::create(
-        b, loc, index, arith::ConstantIndexOp::create(b, loc, extent));
     Value size = memref::DimOp::create(b, loc, memref, d);
+    Value last = arith::SubIOp::create(
+        b, loc, size, arith::ConstantIndexOp::create(b, loc, extent));
     Value low =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index, zero);
     Value high =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, end, size);
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, index, last);
     ok = arith::AndIOp::create(b, loc, ok,
                                arith::AndIOp::create(b, loc, low, high));
   }

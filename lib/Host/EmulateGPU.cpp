@@ -1,6 +1,7 @@
 //===- EmulateGPU.cpp - Kernels run on host threads ----------------------===//
 //
-// Runs the kernels that --mgpu-lower-to-gpu produces (before outlining) on
+// Runs the kernels that --mgpu-lower-to-gpu produces (before outlining), and
+// outlined upstream-style ones (EmulateHostSide.cpp inlines them first), on
 // the host, every CUDA thread with its own control flow, so that the GPU
 // lowering itself (block staging, lane distribution, named barriers,
 // shuffles, semaphores) is checked with numbers on machines without a GPU.
@@ -23,6 +24,7 @@
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/GPU/WarpgroupDistribution.h"
 #include "mgpu/Host/CapturedCall.h"
+#include "mgpu/Host/EmulateHostSide.h"
 #include "mgpu/Host/HostRuntimeCalls.h"
 #include "mgpu/Host/HostTypes.h"
 #include "mgpu/Host/WgmmaEmulation.h"
@@ -574,42 +576,11 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
   return success();
 }
 
-/// Host-side gpu ops to memref ops; async tokens disappear.
-LogicalResult emulateHostOps(Operation *root) {
-  SmallVector<Operation *> ops;
-  root->walk([&](Operation *op) {
-    if (isa<gpu::AllocOp, gpu::MemcpyOp, gpu::MemsetOp, gpu::DeallocOp,
-            gpu::WaitOp, gpu::LaunchOp>(op))
-      ops.push_back(op);
-  });
-  for (Operation *op : ops) {
-    OpBuilder b(op);
-    Location loc = op->getLoc();
-    if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
-      Value host = memref::AllocOp::create(b, loc, alloc.getMemref().getType(),
-                                           alloc.getDynamicSizes());
-      alloc.getMemref().replaceAllUsesWith(host);
-    } else if (auto copy = dyn_cast<gpu::MemcpyOp>(op)) {
-      memref::CopyOp::create(b, loc, copy.getSrc(), copy.getDst());
-    } else if (auto set = dyn_cast<gpu::MemsetOp>(op)) {
-      linalg::FillOp::create(b, loc, set.getValue(), set.getDst());
-    } else if (auto dealloc = dyn_cast<gpu::DeallocOp>(op)) {
-      memref::DeallocOp::create(b, loc, dealloc.getMemref());
-    }
-  }
-  for (Operation *op : llvm::reverse(ops)) {
-    for (OpResult r : op->getResults())
-      if (!r.use_empty() && !isa<gpu::AsyncTokenType>(r.getType()))
-        return op->emitOpError() << "cannot be emulated: result still used";
-    op->dropAllUses();
-    op->erase();
-  }
-  return success();
-}
-
 struct EmulateGPUPass : public mgpu::impl::MGPUEmulateGPUBase<EmulateGPUPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(prepareLaunches(module)))
+      return signalPassFailure();
     SmallVector<gpu::LaunchOp> launches;
     module.walk([&](gpu::LaunchOp op) { launches.push_back(op); });
     if (launches.empty()) {

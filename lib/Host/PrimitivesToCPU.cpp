@@ -152,6 +152,24 @@ struct LayoutCastToCPU : public OpConversionPattern<LayoutCastOp> {
   }
 };
 
+/// barrier_init -> mgpuHostBarrierInit, as on the emulator. The lowering
+/// never emits it for the CPU (host barriers start cleared), but a body may
+/// hold one; it was left as an unrealized cast that LLVM refused.
+struct BarrierInitToCPU : public OpConversionPattern<BarrierInitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BarrierInitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    callHostRuntime(
+        rewriter, op, "mgpuHostBarrierInit",
+        {getElementPointer(rewriter, loc, adaptor.getBarrier()),
+         getI64(rewriter, loc, op.getBarrier().getType().getCount())});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// barrier_arrive -> mgpuHostBarrierArrive.
 struct BarrierArriveToCPU : public OpConversionPattern<BarrierArriveOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -300,17 +318,17 @@ struct WgmmaToCPU : public OpConversionPattern<WgmmaOp> {
 
 void mlir::mgpu::populatePrimitivesToCPUPatterns(const TypeConverter &converter,
                                                  RewritePatternSet &patterns) {
-  patterns.add<CopyGmemToSmemToCPU, CopySmemToGmemToCPU,
-               EraseOnCPU<CommitSmemOp>, EraseOnCPU<WaitSmemToGmemOp>,
-               BarrierArriveToCPU, BarrierWaitToCPU, SemaphoreSignalToCPU,
-               SemaphoreWaitToCPU, WgmmaToCPU, EraseOnCPU<WgmmaWaitOp>,
-               EraseOnCPU<SetMaxRegistersOp>, LayoutCastToCPU>(
-      converter, patterns.getContext());
+  patterns
+      .add<CopyGmemToSmemToCPU, CopySmemToGmemToCPU, EraseOnCPU<CommitSmemOp>,
+           EraseOnCPU<WaitSmemToGmemOp>, BarrierInitToCPU, BarrierArriveToCPU,
+           BarrierWaitToCPU, SemaphoreSignalToCPU, SemaphoreWaitToCPU,
+           WgmmaToCPU, EraseOnCPU<WgmmaWaitOp>, EraseOnCPU<SetMaxRegistersOp>,
+           LayoutCastToCPU>(converter, patterns.getContext());
 }
 
 void mlir::mgpu::configurePrimitivesToCPULegality(ConversionTarget &target) {
   target.addIllegalOp<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp,
-                      WaitSmemToGmemOp, BarrierArriveOp, BarrierWaitOp,
-                      SemaphoreSignalOp, SemaphoreWaitOp, WgmmaOp, WgmmaWaitOp,
-                      SetMaxRegistersOp, LayoutCastOp>();
+                      WaitSmemToGmemOp, BarrierInitOp, BarrierArriveOp,
+                      BarrierWaitOp, SemaphoreSignalOp, SemaphoreWaitOp,
+                      WgmmaOp, WgmmaWaitOp, SetMaxRegistersOp, LayoutCastOp>();
 }

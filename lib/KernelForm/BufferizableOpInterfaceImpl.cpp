@@ -61,8 +61,8 @@ bool isGlobalRefArgument(Operation *op, unsigned index) {
 template <typename KernelOp>
 SmallVector<std::pair<unsigned, unsigned>> getAliasedOperands(KernelOp op) {
   SmallVector<std::pair<unsigned, unsigned>> aliases;
-  unsigned firstIn = op->getNumOperands() - op.getIns().size() -
-                     op.getOuts().size();
+  unsigned firstIn =
+      op->getNumOperands() - op.getIns().size() - op.getOuts().size();
   unsigned firstOut = firstIn + op.getIns().size();
   for (unsigned in = firstIn; in < firstOut; ++in) {
     Value input = op->getOperand(in);
@@ -118,9 +118,9 @@ struct KernelOpInterface : public DstBufferizableOpInterfaceExternalModel<
                                  const BufferizationState &state) const {
     SmallVector<std::pair<unsigned, unsigned>> aliases =
         getAliasedOperands(cast<KernelOp>(op));
-    if (failed(cast<BufferizableOpInterface>(op)
-                   .resolveTensorOpOperandConflicts(rewriter, analysisState,
-                                                    state)))
+    if (failed(
+            cast<BufferizableOpInterface>(op).resolveTensorOpOperandConflicts(
+                rewriter, analysisState, state)))
       return failure();
     rewriter.modifyOpInPlace(op, [&] {
       for (auto [in, out] : aliases)
@@ -149,8 +149,8 @@ struct KernelOpInterface : public DstBufferizableOpInterfaceExternalModel<
       operands.push_back(*buffer);
     }
 
-    unsigned firstIn = op->getNumOperands() - kernel.getIns().size() -
-                       kernel.getOuts().size();
+    unsigned firstIn =
+        op->getNumOperands() - kernel.getIns().size() - kernel.getOuts().size();
 
     // The same op in memref form: same properties, no results.
     OperationState newState(op->getLoc(), op->getName());

@@ -7,9 +7,12 @@
 // two blocks in place (views at the transfers' indices), so that it runs as
 // wgmma.mma_async and the pipeline expansion may stage its blocks in the
 // swizzled layout. Only what the tensor-core lowering takes is rewritten: a
-// row-major matmul (m, k) x (k, n) -> (m, n) summing f16 or bf16 products
+// matmul (m, k) x (k, n) -> (m, n), or with b transposed, (m, k) x (n, k)
+// (`a @ b.T`, attention's q k^T: b becomes a transposed view, which the
+// tensor cores read K-major), with a read from shared memory or computed in
+// registers (attention's p @ v), summing f16 or bf16 products
 // into an f32 accumulator, M a multiple of 64, N of 8 up to 256, K of 16,
-// both inputs in-bounds minor-identity reads of 2-d shared memrefs. The
+// blocks read whole (in-bounds minor-identity reads of 2-d shared memrefs). The
 // arithmetic is wgmma's (f32 sums in k order), which every backend shares.
 //
 //===----------------------------------------------------------------------===//
@@ -50,21 +53,41 @@ vector::TransferReadOp getBlockRead(Value value) {
   return read;
 }
 
+/// Whether `maps` are those of (m, k) x (n, k) -> (m, n): a matmul with b
+/// transposed.
+bool isMatmulWithTransposedB(ArrayAttr maps) {
+  if (maps.size() != 3)
+    return false;
+  MLIRContext *ctx = maps.getContext();
+  AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+             k = getAffineDimExpr(2, ctx);
+  auto map = [&](ArrayRef<AffineExpr> results) {
+    return AffineMap::get(3, 0, results, ctx);
+  };
+  return cast<AffineMapAttr>(maps[0]).getValue() == map({m, k}) &&
+         cast<AffineMapAttr>(maps[1]).getValue() == map({n, k}) &&
+         cast<AffineMapAttr>(maps[2]).getValue() == map({m, n});
+}
+
 struct ContractToWgmma : public OpRewritePattern<vector::ContractionOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(vector::ContractionOp op,
                                 PatternRewriter &rewriter) const override {
+    bool transposedB = isMatmulWithTransposedB(op.getIndexingMaps());
     if (op.getKind() != vector::CombiningKind::ADD ||
         isa<vector::MaskOp>(op->getParentOp()) ||
-        !isRowMajorMatmul(op.getIndexingMaps()))
-      return rewriter.notifyMatchFailure(op, "not a row-major matmul");
+        (!isRowMajorMatmul(op.getIndexingMaps()) && !transposedB))
+      return rewriter.notifyMatchFailure(op, "not a matmul");
     auto accType = dyn_cast<VectorType>(op.getAccType());
     vector::TransferReadOp lhs = getBlockRead(op.getLhs());
     vector::TransferReadOp rhs = getBlockRead(op.getRhs());
-    if (!accType || !accType.getElementType().isF32() || !lhs || !rhs)
+    // a computed in registers (attention's p) is wgmma's register a.
+    bool registerA = !lhs && op.getLhsType().getRank() == 2;
+    if (!accType || !accType.getElementType().isF32() || (!lhs && !registerA) ||
+        !rhs)
       return rewriter.notifyMatchFailure(
-          op, "needs an f32 accumulator and both inputs read from shared "
-              "memory");
+          op, "needs an f32 accumulator, a read from shared memory or in "
+              "registers, and b read from shared memory");
     Type input = op.getLhsType().getElementType();
     if (!isa<Float16Type, BFloat16Type>(input) ||
         op.getRhsType().getElementType() != input)
@@ -79,13 +102,18 @@ struct ContractToWgmma : public OpRewritePattern<vector::ContractionOp> {
       return rewriter.notifyMatchFailure(op, "not in a kernel body");
 
     Location loc = op.getLoc();
-    Value b = view(rewriter, loc, rhs, 0, k);
+    Value b = view(rewriter, loc, rhs, 0, transposedB ? n : k);
+    if (transposedB)
+      b = memref::TransposeOp::create(
+          rewriter, loc, b,
+          AffineMapAttr::get(AffineMap::getPermutationMap(
+              ArrayRef<unsigned>{1, 0}, rewriter.getContext())));
     // An accumulator block read and written back whole is updated 64 rows
     // at a time, as JAX's consumer warpgroups do: one warpgroup's MMA and a
     // 64 x N accumulator, which the tensor-core lowering keeps in registers.
     auto accRead = op.getAcc().getDefiningOp<vector::TransferReadOp>();
     vector::TransferWriteOp accWrite = getWriteBack(op, accRead);
-    if (m > 64 && accRead && accWrite) {
+    if (m > 64 && accRead && accWrite && !registerA) {
       auto halfType = VectorType::get({64, n}, accType.getElementType());
       // Each half is read where the block was, multiplied where the
       // contraction was and written back where the block was.
@@ -113,8 +141,8 @@ struct ContractToWgmma : public OpRewritePattern<vector::ContractionOp> {
       eraseIfUnused(rewriter, lhs, rhs);
       return success();
     }
-    rewriter.replaceOpWithNewOp<WgmmaOp>(op, accType, op.getAcc(),
-                                         view(rewriter, loc, lhs, 0, m), b,
+    Value a = registerA ? op.getLhs() : view(rewriter, loc, lhs, 0, m);
+    rewriter.replaceOpWithNewOp<WgmmaOp>(op, accType, op.getAcc(), a, b,
                                          ArrayAttr(), ArrayAttr());
     eraseIfUnused(rewriter, lhs, rhs);
     return success();
@@ -125,7 +153,7 @@ struct ContractToWgmma : public OpRewritePattern<vector::ContractionOp> {
   static void eraseIfUnused(PatternRewriter &rewriter,
                             vector::TransferReadOp lhs,
                             vector::TransferReadOp rhs) {
-    if (lhs->use_empty())
+    if (lhs && lhs->use_empty())
       rewriter.eraseOp(lhs);
     if (rhs != lhs && rhs->use_empty())
       rewriter.eraseOp(rhs);

@@ -131,8 +131,8 @@ void applyTransformsForWgmma(ArrayRef<Value> views,
     while (!worklist.empty() && onlyWgmma) {
       Value value = worklist.pop_back_val();
       for (OpOperand &use : value.getUses()) {
-        if (auto subview = dyn_cast<memref::SubViewOp>(use.getOwner())) {
-          worklist.push_back(subview.getResult());
+        if (isa<memref::SubViewOp, memref::TransposeOp>(use.getOwner())) {
+          worklist.push_back(use.getOwner()->getResult(0));
           continue;
         }
         // A choice between this block and another block of the same

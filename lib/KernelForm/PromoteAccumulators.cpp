@@ -39,6 +39,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::mgpu {
 #define GEN_PASS_DEF_MGPUPROMOTEACCUMULATORS
@@ -50,11 +51,17 @@ using namespace mlir::mgpu;
 
 namespace {
 
-/// The buffer a memref is a view of.
+/// The buffer a memref is a view of (memref.transpose is a view too, but
+/// not a ViewLikeOpInterface).
 Value getRootBuffer(Value memref) {
-  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
-    memref = view.getViewSource();
-  return memref;
+  while (true) {
+    if (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
+      memref = view.getViewSource();
+    else if (auto transpose = memref.getDefiningOp<memref::TransposeOp>())
+      memref = transpose.getIn();
+    else
+      return memref;
+  }
 }
 
 /// The buffers a memref may be a view of: through views and the choices of
@@ -126,23 +133,54 @@ bool isSameBlock(vector::TransferWriteOp write, vector::TransferReadOp read) {
          llvm::all_of(write.getInBoundsValues(), [](bool b) { return b; });
 }
 
-/// The write of `ifOp` if it is a conditional initialization of `read`'s
-/// block: no results, no else, and a then-block of side-effect-free ops
-/// ending in that one write.
+/// The ops of `block` that `value` is computed from, in order (empty when
+/// it is defined outside `block`).
+SmallVector<Operation *> getSliceInBlock(Value value, Block &block) {
+  SetVector<Operation *> slice;
+  SmallVector<Value> worklist = {value};
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != &block || !slice.insert(def))
+      continue;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  SmallVector<Operation *> ordered(slice.begin(), slice.end());
+  llvm::sort(ordered,
+             [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
+  return ordered;
+}
+
+/// The write of `ifOp` if it initializes `read`'s block: `ifOp` has no
+/// results and no else, and its then-block writes the whole block once with
+/// a value computed without side effects (its other ops may do anything to
+/// other buffers: the loop-wide check sees them).
 vector::TransferWriteOp getInitialization(scf::IfOp ifOp,
                                           vector::TransferReadOp read) {
   if (ifOp.getNumResults() || !ifOp.getElseRegion().empty())
     return {};
   Block &then = ifOp.getThenRegion().front();
-  if (then.getOperations().size() < 2)
-    return {};
-  auto write = dyn_cast<vector::TransferWriteOp>(*std::prev(then.end(), 2));
-  if (!write || !isSameBlock(write, read))
-    return {};
-  for (Operation &op : then.without_terminator())
-    if (&op != write && !isMemoryEffectFree(&op))
+  vector::TransferWriteOp init;
+  for (auto write : then.getOps<vector::TransferWriteOp>()) {
+    if (!isSameBlock(write, read))
+      continue;
+    if (init)
       return {};
-  return write;
+    init = write;
+  }
+  if (!init ||
+      llvm::any_of(getSliceInBlock(init.getVector(), then),
+                   [](Operation *op) { return !isMemoryEffectFree(op); }))
+    return {};
+  return init;
+}
+
+/// Clones what `init` writes at the builder's insertion point.
+Value cloneInitialValue(vector::TransferWriteOp init,
+                        PatternRewriter &rewriter) {
+  IRMapping mapping;
+  for (Operation *op : getSliceInBlock(init.getVector(), *init->getBlock()))
+    rewriter.clone(*op, mapping);
+  return mapping.lookupOrDefault(init.getVector());
 }
 
 /// A read / write-back pair the loop can carry, with the pair's
@@ -235,25 +273,20 @@ private:
   }
 
   /// The value an initialization at the first step stores, built before
-  /// the loop, if it depends on nothing the loop defines.
+  /// the loop, if it depends on nothing else the loop defines.
   static Value hoistInitialValue(scf::ForOp loop, vector::TransferWriteOp init,
                                  PatternRewriter &rewriter) {
     Block &then = *init->getBlock();
-    for (Operation &op : then.without_terminator())
-      if (&op != init)
-        for (Value operand : op.getOperands())
-          if (operand.getParentBlock() != &then &&
-              !loop.isDefinedOutsideOfLoop(operand))
-            return {};
-    if (!loop.isDefinedOutsideOfLoop(init.getVector()) &&
-        init.getVector().getParentBlock() != &then)
+    SmallVector<Operation *> slice = getSliceInBlock(init.getVector(), then);
+    auto outside = [&](Value v) {
+      return loop.isDefinedOutsideOfLoop(v) || v.getParentBlock() == &then;
+    };
+    if (!outside(init.getVector()) || llvm::any_of(slice, [&](Operation *op) {
+          return !llvm::all_of(op->getOperands(), outside);
+        }))
       return {};
-    IRMapping mapping;
     rewriter.setInsertionPoint(loop);
-    for (Operation &op : then.without_terminator())
-      if (&op != init)
-        rewriter.clone(op, mapping);
-    return mapping.lookupOrDefault(init.getVector());
+    return cloneInitialValue(init, rewriter);
   }
 
   static void promote(scf::ForOp loop, Accumulator &acc,
@@ -267,7 +300,7 @@ private:
       auto last = cast<scf::IfOp>(acc.inits.back()->getParentOp());
       if (isFirstStep(loop, last.getCondition()))
         if ((initial = hoistInitialValue(loop, acc.inits.back(), rewriter))) {
-          rewriter.eraseOp(last);
+          rewriter.eraseOp(acc.inits.back());
           acc.inits.pop_back();
         }
     }
@@ -285,7 +318,6 @@ private:
     BlockArgument carried = newLoop.getRegionIterArgs().back();
     // The remaining initializations choose the value the step starts with.
     Value current = carried;
-    SmallPtrSet<Operation *, 4> choices;
     for (vector::TransferWriteOp init : acc.inits) {
       auto ifOp = cast<scf::IfOp>(init->getParentOp());
       rewriter.setInsertionPoint(ifOp);
@@ -293,17 +325,13 @@ private:
                                       TypeRange{read.getVectorType()},
                                       ifOp.getCondition(),
                                       /*withElseRegion=*/true);
-      Block &then = ifOp.getThenRegion().front();
       rewriter.setInsertionPointToStart(choice.thenBlock());
-      IRMapping mapping;
-      for (Operation &op : then.without_terminator())
-        if (&op != init)
-          rewriter.clone(op, mapping);
       scf::YieldOp::create(rewriter, ifOp.getLoc(),
-                           mapping.lookupOrDefault(init.getVector()));
+                           cloneInitialValue(init, rewriter));
       rewriter.setInsertionPointToStart(choice.elseBlock());
-      choices.insert(scf::YieldOp::create(rewriter, ifOp.getLoc(), current));
-      rewriter.eraseOp(ifOp);
+      scf::YieldOp::create(rewriter, ifOp.getLoc(), current);
+      // What else the if does stays (an if left empty folds away).
+      rewriter.eraseOp(init);
       current = choice.getResult(0);
     }
     rewriter.replaceUsesWithIf(read.getResult(), current, [&](OpOperand &use) {

@@ -160,6 +160,7 @@ void mlir::mgpu::buildMGPUToCPUPipeline(
     OpPassManager &pm, const MGPUToCPUPipelineOptions &options) {
   if (isMisplaced(pm, "mgpu-to-cpu"))
     return;
+  pm.addPass(createMGPUCheckModuleLevel());
   addKernelFormPasses(pm, options.identityLayout);
   MGPUDeviceMemoryOptions deviceMemory;
   deviceMemory.target = "host";
@@ -182,6 +183,7 @@ void mlir::mgpu::buildMGPUToGPUEmulatorPipeline(OpPassManager &pm,
                                                 bool tensorCores) {
   if (isMisplaced(pm, "mgpu-to-gpu-emulator"))
     return;
+  pm.addPass(createMGPUCheckModuleLevel());
   addKernelFormPasses(pm, /*identityLayout=*/true, tensorCores);
   addGPULowering(pm, mpmdForm);
   pm.addPass(createMGPUEmulateGPU());
@@ -202,6 +204,7 @@ void mlir::mgpu::buildMGPUToBinaryPipeline(
     OpPassManager &pm, const MGPUToBinaryPipelineOptions &options) {
   if (isMisplaced(pm, "mgpu-to-binary"))
     return;
+  pm.addPass(createMGPUCheckModuleLevel());
   if (!llvm::is_contained({"isa", "bin", "fatbin"},
                           options.format.getValue()) &&
       addedPipelineError(pm, "--mgpu-to-binary: unknown format '" +

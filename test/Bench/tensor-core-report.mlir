@@ -22,6 +22,11 @@
 // matmul_pallas_call.mlir): the same step as matmul_bf16, from a body that
 // names no tensor-core op, register or pipeline.
 // RUN: %python %mgpu_src_root/bench/tensor-core-report.py --build %mgpu_obj_root --ptxas %ptxas --min 60 %mgpu_src_root/examples/matmul_pallas_call.mlir | FileCheck %s --check-prefix=PLAIN
+// Flash attention the same way (examples/attention_pallas_call.mlir): 8
+// MMAs and 16 KiB of TMA per step; the lanes only stage p (a in
+// registers), so the bound is at least 50%.
+// RUN: %python %mgpu_src_root/bench/tensor-core-report.py --build %mgpu_obj_root --ptxas %ptxas --min 50 %mgpu_src_root/examples/attention_pallas_call.mlir | FileCheck %s --check-prefix=ATTN
+// ATTN: | attention_pallas_call | 8 | 8 x m64n64k16 | 16 | >= {{[0-9]+}} | {{[0-9]+}} | {{[0-9]+}} | 0 | {{[0-9]+}} | {{[0-9]+}} | 256 | {{[0-9]+}} | <= {{5[0-9]|[6-9][0-9]}}% ({{[0-9]+}} TFLOP/s) |
 // PLAIN: | matmul_pallas_call | 8 | 8 x m64n128k16 | 32 | 0 | 0 | {{[0-9]+}} | 0 | {{[0-9]+}} | 1 | 512 | 640 | 80% ({{[0-9]+}} TFLOP/s) |
 
 // CHECK: | kernel | wgmma/step | shapes | TMA KiB | lane KiB | inner loops | regs | spill | smem B | CTAs/SM | MMA clk | smem clk | bound |

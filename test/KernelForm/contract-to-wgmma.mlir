@@ -76,11 +76,15 @@ func.func @value_acc(%i: index) {
                         affine_map<(m, n, k) -> (m, n)>],
        iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}
 
-// Left alone: f32 inputs, 32 rows, a transposed a, a block in global
-// memory, an input that is not a read.
+// Left alone: f32 inputs, 32 rows, a transposed a. An a that is not read
+// from shared memory (a block in global memory, a constant) is wgmma's
+// register a.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT: mgpu.wgmma
-// CHECK-COUNT-5: vector.contract
+// CHECK-COUNT-3: vector.contract
+// CHECK-NOT: vector.contract
+// CHECK-COUNT-2: mgpu.wgmma %{{.*}}, %{{.*}}, %{{.*}} : vector<64x32xf32>, vector<64x16xf16>,
+// CHECK-NOT: vector.contract
 func.func @left_alone(%g: memref<64x16xf16>) {
   mgpu.pallas_call grid [1] ins(%g : memref<64x16xf16>)
       in_specs [#mgpu.block_spec<shape = [64, 16], index_map = affine_map<(i) -> (0, 0)>, memory_space = gmem>]
@@ -105,6 +109,63 @@ func.func @left_alone(%g: memref<64x16xf16>) {
     %ac = arith.constant dense<1.0> : vector<64x16xf16>
     %r4 = vector.contract #mm %ac, %b, %z : vector<64x16xf16>, vector<16x32xf16> into vector<64x32xf32>
     "test.use"(%r0, %r1, %r2, %r3, %r4) : (vector<64x32xf32>, vector<32x32xf32>, vector<64x32xf32>, vector<64x32xf32>, vector<64x32xf32>) -> ()
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+#nt = {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                        affine_map<(m, n, k) -> (m, n)>],
+       iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}
+
+// b transposed (`a @ b.T`, attention's q k^T): b becomes the transpose of
+// a view of its N x K block.
+// CHECK-LABEL: func.func @transposed_b
+// CHECK: %[[B:.*]] = memref.subview %{{.*}}[0, 0] [32, 16] [1, 1] : memref<32x16xf16, #gpu.address_space<workgroup>> to memref<32x16xf16, strided<[16, 1]>, #gpu.address_space<workgroup>>
+// CHECK: %[[BT:.*]] = memref.transpose %[[B]] (d0, d1) -> (d1, d0) : memref<32x16xf16, strided<[16, 1]>, #gpu.address_space<workgroup>> to memref<16x32xf16, strided<[1, 16]>, #gpu.address_space<workgroup>>
+// CHECK: mgpu.wgmma %{{.*}}, %{{.*}}, %[[BT]] : vector<64x32xf32>, memref<64x16xf16, strided<[16, 1]>, #gpu.address_space<workgroup>>, memref<16x32xf16, strided<[1, 16]>, #gpu.address_space<workgroup>>
+func.func @transposed_b() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs []
+      scratch [memref<64x16xf16, #s>, memref<32x16xf16, #s>, memref<64x32xf32, #s>] {
+  ^bb0(%as: memref<64x16xf16, #s>, %bs: memref<32x16xf16, #s>, %cs: memref<64x32xf32, #s>):
+    %c0 = arith.constant 0 : index
+    %pad = arith.constant 0.0 : f16
+    %zero = arith.constant dense<0.0> : vector<64x32xf32>
+    %a = vector.transfer_read %as[%c0, %c0], %pad {in_bounds = [true, true]} : memref<64x16xf16, #s>, vector<64x16xf16>
+    %b = vector.transfer_read %bs[%c0, %c0], %pad {in_bounds = [true, true]} : memref<32x16xf16, #s>, vector<32x16xf16>
+    %r = vector.contract #nt %a, %b, %zero : vector<64x16xf16>, vector<32x16xf16> into vector<64x32xf32>
+    vector.transfer_write %r, %cs[%c0, %c0] {in_bounds = [true, true]} : vector<64x32xf32>, memref<64x32xf32, #s>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+#mm = {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>,
+                        affine_map<(m, n, k) -> (m, n)>],
+       iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}
+
+// a computed in registers (attention's p = exp(s - m) in bf16) is wgmma's
+// register a.
+// CHECK-LABEL: func.func @register_a
+// CHECK: %[[P:.*]] = arith.truncf
+// CHECK: mgpu.wgmma %{{.*}}, %[[P]], %{{.*}} : vector<64x32xf32>, vector<64x16xbf16>, memref<16x32xbf16, strided<[32, 1]>, #gpu.address_space<workgroup>>
+func.func @register_a() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs []
+      scratch [memref<16x32xbf16, #s>, memref<64x32xf32, #s>] {
+  ^bb0(%bs: memref<16x32xbf16, #s>, %cs: memref<64x32xf32, #s>):
+    %c0 = arith.constant 0 : index
+    %pad = arith.constant 0.0 : bf16
+    %zero = arith.constant dense<0.0> : vector<64x32xf32>
+    %s = arith.constant dense<1.5> : vector<64x16xf32>
+    %e = math.exp %s : vector<64x16xf32>
+    %p = arith.truncf %e : vector<64x16xf32> to vector<64x16xbf16>
+    %b = vector.transfer_read %bs[%c0, %c0], %pad {in_bounds = [true, true]} : memref<16x32xbf16, #s>, vector<16x32xbf16>
+    %r = vector.contract #mm %p, %b, %zero : vector<64x16xbf16>, vector<16x32xbf16> into vector<64x32xf32>
+    vector.transfer_write %r, %cs[%c0, %c0] {in_bounds = [true, true]} : vector<64x32xf32>, memref<64x32xf32, #s>
   }
   return
 }

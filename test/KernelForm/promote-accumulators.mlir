@@ -280,14 +280,14 @@ func.func @reset_every_other_step(%x: memref<128x64xf32>) {
   return
 }
 
-// A conditional write that also does something else is not an
-// initialization: nothing is promoted.
+// An initialization beside other effects: the write becomes the loop's
+// start, the rest of the if stays.
 // CHECK-LABEL: func.func @write_with_side_effect
-// CHECK: scf.for
+// CHECK: scf.for {{.*}} iter_args
 // CHECK: scf.if
-// CHECK: vector.transfer_write
+// CHECK-NOT: vector.transfer_write
 // CHECK: mgpu.commit_smem
-// CHECK: vector.transfer_read
+// CHECK: scf.yield
 func.func @write_with_side_effect(%x: memref<128x64xf32>) {
   mgpu.pallas_call grid [2] ins(%x : memref<128x64xf32>) in_specs [#rows] out_specs []
       scratch [!smem] {
@@ -302,6 +302,37 @@ func.func @write_with_side_effect(%x: memref<128x64xf32>) {
         %zero = arith.constant dense<0.0> : vector<64x64xf32>
         vector.transfer_write %zero, %acc[%c0, %c0] {in_bounds = [true, true]} : vector<64x64xf32>, !smem
         mgpu.commit_smem
+      }
+      %old = vector.transfer_read %acc[%c0, %c0], %pad {in_bounds = [true, true]} : !smem, vector<64x64xf32>
+      %v = vector.transfer_read %xs[%c0, %c0], %pad {in_bounds = [true, true]} : !smem, vector<64x64xf32>
+      %new = arith.addf %old, %v : vector<64x64xf32>
+      vector.transfer_write %new, %acc[%c0, %c0] {in_bounds = [true, true]} : vector<64x64xf32>, !smem
+    }
+  }
+  return
+}
+
+// A conditional write of a value read from memory is not an
+// initialization (it is not computed without side effects): nothing is
+// promoted.
+// CHECK-LABEL: func.func @initialized_from_memory
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK: vector.transfer_write
+// CHECK: vector.transfer_read
+func.func @initialized_from_memory(%x: memref<128x64xf32>) {
+  mgpu.pallas_call grid [2] ins(%x : memref<128x64xf32>) in_specs [#rows] out_specs []
+      scratch [!smem] {
+  ^bb0(%xs: !smem, %acc: !smem):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %pad = arith.constant 0.0 : f32
+    scf.for %k = %c0 to %c4 step %c1 {
+      %first = arith.cmpi eq, %k, %c0 : index
+      scf.if %first {
+        %start = vector.transfer_read %xs[%c0, %c0], %pad {in_bounds = [true, true]} : !smem, vector<64x64xf32>
+        vector.transfer_write %start, %acc[%c0, %c0] {in_bounds = [true, true]} : vector<64x64xf32>, !smem
       }
       %old = vector.transfer_read %acc[%c0, %c0], %pad {in_bounds = [true, true]} : !smem, vector<64x64xf32>
       %v = vector.transfer_read %xs[%c0, %c0], %pad {in_bounds = [true, true]} : !smem, vector<64x64xf32>

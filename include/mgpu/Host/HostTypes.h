@@ -3,7 +3,7 @@
 // Both host backends (interpret mode and the GPU emulator) move kernel
 // bodies into host code, where GPU shared memory is ordinary memory and
 // LLVM's host lowering knows no GPU address space: a memref in the
-// workgroup address space becomes the same memref without one.
+// workgroup (or private) address space becomes the same memref without one.
 //
 //===----------------------------------------------------------------------===//
 

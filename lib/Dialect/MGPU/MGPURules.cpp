@@ -267,8 +267,7 @@ LogicalResult mlir::mgpu::verifyMeshThreads(Operation *op, MeshAttr mesh) {
       TargetInfo::kMaxThreadsPerCta / kWarpgroupLanes;
   std::optional<int64_t> threads = mesh.getNumThreads();
   // Above JAX's limit the mesh attribute itself is refused.
-  if (!threads || *threads <= kMaxThreads ||
-      *threads > kJaxMaxPallasThreads)
+  if (!threads || *threads <= kMaxThreads || *threads > kJaxMaxPallasThreads)
     return success();
   if (!getEffectiveTarget(op).isJaxProfile())
     return emitTooManyThreads(op->emitError(), *threads, kMaxThreads);

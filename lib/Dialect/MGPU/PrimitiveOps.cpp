@@ -10,6 +10,7 @@
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -110,10 +111,12 @@ static LogicalResult verifyCopySides(Operation *op, MemRefType smem,
            << "copies between different element types: " << smemName << " has "
            << smem.getElementType() << ", " << gmemName << " has "
            << gmem.getElementType();
-  if (!smem.hasStaticShape() || !smem.getLayout().isIdentity())
+  // A contiguous view at any offset is a buffer too: JAX's `smem.at[slot]`
+  // of a buffer of slots, `.at[32:64]` of rows.
+  if (!memref::isStaticShapeAndContiguousRowMajor(smem))
     return op->emitOpError() << "expects " << smemName
                              << " to be a statically shaped, contiguous "
-                                "buffer, got "
+                                "buffer or view, got "
                              << smem;
   if (smem.getRank() != gmem.getRank())
     return op->emitOpError() << "expects " << smemName << " and " << gmemName

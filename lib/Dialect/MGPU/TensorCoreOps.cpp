@@ -116,17 +116,22 @@ FailureOr<TiledOperand> mlir::mgpu::getTiledOperand(Operation *op,
     return failure();
   SmallVector<int64_t> strides;
   int64_t offset;
+  // A transposed view (strides [1, s]) reads the buffer's rows as columns.
+  bool transposed = succeeded(memref.getStridesAndOffset(strides, offset)) &&
+                    strides[0] == 1 && strides[1] != 1 && name == "b";
+  int64_t rowStride = transposed ? strides[1] : strides[0];
+  int64_t unitStride = transposed ? strides[0] : strides[1];
   if (failed(memref.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) || ShapedType::isDynamic(strides[0]) ||
-      strides[1] != 1 || strides[0] % tiling->cols)
+      ShapedType::isDynamic(offset) || ShapedType::isDynamic(rowStride) ||
+      unitStride != 1 || rowStride % tiling->cols)
     return op->emitOpError()
            << "expects " << name
            << " with transforms to be a row-major view with static offset "
-              "and a row stride that is a multiple of its tile's columns, "
-              "got "
+              "and a row stride that is a multiple of its tile's columns"
+           << (name == "b" ? ", or the transpose of one" : "") << ", got "
            << type;
-  TiledOperand result{*tiling, strides[0], offset / strides[0],
-                      offset % strides[0]};
+  TiledOperand result{*tiling, rowStride, offset / rowStride,
+                      offset % rowStride, transposed};
   if (result.row % tiling->rows || result.col % tiling->cols)
     return op->emitOpError()
            << "expects " << name << " to start at a tile boundary of its "
@@ -158,6 +163,9 @@ static LogicalResult verifyOperandTiling(WgmmaOp op, StringRef name, Type type,
   FailureOr<TiledOperand> tiled = getTiledOperand(op, name, type, transforms);
   if (failed(tiled))
     return failure();
+  // A transposed b is read K-major: each MMA reads all N rows of its buffer.
+  if (tiled->transposed)
+    rowMultiple = cast<ShapedType>(type).getDimSize(1);
   if (!getTiledGroupStride(*tiled, rowMultiple))
     return op.emitOpError()
            << "expects the 8-row groups each MMA reads of " << name

@@ -387,3 +387,27 @@ func.func @swizzle_tiled(%a: memref<256x64xf32>) {
   }
   return
 }
+
+// -----
+
+#m = #mgpu.mesh<grid = [1], grid_names = ["g9"]>
+!bar = !mgpu.barrier<count = 2>
+
+// S33: a slot view (`.at[slot]`) is a buffer; a column slice, whose rows
+// are not contiguous, is not.
+func.func @copy_into_column_slice(%a: memref<64x64xf32>) {
+  mgpu.mpmd_map meshes [#m] ins(%a : memref<64x64xf32>) scratch [memref<2x64x64xf32, #gpu.address_space<workgroup>>, !bar] {
+  ^bb0(%a0: memref<64x64xf32>, %buf: memref<2x64x64xf32, #gpu.address_space<workgroup>>, %bar: !bar):
+    %c1 = arith.constant 1 : index
+    %slot = memref.subview %buf[%c1, 0, 0] [1, 64, 64] [1, 1, 1]
+        : memref<2x64x64xf32, #gpu.address_space<workgroup>> to memref<64x64xf32, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
+    mgpu.copy_gmem_to_smem %a0[0, 0], %slot, %bar[%c1]
+        : memref<64x64xf32>, memref<64x64xf32, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>, !bar
+    %cols = memref.subview %slot[0, 0] [64, 32] [1, 1]
+        : memref<64x64xf32, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>> to memref<64x32xf32, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
+    // expected-error @below {{'mgpu.copy_gmem_to_smem' op expects the destination to be a statically shaped, contiguous buffer or view, got 'memref<64x32xf32, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>'}}
+    mgpu.copy_gmem_to_smem %a0[0, 0], %cols, %bar[%c1]
+        : memref<64x64xf32>, memref<64x32xf32, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>, !bar
+  }
+  return
+}

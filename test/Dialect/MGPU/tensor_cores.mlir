@@ -77,6 +77,13 @@ func.func @tiled_operands(%g: memref<256x256xbf16>) {
     %t = mgpu.wgmma %s, %low, %b a_transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>]
         b_transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>]
         : vector<64x128xf32>, !alow, !b
+    // b as the transpose of a 128 x 64 block (JAX's transpose_ref of a
+    // swizzled buffer: attention's k), read K-major.
+    %bt = memref.transpose %ab (d0, d1) -> (d1, d0)
+        : !ablock to memref<64x128xbf16, strided<[1, 64]>, #gpu.address_space<workgroup>>
+    // CHECK: mgpu.wgmma %{{.*}}, %{{.*}}, %{{.*}} b_transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>] : vector<64x128xf32>, {{.*}}, memref<64x128xbf16, strided<[1, 64]>, #gpu.address_space<workgroup>>
+    %u = mgpu.wgmma %t, %low, %bt b_transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>]
+        : vector<64x128xf32>, !alow, memref<64x128xbf16, strided<[1, 64]>, #gpu.address_space<workgroup>>
     mgpu.wgmma_wait 0
   }
   return

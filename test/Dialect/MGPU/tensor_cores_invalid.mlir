@@ -321,3 +321,36 @@ func.func @tensor_cores_mark_elsewhere() {
   %c0 = arith.constant {mgpu.tensor_cores} 0 : index
   return
 }
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+// a may not be a transposed view with transforms (the tensor cores would
+// read it MN-major, which the lowering does not do yet).
+func.func @a_transposed_view(%at: memref<64x64xbf16, #s>, %b: memref<64x128xbf16, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %a = memref.transpose %at (d0, d1) -> (d1, d0) : memref<64x64xbf16, #s> to memref<64x64xbf16, strided<[1, 64]>, #s>
+    %z = arith.constant dense<0.0> : vector<64x128xf32>
+    // expected-error @below {{'mgpu.wgmma' op expects a with transforms to be a row-major view with static offset and a row stride that is a multiple of its tile's columns, got 'memref<64x64xbf16, strided<[1, 64]>, #gpu.address_space<workgroup>>'}}
+    %r = mgpu.wgmma %z, %a, %b a_transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>]
+        : vector<64x128xf32>, memref<64x64xbf16, strided<[1, 64]>, #s>, memref<64x128xbf16, #s>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+// A transposed b whose 8-row groups (of its N rows) are not evenly spaced:
+// tiles of 32 rows, two per row of tiles.
+func.func @b_transposed_uneven(%bb: memref<128x128xbf16, #s>, %a: memref<64x64xbf16, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %v = memref.subview %bb[0, 0] [128, 64] [1, 1] : memref<128x128xbf16, #s> to memref<128x64xbf16, strided<[128, 1]>, #s>
+    %b = memref.transpose %v (d0, d1) -> (d1, d0) : memref<128x64xbf16, strided<[128, 1]>, #s> to memref<64x128xbf16, strided<[1, 128]>, #s>
+    %z = arith.constant dense<0.0> : vector<64x128xf32>
+    // expected-error @below {{'mgpu.wgmma' op expects the 8-row groups each MMA reads of b to be evenly spaced: tiles of 8 rows, of a multiple of 128 rows, or one tile per row of tiles; got tiles of 32 rows, 2 per row}}
+    %r = mgpu.wgmma %z, %a, %b b_transforms [#mgpu.tile<[32, 64]>, #mgpu.swizzle<128>]
+        : vector<64x128xf32>, memref<64x64xbf16, #s>, memref<64x128xbf16, strided<[1, 128]>, #s>
+  }
+  return
+}

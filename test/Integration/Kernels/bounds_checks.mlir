@@ -10,6 +10,15 @@
 // RUN: not mgpu-run %t/gmem.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=GMEM
 // RUN: not mgpu-run %t/host.mlir -e main --backend=cpu 2>&1 | FileCheck %s --check-prefix=HOST
 // RUN: not mgpu-run %t/host.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=HOST
+// A vector store at an index near INT64_MAX, where index + size wraps: the
+// check compares without a sum (it let the store through before: SIGSEGV
+// with i8 elements on the emulator, a silent heap overwrite with f32 on the
+// CPU).
+// RUN: not mgpu-run %t/wrap.mlir -e main --backend=cpu 2>&1 | FileCheck %s --check-prefix=WRAP
+// RUN: not mgpu-run %t/wrap.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=WRAP
+// RUN: sed -e 's/xi8/xf32/g' -e 's/dense<7>/dense<7.0>/' %t/wrap.mlir > %t/wrap-f32.mlir
+// RUN: not mgpu-run %t/wrap-f32.mlir -e main --backend=cpu 2>&1 | FileCheck %s --check-prefix=WRAP
+// RUN: not mgpu-run %t/wrap-f32.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=WRAP
 // A dimension index out of range is checked too. LLVM 22's gpu
 // canonicalization crashed on a constant one (llvm-project#205073); every
 // pipeline leaves that pattern out, so it also compiles for the GPU.
@@ -25,6 +34,7 @@
 // CLIPPED-PIPELINED: clipped-pipelined.mlir:13:7: error: vector access out of bounds of its memref (a runtime check of the host backends)
 // CLIPPED-EMIT: clipped-emit.mlir:20:9: error: out-of-bounds access (a runtime check of the host backends)
 // DIM-GPU: gpu.binary
+// WRAP: wrap{{(-f32)?}}.mlir:11:7: error: vector access out of bounds of its memref (a runtime check of the host backends)
 // A block past the array is clipped as TMA clips it (zeros in, writes
 // dropped), which is not an error (program_id_in_block_spec.mlir); an access
 // past the block itself still is, in that program too, pipelined or not.
@@ -102,6 +112,23 @@ module {
       %f = arith.sitofp %i : i32 to f32
       %c0 = arith.constant 0 : index
       memref.store %f, %ms[%c0] : memref<4xf32, #gpu.address_space<workgroup>>
+    }
+    return
+  }
+}
+
+//--- wrap.mlir
+#whole = #mgpu.block_spec<shape = [8], index_map = affine_map<(i) -> (0)>, memory_space = gmem>
+module {
+  func.func @main() {
+    %m = memref.alloc() : memref<8xi8>
+    mgpu.pallas_call grid [1] ins(%m : memref<8xi8>) outs(%m : memref<8xi8>)
+        in_specs [#whole] out_specs [#whole] {
+    ^bb0(%ms: memref<8xi8>, %os: memref<8xi8>):
+      // INT64_MAX - 1: the end of the 4 elements wraps to a negative index.
+      %big = arith.constant 9223372036854775806 : index
+      %v = arith.constant dense<7> : vector<4xi8>
+      vector.store %v, %os[%big] : memref<8xi8>, vector<4xi8>
     }
     return
   }

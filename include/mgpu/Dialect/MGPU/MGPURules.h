@@ -154,11 +154,16 @@ FailureOr<SwizzledTiling> getSwizzledTiling(Operation *op, StringRef what,
 /// the buffer's row width in elements and the view's first element in it.
 struct TiledOperand {
   SwizzledTiling tiling;
+  /// The buffer's row length and where the view starts in it, in elements.
   int64_t width = 0, row = 0, col = 0;
+  /// The view is the transpose of a row-major view of the buffer (a K x N
+  /// b whose buffer holds N rows of K: K-major for the tensor cores).
+  bool transposed = false;
 };
 
 /// The tiled operand `name` (`a` or `b`) of type `type` with `transforms`,
-/// or an error at `op`: it must be a row-major view at a tile boundary.
+/// or an error at `op`: it must be a row-major view at a tile boundary, or
+/// the transpose of one (memref.transpose; b only).
 FailureOr<TiledOperand> getTiledOperand(Operation *op, StringRef name,
                                         Type type, ArrayAttr transforms);
 
