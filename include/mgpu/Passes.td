@@ -589,15 +589,20 @@ def MGPUEmulateGPU : Pass<"mgpu-emulate-gpu", "::mlir::ModuleOp"> {
   let summary = "Run the gpu.launch kernels of --mgpu-lower-to-gpu on host "
                 "threads (a test vehicle)";
   let description = [{
-    Replaces every `gpu.launch` by an OpenMP team with one host thread per
-    CUDA thread running the kernel body unchanged: thread, block and cluster
-    ids come from the thread number, workgroup memory is a host buffer with
-    one slice per CTA, `gpu.barrier` and named `nvvm.barrier`s are counters
-    spun on with sched_yield, and xor shuffles exchange values through a host
-    array between two warp-wide barriers. Host-side gpu ops become memref ops.
-    This checks the GPU lowering itself (staging, lane distribution,
-    barriers, shuffles, semaphores) with numbers on machines without a GPU;
-    it is slow and meant for small tests (`mgpu-run --backend=emulate`).
+    Replaces every `gpu.launch` by a call of the host runtime's
+    `mgpuEmuRunGrid` with a lane function outlined from the kernel body
+    (its captures passed through a stack struct): the runtime runs groups of
+    CTAs that must run together (a cluster; every CTA of a kernel that waits
+    on semaphores) on a pool of one host thread per core
+    (`MGPU_EMULATE_THREADS` overrides), each CUDA thread of a group a fiber
+    that yields where it waits. Thread, block and cluster ids come from the
+    lane function's arguments, workgroup memory is a host buffer with one
+    slice per CTA slot of the pool, `gpu.barrier` and named `nvvm.barrier`s
+    are counters spun on with `mgpuEmuYield`, and xor shuffles exchange
+    values through a host array between two warp-wide barriers. Host-side
+    gpu ops become memref ops. This checks the GPU lowering itself (staging,
+    lane distribution, barriers, shuffles, semaphores) with numbers on
+    machines without a GPU (`mgpu-run --backend=emulate`).
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -605,7 +610,6 @@ def MGPUEmulateGPU : Pass<"mgpu-emulate-gpu", "::mlir::ModuleOp"> {
     "::mlir::linalg::LinalgDialect",
     "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect",
-    "::mlir::omp::OpenMPDialect",
     "::mlir::scf::SCFDialect"
   ];
 }

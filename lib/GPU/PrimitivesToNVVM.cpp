@@ -549,7 +549,11 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
   }
 
   /// A copy into a tiled, swizzled buffer: one TMA box per tile with the
-  /// 128-byte swizzle, each tile at its place in the buffer.
+  /// 128-byte swizzle, each tile at its place in the buffer. A buffer one
+  /// tile wide holds its tiles one after another, as one taller box would
+  /// write them (the swizzle follows the address), so its tiles go in
+  /// boxes of up to 256 rows (TMA's limit): one box for a 128 x 64 block of
+  /// JAX's (8, 64) tiles instead of 16.
   LogicalResult copyTiled(CopyGmemToSmemOp op, const CopySite &site,
                           Value barrier, ArrayAttr transforms,
                           ConversionPatternRewriter &rewriter) const {
@@ -559,20 +563,27 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
         getSwizzledTiling(op, "the destination", transforms, shared);
     if (failed(tiling))
       return failure();
+    int64_t tileRows = shared.getDimSize(0) / tiling->rows;
+    int64_t tileCols = shared.getDimSize(1) / tiling->cols;
+    constexpr int64_t kMaxBoxRows = 256;
+    int64_t boxRows = tiling->rows;
+    if (tileCols == 1)
+      while (boxRows * 2 <= kMaxBoxRows &&
+             shared.getDimSize(0) % (boxRows * 2) == 0)
+        boxRows *= 2;
     FailureOr<Value> map = failure();
     if (hopper)
       map = maps->get(rewriter, loc, site.launch, site.window.base,
-                      {tiling->rows, tiling->cols},
+                      {boxRows, tiling->cols},
                       nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
     if (failed(map))
       return op.emitOpError()
              << "stores its window tiled and swizzled, which needs TMA: an "
                 "sm_90 target and a global array defined outside the kernel";
-    int64_t tileRows = shared.getDimSize(0) / tiling->rows;
-    int64_t tileCols = shared.getDimSize(1) / tiling->cols;
+    int64_t tilesPerBox = boxRows / tiling->rows;
     onLaneZero(rewriter, loc, [&] {
       arriveExpectingAllOf(rewriter, loc, barrier, shared);
-      for (int64_t i = 0; i < tileRows; ++i)
+      for (int64_t i = 0; i < tileRows; i += tilesPerBox)
         for (int64_t j = 0; j < tileCols; ++j) {
           // Coordinates innermost first, as PTX wants them.
           SmallVector<Value> coordinates;

@@ -2,26 +2,30 @@
 //
 // Runs the kernels that --mgpu-lower-to-gpu produces (before outlining), and
 // outlined upstream-style ones (EmulateHostSide.cpp inlines them first), on
-// the host, one host thread per CUDA thread, so that the GPU lowering itself
-// (block staging, lane distribution, named barriers, shuffles, semaphores)
-// is checked with numbers on machines without a GPU. It is a test vehicle,
-// not a fast path: every CUDA thread of a wave of CTAs (at most 1024 host
-// threads, whole clusters; every CTA at once for kernels that wait on
-// semaphores) is an OpenMP thread, barriers are counters spun on with
-// sched_yield, and a warp shuffle goes through a host array between two
-// warp-wide barriers.
+// the host, every CUDA thread with its own control flow, so that the GPU
+// lowering itself (block staging, lane distribution, named barriers,
+// shuffles, semaphores) is checked with numbers on machines without a GPU.
+// Each launch body becomes a lane function that the host runtime calls once
+// per CUDA thread (lib/Runtime/EmuScheduler.cpp): CTAs in groups that must
+// run together (a cluster; every CTA for kernels that wait on semaphores)
+// on a pool of one host thread per core, the threads of a group as fibers
+// that switch only where a lane waits. Barriers are counters spun on, each
+// step letting the next lane run (mgpuEmuYield), and a warp shuffle goes
+// through a host array between two warp-wide barriers.
 //
 // Host-side gpu ops become their memref equivalents (alloc, copy, fill,
 // dealloc), async tokens disappear, and workgroup memory becomes one host
-// buffer with a slice per CTA.
+// buffer with a slice per CTA slot of the pool.
 //
 //===----------------------------------------------------------------------===//
 
+#include "EmulateSync.h"
+
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/GPU/WarpgroupDistribution.h"
+#include "mgpu/Host/CapturedCall.h"
 #include "mgpu/Host/EmulateHostSide.h"
 #include "mgpu/Host/HostRuntimeCalls.h"
-#include "mgpu/Host/HostThreads.h"
 #include "mgpu/Host/HostTypes.h"
 #include "mgpu/Host/WgmmaEmulation.h"
 #include "mgpu/KernelForm/CopyWindows.h"
@@ -37,11 +41,12 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
-#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::mgpu {
@@ -86,84 +91,6 @@ void emulateAsyncCopy(OpBuilder &b, Location loc,
   b.setInsertionPointAfter(ifInside);
   memref::StoreOp::create(b, loc, ifInside.getResult(0), copy.getDst(),
                           shifted(copy.getDstIndices()));
-}
-
-/// `@__mgpu_emu_barrier(%sync, %slot, %count)`: counter at 2*slot, generation
-/// at 2*slot+1; the last thread to arrive resets the counter and bumps the
-/// generation, the others yield until the generation moves.
-/// The helper is ours alone: a user function of the same name keeps its
-/// name and the helper is renamed (SymbolTable::insert), so that neither
-/// calls the other.
-func::FuncOp createBarrier(ModuleOp module, func::FuncOp yield) {
-  OpBuilder b(module.getContext());
-  Location loc = module.getLoc();
-  auto syncType = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
-  auto func = func::FuncOp::create(
-      b, loc, "__mgpu_emu_barrier",
-      b.getFunctionType({syncType, b.getIndexType(), b.getIndexType()}, {}));
-  func.setPrivate();
-  SymbolTable(module).insert(func, module.getBody()->end());
-  Block *entry = func.addEntryBlock();
-  b.setInsertionPointToStart(entry);
-  Value sync = entry->getArgument(0), slot = entry->getArgument(1);
-  Value count =
-      arith::IndexCastOp::create(b, loc, b.getI64Type(), entry->getArgument(2));
-  Value counterAt =
-      arith::MulIOp::create(b, loc, slot, indexConstant(b, loc, 2));
-  Value generationAt =
-      arith::AddIOp::create(b, loc, counterAt, indexConstant(b, loc, 1));
-  Value zero = arith::ConstantIntOp::create(b, loc, 0, 64);
-  Value one = arith::ConstantIntOp::create(b, loc, 1, 64);
-  Value generation = memref::AtomicRMWOp::create(
-      b, loc, arith::AtomicRMWKind::addi, zero, sync, generationAt);
-  Value arrived = memref::AtomicRMWOp::create(
-      b, loc, arith::AtomicRMWKind::addi, one, sync, counterAt);
-  Value last =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                            arith::AddIOp::create(b, loc, arrived, one), count);
-  auto ifLast = scf::IfOp::create(b, loc, last, /*withElseRegion=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifLast.thenBlock());
-    memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::assign, zero,
-                                sync, counterAt);
-    memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, one, sync,
-                                generationAt);
-    b.setInsertionPointToStart(ifLast.elseBlock());
-    auto loop = scf::WhileOp::create(b, loc, TypeRange(), ValueRange());
-    b.createBlock(&loop.getBefore());
-    Value now = memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
-                                            zero, sync, generationAt);
-    Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, now,
-                                       generation);
-    scf::ConditionOp::create(b, loc, same, ValueRange());
-    b.createBlock(&loop.getAfter());
-    func::CallOp::create(b, loc, yield, ValueRange());
-    scf::YieldOp::create(b, loc);
-  }
-  func::ReturnOp::create(b, loc);
-  return func;
-}
-
-/// The C library's `int sched_yield(void)`; its name cannot change, so a
-/// user symbol of that name with another type is refused.
-FailureOr<func::FuncOp> getOrCreateYield(ModuleOp module) {
-  StringRef name = "sched_yield";
-  OpBuilder b(module.getContext());
-  FunctionType type = b.getFunctionType({}, {b.getI32Type()});
-  if (Operation *existing = module.lookupSymbol(name)) {
-    auto func = dyn_cast<func::FuncOp>(existing);
-    if (func && func.getFunctionType() == type)
-      return func;
-    return existing->emitError()
-           << "the GPU emulator needs '" << name
-           << "' to be the C library function of type " << type
-           << ", which this symbol shadows; rename it";
-  }
-  b.setInsertionPointToEnd(module.getBody());
-  auto func = func::FuncOp::create(b, module.getLoc(), name, type);
-  func.setPrivate();
-  return func;
 }
 
 /// A scalar as i64 bits and back (for the shuffle exchange array).
@@ -347,8 +274,6 @@ struct Emulator {
   /// Barrier slots per CTA: 16 named barriers, then one per warp (32 warps).
   static constexpr int64_t kSlotsPerCta = 64;
   static constexpr int64_t kFirstWarpSlot = 16;
-  /// Host threads of one wave of CTAs (see emulate).
-  static constexpr int64_t kWaveThreads = 1024;
 
   ModuleOp module;
   func::FuncOp yield, barrier;
@@ -362,96 +287,118 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
   if (launch.getBody().getBlocks().size() != 1)
     return launch.emitOpError() << "cannot be emulated: its body must be one "
                                    "block (run before scf is lowered)";
-  Value gx = launch.getGridSizeX(), gy = launch.getGridSizeY(),
-        gz = launch.getGridSizeZ();
-  Value bx = launch.getBlockSizeX(), by = launch.getBlockSizeY(),
-        bz = launch.getBlockSizeZ();
-  Value ctas =
-      arith::MulIOp::create(b, loc, arith::MulIOp::create(b, loc, gx, gy), gz);
-  Value perCta =
-      arith::MulIOp::create(b, loc, arith::MulIOp::create(b, loc, bx, by), bz);
-  // CTAs run in waves of at most kWaveThreads host threads (whole clusters),
-  // as a GPU runs as many CTAs as fit and starts the next when one ends. A
-  // kernel that waits on semaphores needs all its CTAs at once (lower-to-gpu
-  // checked that they fit on the chip): one wave.
+  // Folded where they can be, so that the lane function gets constants.
+  auto mul = [&](Value x, Value y) {
+    return b.createOrFold<arith::MulIOp>(loc, x, y);
+  };
+  Value one = indexConstant(b, loc, 1);
+  Value outerGx = launch.getGridSizeX(), outerGy = launch.getGridSizeY(),
+        outerGz = launch.getGridSizeZ();
+  Value outerBx = launch.getBlockSizeX(), outerBy = launch.getBlockSizeY(),
+        outerBz = launch.getBlockSizeZ();
+  Value outerCx = launch.getClusterSizeX() ? launch.getClusterSizeX() : one;
+  Value outerCy = launch.getClusterSizeY() ? launch.getClusterSizeY() : one;
+  Value outerCz = launch.getClusterSizeZ() ? launch.getClusterSizeZ() : one;
+  Value outerPerCta = mul(mul(outerBx, outerBy), outerBz);
+  Value smemBytes = indexConstant(b, loc, 0);
+  if (Value dynamic = launch.getDynamicSharedMemorySize())
+    smemBytes =
+        b.createOrFold<arith::IndexCastOp>(loc, b.getIndexType(), dynamic);
+  // Keep every CTA's slice 128-byte aligned, like shared memory.
+  Value outerStride = mul(b.createOrFold<arith::CeilDivUIOp>(
+                              loc, smemBytes, indexConstant(b, loc, 128)),
+                          indexConstant(b, loc, 128));
+
+  // The runtime runs groups of CTAs (EmuScheduler.cpp), one group per
+  // pool thread at a time: a cluster, or every CTA at once for a kernel
+  // that waits on semaphores (lower-to-gpu checked that they fit on the
+  // chip), as such CTAs wait for each other. It says how many CTA slots
+  // of shared memory and barrier words that takes.
   bool coResident =
       launch.getBody()
           .walk([](SemaphoreWaitOp) { return WalkResult::interrupt(); })
           .wasInterrupted();
-  Value one = indexConstant(b, loc, 1);
-  Value cx = launch.getClusterSizeX() ? launch.getClusterSizeX() : one;
-  Value cy = launch.getClusterSizeY() ? launch.getClusterSizeY() : one;
-  Value cz = launch.getClusterSizeZ() ? launch.getClusterSizeZ() : one;
-  Value waveCtas = ctas;
-  if (!coResident) {
-    Value clusterCtas = arith::MulIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, cx, cy), cz);
-    Value fit = arith::MaxUIOp::create(
-        b, loc, one,
-        arith::DivUIOp::create(b, loc, indexConstant(b, loc, kWaveThreads),
-                               perCta));
-    Value whole = arith::MulIOp::create(
-        b, loc, arith::CeilDivUIOp::create(b, loc, fit, clusterCtas),
-        clusterCtas);
-    waveCtas = arith::MinUIOp::create(b, loc, whole, ctas);
-  }
-  Value smemBytes = indexConstant(b, loc, 0);
-  if (Value dynamic = launch.getDynamicSharedMemorySize())
-    smemBytes = arith::IndexCastOp::create(b, loc, b.getIndexType(), dynamic);
-  // Keep every CTA's slice 128-byte aligned, like shared memory.
-  Value stride = arith::MulIOp::create(
-      b, loc,
-      arith::CeilDivUIOp::create(b, loc, smemBytes, indexConstant(b, loc, 128)),
-      indexConstant(b, loc, 128));
+  SmallVector<Value> group = {outerCx, outerCy, outerCz};
+  if (coResident)
+    group = {outerGx, outerGy, outerGz};
+  auto asI64 = [&](Value v) -> Value {
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
+  };
+  SmallVector<Value> dims = {asI64(outerGx),  asI64(outerGy),  asI64(outerGz),
+                             asI64(group[0]), asI64(group[1]), asI64(group[2])};
+  Value slots = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      callHostRuntime(b, launch, "mgpuEmuCtaSlots", dims, b.getI64Type())
+          ->getResult(0));
   auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type());
   auto wordsType = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
-  Value smem = memref::AllocOp::create(
+  Value outerSmem = memref::AllocOp::create(
       b, loc, bytesType,
-      ValueRange{arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, waveCtas, stride),
-          indexConstant(b, loc, 128))},
+      ValueRange{arith::AddIOp::create(b, loc, mul(slots, outerStride),
+                                       indexConstant(b, loc, 128))},
       b.getI64IntegerAttr(128));
-  Value sync = memref::AllocOp::create(
+  Value outerSync = memref::AllocOp::create(
       b, loc, wordsType,
-      ValueRange{arith::MulIOp::create(
-          b, loc, waveCtas, indexConstant(b, loc, 2 * kSlotsPerCta))});
-  Value exchange = memref::AllocOp::create(
-      b, loc, wordsType,
-      ValueRange{arith::MulIOp::create(b, loc, waveCtas, perCta)});
+      ValueRange{mul(slots, indexConstant(b, loc, 2 * kSlotsPerCta))});
+  Value outerExchange = memref::AllocOp::create(
+      b, loc, wordsType, ValueRange{mul(slots, outerPerCta)});
 
-  Value zeroIndex = indexConstant(b, loc, 0);
-  auto waves = scf::ForOp::create(b, loc, zeroIndex, ctas, waveCtas);
+  // The body becomes a lane function the runtime calls once per CUDA
+  // thread: (captures, CTA slot, thread in the CTA, block ids).
+  llvm::SetVector<Value> captures;
+  getUsedValuesDefinedAbove(launch.getBody(), captures);
+  captures.insert_range(ValueRange{
+      outerGx, outerGy, outerGz, outerBx, outerBy, outerBz, outerCx, outerCy,
+      outerCz, outerPerCta, outerStride, outerSmem, outerSync, outerExchange});
+  IRMapping mapping;
+  Type index = b.getIndexType();
+  FailureOr<CapturedFunction> lanes = createCapturedFunction(
+      b, launch, module, "__mgpu_emu_lanes", captures.getArrayRef(),
+      {index, index, index, index, index}, mapping);
+  if (failed(lanes))
+    return failure();
+  Value fn = func::ConstantOp::create(
+      b, loc, lanes->func.getFunctionType(),
+      FlatSymbolRefAttr::get(lanes->func.getSymNameAttr()));
+  callHostRuntime(b, launch, "mgpuEmuRunGrid",
+                  {fn, lanes->pointer, dims[0], dims[1], dims[2], dims[3],
+                   dims[4], dims[5], asI64(outerPerCta),
+                   getElementPointer(b, loc, outerSync),
+                   getI64(b, loc, 2 * kSlotsPerCta)});
+  LLVM::StackRestoreOp::create(b, loc, lanes->stack);
+  memref::DeallocOp::create(b, loc, outerExchange);
+  memref::DeallocOp::create(b, loc, outerSync);
+  memref::DeallocOp::create(b, loc, outerSmem);
+
   {
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(waves.getBody());
-    Value firstCta = waves.getInductionVar();
-    Value n = arith::MinUIOp::create(
-        b, loc, waveCtas, arith::SubIOp::create(b, loc, ctas, firstCta));
-    Value threads = arith::MulIOp::create(b, loc, n, perCta);
-    // A CTA starts with its barriers cleared.
-    Value zeroWord = arith::ConstantIntOp::create(b, loc, 0, 64);
-    linalg::FillOp::create(b, loc, zeroWord, sync);
-
-    // One host thread per CUDA thread of the wave.
-    Value t = beginThreadTeam(b, loc, threads);
-
-    // t: the thread in the wave; cta: the CTA in the grid.
-    Value waveCta = arith::DivUIOp::create(b, loc, t, perCta);
-    Value cta = arith::AddIOp::create(b, loc, firstCta, waveCta);
-    Value tid = arith::RemUIOp::create(b, loc, t, perCta);
-    // Thread and block ids, x innermost.
+    Block *entry = &lanes->func.getBody().front();
+    b.setInsertionPointToEnd(entry);
+    func::ReturnOp::create(b, loc);
+    b.setInsertionPoint(entry->getTerminator());
+    Value gx = mapping.lookup(outerGx), gy = mapping.lookup(outerGy),
+          gz = mapping.lookup(outerGz), bx = mapping.lookup(outerBx),
+          by = mapping.lookup(outerBy), bz = mapping.lookup(outerBz),
+          cx = mapping.lookup(outerCx), cy = mapping.lookup(outerCy),
+          cz = mapping.lookup(outerCz), perCta = mapping.lookup(outerPerCta),
+          stride = mapping.lookup(outerStride),
+          smem = mapping.lookup(outerSmem), sync = mapping.lookup(outerSync),
+          exchange = mapping.lookup(outerExchange);
+    Value slot = entry->getArgument(1), tid = entry->getArgument(2);
+    Value bxId = entry->getArgument(3), byId = entry->getArgument(4),
+          bzId = entry->getArgument(5);
+    // t: the thread among all the slots (the shuffle exchange's index).
+    Value t = arith::AddIOp::create(b, loc, mul(slot, perCta), tid);
+    // Thread ids, x innermost.
     SmallVector<Value> threadIds = delinearize(b, loc, tid, {bz, by, bx});
     Value tx = threadIds[2], ty = threadIds[1], tz = threadIds[0];
-    SmallVector<Value> blockIds = delinearize(b, loc, cta, {gz, gy, gx});
-    Value bxId = blockIds[2], byId = blockIds[1], bzId = blockIds[0];
-    Value ctaBase = arith::MulIOp::create(b, loc, waveCta, stride);
-    Value slotBase = arith::MulIOp::create(b, loc, waveCta,
+    Value ctaBase = arith::MulIOp::create(b, loc, slot, stride);
+    Value slotBase = arith::MulIOp::create(b, loc, slot,
                                            indexConstant(b, loc, kSlotsPerCta));
 
     auto pick = [](gpu::Dimension d, Value x, Value y, Value z) {
       return d == gpu::Dimension::x ? x : d == gpu::Dimension::y ? y : z;
     };
-    IRMapping mapping;
     Block &kernel = launch.getBody().front();
     auto mapDims = [&](gpu::KernelDim3 dims, Value x, Value y, Value z) {
       mapping.map(dims.x, x);
@@ -465,7 +412,6 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
     SmallVector<Operation *> cloned;
     for (Operation &op : kernel.without_terminator())
       cloned.push_back(b.clone(op, mapping));
-
     auto callBarrier = [&](OpBuilder &nb, Location l, Value slot, Value count) {
       func::CallOp::create(
           nb, l, barrier,
@@ -627,9 +573,6 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
         return failure();
     }
   }
-  memref::DeallocOp::create(b, loc, exchange);
-  memref::DeallocOp::create(b, loc, sync);
-  memref::DeallocOp::create(b, loc, smem);
   return success();
 }
 
@@ -646,10 +589,10 @@ struct EmulateGPUPass : public mgpu::impl::MGPUEmulateGPUBase<EmulateGPUPass> {
         signalPassFailure();
       return;
     }
-    FailureOr<func::FuncOp> yield = getOrCreateYield(module);
+    FailureOr<func::FuncOp> yield = getOrCreateEmuYield(module);
     if (failed(yield))
       return signalPassFailure();
-    Emulator emulator{module, *yield, createBarrier(module, *yield)};
+    Emulator emulator{module, *yield, createEmuBarrier(module, *yield)};
     for (gpu::LaunchOp launch : launches)
       if (failed(emulator.emulate(launch)))
         return signalPassFailure();

@@ -30,19 +30,19 @@ Value mlir::mgpu::getI64(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIntOp::create(b, loc, value, 64);
 }
 
-void mlir::mgpu::callHostRuntime(OpBuilder &b, Operation *op, StringRef name,
-                                 ValueRange args) {
+Operation *mlir::mgpu::callHostRuntime(OpBuilder &b, Operation *op,
+                                       StringRef name, ValueRange args,
+                                       TypeRange results) {
   ModuleOp module = getHostModule(op);
   auto func = module.lookupSymbol<func::FuncOp>(name);
   if (!func) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(module.getBody());
-    func =
-        func::FuncOp::create(b, module.getLoc(), name,
-                             b.getFunctionType(TypeRange(args), TypeRange()));
+    func = func::FuncOp::create(b, module.getLoc(), name,
+                                b.getFunctionType(TypeRange(args), results));
     func.setPrivate();
   }
-  func::CallOp::create(b, op->getLoc(), func, args);
+  return func::CallOp::create(b, op->getLoc(), func, args);
 }
 
 Value mlir::mgpu::getElementPointer(OpBuilder &b, Location loc, Value memref,

@@ -1,6 +1,6 @@
 //===- HostThreads.cpp - Kernel threads as an OpenMP team -----------------===//
 //
-// The OpenMP team both host backends run waiting threads on (HostThreads.h).
+// The OpenMP team interpret mode runs waiting threads on (HostThreads.h).
 //
 //===----------------------------------------------------------------------===//
 

@@ -28,6 +28,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "EmuFibers.h"
+
 #define MGPU_HOST_EXPORT __attribute__((visibility("default")))
 
 namespace {
@@ -41,21 +43,33 @@ double getWaitTimeoutSeconds() {
   return timeout;
 }
 
-/// Spins until `ready()` holds; reports a deadlock after the timeout.
+/// Spins until `ready()` holds; reports a deadlock after the timeout. On
+/// an emulator fiber every step lets the next fiber run, and never sleeps:
+/// what it waits for can only come from the fibers of its own host thread
+/// (a group of CTAs that wait on each other shares one), which a sleep
+/// would stop too.
 template <typename Ready>
 void waitUntil(Ready ready, const char *what, const char *where) {
-  auto start = std::chrono::steady_clock::now();
+  // The clock is read from the 64th step on: most waits end before, and
+  // the lanes of a large grid wait millions of times.
+  std::chrono::steady_clock::time_point start;
+  bool fiber = mgpu::emu::inFiber();
   for (unsigned spins = 0;; ++spins) {
     if (ready())
       return;
-    if (spins < 64)
+    if (spins == 64)
+      start = std::chrono::steady_clock::now();
+    if (fiber) {
+      mgpu::emu::yieldLane();
+    } else if (spins < 64) {
       continue;
-    if (spins < 1024) {
+    } else if (spins < 1024) {
       sched_yield();
       continue;
+    } else {
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
     }
-    std::this_thread::sleep_for(std::chrono::microseconds(50));
-    if ((spins & 63) == 0) {
+    if (spins > 64 && (spins & 63) == 0) {
       double waited = std::chrono::duration<double>(
                           std::chrono::steady_clock::now() - start)
                           .count();
@@ -173,13 +187,13 @@ void runBoxCopy(const BoxCopy &copy) {
 }
 
 /// Copies waiting for a wait: GMEM->SMEM ones by barrier, SMEM->GMEM ones
-/// by issuing thread (their bulk groups).
+/// by issuing lane (their bulk groups; mgpu::emu::laneKey).
 struct PendingCopies {
   std::mutex mutex;
   std::unordered_map<int64_t *, std::vector<BoxCopy>> byBarrier;
   std::unordered_map<int64_t *, int64_t> arrivalsOf;
-  std::unordered_map<std::thread::id, std::vector<std::vector<BoxCopy>>> groups;
-  std::unordered_map<std::thread::id, std::vector<BoxCopy>> open;
+  std::unordered_map<const void *, std::vector<std::vector<BoxCopy>>> groups;
+  std::unordered_map<const void *, std::vector<BoxCopy>> open;
 };
 
 PendingCopies &getPending() {
@@ -323,7 +337,7 @@ MGPU_HOST_EXPORT void mgpuEmuCopyToGlobal(void *global, void *shared,
                                           const int64_t *desc, int64_t commit) {
   PendingCopies &pending = getPending();
   std::lock_guard<std::mutex> lock(pending.mutex);
-  std::thread::id self = std::this_thread::get_id();
+  const void *self = mgpu::emu::laneKey();
   BoxCopy copy = decode(global, shared, desc, false);
   int64_t bytes = copy.elementBytes;
   for (int64_t size : copy.sizes)
@@ -342,7 +356,7 @@ MGPU_HOST_EXPORT void mgpuEmuWaitCopiesToGlobal(int64_t keep) {
   PendingCopies &pending = getPending();
   std::lock_guard<std::mutex> lock(pending.mutex);
   std::vector<std::vector<BoxCopy>> &groups =
-      pending.groups[std::this_thread::get_id()];
+      pending.groups[mgpu::emu::laneKey()];
   while (static_cast<int64_t>(groups.size()) > keep) {
     for (const BoxCopy &copy : groups.front())
       runBoxCopy(copy);

@@ -96,7 +96,8 @@
 
 // With tensor-cores=1 the bf16 matmul example runs its MMAs on the tensor cores
 // and reads its operands in place: TMA stages a and b as 64x64 tiles with
-// the 128-byte swizzle (two boxes per block), and each step issues four
+// the 128-byte swizzle (a's two tiles, one above the other, as one box of
+// 128 rows; b's side by side as two boxes), and each step issues four
 // m64n128k16 wgmma.mma_async per 64-row half, with no shared-memory traffic
 // of the lanes in between, both halves committed before one wait. The
 // descriptors: a (K-major) 2^62 (128-byte swizzle) | 64 << 32 (8-row
@@ -129,7 +130,6 @@
 // TC: wgmma.commit_group.sync.aligned
 // TC-NEXT: wgmma.wait_group.sync.aligned 0
 // TC: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-// TC-NEXT: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // TC-NOT: wgmma.mma_async
 
 // The attention example with tensor-cores=1: both contractions on the tensor

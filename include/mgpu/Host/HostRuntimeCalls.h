@@ -16,9 +16,9 @@
 namespace mlir::mgpu {
 
 /// Calls runtime function `name` (declared in `op`'s module with the types
-/// of `args` if it is not yet) at `b`'s insertion point.
-void callHostRuntime(OpBuilder &b, Operation *op, StringRef name,
-                     ValueRange args);
+/// of `args` and `results` if it is not yet) at `b`'s insertion point.
+Operation *callHostRuntime(OpBuilder &b, Operation *op, StringRef name,
+                           ValueRange args, TypeRange results = {});
 
 /// An `!llvm.ptr` to the element of `memref` at `indices` (none: its
 /// first element).

@@ -1,9 +1,10 @@
 //===- HostThreads.h - Running kernel threads on host threads ---*- C++ -*-===//
 //
-// What the two host backends (interpret mode and the GPU emulator) share to
-// run the threads of a kernel that may wait for each other: an OpenMP team
-// with one host thread per kernel thread, so that every waiting thread makes
-// progress.
+// How interpret mode runs the threads of a kernel that may wait for each
+// other: an OpenMP team with one host thread per kernel thread, so that
+// every waiting thread makes progress. (The GPU emulator, with 128 CUDA
+// threads per warpgroup, runs them as fibers of the host runtime instead:
+// lib/Runtime/EmuScheduler.cpp.)
 //
 //===----------------------------------------------------------------------===//
 

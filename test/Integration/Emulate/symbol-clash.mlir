@@ -1,27 +1,31 @@
-// The emulator's helpers never meet the user's symbols: a user function
-// named like its barrier helper keeps its name and body (the helper is
-// renamed), a gpu.container_module with a gpu.module of its own keeps its
-// attribute, and a user symbol shadowing the C library's sched_yield, whose
-// name cannot change, is refused at its location (exit code 1) instead of
-// being called with the wrong arguments.
+// The emulator's helpers never meet the user's symbols: user functions
+// named like its barrier helper and its lane functions keep their names and
+// bodies (the helpers are renamed), a gpu.container_module with a gpu.module of its own keeps its
+// attribute, and a user symbol shadowing the host runtime's mgpuEmuYield
+// (the barrier helper's step), whose name cannot change, is refused at its
+// location (exit code 1) instead of being called with the wrong arguments.
 // RUN: %run_on_backends %s --match-full-lines
 // RUN: mgpu-opt %s --mgpu-bufferize --mgpu-expand-pipelines --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-device-memory --mgpu-emulate-gpu | FileCheck %s --check-prefix=IR
-// RUN: sed 's/@my_yield/@sched_yield/g' %s > %t.mlir
+// RUN: sed 's/@my_yield/@mgpuEmuYield/g' %s > %t.mlir
 // RUN: not mgpu-run %t.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=SHADOW
 
 // IR: module attributes {gpu.container_module}
 // IR: gpu.module @extra
 // IR: func.func @__mgpu_emu_barrier() -> i32
-// IR: call @__mgpu_emu_barrier_{{[0-9]+}}(
+// IR: func.func @__mgpu_emu_lanes() -> i32
+// IR: call @mgpuEmuRunGrid(%{{.*}}, %{{.*}}
 // IR: func.func private @__mgpu_emu_barrier_{{[0-9]+}}(%{{.*}}: memref<?xi64>, %{{.*}}: index, %{{.*}}: index)
+// IR: func.func private @__mgpu_emu_lanes_{{[0-9]+}}(%{{.*}}: !llvm.ptr,
+// IR: call @__mgpu_emu_barrier_{{[0-9]+}}(
 
-// SHADOW: error: the GPU emulator needs 'sched_yield' to be the C library function of type '() -> i32', which this symbol shadows; rename it
-// SHADOW-NEXT: func.func @sched_yield(%x: f32) -> f32 {
+// SHADOW: error: the GPU emulator needs 'mgpuEmuYield' to be the host runtime's function of type '() -> ()', which this symbol shadows; rename it
+// SHADOW-NEXT: func.func @mgpuEmuYield(%x: f32) -> f32 {
 
 // CHECK: 128
 // CHECK-NEXT: 128
 // CHECK-NEXT: 1
 // CHECK-NEXT: 7
+// CHECK-NEXT: 9
 
 #blk = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> (i)>>
 #params = #mgpu.compiler_params<dimension_semantics = [sequential]>
@@ -34,6 +38,10 @@ module attributes {gpu.container_module} {
   }
   func.func @__mgpu_emu_barrier() -> i32 {
     %c = arith.constant 7 : i32
+    return %c : i32
+  }
+  func.func @__mgpu_emu_lanes() -> i32 {
+    %c = arith.constant 9 : i32
     return %c : i32
   }
   func.func @k(%a: memref<256xf32>, %o: memref<256xf32>) {
@@ -64,6 +72,8 @@ module attributes {gpu.container_module} {
     vector.print %y : f32
     %z = func.call @__mgpu_emu_barrier() : () -> i32
     vector.print %z : i32
+    %w = func.call @__mgpu_emu_lanes() : () -> i32
+    vector.print %w : i32
     return
   }
 }

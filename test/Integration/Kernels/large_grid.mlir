@@ -1,7 +1,8 @@
 // A grid of 512 CTAs (65536 threads on a GPU; one host thread per CUDA
 // thread of every CTA at once failed from about 32000): the emulator runs
-// them in waves of at most 1024 host threads, so it runs out of neither
-// threads nor memory; every backend gives the same numbers.
+// one CTA at a time per host thread of its pool, its threads as fibers, so
+// it runs out of neither threads nor memory; every backend gives the same
+// numbers. million_programs.mlir runs 2^20 CTAs.
 // RUN: %run_on_backends %s --match-full-lines
 
 #block = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> (i)>>

@@ -1,9 +1,9 @@
 // Producer/consumer regions of one mpmd_map, synchronized by a semaphore in
 // global scratch, with the regions in both orders: in interpret mode every
 // program runs on its own host thread, so the consumer waiting first cannot
-// deadlock. The GPU lowering (run by the emulator, one host thread per CUDA
-// thread) is checked in both of its forms: two warpgroups of one CTA, and
-// one CTA per region.
+// deadlock. The GPU lowering (run by the emulator, every CUDA thread a
+// fiber that yields where it waits) is checked in both of its forms: two
+// warpgroups of one CTA, and one CTA per region.
 // RUN: %run_on_backends %s -- --mpmd-form=warp-specialized
 // RUN: %run_on_backends %s -- --mpmd-form=cta-partitioned
 
