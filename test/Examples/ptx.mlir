@@ -168,8 +168,10 @@
 // WSMMA: .reqntid 384, 1, 1
 // WSMMA-NEXT: .maxnreg 168
 // WSMMA: setmaxnreg.dec.sync.aligned.u32 40;
+// a's 128x64 stage (two 64-row tiles, one above the other) is one box.
 // WSMMA: mbarrier.arrive.expect_tx.shared.b64
-// WSMMA-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// WSMMA: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// WSMMA-NOT: cp.async.bulk.tensor
 // WSMMA: mbarrier.arrive.expect_tx.shared.b64
 // WSMMA-COUNT-4: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // WSMMA: setmaxnreg.inc.sync.aligned.u32 232;
