@@ -468,7 +468,9 @@ def MGPUPrimitivesToNVVM : Pass<"mgpu-primitives-to-nvvm", "::mlir::ModuleOp"> {
       to global) plus `cp.async.bulk.commit_group` by lane 0, or the lanes'
       copy;
     - commit_smem is `fence.proxy.async.shared::cta`; wait_smem_to_gmem is
-      `cp.async.bulk.wait_group[.read]` on lane 0.
+      `cp.async.bulk.wait_group[.read]` on lane 0;
+    - cluster_sync is `barrier.cluster.arrive` + `barrier.cluster.wait` on
+      every lane (a CTA-wide barrier before sm_90).
 
     Runs before the launches are outlined (--mgpu-outline-kernels), so that
     tensor maps are made in host code.

@@ -364,6 +364,25 @@ struct CommitSmemToNVVM : public ChipPattern<CommitSmemOp> {
   }
 };
 
+/// cluster_sync -> barrier.cluster.arrive (release) and barrier.cluster.wait
+/// (acquire) on every lane: every thread of every CTA of the cluster meets.
+/// Before sm_90, which has no clusters, a CTA-wide barrier.
+struct ClusterSyncToNVVM : public ChipPattern<ClusterSyncOp> {
+  using ChipPattern::ChipPattern;
+  LogicalResult
+  matchAndRewrite(ClusterSyncOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (hopper) {
+      NVVM::ClusterArriveOp::create(rewriter, op.getLoc(), UnitAttr());
+      NVVM::ClusterWaitOp::create(rewriter, op.getLoc(), UnitAttr());
+    } else {
+      gpu::BarrierOp::create(rewriter, op.getLoc());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// wait_smem_to_gmem -> cp.async.bulk.wait_group[.read] on lane 0, which
 /// issued the copies (the distribution puts the warpgroup barrier after
 /// it); nothing before sm_90, where copies out are done when they return.
@@ -676,8 +695,8 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
   patterns.add<BarrierArriveToNVVM, SemaphoreWaitToNVVM, WgmmaWaitToNVVM>(
       converter, ctx);
   patterns.add<BarrierInitToNVVM, BarrierWaitToNVVM, CommitSmemToNVVM,
-               WaitSmemToGmemToNVVM, SetMaxRegistersToNVVM>(converter, ctx,
-                                                            hopper);
+               WaitSmemToGmemToNVVM, SetMaxRegistersToNVVM, ClusterSyncToNVVM>(
+      converter, ctx, hopper);
   patterns.add(
       std::make_unique<CopyGmemToSmemToNVVM>(converter, ctx, hopper, maps));
   patterns.add(
@@ -685,10 +704,10 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
 }
 
 void mlir::mgpu::configurePrimitivesToNVVMLegality(ConversionTarget &target) {
-  target
-      .addIllegalOp<BarrierInitOp, BarrierArriveOp, BarrierWaitOp, CommitSmemOp,
-                    WaitSmemToGmemOp, CopyGmemToSmemOp, CopySmemToGmemOp,
-                    SemaphoreWaitOp, WgmmaWaitOp, SetMaxRegistersOp>();
+  target.addIllegalOp<BarrierInitOp, BarrierArriveOp, BarrierWaitOp,
+                      CommitSmemOp, WaitSmemToGmemOp, CopyGmemToSmemOp,
+                      CopySmemToGmemOp, SemaphoreWaitOp, WgmmaWaitOp,
+                      SetMaxRegistersOp, ClusterSyncOp>();
 }
 
 //===----------------------------------------------------------------------===//

@@ -11,7 +11,10 @@
 // on a pool of one host thread per core, the threads of a group as fibers
 // that switch only where a lane waits. Barriers are counters spun on, each
 // step letting the next lane run (mgpuEmuYield), and a warp shuffle goes
-// through a host array between two warp-wide barriers.
+// through a host array between two warp-wide barriers. A cluster_sync
+// counts every thread of the cluster on a barrier word of the cluster's
+// first CTA (mgpuHostClusterSync); the CTAs of a group have consecutive
+// slots, so a CTA finds its cluster's others from its own.
 //
 // Host-side gpu ops become their memref equivalents (alloc, copy, fill,
 // dealloc), async tokens disappear, and workgroup memory becomes one host
@@ -271,9 +274,11 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
 }
 
 struct Emulator {
-  /// Barrier slots per CTA: 16 named barriers, then one per warp (32 warps).
+  /// Barrier slots per CTA: 16 named barriers, then one per warp (32 warps),
+  /// then the cluster's (in its first CTA's slots).
   static constexpr int64_t kSlotsPerCta = 64;
   static constexpr int64_t kFirstWarpSlot = 16;
+  static constexpr int64_t kClusterSlot = 48;
 
   ModuleOp module;
   func::FuncOp yield, barrier;
@@ -347,9 +352,10 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
   // thread: (captures, CTA slot, thread in the CTA, block ids).
   llvm::SetVector<Value> captures;
   getUsedValuesDefinedAbove(launch.getBody(), captures);
-  captures.insert_range(ValueRange{
-      outerGx, outerGy, outerGz, outerBx, outerBy, outerBz, outerCx, outerCy,
-      outerCz, outerPerCta, outerStride, outerSmem, outerSync, outerExchange});
+  captures.insert_range(
+      ValueRange{outerGx, outerGy, outerGz, outerBx, outerBy, outerBz, outerCx,
+                 outerCy, outerCz, outerPerCta, outerStride, outerSmem,
+                 outerSync, outerExchange, group[0], group[1]});
   IRMapping mapping;
   Type index = b.getIndexType();
   FailureOr<CapturedFunction> lanes = createCapturedFunction(
@@ -383,7 +389,8 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           cz = mapping.lookup(outerCz), perCta = mapping.lookup(outerPerCta),
           stride = mapping.lookup(outerStride),
           smem = mapping.lookup(outerSmem), sync = mapping.lookup(outerSync),
-          exchange = mapping.lookup(outerExchange);
+          exchange = mapping.lookup(outerExchange),
+          groupX = mapping.lookup(group[0]), groupY = mapping.lookup(group[1]);
     Value slot = entry->getArgument(1), tid = entry->getArgument(2);
     Value bxId = entry->getArgument(3), byId = entry->getArgument(4),
           bzId = entry->getArgument(5);
@@ -395,6 +402,21 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
     Value ctaBase = arith::MulIOp::create(b, loc, slot, stride);
     Value slotBase = arith::MulIOp::create(b, loc, slot,
                                            indexConstant(b, loc, kSlotsPerCta));
+    // The slot of the cluster's first CTA: the group's CTAs have slots in
+    // x-innermost order from the group's first (EmuScheduler.cpp), and the
+    // cluster's first CTA is this one less its place in the cluster.
+    auto clusterLeaderSlot = [&](OpBuilder &nb, Location l) -> Value {
+      Value rx = arith::RemUIOp::create(nb, l, bxId, cx);
+      Value ry = arith::RemUIOp::create(nb, l, byId, cy);
+      Value rz = arith::RemUIOp::create(nb, l, bzId, cz);
+      Value shift = arith::AddIOp::create(
+          nb, l, rx,
+          arith::MulIOp::create(
+              nb, l, groupX,
+              arith::AddIOp::create(nb, l, ry,
+                                    arith::MulIOp::create(nb, l, groupY, rz))));
+      return arith::SubIOp::create(nb, l, slot, shift);
+    };
 
     auto pick = [](gpu::Dimension d, Value x, Value y, Value z) {
       return d == gpu::Dimension::x ? x : d == gpu::Dimension::y ? y : z;
@@ -481,6 +503,27 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
                                                      bar.getNumberOfThreads()))
                   : perCta;
           callBarrier(nb, l, id, count);
+          op->erase();
+          return WalkResult::skip();
+        } else if (isa<ClusterSyncOp>(op)) {
+          // Counter and phase at the first CTA's cluster slot.
+          Value at = arith::MulIOp::create(
+              nb, l,
+              arith::AddIOp::create(
+                  nb, l,
+                  arith::MulIOp::create(nb, l, clusterLeaderSlot(nb, l),
+                                        indexConstant(nb, l, kSlotsPerCta)),
+                  indexConstant(nb, l, kClusterSlot)),
+              indexConstant(nb, l, 2));
+          Value threads = arith::MulIOp::create(
+              nb, l, perCta,
+              arith::MulIOp::create(nb, l, cx,
+                                    arith::MulIOp::create(nb, l, cy, cz)));
+          callHostRuntime(
+              nb, op, "mgpuHostClusterSync",
+              {getElementPointer(nb, l, sync, at),
+               arith::IndexCastOp::create(nb, l, nb.getI64Type(), threads),
+               getLocationString(nb, op)});
           op->erase();
           return WalkResult::skip();
         } else if (auto shuffle = dyn_cast<gpu::ShuffleOp>(op)) {

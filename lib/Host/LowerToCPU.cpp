@@ -13,14 +13,20 @@
 //
 // CTAs run one after another and their Pallas threads too, unless they may
 // wait for each other: the Pallas threads of a CTA that waits on a barrier
-// run on their own host threads (an OpenMP team per CTA), and a launch that
-// waits on a semaphore runs every Pallas thread of every CTA on its own host
-// thread.
+// run on their own host threads (an OpenMP team per CTA), a launch with
+// cluster ops (cluster_sync) runs its clusters one after another, every
+// Pallas thread of the cluster's CTAs on its own host thread, and a launch
+// that waits on a semaphore runs every Pallas thread of every CTA on its
+// own host thread. A cluster_sync is one arrival on a host barrier word of
+// its cluster, counting every Pallas thread of the cluster, and a wait for
+// that phase (mgpuHostClusterSync), so clusters give the GPU's numbers
+// whatever the host threads' order.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
+#include "mgpu/Host/HostRuntimeCalls.h"
 #include "mgpu/Host/HostThreads.h"
 #include "mgpu/Host/HostTypes.h"
 #include "mgpu/Host/PrimitivesToCPU.h"
@@ -49,6 +55,9 @@ using namespace mlir;
 using namespace mlir::mgpu;
 
 namespace {
+
+/// The ops that need the CTAs of a cluster to run at the same time.
+bool isClusterOp(Operation *op) { return isa<ClusterSyncOp>(op); }
 
 bool waitsOn(Operation *op, function_ref<bool(Operation *)> isWait) {
   return op
@@ -81,6 +90,33 @@ private:
   /// arrays and global scratch (the shared scratch is per CTA).
   SmallVector<Value> common;
   SmallVector<Value> toFree;
+  /// Where a Pallas thread's cluster meets: the host barrier word of its
+  /// cluster_syncs (a memref<?xi64> and the index of the cluster's word)
+  /// and the Pallas threads of the cluster, which it counts.
+  struct ClusterContext {
+    Value words, index;
+    int64_t threads;
+  };
+
+  int64_t clusterCtas() {
+    int64_t ctas = 1;
+    for (int64_t size : launch.getClusterShape())
+      ctas *= size;
+    return ctas;
+  }
+
+  /// The cluster ops of the copy `op` of the body, as host code.
+  void lowerClusterOps(Operation *op, const ClusterContext &cluster) {
+    op->walk([&](ClusterSyncOp sync) {
+      OpBuilder cb(sync);
+      Location l = sync.getLoc();
+      callHostRuntime(cb, sync, "mgpuHostClusterSync",
+                      {getElementPointer(cb, l, cluster.words, cluster.index),
+                       getI64(cb, l, cluster.threads),
+                       getLocationString(cb, sync)});
+      sync.erase();
+    });
+  }
 
   Value constant(OpBuilder &nb, int64_t value) {
     return arith::ConstantIndexOp::create(nb, loc, value);
@@ -151,7 +187,8 @@ private:
   /// memref.alloca_scope would do, without a region that must keep a single
   /// block once scf is lowered to cf).
   void runThread(OpBuilder &nb, ValueRange gridIds, ValueRange clusterIds,
-                 Value thread, ArrayRef<Value> shared) {
+                 Value thread, ArrayRef<Value> shared,
+                 std::optional<ClusterContext> cluster = std::nullopt) {
     IRMapping mapping;
     mapping.map(launch.getGridIds(), gridIds);
     mapping.map(launch.getClusterIds(), clusterIds);
@@ -165,6 +202,8 @@ private:
         nb, loc, LLVM::LLVMPointerType::get(nb.getContext()));
     for (Operation &op : body.without_terminator()) {
       Operation *copy = nb.clone(op, mapping);
+      if (cluster)
+        lowerClusterOps(copy, *cluster);
       copy->walk(setHostTypes);
     }
     LLVM::StackRestoreOp::create(nb, loc, stack);
@@ -180,6 +219,7 @@ private:
   }
 
   void runInOrder(ArrayRef<Value> gridSizes, ArrayRef<Value> clusterSizes);
+  void runClusters(ArrayRef<Value> gridSizes, ArrayRef<Value> clusterSizes);
   void runConcurrently(ArrayRef<Value> gridSizes, ArrayRef<Value> clusterSizes);
 };
 
@@ -216,6 +256,49 @@ void LaunchLowering::runInOrder(ArrayRef<Value> gridSizes,
       });
 }
 
+void LaunchLowering::runClusters(ArrayRef<Value> gridSizes,
+                                 ArrayRef<Value> clusterSizes) {
+  // One cluster at a time, in grid order; every Pallas thread of its CTAs
+  // on its own host thread, CTA r's scratch the arena's slice r.
+  Value zero = constant(b, 0), one = constant(b, 1);
+  int64_t ctas = clusterCtas();
+  int64_t perCta = launch.getWarpgroups();
+  Value arena = allocateArena(constant(b, ctas));
+  auto wordsType = MemRefType::get({1}, b.getI64Type());
+  Value words = memref::AllocOp::create(b, loc, wordsType);
+  toFree.push_back(words);
+  Value zeroWord = arith::ConstantIntOp::create(b, loc, 0, 64);
+  ClusterContext cluster{words, zero, ctas * perCta};
+  scf::buildLoopNest(
+      b, loc, SmallVector<Value>(gridSizes.size(), zero), gridSizes,
+      SmallVector<Value>(gridSizes.size(), one),
+      [&](OpBuilder &nb, Location, ValueRange gridIds) {
+        if (arenaBytes)
+          linalg::FillOp::create(
+              nb, loc, Value(arith::ConstantIntOp::create(nb, loc, 0, 8)),
+              arena);
+        memref::StoreOp::create(nb, loc, zeroWord, words, zero);
+        forEachOnOwnThread(
+            nb, loc, constant(nb, ctas * perCta), [&](OpBuilder &tb, Value t) {
+              Value cta =
+                  arith::DivUIOp::create(tb, loc, t, constant(tb, perCta));
+              Value thread =
+                  arith::RemUIOp::create(tb, loc, t, constant(tb, perCta));
+              Value base =
+                  arith::MulIOp::create(tb, loc, cta, constant(tb, arenaBytes));
+              SmallVector<Value> clusterIds;
+              if (!clusterSizes.empty())
+                llvm::append_range(clusterIds,
+                                   affine::AffineDelinearizeIndexOp::create(
+                                       tb, loc, cta, clusterSizes,
+                                       /*hasOuterBound=*/true)
+                                       .getResults());
+              runThread(tb, gridIds, clusterIds, thread,
+                        sharedScratch(tb, arena, base), cluster);
+            });
+      });
+}
+
 void LaunchLowering::runConcurrently(ArrayRef<Value> gridSizes,
                                      ArrayRef<Value> clusterSizes) {
   // Every Pallas thread of every CTA at once.
@@ -230,8 +313,21 @@ void LaunchLowering::runConcurrently(ArrayRef<Value> gridSizes,
   if (arenaBytes)
     linalg::FillOp::create(
         b, loc, Value(arith::ConstantIntOp::create(b, loc, 0, 8)), arena);
+  // The cluster axes are the innermost: the CTAs of a cluster are
+  // consecutive, and its first one's word is its cluster's.
+  Value words = memref::AllocOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, b.getI64Type()),
+      ValueRange{ctas});
+  toFree.push_back(words);
+  linalg::FillOp::create(
+      b, loc, Value(arith::ConstantIntOp::create(b, loc, 0, 64)), words);
   forEachOnOwnThread(b, loc, threads, [&](OpBuilder &nb, Value t) {
     Value cta = arith::DivUIOp::create(nb, loc, t, perCta);
+    Value inCluster = constant(nb, clusterCtas());
+    Value first = arith::MulIOp::create(
+        nb, loc, arith::DivUIOp::create(nb, loc, cta, inCluster), inCluster);
+    ClusterContext cluster{words, first,
+                           clusterCtas() * launch.getWarpgroups()};
     Value thread = arith::RemUIOp::create(nb, loc, t, perCta);
     Value base = arith::MulIOp::create(nb, loc, cta, constant(nb, arenaBytes));
     SmallVector<Value> ids;
@@ -243,7 +339,7 @@ void LaunchLowering::runConcurrently(ArrayRef<Value> gridSizes,
     ValueRange idRange(ids);
     runThread(nb, idRange.take_front(gridSizes.size()),
               idRange.drop_front(gridSizes.size()), thread,
-              sharedScratch(nb, arena, base));
+              sharedScratch(nb, arena, base), cluster);
   });
 }
 
@@ -288,6 +384,8 @@ LogicalResult LaunchLowering::lower() {
       sizesOf(launch.getClusterShape(), ValueRange());
   if (concurrently)
     runConcurrently(gridSizes, clusterSizes);
+  else if (waitsOn(launch, isClusterOp))
+    runClusters(gridSizes, clusterSizes);
   else
     runInOrder(gridSizes, clusterSizes);
   for (Value buffer : toFree)
