@@ -345,6 +345,9 @@ def MGPUFormLaunches : Pass<"mgpu-form-launches"> {
       share them); shared buffers and barrier arrays are planned in the
       CTA's shared memory, one copy per region, at 128-byte boundaries (1024
       for buffers of a KiB or more, which 128-byte swizzled tiles need).
+    - An arrival on a cluster barrier gets `cluster_dims`: the launch's
+      cluster dimensions of the barrier's axes, which name the mesh's
+      cluster axes.
 
     ```mlir
     mgpu.pallas_call grid [4, 8] ... params #mgpu.compiler_params<
@@ -454,7 +457,9 @@ def MGPUPrimitivesToNVVM : Pass<"mgpu-primitives-to-nvvm", "::mlir::ModuleOp"> {
       (`mbarrier.init` with the array's arrival count, then
       `fence.mbarrier_init`); an arrival is `mbarrier.arrive` by lane 0 of
       the warpgroup; a wait is a `mbarrier.try_wait.parity` loop on every
-      lane;
+      lane; on a cluster barrier lane 0 arrives on the barrier of each CTA
+      of its group (`mapa`, then `mbarrier.arrive.release.cluster` on the
+      shared::cluster address) and the wait acquires at cluster scope;
     - copy_gmem_to_smem of a window TMA can move (element of 1 to 8 bytes,
       global array with identity layout and rows of whole 16-byte chunks,
       window rows of whole 16-byte chunks) is `mbarrier.arrive.expect_tx`

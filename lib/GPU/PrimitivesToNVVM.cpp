@@ -38,7 +38,7 @@ using namespace mlir::mgpu;
 void mlir::mgpu::populateBarrierToSharedMemoryConversion(
     TypeConverter &converter) {
   converter.addConversion([](Type type) { return type; });
-  converter.addConversion([](BarrierType type) -> Type {
+  converter.addConversion([](BarrierLikeType type) -> Type {
     MLIRContext *ctx = type.getContext();
     return MemRefType::get(
         {type.getCount()}, IntegerType::get(ctx, 64),
@@ -269,7 +269,7 @@ struct BarrierInitToNVVM : public ChipPattern<BarrierInitOp> {
   matchAndRewrite(BarrierInitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    BarrierType type = op.getBarrier().getType();
+    BarrierLikeType type = op.getBarrier().getType();
     auto loop =
         scf::ForOp::create(rewriter, loc, indexConstant(rewriter, loc, 0),
                            indexConstant(rewriter, loc, type.getCount()),
@@ -290,13 +290,72 @@ struct BarrierInitToNVVM : public ChipPattern<BarrierInitOp> {
   }
 };
 
-/// barrier_arrive -> mbarrier.arrive on lane 0.
+/// Runs `body` with the rank (i32) of every CTA of this CTA's cluster that
+/// differs from it only along the cluster dimensions `dims` (itself too):
+/// ranks are x-innermost (%cluster_ctarank).
+void forEachPeer(OpBuilder &b, Location loc, ArrayRef<int64_t> dims,
+                 function_ref<void(Value)> body) {
+  const gpu::Dimension all[3] = {gpu::Dimension::x, gpu::Dimension::y,
+                                 gpu::Dimension::z};
+  SmallVector<Value> sizes, coords;
+  for (gpu::Dimension d : all) {
+    sizes.push_back(gpu::ClusterDimBlocksOp::create(b, loc, d));
+    coords.push_back(gpu::ClusterBlockIdOp::create(b, loc, d));
+  }
+  SmallVector<Value> lower, upper, steps;
+  for (int64_t d : dims) {
+    lower.push_back(indexConstant(b, loc, 0));
+    upper.push_back(sizes[d]);
+    steps.push_back(indexConstant(b, loc, 1));
+  }
+  scf::buildLoopNest(
+      b, loc, lower, upper, steps,
+      [&](OpBuilder &nb, Location l, ValueRange ivs) {
+        SmallVector<Value> peer(coords);
+        for (auto [d, iv] : llvm::zip(dims, ivs))
+          peer[d] = iv;
+        Value rank = arith::AddIOp::create(
+            nb, l, peer[0],
+            arith::MulIOp::create(
+                nb, l, sizes[0],
+                arith::AddIOp::create(
+                    nb, l, peer[1],
+                    arith::MulIOp::create(nb, l, sizes[1], peer[2]))));
+        body(toI32(nb, l, rank));
+      });
+}
+
+/// barrier_arrive -> mbarrier.arrive on lane 0. On a cluster barrier, lane
+/// 0 arrives on the barrier of every CTA of its group: `mapa` gives the
+/// barrier's shared::cluster address in that CTA, and the arrival is a
+/// release at cluster scope.
 struct BarrierArriveToNVVM : public OpConversionPattern<BarrierArriveOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(BarrierArriveOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    if (isa<ClusterBarrierType>(op.getBarrier().getType())) {
+      std::optional<ArrayRef<int64_t>> dims = op.getClusterDims();
+      if (!dims)
+        return op.emitOpError() << "on a cluster barrier needs its "
+                                   "cluster_dims (run --mgpu-form-launches)";
+      onLaneZero(rewriter, loc, [&] {
+        Value local = barrierPointer(rewriter, loc, adaptor.getBarrier(),
+                                     adaptor.getIndex());
+        forEachPeer(rewriter, loc, *dims, [&](Value rank) {
+          Value remote = NVVM::MapaOp::create(
+              rewriter, loc,
+              LLVM::LLVMPointerType::get(rewriter.getContext(),
+                                         kClusterSharedSpace),
+              local, rank);
+          NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), remote, Value(),
+                                         NVVM::MemScopeKind::CLUSTER);
+        });
+      });
+      rewriter.eraseOp(op);
+      return success();
+    }
     onLaneZero(rewriter, loc, [&] {
       NVVM::MBarrierArriveOp::create(rewriter, loc, Type(),
                                      barrierPointer(rewriter, loc,
@@ -328,10 +387,15 @@ struct BarrierWaitToNVVM : public ChipPattern<BarrierWaitOp> {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.createBlock(&loop.getBefore());
       // try_wait suspends the thread a while (sm_90); test_wait only polls.
+      // A cluster barrier's arrivals come from other CTAs: the wait
+      // acquires at cluster scope.
+      auto scope = isa<ClusterBarrierType>(op.getBarrier().getType())
+                       ? NVVM::MemScopeKind::CLUSTER
+                       : NVVM::MemScopeKind::CTA;
       Value done =
           hopper ? Value(NVVM::MBarrierTryWaitOp::create(
                        rewriter, loc, rewriter.getI1Type(), pointer, parity,
-                       i32(rewriter, loc, kWaitTicks)))
+                       i32(rewriter, loc, kWaitTicks), scope))
                  : Value(NVVM::MBarrierTestWaitOp::create(
                        rewriter, loc, rewriter.getI1Type(), pointer, parity));
       Value again = arith::XOrIOp::create(

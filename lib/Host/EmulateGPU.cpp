@@ -180,7 +180,7 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
   Location loc = op->getLoc();
   // The host word of barrier `at` of `barrier`, its index checked; null
   // where the barrier's storage is unknown.
-  auto barrierAt = [&](TypedValue<BarrierType> barrier, Value at) -> Value {
+  auto barrierAt = [&](TypedValue<BarrierLikeType> barrier, Value at) -> Value {
     Value storage = barrierStorage(barrier);
     return storage ? getCheckedBarrier(b, op, storage, at,
                                        barrier.getType().getCount())
@@ -270,6 +270,60 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
   }
   // commit_smem: the emulator's copies read shared memory when they land,
   // after the barrier that follows.
+  return success();
+}
+
+/// An arrival on a cluster barrier: lane 0 arrives on the barrier of every
+/// CTA of its group. The group's CTAs have slots in x-innermost order from
+/// the group's first (EmuScheduler.cpp, groups of `group` CTAs): a peer's
+/// barrier is this CTA's at a whole number of slot strides away.
+LogicalResult emulateClusterArrive(OpBuilder &b, BarrierArriveOp arrive,
+                                   Value slot, Value stride, Value tid,
+                                   ArrayRef<Value> block, ArrayRef<Value> sizes,
+                                   ArrayRef<Value> group) {
+  Location loc = arrive.getLoc();
+  auto view =
+      barrierStorage(arrive.getBarrier())
+          ? barrierStorage(arrive.getBarrier()).getDefiningOp<memref::ViewOp>()
+          : memref::ViewOp();
+  std::optional<ArrayRef<int64_t>> dims = arrive.getClusterDims();
+  if (!view || !dims)
+    return arrive.emitOpError() << "cannot be emulated: needs its cluster "
+                                   "barrier's storage and its cluster_dims";
+  BarrierLikeType type = arrive.getBarrier().getType();
+  Value lane = arith::RemUIOp::create(b, loc, tid,
+                                      indexConstant(b, loc, kWarpgroupLanes));
+  // Slots between neighbours along each dimension of the group.
+  Value groupStrides[3] = {indexConstant(b, loc, 1), group[0],
+                           arith::MulIOp::create(b, loc, group[0], group[1])};
+  onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
+    SmallVector<Value> lower, upper, steps;
+    for (int64_t d : *dims) {
+      lower.push_back(indexConstant(nb, loc, 0));
+      upper.push_back(sizes[d]);
+      steps.push_back(indexConstant(nb, loc, 1));
+    }
+    scf::buildLoopNest(
+        nb, loc, lower, upper, steps,
+        [&](OpBuilder &lb, Location l, ValueRange ivs) {
+          Value peerSlot = slot;
+          for (auto [d, iv] : llvm::zip(*dims, ivs)) {
+            Value mine = arith::RemUIOp::create(lb, l, block[d], sizes[d]);
+            Value shift = arith::MulIOp::create(
+                lb, l, arith::SubIOp::create(lb, l, iv, mine), groupStrides[d]);
+            peerSlot = arith::AddIOp::create(lb, l, peerSlot, shift);
+          }
+          Value bytes = arith::MulIOp::create(
+              lb, l, arith::SubIOp::create(lb, l, peerSlot, slot), stride);
+          Value peer = memref::ViewOp::create(
+              lb, l, view.getType(), view.getSource(),
+              arith::AddIOp::create(lb, l, view.getByteShift(), bytes),
+              view.getSizes());
+          Value word = getCheckedBarrier(lb, arrive, peer, arrive.getIndex(),
+                                         type.getCount());
+          arriveOnHostBarrier(lb, arrive, word, type.getArrivals());
+        });
+  });
   return success();
 }
 
@@ -503,6 +557,16 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
                                                      bar.getNumberOfThreads()))
                   : perCta;
           callBarrier(nb, l, id, count);
+          op->erase();
+          return WalkResult::skip();
+        } else if (auto arrive = dyn_cast<BarrierArriveOp>(op);
+                   arrive &&
+                   isa<ClusterBarrierType>(arrive.getBarrier().getType())) {
+          if (failed(emulateClusterArrive(nb, arrive, slot, stride, tid,
+                                          {bxId, byId, bzId}, {cx, cy, cz},
+                                          {groupX, groupY})))
+            return WalkResult::interrupt();
+          erased.insert(op);
           op->erase();
           return WalkResult::skip();
         } else if (isa<ClusterSyncOp>(op)) {

@@ -57,7 +57,13 @@ using namespace mlir::mgpu;
 namespace {
 
 /// The ops that need the CTAs of a cluster to run at the same time.
-bool isClusterOp(Operation *op) { return isa<ClusterSyncOp>(op); }
+bool isClusterOp(Operation *op) {
+  if (auto arrive = dyn_cast<BarrierArriveOp>(op))
+    return isa<ClusterBarrierType>(arrive.getBarrier().getType());
+  if (auto wait = dyn_cast<BarrierWaitOp>(op))
+    return isa<ClusterBarrierType>(wait.getBarrier().getType());
+  return isa<ClusterSyncOp>(op);
+}
 
 bool waitsOn(Operation *op, function_ref<bool(Operation *)> isWait) {
   return op
@@ -90,12 +96,17 @@ private:
   /// arrays and global scratch (the shared scratch is per CTA).
   SmallVector<Value> common;
   SmallVector<Value> toFree;
+  /// Whether the body's cluster ops could be lowered.
+  LogicalResult status = success();
   /// Where a Pallas thread's cluster meets: the host barrier word of its
   /// cluster_syncs (a memref<?xi64> and the index of the cluster's word)
   /// and the Pallas threads of the cluster, which it counts.
   struct ClusterContext {
     Value words, index;
     int64_t threads;
+    /// The arena of shared scratch: CTA k of the cluster (k linear in the
+    /// cluster indices, the last innermost) has the slice k CTAs further.
+    Value arena;
   };
 
   int64_t clusterCtas() {
@@ -105,8 +116,66 @@ private:
     return ctas;
   }
 
+  /// An arrival on a cluster barrier of the CTA at `clusterIds`: one on
+  /// the barrier of that index in each CTA of its group, the same view of
+  /// the arena whole CTA slices away.
+  LogicalResult lowerClusterArrive(BarrierArriveOp arrive,
+                                   const ClusterContext &cluster,
+                                   ValueRange clusterIds) {
+    auto cast = arrive.getBarrier().getDefiningOp<UnrealizedConversionCastOp>();
+    auto view = cast ? cast.getInputs().front().getDefiningOp<memref::ViewOp>()
+                     : memref::ViewOp();
+    std::optional<ArrayRef<int64_t>> dims = arrive.getClusterDims();
+    if (!view || !dims)
+      return arrive.emitOpError() << "on a cluster barrier needs the "
+                                     "barrier's storage and its cluster_dims";
+    OpBuilder ab(arrive);
+    Location l = arrive.getLoc();
+    ArrayRef<int64_t> shape = launch.getClusterShape();
+    SmallVector<int64_t> strides(shape.size(), 1);
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+      strides[d] = strides[d + 1] * shape[d + 1];
+    SmallVector<Value> lower, upper, steps;
+    for (int64_t d : *dims) {
+      lower.push_back(constant(ab, 0));
+      upper.push_back(constant(ab, shape[d]));
+      steps.push_back(constant(ab, 1));
+    }
+    BarrierLikeType type = arrive.getBarrier().getType();
+    scf::buildLoopNest(
+        ab, l, lower, upper, steps,
+        [&](OpBuilder &lb, Location, ValueRange ivs) {
+          Value ctas = constant(lb, 0);
+          for (auto [d, iv] : llvm::zip(*dims, ivs))
+            ctas = arith::AddIOp::create(
+                lb, l, ctas,
+                arith::MulIOp::create(
+                    lb, l, arith::SubIOp::create(lb, l, iv, clusterIds[d]),
+                    constant(lb, strides[d])));
+          Value shift = arith::AddIOp::create(
+              lb, l, view.getByteShift(),
+              arith::MulIOp::create(lb, l, ctas, constant(lb, arenaBytes)));
+          Value peer = memref::ViewOp::create(
+              lb, l, view.getType(), view.getSource(), shift, view.getSizes());
+          Value word = getCheckedBarrier(lb, arrive, peer, arrive.getIndex(),
+                                         type.getCount());
+          arriveOnHostBarrier(lb, arrive, word, type.getArrivals());
+        });
+    arrive.erase();
+    return success();
+  }
+
   /// The cluster ops of the copy `op` of the body, as host code.
-  void lowerClusterOps(Operation *op, const ClusterContext &cluster) {
+  LogicalResult lowerClusterOps(Operation *op, const ClusterContext &cluster,
+                                ValueRange clusterIds) {
+    SmallVector<BarrierArriveOp> arrives;
+    op->walk([&](BarrierArriveOp arrive) {
+      if (isa<ClusterBarrierType>(arrive.getBarrier().getType()))
+        arrives.push_back(arrive);
+    });
+    for (BarrierArriveOp arrive : arrives)
+      if (failed(lowerClusterArrive(arrive, cluster, clusterIds)))
+        return failure();
     op->walk([&](ClusterSyncOp sync) {
       OpBuilder cb(sync);
       Location l = sync.getLoc();
@@ -116,6 +185,7 @@ private:
                        getLocationString(cb, sync)});
       sync.erase();
     });
+    return success();
   }
 
   Value constant(OpBuilder &nb, int64_t value) {
@@ -166,7 +236,7 @@ private:
     for (auto [type, offset] : llvm::zip(launch.getSharedScratchTypes(),
                                          launch.getSharedScratchOffsets())) {
       Value shift = arith::AddIOp::create(nb, loc, base, constant(nb, offset));
-      if (auto barrier = dyn_cast<BarrierType>(type)) {
+      if (auto barrier = dyn_cast<BarrierLikeType>(type)) {
         auto words = MemRefType::get({barrier.getCount()}, nb.getI64Type());
         Value view =
             memref::ViewOp::create(nb, loc, words, arena, shift, ValueRange());
@@ -186,9 +256,10 @@ private:
   /// host stack is saved before and restored after it (what
   /// memref.alloca_scope would do, without a region that must keep a single
   /// block once scf is lowered to cf).
-  void runThread(OpBuilder &nb, ValueRange gridIds, ValueRange clusterIds,
-                 Value thread, ArrayRef<Value> shared,
-                 std::optional<ClusterContext> cluster = std::nullopt) {
+  LogicalResult
+  runThread(OpBuilder &nb, ValueRange gridIds, ValueRange clusterIds,
+            Value thread, ArrayRef<Value> shared,
+            std::optional<ClusterContext> cluster = std::nullopt) {
     IRMapping mapping;
     mapping.map(launch.getGridIds(), gridIds);
     mapping.map(launch.getClusterIds(), clusterIds);
@@ -202,11 +273,12 @@ private:
         nb, loc, LLVM::LLVMPointerType::get(nb.getContext()));
     for (Operation &op : body.without_terminator()) {
       Operation *copy = nb.clone(op, mapping);
-      if (cluster)
-        lowerClusterOps(copy, *cluster);
+      if (cluster && failed(lowerClusterOps(copy, *cluster, clusterIds)))
+        return failure();
       copy->walk(setHostTypes);
     }
     LLVM::StackRestoreOp::create(nb, loc, stack);
+    return success();
   }
 
   SmallVector<Value> sizesOf(ArrayRef<int64_t> shape, ValueRange dynamic) {
@@ -245,14 +317,15 @@ void LaunchLowering::runInOrder(ArrayRef<Value> gridSizes,
         Value threads = constant(nb, launch.getWarpgroups());
         if (teams) {
           forEachOnOwnThread(nb, loc, threads, [&](OpBuilder &tb, Value t) {
-            runThread(tb, gridIds, clusterIds, t, shared);
+            (void)runThread(tb, gridIds, clusterIds, t, shared);
           });
           return;
         }
         auto loop = scf::ForOp::create(nb, loc, zero, threads, one);
         OpBuilder::InsertionGuard guard(nb);
         nb.setInsertionPoint(loop.getBody()->getTerminator());
-        runThread(nb, gridIds, clusterIds, loop.getInductionVar(), shared);
+        (void)runThread(nb, gridIds, clusterIds, loop.getInductionVar(),
+                        shared);
       });
 }
 
@@ -268,7 +341,7 @@ void LaunchLowering::runClusters(ArrayRef<Value> gridSizes,
   Value words = memref::AllocOp::create(b, loc, wordsType);
   toFree.push_back(words);
   Value zeroWord = arith::ConstantIntOp::create(b, loc, 0, 64);
-  ClusterContext cluster{words, zero, ctas * perCta};
+  ClusterContext cluster{words, zero, ctas * perCta, arena};
   scf::buildLoopNest(
       b, loc, SmallVector<Value>(gridSizes.size(), zero), gridSizes,
       SmallVector<Value>(gridSizes.size(), one),
@@ -293,8 +366,8 @@ void LaunchLowering::runClusters(ArrayRef<Value> gridSizes,
                                        tb, loc, cta, clusterSizes,
                                        /*hasOuterBound=*/true)
                                        .getResults());
-              runThread(tb, gridIds, clusterIds, thread,
-                        sharedScratch(tb, arena, base), cluster);
+              status = runThread(tb, gridIds, clusterIds, thread,
+                                 sharedScratch(tb, arena, base), cluster);
             });
       });
 }
@@ -326,8 +399,8 @@ void LaunchLowering::runConcurrently(ArrayRef<Value> gridSizes,
     Value inCluster = constant(nb, clusterCtas());
     Value first = arith::MulIOp::create(
         nb, loc, arith::DivUIOp::create(nb, loc, cta, inCluster), inCluster);
-    ClusterContext cluster{words, first,
-                           clusterCtas() * launch.getWarpgroups()};
+    ClusterContext cluster{words, first, clusterCtas() * launch.getWarpgroups(),
+                           arena};
     Value thread = arith::RemUIOp::create(nb, loc, t, perCta);
     Value base = arith::MulIOp::create(nb, loc, cta, constant(nb, arenaBytes));
     SmallVector<Value> ids;
@@ -337,9 +410,9 @@ void LaunchLowering::runConcurrently(ArrayRef<Value> gridSizes,
       llvm::append_range(ids, delinearized.getResults());
     }
     ValueRange idRange(ids);
-    runThread(nb, idRange.take_front(gridSizes.size()),
-              idRange.drop_front(gridSizes.size()), thread,
-              sharedScratch(nb, arena, base), cluster);
+    status = runThread(nb, idRange.take_front(gridSizes.size()),
+                       idRange.drop_front(gridSizes.size()), thread,
+                       sharedScratch(nb, arena, base), cluster);
   });
 }
 
@@ -388,6 +461,8 @@ LogicalResult LaunchLowering::lower() {
     runClusters(gridSizes, clusterSizes);
   else
     runInOrder(gridSizes, clusterSizes);
+  if (failed(status))
+    return failure();
   for (Value buffer : toFree)
     memref::DeallocOp::create(b, loc, buffer);
   launch.erase();

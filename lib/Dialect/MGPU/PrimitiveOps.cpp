@@ -78,7 +78,7 @@ LogicalResult BarrierType::verify(function_ref<InFlightDiagnostic()> emitError,
 //===----------------------------------------------------------------------===//
 
 /// S32: a statically known barrier index is inside the array.
-static LogicalResult verifyBarrierIndex(Operation *op, BarrierType type,
+static LogicalResult verifyBarrierIndex(Operation *op, BarrierLikeType type,
                                         Value index) {
   std::optional<int64_t> constant = getConstantIntValue(index);
   if (!constant || (*constant >= 0 && *constant < type.getCount()))
@@ -213,13 +213,15 @@ LogicalResult WaitSmemToGmemOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult BarrierArriveOp::verify() {
-  if (failed(verifyInsideKernel(*this)))
+  if (failed(verifyInsideKernel(*this)) ||
+      failed(verifyClusterBarrierUse(*this, getBarrier().getType())))
     return failure();
   return verifyBarrierIndex(*this, getBarrier().getType(), getIndex());
 }
 
 LogicalResult BarrierWaitOp::verify() {
-  if (failed(verifyInsideKernel(*this)))
+  if (failed(verifyInsideKernel(*this)) ||
+      failed(verifyClusterBarrierUse(*this, getBarrier().getType())))
     return failure();
   return verifyBarrierIndex(*this, getBarrier().getType(), getIndex());
 }
