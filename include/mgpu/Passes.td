@@ -345,9 +345,9 @@ def MGPUFormLaunches : Pass<"mgpu-form-launches"> {
       share them); shared buffers and barrier arrays are planned in the
       CTA's shared memory, one copy per region, at 128-byte boundaries (1024
       for buffers of a KiB or more, which 128-byte swizzled tiles need).
-    - An arrival on a cluster barrier gets `cluster_dims`: the launch's
-      cluster dimensions of the barrier's axes, which name the mesh's
-      cluster axes.
+    - An arrival on a cluster barrier and a multicast copy get
+      `cluster_dims`: the launch's cluster dimensions of their axes, which
+      name the mesh's cluster axes.
 
     ```mlir
     mgpu.pallas_call grid [4, 8] ... params #mgpu.compiler_params<
@@ -428,8 +428,11 @@ def MGPULowerToGPU : Pass<"mgpu-lower-to-gpu", "::mlir::ModuleOp"> {
     a CTA is lane t mod 128 of warpgroup t / 128. The shared scratch lives
     in dynamic shared memory at its planned offsets: buffers zeroed by the
     whole CTA, barrier arrays initialized (`mgpu.barrier_init`) by thread 0,
-    then a CTA barrier; global scratch is a device buffer zeroed before the
-    launch. A launch whose threads wait on semaphores must fit in the CTAs
+    then a CTA barrier (and a `mgpu.cluster_sync` where other CTAs of the
+    cluster reach this CTA's barriers: cluster barriers, multicast copies,
+    with another at the end of the kernel); global scratch is a device
+    buffer zeroed before the launch. A launch whose threads wait on
+    semaphores must fit in the CTAs
     the chip keeps resident at once.
 
     Kernel-level ops stay in the launch for a backend:
@@ -469,6 +472,11 @@ def MGPUPrimitivesToNVVM : Pass<"mgpu-primitives-to-nvvm", "::mlir::ModuleOp"> {
       elements zero); other windows are copied by the warpgroup's lanes
       with vector accesses (zero-filled past the array) before lane 0
       arrives;
+    - a multicast copy_gmem_to_smem (`collective_axes`) is
+      `mbarrier.arrive.expect_tx` of the whole window plus the TMA loads of
+      this CTA's share with `.multicast::cluster` and the mask of its
+      group's cluster ranks, by lane 0 (where TMA cannot move the share,
+      the plain copy of the whole window);
     - copy_smem_to_gmem is a TMA store (`cp.async.bulk.tensor` from shared
       to global) plus `cp.async.bulk.commit_group` by lane 0, or the lanes'
       copy;

@@ -265,11 +265,19 @@ LogicalResult lowerLaunch(LaunchOp launch) {
     CommitSmemOp::create(b, loc);
   if (!launch.getSharedScratchTypes().empty())
     gpu::BarrierOp::create(b, loc);
-  // Other CTAs arrive on a cluster barrier: only once every CTA of the
-  // cluster has initialized its barriers, and a CTA exits only once no
-  // other may still arrive on its own.
+  // Other CTAs arrive on a cluster barrier (or complete a multicast copy's
+  // bytes on a barrier): only once every CTA of the cluster has initialized
+  // its barriers, and a CTA exits only once no other may still arrive on
+  // its own.
   bool clusterBarriers = llvm::any_of(launch.getSharedScratchTypes(),
-                                      llvm::IsaPred<ClusterBarrierType>);
+                                      llvm::IsaPred<ClusterBarrierType>) ||
+                         launch.getBody()
+                             .walk([](CopyGmemToSmemOp copy) {
+                               return copy.getCollectiveAxes()
+                                          ? WalkResult::interrupt()
+                                          : WalkResult::advance();
+                             })
+                             .wasInterrupted();
   if (clusterBarriers)
     ClusterSyncOp::create(b, loc);
 

@@ -534,6 +534,19 @@ void loadBox(OpBuilder &b, Location loc, Value map, ValueRange coordinates,
       Value());
 }
 
+/// One multicast TMA load: the box lands at `element` of `shared` in every
+/// CTA of the cluster whose bit is set in `mask` (i16), each completing its
+/// bytes on the barrier at `barrier`'s offset in its own shared memory.
+void loadBoxMulticast(OpBuilder &b, Location loc, Value map,
+                      ValueRange coordinates, Value shared, Value element,
+                      Value barrier, Value mask) {
+  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+      b, loc, sharedPointer(b, loc, shared, element, kClusterSharedSpace), map,
+      coordinates, barrier, ValueRange(), mask, Value(),
+      NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(),
+      Value());
+}
+
 /// Where a copy runs and what it moves.
 struct CopySite {
   gpu::LaunchOp launch;
@@ -610,6 +623,15 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
                                    adaptor.getBarrierIndex());
     if (ArrayAttr transforms = op.getTransformsAttr())
       return copyTiled(op, site, barrier, transforms, rewriter);
+    if (op.getCollectiveAxes()) {
+      FailureOr<bool> multicast = copyMulticast(op, site, barrier, rewriter);
+      if (failed(multicast))
+        return failure();
+      if (*multicast)
+        return success();
+      // Without TMA each CTA loads the whole window itself: the same bytes
+      // land in each buffer of the group.
+    }
     if (auto tma = planTmaCopy(rewriter, loc, site)) {
       auto [plan, map] = *tma;
       onLaneZero(rewriter, loc, [&] {
@@ -629,6 +651,108 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
       NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), barrier, Value());
     });
     return success();
+  }
+
+  /// A multicast copy: lane 0 expects the whole window on its barrier and
+  /// loads its share (its place in the group along the leading dimension)
+  /// into the buffer of every CTA of the group, whose cluster ranks make the
+  /// multicast mask. False where TMA cannot move the share.
+  FailureOr<bool> copyMulticast(CopyGmemToSmemOp op, const CopySite &site,
+                                Value barrier,
+                                ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    std::optional<ArrayRef<int64_t>> dims = op.getClusterDims();
+    if (!dims)
+      return op.emitOpError() << "multicasts but has no cluster_dims (run "
+                                 "--mgpu-form-launches)";
+    gpu::LaunchOp launch = site.launch;
+    Value sizeOperands[3] = {launch.getClusterSizeX(), launch.getClusterSizeY(),
+                             launch.getClusterSizeZ()};
+    int64_t sizes[3] = {1, 1, 1};
+    for (int d = 0; d < 3; ++d) {
+      std::optional<int64_t> size = sizeOperands[d]
+                                        ? getConstantIntValue(sizeOperands[d])
+                                        : std::optional<int64_t>(1);
+      if (!size)
+        return op.emitOpError() << "multicasts in a launch whose cluster "
+                                   "size is not a constant";
+      sizes[d] = *size;
+    }
+    int64_t group = 1;
+    for (int64_t d : *dims)
+      group *= sizes[d];
+    SmallVector<int64_t> share(site.sharedType.getShape());
+    share[0] /= group;
+    std::optional<TmaPlan> plan;
+    if (hopper)
+      plan = planTma(cast<MemRefType>(site.window.base.getType()), share);
+    if (!plan)
+      return false;
+    FailureOr<Value> map =
+        maps->get(rewriter, loc, launch, site.window.base, plan->box);
+    if (failed(map))
+      return false;
+    onLaneZero(rewriter, loc, [&] {
+      arriveExpectingAllOf(rewriter, loc, barrier, site.sharedType);
+      const gpu::Dimension all[3] = {gpu::Dimension::x, gpu::Dimension::y,
+                                     gpu::Dimension::z};
+      Value coords[3];
+      for (int d = 0; d < 3; ++d)
+        coords[d] = gpu::ClusterBlockIdOp::create(rewriter, loc, all[d]);
+      // This CTA's place in the group, the first axis innermost.
+      Value place = indexConstant(rewriter, loc, 0);
+      int64_t stride = 1;
+      for (int64_t d : *dims) {
+        place = arith::AddIOp::create(
+            rewriter, loc, place,
+            arith::MulIOp::create(rewriter, loc, coords[d],
+                                  indexConstant(rewriter, loc, stride)));
+        stride *= sizes[d];
+      }
+      // The group's cluster ranks (x innermost), as bits of the mask.
+      Value mask = i32(rewriter, loc, 0);
+      for (int64_t member = 0; member < group; ++member) {
+        Value peer[3] = {coords[0], coords[1], coords[2]};
+        int64_t rest = member;
+        for (int64_t d : *dims) {
+          peer[d] = indexConstant(rewriter, loc, rest % sizes[d]);
+          rest /= sizes[d];
+        }
+        Value rank = arith::AddIOp::create(
+            rewriter, loc, peer[0],
+            arith::MulIOp::create(
+                rewriter, loc, indexConstant(rewriter, loc, sizes[0]),
+                arith::AddIOp::create(
+                    rewriter, loc, peer[1],
+                    arith::MulIOp::create(
+                        rewriter, loc, indexConstant(rewriter, loc, sizes[1]),
+                        peer[2]))));
+        mask = arith::OrIOp::create(
+            rewriter, loc, mask,
+            arith::ShLIOp::create(rewriter, loc, i32(rewriter, loc, 1),
+                                  toI32(rewriter, loc, rank)));
+      }
+      mask =
+          arith::TruncIOp::create(rewriter, loc, rewriter.getI16Type(), mask);
+      // The share: rows [place * rows, (place + 1) * rows) of the window.
+      int64_t rowElements = 1;
+      for (int64_t size : ArrayRef<int64_t>(share).drop_front())
+        rowElements *= size;
+      Value first = arith::MulIOp::create(
+          rewriter, loc, place, indexConstant(rewriter, loc, share[0]));
+      SmallVector<Value> offsets(site.window.offsets);
+      offsets[0] = arith::AddIOp::create(rewriter, loc, offsets[0], first);
+      Value start = arith::MulIOp::create(
+          rewriter, loc, first, indexConstant(rewriter, loc, rowElements));
+      forEachBox(rewriter, loc, *plan, share, offsets,
+                 [&](ValueRange coordinates, Value element) {
+                   loadBoxMulticast(
+                       rewriter, loc, *map, coordinates, site.shared,
+                       arith::AddIOp::create(rewriter, loc, start, element),
+                       barrier, mask);
+                 });
+    });
+    return true;
   }
 
   /// A copy into a tiled, swizzled buffer: one TMA box per tile with the

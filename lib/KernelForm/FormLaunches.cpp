@@ -234,9 +234,9 @@ bool isOnlyWritten(Value ref) {
   return true;
 }
 
-/// Gives every arrival on a cluster barrier in `body` the launch's cluster
-/// dimensions of the barrier's axes (names of `mesh`'s cluster axes, which
-/// the launch no longer has).
+/// Gives every arrival on a cluster barrier and every multicast copy in
+/// `body` the launch's cluster dimensions of their axes (names of `mesh`'s
+/// cluster axes, which the launch no longer has).
 void setClusterDims(Block &body, MeshAttr mesh) {
   body.walk([&](BarrierArriveOp arrive) {
     auto type = dyn_cast<ClusterBarrierType>(arrive.getBarrier().getType());
@@ -248,6 +248,16 @@ void setClusterDims(Block &body, MeshAttr mesh) {
                      mesh.getClusterNames().begin());
     arrive.setClusterDimsAttr(
         DenseI64ArrayAttr::get(arrive.getContext(), dims));
+  });
+  body.walk([&](CopyGmemToSmemOp copy) {
+    std::optional<ArrayAttr> axes = copy.getCollectiveAxes();
+    if (!axes || !mesh)
+      return;
+    SmallVector<int64_t> dims;
+    for (StringAttr axis : axes->getAsRange<StringAttr>())
+      dims.push_back(llvm::find(mesh.getClusterNames(), axis) -
+                     mesh.getClusterNames().begin());
+    copy.setClusterDimsAttr(DenseI64ArrayAttr::get(copy.getContext(), dims));
   });
 }
 

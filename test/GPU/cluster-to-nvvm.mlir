@@ -76,3 +76,52 @@ func.func @cluster_barrier(%o: memref<8xf32>) {
 // CHECK: nvvm.cluster.arrive
 // CHECK-NEXT: nvvm.cluster.wait
 // CHECK-NEXT: gpu.terminator
+
+// -----
+
+// A multicast copy: lane 0 expects the whole 8x64 window (2048 bytes) on
+// its own barrier and loads its half (4 rows from row 8i + 4 x, at byte
+// 1024 x of the buffer) into both CTAs of the cluster (mask bits 2 (y + z)
+// and 2 (y + z) + 1); the cluster meets after the barriers are
+// initialized and at the end.
+
+#mesh = #mgpu.mesh<grid = [4], grid_names = ["i"], cluster = [2], cluster_names = ["c"]>
+#x = #mgpu.block_spec<shape = [32, 64], index_map = affine_map<(i, c) -> (0, 0)>, memory_space = gmem>
+!buf = memref<8x64xf32, #gpu.address_space<workgroup>>
+!bar = !mgpu.barrier<count = 1>
+func.func @multicast(%x: memref<32x64xf32>) {
+  mgpu.pallas_call grid [4, 2] ins(%x : memref<32x64xf32>)
+      in_specs [#x] out_specs [] scratch [!buf, !bar] mesh #mesh {
+  ^bb0(%xg: memref<32x64xf32>, %window: !buf, %bar: !bar):
+    %c0 = arith.constant 0 : index
+    %c8 = arith.constant 8 : index
+    %i = mgpu.axis_index "i"
+    %row = arith.muli %i, %c8 : index
+    mgpu.copy_gmem_to_smem %xg[%row, 0], %window, %bar[%c0]
+        collective_axes ["c"] : memref<32x64xf32>, !buf, !bar
+    mgpu.barrier_wait %bar[%c0] : !bar
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @multicast
+// CHECK: gpu.launch
+// CHECK: nvvm.mbarrier.init
+// CHECK: gpu.barrier
+// CHECK-NEXT: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK: scf.if
+// CHECK-NEXT: nvvm.mbarrier.arrive.expect_tx %[[BAR:.*]], %c2048_i32
+// CHECK: %[[X:.*]] = gpu.cluster_block_id x
+// CHECK: %[[MASK:.*]] = arith.trunci %{{.*}} : i32 to i16
+// CHECK: arith.muli %[[X]], %c4 : index
+// CHECK: arith.muli %[[X]], %c1024 : index
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %[[BAR]], box[%c0_i32, %{{.*}}] multicast_mask = %[[MASK]] : !llvm.ptr<7>, !llvm.ptr
+// CHECK: nvvm.mbarrier.try_wait %[[BAR]]
+// CHECK: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK-NEXT: gpu.terminator
+
+// SM80-LABEL: func.func @multicast
+// SM80-NOT: multicast_mask
+// SM80: nvvm.mbarrier.arrive

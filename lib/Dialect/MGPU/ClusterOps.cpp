@@ -61,21 +61,81 @@ LogicalResult mlir::mgpu::verifyClusterBarrierAxes(Operation *op,
   return success();
 }
 
-LogicalResult mlir::mgpu::verifyClusterBarrierUse(Operation *op, Type barrier) {
-  auto type = dyn_cast<ClusterBarrierType>(barrier);
-  if (!type)
-    return success();
+/// The mesh of the kernel region around `op`: std::nullopt where there is
+/// none to check against (kernel form, launches, an mpmd_map region whose
+/// mesh is reported elsewhere); a null mesh for a pallas_call without one.
+static std::optional<MeshAttr> getKernelRegionMesh(Operation *op) {
   for (Region *region = op->getParentRegion(); region;
        region = region->getParentOp()->getParentRegion()) {
     Operation *parent = region->getParentOp();
     if (auto call = dyn_cast<PallasCallOp>(parent))
-      return verifyClusterBarrierAxes(op, type, call.getMeshAttrOrNull());
+      return call.getMeshAttrOrNull();
     if (auto map = dyn_cast<MpmdMapOp>(parent)) {
-      MeshAttr mesh = map.getMeshAttrOrNull(region->getRegionNumber());
-      return mesh ? verifyClusterBarrierAxes(op, type, mesh) : success();
+      if (MeshAttr mesh = map.getMeshAttrOrNull(region->getRegionNumber()))
+        return mesh;
+      return std::nullopt;
     }
     if (isa<FunctionOpInterface>(parent))
       break;
   }
+  return std::nullopt;
+}
+
+LogicalResult mlir::mgpu::verifyClusterBarrierUse(Operation *op, Type barrier) {
+  auto type = dyn_cast<ClusterBarrierType>(barrier);
+  if (!type)
+    return success();
+  if (std::optional<MeshAttr> mesh = getKernelRegionMesh(op))
+    return verifyClusterBarrierAxes(op, type, *mesh);
+  return success();
+}
+
+LogicalResult mlir::mgpu::verifyCollectiveCopy(CopyGmemToSmemOp op) {
+  std::optional<ArrayAttr> axes = op.getCollectiveAxes();
+  if (!axes)
+    return success();
+  if (axes->empty())
+    return op.emitOpError() << "expects at least one collective axis";
+  if (op.getTransforms())
+    return op.emitOpError() << "cannot multicast into a buffer with "
+                               "transforms (collective_axes with transforms)";
+  llvm::SmallSet<StringRef, 4> seen;
+  for (StringRef axis : axes->getAsValueRange<StringAttr>())
+    if (!seen.insert(axis).second)
+      return op.emitOpError()
+             << "collective axis '" << axis << "' is listed twice";
+  std::optional<MeshAttr> mesh = getKernelRegionMesh(op);
+  if (!mesh)
+    return success();
+  ArrayRef<StringAttr> names;
+  ArrayRef<int64_t> sizes;
+  if (*mesh) {
+    names = mesh->getClusterNames();
+    sizes = mesh->getCluster();
+  }
+  int64_t group = 1;
+  for (StringAttr axis : axes->getAsRange<StringAttr>()) {
+    const StringAttr *it = llvm::find(names, axis);
+    if (it == names.end()) {
+      InFlightDiagnostic diag = op.emitOpError()
+                                << "collective axis '" << axis.getValue()
+                                << "' is not a cluster axis of the mesh "
+                                   "(cluster axes: [";
+      llvm::interleave(
+          names,
+          [&](StringAttr name) { diag << "'" << name.getValue() << "'"; },
+          [&] { diag << ", "; });
+      diag << "])";
+      return diag;
+    }
+    group *= sizes[it - names.begin()];
+  }
+  auto dst = cast<MemRefType>(op.getDst().getType());
+  if (dst.getRank() == 0 || dst.getDimSize(0) % group)
+    return op.emitOpError()
+           << "multicasts to " << group
+           << " CTAs, each loading a share of the window's leading dimension, "
+              "which must be a multiple of "
+           << group << ", got " << formatTuple(dst.getShape());
   return success();
 }

@@ -188,6 +188,8 @@ LogicalResult CopyGmemToSmemOp::verify() {
   if (getTransforms() && failed(getSwizzledTiling(*this, "the destination",
                                                   *getTransforms(), dst)))
     return failure();
+  if (failed(verifyCollectiveCopy(*this)))
+    return failure();
   return verifyBarrierIndex(*this, getBarrier().getType(), getBarrierIndex());
 }
 

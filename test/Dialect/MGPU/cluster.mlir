@@ -55,3 +55,23 @@ func.func @two_axes(%o: memref<8xf32>) {
   }
   return
 }
+
+#x = #mgpu.block_spec<shape = [32, 64], index_map = affine_map<(i, c) -> (0, 0)>, memory_space = gmem>
+!buf = memref<8x64xf32, #gpu.address_space<workgroup>>
+!bar = !mgpu.barrier<count = 1>
+
+// CHECK-LABEL: func.func @multicast
+// CHECK: mgpu.copy_gmem_to_smem %{{.*}}[%{{.*}}, 0], %{{.*}}, %{{.*}}[%{{.*}}] collective_axes ["c"] : memref<32x64xf32>
+// CHECK: mgpu.copy_gmem_to_smem %{{.*}}[%{{.*}}, 0], %{{.*}}, %{{.*}}[%{{.*}}] collective_axes ["c"] cluster_dims [0] : memref<32x64xf32>
+func.func @multicast(%x: memref<32x64xf32>) {
+  mgpu.pallas_call grid [4, 2] ins(%x : memref<32x64xf32>)
+      in_specs [#x] out_specs [] scratch [!buf, !bar] mesh #mesh {
+  ^bb0(%xg: memref<32x64xf32>, %window: !buf, %bar: !bar):
+    %c0 = arith.constant 0 : index
+    mgpu.copy_gmem_to_smem %xg[%c0, 0], %window, %bar[%c0]
+        collective_axes ["c"] : memref<32x64xf32>, !buf, !bar
+    mgpu.copy_gmem_to_smem %xg[%c0, 0], %window, %bar[%c0]
+        collective_axes ["c"] cluster_dims [0] : memref<32x64xf32>, !buf, !bar
+  }
+  return
+}

@@ -78,3 +78,73 @@ func.func @mpmd(%o: memref<8xf32>, %bar0: !cbar) {
   }
   return
 }
+
+// -----
+
+#mesh = #mgpu.mesh<grid = [4], grid_names = ["i"], cluster = [2], cluster_names = ["c"]>
+#x = #mgpu.block_spec<shape = [32, 64], index_map = affine_map<(i, c) -> (0, 0)>, memory_space = gmem>
+!bar = !mgpu.barrier<count = 1>
+
+// Multicast copies: collective axes are the mesh's cluster axes, listed
+// once, and the group's size divides the window's leading dimension.
+func.func @multicast_grid_axis(%x: memref<32x64xf32>) {
+  mgpu.pallas_call grid [4, 2] ins(%x : memref<32x64xf32>)
+      in_specs [#x] out_specs [] scratch [memref<8x64xf32, #gpu.address_space<workgroup>>, !bar] mesh #mesh {
+  ^bb0(%xg: memref<32x64xf32>, %w: memref<8x64xf32, #gpu.address_space<workgroup>>, %bar: !bar):
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'mgpu.copy_gmem_to_smem' op collective axis 'i' is not a cluster axis of the mesh (cluster axes: ['c'])}}
+    mgpu.copy_gmem_to_smem %xg[%c0, 0], %w, %bar[%c0] collective_axes ["i"] : memref<32x64xf32>, memref<8x64xf32, #gpu.address_space<workgroup>>, !bar
+  }
+  return
+}
+
+// -----
+
+#mesh = #mgpu.mesh<grid = [4], grid_names = ["i"], cluster = [2], cluster_names = ["c"]>
+#x = #mgpu.block_spec<shape = [32, 64], index_map = affine_map<(i, c) -> (0, 0)>, memory_space = gmem>
+!bar = !mgpu.barrier<count = 1>
+
+func.func @multicast_twice(%x: memref<32x64xf32>) {
+  mgpu.pallas_call grid [4, 2] ins(%x : memref<32x64xf32>)
+      in_specs [#x] out_specs [] scratch [memref<8x64xf32, #gpu.address_space<workgroup>>, !bar] mesh #mesh {
+  ^bb0(%xg: memref<32x64xf32>, %w: memref<8x64xf32, #gpu.address_space<workgroup>>, %bar: !bar):
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'mgpu.copy_gmem_to_smem' op collective axis 'c' is listed twice}}
+    mgpu.copy_gmem_to_smem %xg[%c0, 0], %w, %bar[%c0] collective_axes ["c", "c"] : memref<32x64xf32>, memref<8x64xf32, #gpu.address_space<workgroup>>, !bar
+  }
+  return
+}
+
+// -----
+
+#mesh = #mgpu.mesh<grid = [2], grid_names = ["i"], cluster = [4], cluster_names = ["c"]>
+#x = #mgpu.block_spec<shape = [32, 64], index_map = affine_map<(i, c) -> (0, 0)>, memory_space = gmem>
+!bar = !mgpu.barrier<count = 1>
+
+func.func @multicast_uneven(%x: memref<32x64xf32>) {
+  mgpu.pallas_call grid [2, 4] ins(%x : memref<32x64xf32>)
+      in_specs [#x] out_specs [] scratch [memref<6x64xf32, #gpu.address_space<workgroup>>, !bar] mesh #mesh {
+  ^bb0(%xg: memref<32x64xf32>, %w: memref<6x64xf32, #gpu.address_space<workgroup>>, %bar: !bar):
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'mgpu.copy_gmem_to_smem' op multicasts to 4 CTAs, each loading a share of the window's leading dimension, which must be a multiple of 4, got (6, 64)}}
+    mgpu.copy_gmem_to_smem %xg[%c0, 0], %w, %bar[%c0] collective_axes ["c"] : memref<32x64xf32>, memref<6x64xf32, #gpu.address_space<workgroup>>, !bar
+  }
+  return
+}
+
+// -----
+
+#mesh = #mgpu.mesh<grid = [4], grid_names = ["i"], cluster = [2], cluster_names = ["c"]>
+#x = #mgpu.block_spec<shape = [128, 64], index_map = affine_map<(i, c) -> (0, 0)>, memory_space = gmem>
+!bar = !mgpu.barrier<count = 1>
+
+func.func @multicast_transforms(%x: memref<128x64xf16>) {
+  mgpu.pallas_call grid [4, 2] ins(%x : memref<128x64xf16>)
+      in_specs [#x] out_specs [] scratch [memref<64x64xf16, #gpu.address_space<workgroup>>, !bar] mesh #mesh {
+  ^bb0(%xg: memref<128x64xf16>, %w: memref<64x64xf16, #gpu.address_space<workgroup>>, %bar: !bar):
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'mgpu.copy_gmem_to_smem' op cannot multicast into a buffer with transforms (collective_axes with transforms)}}
+    mgpu.copy_gmem_to_smem %xg[%c0, 0], %w, %bar[%c0] transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>] collective_axes ["c"] : memref<128x64xf16>, memref<64x64xf16, #gpu.address_space<workgroup>>, !bar
+  }
+  return
+}

@@ -50,6 +50,19 @@ def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem"> {
     it so. `--mgpu-expand-pipelines="apply-transforms=1"` makes these copies
     from block specs.
 
+    With `collective_axes ["c", ..]` (cluster axes of the mesh) the copy is
+    a multicast, as JAX's `copy_gmem_to_smem(..., collective_axes=)`: every
+    CTA of this CTA's group along those axes runs the same copy (the same
+    window, into the same buffer and barrier of its own shared memory); the
+    window is split along its leading dimension into one share per CTA of
+    the group, each CTA loads its share into the buffer of every CTA of the
+    group, and each CTA's barrier counts the whole window (one arrival,
+    completing once all of its bytes have landed). The leading dimension is
+    a multiple of the group's size. Write the buffer again only once every
+    CTA of the group is done reading it (a cluster barrier or
+    `mgpu.cluster_sync`). `cluster_dims` (set by --mgpu-form-launches) are
+    the launch's cluster dimensions of the axes.
+
     ```mlir
     mgpu.copy_gmem_to_smem %a[%row, 0], %a_smem, %bar[%slot]
         : memref<1024x64xf16>, memref<128x64xf16, #gpu.address_space<workgroup>>,
@@ -63,12 +76,15 @@ def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem"> {
     Arg<AnyMemRef, "", [MemWrite]>:$dst,
     Arg<MGPU_BarrierType, "", [MemWrite]>:$barrier,
     Index:$barrier_index,
-    OptionalAttr<ArrayAttr>:$transforms
+    OptionalAttr<ArrayAttr>:$transforms,
+    OptionalAttr<StrArrayAttr>:$collective_axes,
+    OptionalAttr<DenseI64ArrayAttr>:$cluster_dims
   );
   let assemblyFormat = [{
     $src `` custom<WindowOffsets>($offsets, $static_offsets) `,` $dst `,`
-    $barrier `[` $barrier_index `]` (`transforms` $transforms^)? attr-dict
-    `:` type($src) `,` type($dst) `,` qualified(type($barrier))
+    $barrier `[` $barrier_index `]` (`transforms` $transforms^)?
+    (`collective_axes` $collective_axes^)? (`cluster_dims` $cluster_dims^)?
+    attr-dict `:` type($src) `,` type($dst) `,` qualified(type($barrier))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

@@ -131,6 +131,10 @@ LogicalResult verifyClusterBarrierAxes(Operation *op, ClusterBarrierType type,
 /// and launches have none to check against).
 LogicalResult verifyClusterBarrierUse(Operation *op, Type barrier);
 
+/// The collective axes of a multicast copy: cluster axes of the kernel's
+/// mesh, whose group's size divides the window's leading dimension.
+LogicalResult verifyCollectiveCopy(CopyGmemToSmemOp op);
+
 /// A wait inside a kernel for all but `pending` of the groups (named
 /// `groups` in messages) in flight, of which the hardware tracks `most`.
 LogicalResult verifyGroupWait(Operation *op, uint64_t pending, int64_t most,
