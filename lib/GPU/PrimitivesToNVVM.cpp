@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mgpu/GPU/PrimitivesToNVVM.h"
+#include "ClusterToNVVM.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/GPU/WarpgroupDistribution.h"
@@ -290,41 +291,6 @@ struct BarrierInitToNVVM : public ChipPattern<BarrierInitOp> {
   }
 };
 
-/// Runs `body` with the rank (i32) of every CTA of this CTA's cluster that
-/// differs from it only along the cluster dimensions `dims` (itself too):
-/// ranks are x-innermost (%cluster_ctarank).
-void forEachPeer(OpBuilder &b, Location loc, ArrayRef<int64_t> dims,
-                 function_ref<void(Value)> body) {
-  const gpu::Dimension all[3] = {gpu::Dimension::x, gpu::Dimension::y,
-                                 gpu::Dimension::z};
-  SmallVector<Value> sizes, coords;
-  for (gpu::Dimension d : all) {
-    sizes.push_back(gpu::ClusterDimBlocksOp::create(b, loc, d));
-    coords.push_back(gpu::ClusterBlockIdOp::create(b, loc, d));
-  }
-  SmallVector<Value> lower, upper, steps;
-  for (int64_t d : dims) {
-    lower.push_back(indexConstant(b, loc, 0));
-    upper.push_back(sizes[d]);
-    steps.push_back(indexConstant(b, loc, 1));
-  }
-  scf::buildLoopNest(
-      b, loc, lower, upper, steps,
-      [&](OpBuilder &nb, Location l, ValueRange ivs) {
-        SmallVector<Value> peer(coords);
-        for (auto [d, iv] : llvm::zip(dims, ivs))
-          peer[d] = iv;
-        Value rank = arith::AddIOp::create(
-            nb, l, peer[0],
-            arith::MulIOp::create(
-                nb, l, sizes[0],
-                arith::AddIOp::create(
-                    nb, l, peer[1],
-                    arith::MulIOp::create(nb, l, sizes[1], peer[2]))));
-        body(toI32(nb, l, rank));
-      });
-}
-
 /// barrier_arrive -> mbarrier.arrive on lane 0. On a cluster barrier, lane
 /// 0 arrives on the barrier of every CTA of its group: `mapa` gives the
 /// barrier's shared::cluster address in that CTA, and the arrival is a
@@ -341,17 +307,10 @@ struct BarrierArriveToNVVM : public OpConversionPattern<BarrierArriveOp> {
         return op.emitOpError() << "on a cluster barrier needs its "
                                    "cluster_dims (run --mgpu-form-launches)";
       onLaneZero(rewriter, loc, [&] {
-        Value local = barrierPointer(rewriter, loc, adaptor.getBarrier(),
-                                     adaptor.getIndex());
-        forEachPeer(rewriter, loc, *dims, [&](Value rank) {
-          Value remote = NVVM::MapaOp::create(
-              rewriter, loc,
-              LLVM::LLVMPointerType::get(rewriter.getContext(),
-                                         kClusterSharedSpace),
-              local, rank);
-          NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), remote, Value(),
-                                         NVVM::MemScopeKind::CLUSTER);
-        });
+        arriveOnClusterPeers(rewriter, loc,
+                             barrierPointer(rewriter, loc, adaptor.getBarrier(),
+                                            adaptor.getIndex()),
+                             *dims);
       });
       rewriter.eraseOp(op);
       return success();
@@ -423,25 +382,6 @@ struct CommitSmemToNVVM : public ChipPattern<CommitSmemOp> {
           rewriter, op.getLoc(), NVVM::ProxyKind::async_shared,
           NVVM::SharedSpaceAttr::get(rewriter.getContext(),
                                      NVVM::SharedSpace::shared_cta));
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// cluster_sync -> barrier.cluster.arrive (release) and barrier.cluster.wait
-/// (acquire) on every lane: every thread of every CTA of the cluster meets.
-/// Before sm_90, which has no clusters, a CTA-wide barrier.
-struct ClusterSyncToNVVM : public ChipPattern<ClusterSyncOp> {
-  using ChipPattern::ChipPattern;
-  LogicalResult
-  matchAndRewrite(ClusterSyncOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (hopper) {
-      NVVM::ClusterArriveOp::create(rewriter, op.getLoc(), UnitAttr());
-      NVVM::ClusterWaitOp::create(rewriter, op.getLoc(), UnitAttr());
-    } else {
-      gpu::BarrierOp::create(rewriter, op.getLoc());
-    }
     rewriter.eraseOp(op);
     return success();
   }
@@ -694,46 +634,7 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
       return false;
     onLaneZero(rewriter, loc, [&] {
       arriveExpectingAllOf(rewriter, loc, barrier, site.sharedType);
-      const gpu::Dimension all[3] = {gpu::Dimension::x, gpu::Dimension::y,
-                                     gpu::Dimension::z};
-      Value coords[3];
-      for (int d = 0; d < 3; ++d)
-        coords[d] = gpu::ClusterBlockIdOp::create(rewriter, loc, all[d]);
-      // This CTA's place in the group, the first axis innermost.
-      Value place = indexConstant(rewriter, loc, 0);
-      int64_t stride = 1;
-      for (int64_t d : *dims) {
-        place = arith::AddIOp::create(
-            rewriter, loc, place,
-            arith::MulIOp::create(rewriter, loc, coords[d],
-                                  indexConstant(rewriter, loc, stride)));
-        stride *= sizes[d];
-      }
-      // The group's cluster ranks (x innermost), as bits of the mask.
-      Value mask = i32(rewriter, loc, 0);
-      for (int64_t member = 0; member < group; ++member) {
-        Value peer[3] = {coords[0], coords[1], coords[2]};
-        int64_t rest = member;
-        for (int64_t d : *dims) {
-          peer[d] = indexConstant(rewriter, loc, rest % sizes[d]);
-          rest /= sizes[d];
-        }
-        Value rank = arith::AddIOp::create(
-            rewriter, loc, peer[0],
-            arith::MulIOp::create(
-                rewriter, loc, indexConstant(rewriter, loc, sizes[0]),
-                arith::AddIOp::create(
-                    rewriter, loc, peer[1],
-                    arith::MulIOp::create(
-                        rewriter, loc, indexConstant(rewriter, loc, sizes[1]),
-                        peer[2]))));
-        mask = arith::OrIOp::create(
-            rewriter, loc, mask,
-            arith::ShLIOp::create(rewriter, loc, i32(rewriter, loc, 1),
-                                  toI32(rewriter, loc, rank)));
-      }
-      mask =
-          arith::TruncIOp::create(rewriter, loc, rewriter.getI16Type(), mask);
+      auto [place, mask] = getMulticastGroup(rewriter, loc, *dims, sizes);
       // The share: rows [place * rows, (place + 1) * rows) of the window.
       int64_t rowElements = 1;
       for (int64_t size : ArrayRef<int64_t>(share).drop_front())
@@ -883,8 +784,9 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
   patterns.add<BarrierArriveToNVVM, SemaphoreWaitToNVVM, WgmmaWaitToNVVM>(
       converter, ctx);
   patterns.add<BarrierInitToNVVM, BarrierWaitToNVVM, CommitSmemToNVVM,
-               WaitSmemToGmemToNVVM, SetMaxRegistersToNVVM, ClusterSyncToNVVM>(
-      converter, ctx, hopper);
+               WaitSmemToGmemToNVVM, SetMaxRegistersToNVVM>(converter, ctx,
+                                                            hopper);
+  populateClusterToNVVMPatterns(converter, patterns, hopper);
   patterns.add(
       std::make_unique<CopyGmemToSmemToNVVM>(converter, ctx, hopper, maps));
   patterns.add(

@@ -366,8 +366,9 @@ void LaunchLowering::runClusters(ArrayRef<Value> gridSizes,
                                        tb, loc, cta, clusterSizes,
                                        /*hasOuterBound=*/true)
                                        .getResults());
-              status = runThread(tb, gridIds, clusterIds, thread,
-                                 sharedScratch(tb, arena, base), cluster);
+              if (failed(runThread(tb, gridIds, clusterIds, thread,
+                                   sharedScratch(tb, arena, base), cluster)))
+                status = failure();
             });
       });
 }
