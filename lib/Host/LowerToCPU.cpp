@@ -14,13 +14,15 @@
 // CTAs run one after another and their Pallas threads too, unless they may
 // wait for each other: the Pallas threads of a CTA that waits on a barrier
 // run on their own host threads (an OpenMP team per CTA), a launch with
-// cluster ops (cluster_sync) runs its clusters one after another, every
-// Pallas thread of the cluster's CTAs on its own host thread, and a launch
-// that waits on a semaphore runs every Pallas thread of every CTA on its
-// own host thread. A cluster_sync is one arrival on a host barrier word of
-// its cluster, counting every Pallas thread of the cluster, and a wait for
-// that phase (mgpuHostClusterSync), so clusters give the GPU's numbers
-// whatever the host threads' order.
+// cluster ops (cluster_sync, cluster barriers) runs its clusters one after
+// another, every Pallas thread of the cluster's CTAs on its own host
+// thread, and a launch that waits on a semaphore runs every Pallas thread
+// of every CTA on its own host thread. A cluster_sync is one arrival on a host
+// barrier word of its cluster, counting every Pallas thread of the cluster, and
+// a wait for that phase (mgpuHostClusterSync); an arrival on a cluster barrier
+// is one on the barrier in each CTA of its group, found in the arena slices of
+// the cluster's CTAs; so clusters give the GPU's numbers whatever the host
+// threads' order. Multicast copies are plain copies of the whole window.
 //
 //===----------------------------------------------------------------------===//
 
@@ -104,9 +106,6 @@ private:
   struct ClusterContext {
     Value words, index;
     int64_t threads;
-    /// The arena of shared scratch: CTA k of the cluster (k linear in the
-    /// cluster indices, the last innermost) has the slice k CTAs further.
-    Value arena;
   };
 
   int64_t clusterCtas() {
@@ -118,9 +117,10 @@ private:
 
   /// An arrival on a cluster barrier of the CTA at `clusterIds`: one on
   /// the barrier of that index in each CTA of its group, the same view of
-  /// the arena whole CTA slices away.
+  /// the arena whole CTA slices away (CTA k of a cluster, k linear in the
+  /// cluster indices with the last innermost, has the slice k CTAs after
+  /// the cluster's first).
   LogicalResult lowerClusterArrive(BarrierArriveOp arrive,
-                                   const ClusterContext &cluster,
                                    ValueRange clusterIds) {
     auto cast = arrive.getBarrier().getDefiningOp<UnrealizedConversionCastOp>();
     auto view = cast ? cast.getInputs().front().getDefiningOp<memref::ViewOp>()
@@ -174,7 +174,7 @@ private:
         arrives.push_back(arrive);
     });
     for (BarrierArriveOp arrive : arrives)
-      if (failed(lowerClusterArrive(arrive, cluster, clusterIds)))
+      if (failed(lowerClusterArrive(arrive, clusterIds)))
         return failure();
     op->walk([&](ClusterSyncOp sync) {
       OpBuilder cb(sync);
@@ -341,7 +341,7 @@ void LaunchLowering::runClusters(ArrayRef<Value> gridSizes,
   Value words = memref::AllocOp::create(b, loc, wordsType);
   toFree.push_back(words);
   Value zeroWord = arith::ConstantIntOp::create(b, loc, 0, 64);
-  ClusterContext cluster{words, zero, ctas * perCta, arena};
+  ClusterContext cluster{words, zero, ctas * perCta};
   scf::buildLoopNest(
       b, loc, SmallVector<Value>(gridSizes.size(), zero), gridSizes,
       SmallVector<Value>(gridSizes.size(), one),
@@ -400,8 +400,9 @@ void LaunchLowering::runConcurrently(ArrayRef<Value> gridSizes,
     Value inCluster = constant(nb, clusterCtas());
     Value first = arith::MulIOp::create(
         nb, loc, arith::DivUIOp::create(nb, loc, cta, inCluster), inCluster);
-    ClusterContext cluster{words, first, clusterCtas() * launch.getWarpgroups(),
-                           arena};
+    ClusterContext cluster{words, first,
+                           clusterCtas() *
+                               static_cast<int64_t>(launch.getWarpgroups())};
     Value thread = arith::RemUIOp::create(nb, loc, t, perCta);
     Value base = arith::MulIOp::create(nb, loc, cta, constant(nb, arenaBytes));
     SmallVector<Value> ids;
