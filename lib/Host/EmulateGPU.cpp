@@ -13,8 +13,11 @@
 // step letting the next lane run (mgpuEmuYield), and a warp shuffle goes
 // through a host array between two warp-wide barriers. A cluster_sync
 // counts every thread of the cluster on a barrier word of the cluster's
-// first CTA (mgpuHostClusterSync); the CTAs of a group have consecutive
-// slots, so a CTA finds its cluster's others from its own.
+// first CTA (mgpuHostClusterSync), and an arrival on a cluster barrier is
+// one on the barrier words of each CTA of its group; the CTAs of a group
+// have consecutive slots, so a CTA finds its cluster's others from its
+// own. A multicast copy lands the whole window in each CTA's own buffer
+// (the bytes the group's shares deliver on the GPU).
 //
 // Host-side gpu ops become their memref equivalents (alloc, copy, fill,
 // dealloc), async tokens disappear, and workgroup memory becomes one host
