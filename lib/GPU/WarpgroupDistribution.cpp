@@ -249,7 +249,8 @@ LogicalResult Distributor::distributeOp(Operation *op) {
       .Case<SemaphoreSignalOp, SemaphoreWaitOp>(
           [&](auto o) { return distributeSemaphore(o); })
       .Case([&](AtomicStoreOp o) { return distributeAtomic(o); })
-      .Case<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp, WaitSmemToGmemOp,
+      .Case<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp,
+            CommitSmemToGmemGroupOp, WaitSmemToGmemOp,
             BarrierArriveOp, BarrierWaitOp, WgmmaWaitOp, SetMaxRegistersOp>(
           [&](Operation *o) { return distributePrimitive(o); })
       .Case<memref::AllocOp, memref::AllocaOp>([&](Operation *o) {

@@ -251,6 +251,12 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
     });
     return success();
   }
+  if (isa<CommitSmemToGmemGroupOp>(op)) {
+    onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
+      callHostRuntime(nb, op, "mgpuEmuCommitCopiesToGlobal", {});
+    });
+    return success();
+  }
   if (auto wait = dyn_cast<WaitSmemToGmemOp>(op)) {
     onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
       callHostRuntime(nb, op, "mgpuEmuWaitCopiesToGlobal",
@@ -546,7 +552,8 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           return WalkResult::skip();
         }
         if (isa<BarrierInitOp, BarrierArriveOp, BarrierWaitOp, CopyGmemToSmemOp,
-                CopySmemToGmemOp, CommitSmemOp, WaitSmemToGmemOp,
+                CopySmemToGmemOp, CommitSmemOp, CommitSmemToGmemGroupOp,
+                WaitSmemToGmemOp,
                 SemaphoreWaitOp>(op)) {
           Value lane = arith::RemUIOp::create(
               nb, l, tid, indexConstant(nb, l, kWarpgroupLanes));

@@ -370,7 +370,8 @@ void mlir::mgpu::populatePrimitivesToCPUPatterns(const TypeConverter &converter,
                                                  RewritePatternSet &patterns) {
   patterns
       .add<CopyGmemToSmemToCPU, CopySmemToGmemToCPU, EraseOnCPU<CommitSmemOp>,
-           EraseOnCPU<WaitSmemToGmemOp>, BarrierInitToCPU, BarrierArriveToCPU,
+           EraseOnCPU<WaitSmemToGmemOp>,
+           EraseOnCPU<CommitSmemToGmemGroupOp>, BarrierInitToCPU, BarrierArriveToCPU,
            BarrierWaitToCPU, SemaphoreSignalToCPU, SemaphoreWaitToCPU,
            AtomicStoreToCPU, WgmmaToCPU, EraseOnCPU<WgmmaWaitOp>,
            EraseOnCPU<SetMaxRegistersOp>, LayoutCastToCPU>(
@@ -379,7 +380,7 @@ void mlir::mgpu::populatePrimitivesToCPUPatterns(const TypeConverter &converter,
 
 void mlir::mgpu::configurePrimitivesToCPULegality(ConversionTarget &target) {
   target.addIllegalOp<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp,
-                      WaitSmemToGmemOp, BarrierInitOp, BarrierArriveOp,
+                      WaitSmemToGmemOp, CommitSmemToGmemGroupOp, BarrierInitOp, BarrierArriveOp,
                       BarrierWaitOp, SemaphoreSignalOp, SemaphoreWaitOp,
                       AtomicStoreOp, WgmmaOp, WgmmaWaitOp, SetMaxRegistersOp,
                       LayoutCastOp>();

@@ -123,6 +123,28 @@ def MGPU_CommitSmemOp : MGPU_Op<"commit_smem",
   let hasVerifier = 1;
 }
 
+def MGPU_CommitSmemToGmemGroupOp : MGPU_Op<"commit_smem_to_gmem_group",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "close the current bulk group of copies out";
+  let description = [{
+    Closes this Pallas thread's open bulk group: the `copy_smem_to_gmem`s
+    issued with `commit_group = false` since the last group was closed
+    become one group, which `mgpu.wait_smem_to_gmem` counts as one
+    (plgpu.commit_smem_to_gmem_group). With nothing open it closes an empty
+    group, as `cp.async.bulk.commit_group` does.
+
+    ```mlir
+    mgpu.commit_smem
+    mgpu.copy_smem_to_gmem %lo, %o[0, 0] {commit_group = false} : ...
+    mgpu.copy_smem_to_gmem %hi, %o[64, 0] {commit_group = false} : ...
+    mgpu.commit_smem_to_gmem_group
+    mgpu.wait_smem_to_gmem 0
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
 def MGPU_WaitSmemToGmemOp : MGPU_Op<"wait_smem_to_gmem",
     [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "wait for copies out of shared memory";
