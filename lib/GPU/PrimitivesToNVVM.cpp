@@ -695,8 +695,7 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
       converter, ctx);
   patterns.add<BarrierInitToNVVM, BarrierWaitToNVVM, CommitSmemToNVVM,
                WaitSmemToGmemToNVVM, CommitSmemToGmemGroupToNVVM,
-               SetMaxRegistersToNVVM>(converter, ctx,
-                                                            hopper);
+               SetMaxRegistersToNVVM>(converter, ctx, hopper);
   patterns.add(
       std::make_unique<CopyGmemToSmemToNVVM>(converter, ctx, hopper, maps));
   patterns.add(
@@ -704,11 +703,10 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
 }
 
 void mlir::mgpu::configurePrimitivesToNVVMLegality(ConversionTarget &target) {
-  target
-      .addIllegalOp<BarrierInitOp, BarrierArriveOp, BarrierWaitOp, CommitSmemOp,
-                    WaitSmemToGmemOp, CommitSmemToGmemGroupOp, CopyGmemToSmemOp,
-                    CopySmemToGmemOp,
-                    SemaphoreWaitOp, WgmmaWaitOp, SetMaxRegistersOp>();
+  target.addIllegalOp<BarrierInitOp, BarrierArriveOp, BarrierWaitOp,
+                      CommitSmemOp, WaitSmemToGmemOp, CommitSmemToGmemGroupOp,
+                      CopyGmemToSmemOp, CopySmemToGmemOp, SemaphoreWaitOp,
+                      WgmmaWaitOp, SetMaxRegistersOp>();
 }
 
 //===----------------------------------------------------------------------===//

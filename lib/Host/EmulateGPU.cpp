@@ -553,8 +553,7 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
         }
         if (isa<BarrierInitOp, BarrierArriveOp, BarrierWaitOp, CopyGmemToSmemOp,
                 CopySmemToGmemOp, CommitSmemOp, CommitSmemToGmemGroupOp,
-                WaitSmemToGmemOp,
-                SemaphoreWaitOp>(op)) {
+                WaitSmemToGmemOp, SemaphoreWaitOp>(op)) {
           Value lane = arith::RemUIOp::create(
               nb, l, tid, indexConstant(nb, l, kWarpgroupLanes));
           if (failed(emulatePrimitive(nb, op, lane)))

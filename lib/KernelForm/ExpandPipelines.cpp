@@ -21,6 +21,7 @@
 
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
+#include "mgpu/KernelForm/KernelScratch.h"
 #include "mgpu/KernelForm/LayoutAssignment.h"
 #include "mgpu/KernelForm/MoveBody.h"
 #include "mgpu/KernelForm/PipelineExpansion.h"
@@ -373,53 +374,6 @@ LogicalResult expandPallasCall(PallasCallOp op) {
 
 /// Where an emit_pipeline runs: its kernel, the kernel region's mesh (for
 /// the number of Pallas threads of a CTA).
-struct KernelRegion {
-  Operation *kernel;
-  MeshAttr mesh;
-};
-
-FailureOr<KernelRegion> getKernelRegion(EmitPipelineOp op) {
-  for (Region *region = op->getParentRegion(); region;
-       region = region->getParentOp()->getParentRegion()) {
-    Operation *parent = region->getParentOp();
-    if (auto call = dyn_cast<PallasCallOp>(parent))
-      return KernelRegion{parent, call.getMeshAttrOrNull()};
-    if (auto map = dyn_cast<MpmdMapOp>(parent))
-      return KernelRegion{parent,
-                          map.getMeshAttrOrNull(region->getRegionNumber())};
-  }
-  return op.emitOpError() << "must be inside a pallas_call or mpmd_map";
-}
-
-/// Appends scratch operands of `types` to `kernel` (a region argument each
-/// in every region), counted as internal scratch; returns the new
-/// arguments of `region`.
-SmallVector<Value> addScratch(Operation *kernel, ArrayRef<Type> types,
-                              Region *region) {
-  MLIRContext *ctx = kernel->getContext();
-  SmallVector<Attribute> scratch;
-  if (auto existing = kernel->getAttrOfType<ArrayAttr>("scratch"))
-    llvm::append_range(scratch, existing);
-  for (Type type : types)
-    scratch.push_back(TypeAttr::get(type));
-  kernel->setAttr("scratch", ArrayAttr::get(ctx, scratch));
-  // Not the user's scratch: S5 does not count it.
-  StringLiteral internal = MGPUDialect::getInternalScratchAttrName();
-  int64_t before = 0;
-  if (auto count = kernel->getAttrOfType<IntegerAttr>(internal))
-    before = count.getInt();
-  kernel->setAttr(internal, IntegerAttr::get(IntegerType::get(ctx, 64),
-                                             before + types.size()));
-  SmallVector<Value> added;
-  for (Region &r : kernel->getRegions())
-    for (Type type : types) {
-      BlockArgument arg = r.front().addArgument(type, kernel->getLoc());
-      if (&r == region)
-        added.push_back(arg);
-    }
-  return added;
-}
-
 LogicalResult expandEmitPipeline(EmitPipelineOp op) {
   FailureOr<KernelRegion> where = getKernelRegion(op);
   if (failed(where))
@@ -458,7 +412,7 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op) {
   for (BarrierType barrier : layout.barriers)
     types.push_back(BarrierType::get(ctx, barrier.getCount() * copies,
                                      barrier.getArrivals()));
-  SmallVector<Value> added = addScratch(kernel, types, region);
+  SmallVector<Value> added = addInternalScratch(kernel, types, region);
 
   PipelineResources resources;
   unsigned next = 0;

@@ -400,6 +400,53 @@ def MGPU_LayoutCastOp : MGPU_Op<"layout_cast", [Pure]> {
 // emit_pipeline
 //===----------------------------------------------------------------------===//
 
+def MGPU_RunScopedOp : MGPU_Op<"run_scoped", [
+    SingleBlockImplicitTerminator<"YieldOp">,
+    RecursiveMemoryEffects]> {
+  let summary = "a region with its own buffers, barriers and accumulators";
+  let description = [{
+    Runs its region once, with allocations that live only inside it
+    (`pl.run_scoped`), and returns what the region yields. The region's
+    arguments are the allocations:
+    - a shared-memory buffer (`memref<..., #gpu.address_space<workgroup>>`)
+      or a barrier array (`!mgpu.barrier<...>`): one per CTA, its contents
+      undefined on entry. In a kernel with several Pallas threads these are
+      shared by all of them, which JAX asks to be spelled out:
+      `collective_axes [<thread axis>]`.
+    - a vector: an accumulator in registers (`plgpu.ACC`), zero on entry,
+      one per Pallas thread, so never collective. Thread it through
+      `mgpu.wgmma` (and the loops around it) and yield what is needed.
+
+    The lowering (`--mgpu-lower-run-scoped`) gives each buffer and barrier
+    a scratch entry of the kernel (an entry of its own: two scopes one after
+    the other do not share memory, as they do in JAX) and each accumulator
+    a zero vector, then inlines the region.
+
+    ```mlir
+    %sum = mgpu.run_scoped collective_axes ["wg"] -> vector<128xf32> {
+    ^bb0(%buf: memref<128xf32, #gpu.address_space<workgroup>>,
+         %bar: !mgpu.barrier<count = 1>):
+      ...
+      mgpu.yield %v : vector<128xf32>
+    }
+    %acc = mgpu.run_scoped -> vector<64x128xf32> {
+    ^bb0(%zero: vector<64x128xf32>):
+      %d = mgpu.wgmma %zero, %a, %b : ...
+      mgpu.wgmma_wait 0
+      mgpu.yield %d : vector<64x128xf32>
+    }
+    ```
+  }];
+  let arguments = (ins OptionalAttr<StrArrayAttr>:$collective_axes);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    (`collective_axes` $collective_axes^)? (`->` type($results)^)?
+    attr-dict-with-keyword $body
+  }];
+  let hasRegionVerifier = 1;
+}
+
 def MGPU_EmitPipelineOp : MGPU_Op<"emit_pipeline", [
     AttrSizedOperandSegments,
     SingleBlockImplicitTerminator<"YieldOp">,
