@@ -321,7 +321,8 @@ LogicalResult expandPallasCall(PallasCallOp op) {
   };
 
   auto buildStep = [&](OpBuilder &nb, Location, ValueRange stepIds,
-                       ValueRange views) -> LogicalResult {
+                       ValueRange views,
+                       ValueRange) -> FailureOr<SmallVector<Value>> {
     for (auto [view, arg] : llvm::zip(views, blockArgs))
       oldArgs[arg] = view;
     SmallVector<Value> ids = schedule.gridIdsAt(nb, loc, stepIds);
@@ -333,7 +334,7 @@ LogicalResult expandPallasCall(PallasCallOp op) {
       id.erase();
     });
     moveBody(nb, oldBody, oldArgs);
-    return success();
+    return SmallVector<Value>();
   };
   if (stepSizes.empty() && blocks.empty()) {
     // Nothing to stage, nothing to loop over: the body runs as it is.
@@ -459,22 +460,37 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op) {
 
   Block &body = op.getBody().front();
   size_t rank = stepSizes.size();
+  size_t numArrays = op.getIns().size() + op.getOuts().size();
   SmallVector<Value> args(body.getNumArguments());
   for (auto [i, array] :
-       llvm::enumerate(op.getOperands().drop_front(op.getGrid().size())))
+       llvm::enumerate(op.getOperands().slice(op.getGrid().size(), numArrays)))
     args[rank + i] = array;
   auto buildStep = [&](OpBuilder &nb, Location, ValueRange stepIds,
-                       ValueRange views) -> LogicalResult {
+                       ValueRange views,
+                       ValueRange carries) -> FailureOr<SmallVector<Value>> {
     for (size_t d = 0; d < rank; ++d)
       args[d] = stepIds[d];
     for (auto [view, arg] : llvm::zip(views, blockArgs))
       args[rank + arg] = view;
+    for (auto [i, carry] : llvm::enumerate(carries))
+      args[rank + numArrays + i] = carry;
+    // What the step yields, read before its arguments are replaced (a
+    // carry passed on unchanged is one of them).
+    SmallVector<Value> next;
+    for (Value value : cast<YieldOp>(body.getTerminator()).getValues()) {
+      auto arg = dyn_cast<BlockArgument>(value);
+      next.push_back(arg && arg.getOwner() == &body ? args[arg.getArgNumber()]
+                                                    : value);
+    }
     moveBody(nb, body, args);
-    return success();
+    return next;
   };
-  if (failed(
-          emitPipeline(b, loc, blocks, layout, resources, schedule, buildStep)))
+  FailureOr<SmallVector<Value>> carried =
+      emitPipeline(b, loc, blocks, layout, resources, schedule, buildStep,
+                   op.getInitCarry());
+  if (failed(carried))
     return failure();
+  op->replaceAllUsesWith(*carried);
   op.erase();
   return success();
 }

@@ -132,7 +132,8 @@ PipelineLayout mlir::mgpu::planPipeline(MLIRContext *ctx,
   return layout;
 }
 
-LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
+FailureOr<SmallVector<Value>>
+PipelineEmitter::emit(PipelineStepBuilder buildStep, ValueRange initCarry) {
   countSteps();
   int64_t depth = layout.depth;
   size_t numBlocks = blocks.size();
@@ -179,7 +180,8 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
   }
 
   // The step loop carries, per block: the current slot (rotating blocks)
-  // and the newest slot fetched (prefetched inputs).
+  // and the newest slot fetched (prefetched inputs); then the body's own
+  // carries.
   struct Carried {
     int cur = -1, newest = -1;
   };
@@ -195,6 +197,8 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
       inits.push_back(newest[i]);
     }
   }
+  size_t firstCarry = inits.size();
+  llvm::append_range(inits, initCarry);
   auto loop = stepLoop(inits);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -270,8 +274,12 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
         });
 
     // 5. The body.
-    if (failed(buildStepAt(s, buildStep, curOf)))
+    FailureOr<SmallVector<Value>> carriedOut =
+        buildStepAt(s, buildStep, curOf, iterArgs.drop_front(firstCarry));
+    if (failed(carriedOut))
       return failure();
+    for (auto [i, value] : llvm::enumerate(*carriedOut))
+      yields[firstCarry + i] = value;
 
     // 6. Outputs whose block index changes after this step go out.
     Value anyLeaving;
@@ -313,16 +321,19 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
   if (llvm::any_of(blocks,
                    [](const PipelinedBlock &block) { return block.isOutput; }))
     issue(Value(), [&] { WaitSmemToGmemOp::create(b, loc, 0, false); });
-  return success();
+  return SmallVector<Value>(loop.getResults().drop_front(firstCarry));
 }
 
-LogicalResult mlir::mgpu::emitPipeline(OpBuilder &b, Location loc,
-                                       ArrayRef<PipelinedBlock> blocks,
-                                       const PipelineLayout &layout,
-                                       const PipelineResources &resources,
-                                       const PipelineSchedule &schedule,
-                                       PipelineStepBuilder buildStep) {
+FailureOr<SmallVector<Value>> mlir::mgpu::emitPipeline(
+    OpBuilder &b, Location loc, ArrayRef<PipelinedBlock> blocks,
+    const PipelineLayout &layout, const PipelineResources &resources,
+    const PipelineSchedule &schedule, PipelineStepBuilder buildStep,
+    ValueRange initCarry) {
   PipelineEmitter emitter(b, loc, blocks, layout, resources, schedule);
-  return schedule.computeThreads > 0 ? emitter.emitWarpSpecialized(buildStep)
-                                     : emitter.emit(buildStep);
+  if (schedule.computeThreads == 0)
+    return emitter.emit(buildStep, initCarry);
+  // The verifier refuses carries with warp specialization.
+  if (failed(emitter.emitWarpSpecialized(buildStep)))
+    return failure();
+  return SmallVector<Value>();
 }

@@ -172,7 +172,7 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
     when(changed, [&] { waitFor(i, curOf(i)); });
   }
 
-  if (failed(buildStepAt(s, buildStep, curOf)))
+  if (failed(buildStepAt(s, buildStep, curOf, /*carries=*/{})))
     return failure();
 
   // A slot is released once the tensor cores are done reading it too.

@@ -667,8 +667,8 @@ LogicalResult EmitPipelineOp::verify() {
   if (failed(verifyGridSizes(*this, grid,
                              [&](unsigned) { return llvm::to_vector(grid); })))
     return failure();
-  for (auto [i, operand] : llvm::enumerate(
-           getOperation()->getOperands().drop_front(getGrid().size())))
+  for (auto [i, operand] : llvm::enumerate(getOperation()->getOperands().slice(
+           getGrid().size(), getIns().size() + getOuts().size())))
     if (isWorkgroupMemRef(operand.getType())) {
       InFlightDiagnostic diag = emitOpError()
                                 << "pipelines global-memory refs, but operand #"
@@ -700,5 +700,11 @@ LogicalResult EmitPipelineOp::verifyRegions() {
   appendBlockTypes(getOuts(), getOutSpecs(), expected);
   llvm::append_range(origins,
                      getOriginNames(getIns().size(), getOuts().size(), 0));
+  for (auto [i, type] : llvm::enumerate(getInitCarry().getTypes())) {
+    expected.push_back(type);
+    origins.push_back("carry " + std::to_string(i));
+  }
+  if (failed(verifyPipelineCarries(*this)))
+    return failure();
   return verifyRegionArguments(*this, getBody(), "body", expected, origins);
 }

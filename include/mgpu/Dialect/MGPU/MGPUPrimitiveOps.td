@@ -464,7 +464,11 @@ def MGPU_EmitPipelineOp : MGPU_Op<"emit_pipeline", [
     part of an array a program works on (plgpu.emit_pipeline).
 
     The body's arguments are the grid indices (`index`), then one buffer per
-    input and output block. The body may use the values of the enclosing
+    input and output block, then the carried values: with `init_carry`
+    (JAX's `init_carry`), the body receives the previous step's carry (the
+    initial values at the first step), yields the next one
+    (`mgpu.yield %c : T`), and the pipeline returns the last (results of
+    the types of `init_carry`). Not with `warp_specialization`. The body may use the values of the enclosing
     kernel (program ids, scalars). The Pallas thread that runs an
     emit_pipeline runs all of it; when several Pallas threads of a CTA run
     the same emit_pipeline, each has its own buffers.
@@ -509,19 +513,23 @@ def MGPU_EmitPipelineOp : MGPU_Op<"emit_pipeline", [
     DenseI64ArrayAttr:$static_grid,
     Variadic<AnyMemRef>:$ins,
     Variadic<AnyMemRef>:$outs,
+    Variadic<AnyType>:$init_carry,
     ArrayAttr:$in_specs,
     ArrayAttr:$out_specs,
     OptionalAttr<MGPU_CompilerParamsAttr>:$params,
     OptionalAttr<MGPU_WarpSpecializationAttr>:$warp_specialization
   );
+  let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     `grid` custom<DynamicIndexList>($grid, $static_grid)
     (`ins` `(` $ins^ `:` type($ins) `)`)?
     (`outs` `(` $outs^ `:` type($outs) `)`)?
+    (`init_carry` `(` $init_carry^ `:` type($init_carry) `)`)?
     `in_specs` $in_specs `out_specs` $out_specs
     (`params` qualified($params)^)?
     (`warp_specialization` qualified($warp_specialization)^)?
+    (`->` type($results)^)?
     attr-dict-with-keyword $body
   }];
   let hasVerifier = 1;

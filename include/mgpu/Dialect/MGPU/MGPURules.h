@@ -116,6 +116,11 @@ MeshAttr getEnclosingMesh(Operation *op);
 /// more, no array both read and written, register budgets that fit.
 LogicalResult verifyWarpSpecialization(EmitPipelineOp op);
 
+/// The values an emit_pipeline carries across steps (`init_carry`): its
+/// results, its body's last arguments and its yield have their types; not
+/// with warp specialization.
+LogicalResult verifyPipelineCarries(EmitPipelineOp op);
+
 /// The kernel-level ops' home: whether `op` is inside a pallas_call,
 /// mpmd_map or emit_pipeline region, or in lowered GPU code (gpu.launch,
 /// gpu.func) where the backends put them; else an error naming `op`.

@@ -1,4 +1,4 @@
-//===- RunScopedOp.cpp - mgpu.run_scoped and the values of mgpu.yield -----===//
+//===- RegionValues.cpp - Values out of regions: run_scoped, carries ------===//
 //
 // `mgpu.run_scoped` is `pl.run_scoped`: a region whose arguments are
 // allocations living only inside it. JAX's rules for them come from its
@@ -7,8 +7,9 @@
 // multithreaded kernel must name the thread axis in `collective_axes`; an
 // accumulator belongs to one Pallas thread, so never with `collective_axes`;
 // and no axis other than the thread axis is collective. The messages are
-// JAX's. The same file checks what a `mgpu.yield` carries for its parent,
-// since run_scoped is the region that yields values.
+// JAX's. The same file checks the other region that yields values, an
+// emit_pipeline with `init_carry`, and what a `mgpu.yield` carries for each
+// parent.
 //
 //===----------------------------------------------------------------------===//
 
@@ -95,9 +96,38 @@ LogicalResult RunScopedOp::verifyRegions() {
   return success();
 }
 
+LogicalResult mlir::mgpu::verifyPipelineCarries(EmitPipelineOp op) {
+  TypeRange carried = op.getInitCarry().getTypes();
+  if (op.getResultTypes() != carried)
+    return op.emitOpError()
+           << "returns (" << op.getResultTypes()
+           << "), but carries values of types (" << carried << ")";
+  if (!carried.empty() && op.getWarpSpecializationAttr()) {
+    InFlightDiagnostic diag = op.emitOpError()
+                              << "carries values across steps, which a "
+                                 "warp-specialized pipeline does not support";
+    diag.attachNote() << "keep the carry in the compute threads' own "
+                         "buffers, or drop warp_specialization";
+    return diag;
+  }
+  Block &body = op.getBody().front();
+  if (body.getNumArguments() < carried.size() ||
+      TypeRange(body.getArguments().take_back(carried.size())) != carried)
+    return op.emitOpError() << "body must end with one argument per carried "
+                               "value, of types ("
+                            << carried << ")";
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (yield.getValues().getTypes() != carried)
+    return yield.emitOpError()
+           << "yields (" << yield.getValues().getTypes()
+           << "), but its emit_pipeline carries (" << carried << ")";
+  return success();
+}
+
 LogicalResult YieldOp::verify() {
-  // The types a run_scoped yields are checked with its region.
-  if (isa<RunScopedOp>((*this)->getParentOp()) || getValues().empty())
+  // What a run_scoped or emit_pipeline yields is checked with its region.
+  if (isa<RunScopedOp, EmitPipelineOp>((*this)->getParentOp()) ||
+      getValues().empty())
     return success();
   return emitOpError() << "yields values out of a '"
                        << (*this)->getParentOp()->getName()
