@@ -20,6 +20,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace mlir::mgpu;
 
@@ -142,7 +144,13 @@ PipelineEmitter::emit(PipelineStepBuilder buildStep, ValueRange initCarry) {
     if (isPrefetched(i))
       prefetched.push_back(i);
 
-  // Prologue: the blocks of steps 0 .. depth - 2, each into the next slot of
+  // How many steps ahead each input is fetched: depth - 1, less its
+  // delay_release (its slot is kept that many steps after its own).
+  auto aheadOf = [&](size_t i) {
+    return std::max<int64_t>(0, depth - 1 - blocks[i].spec.getDelayRelease());
+  };
+
+  // Prologue: the blocks of steps 0 .. ahead - 1, each into the next slot of
   // its ring when its block index changes. The ring starts at its last slot
   // so that the first fetch goes to slot 0.
   SmallVector<Value> newest(numBlocks);
@@ -168,6 +176,10 @@ PipelineEmitter::emit(PipelineStepBuilder buildStep, ValueRange initCarry) {
       Value previous = prologue.getRegionIterArgs()[arg++];
       Value changes =
           orValues(isFirst, differs(around->now[i], around->before[i]));
+      if (aheadOf(i) < depth - 1)
+        changes = andValues(
+            changes, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, j,
+                                           index(aheadOf(i))));
       Value slot = arith::SelectOp::create(b, loc, changes,
                                            nextSlot(i, previous), previous);
       issue(changes, [&] { fetch(i, around->now[i], slot); });
@@ -224,9 +236,12 @@ PipelineEmitter::emit(PipelineStepBuilder buildStep, ValueRange initCarry) {
       leaving[i] = orValues(isLast, differs(now[i], around->after[i]));
     }
 
-    // 1. Fetch the blocks of step s + depth - 1.
-    if (!prefetched.empty()) {
-      Value t = arith::AddIOp::create(b, loc, s, index(depth - 1));
+    // 1. Fetch the blocks of step s + ahead, per distance ahead.
+    std::map<int64_t, SmallVector<size_t>> byDistance;
+    for (size_t i : prefetched)
+      byDistance[aheadOf(i)].push_back(i);
+    for (auto &[distance, members] : byDistance) {
+      Value t = arith::AddIOp::create(b, loc, s, index(distance));
       Value inRange =
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, t, steps);
       Value tClamped = arith::MinUIOp::create(b, loc, t, last);
@@ -236,7 +251,7 @@ PipelineEmitter::emit(PipelineStepBuilder buildStep, ValueRange initCarry) {
         return failure();
       Value tIsFirst =
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t, zero);
-      for (size_t i : prefetched) {
+      for (size_t i : members) {
         Value previous = iterArgs[carried[i].newest];
         Value fetches = andValues(
             inRange,

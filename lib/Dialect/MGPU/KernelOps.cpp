@@ -401,7 +401,9 @@ LogicalResult PallasCallOp::verify() {
                               jax ? "outputs" : "outs")))
     return failure();
 
-  if (failed(verifyScratchTypes(*this, getScratch())))
+  if (failed(verifyScratchTypes(*this, getScratch())) ||
+      failed(verifyDelayRelease(*this, getInSpecs(), getOutSpecs(), params,
+                                /*warpSpecialized=*/false)))
     return failure();
 
   // The kernel form stages nothing itself.
@@ -687,6 +689,10 @@ LogicalResult EmitPipelineOp::verify() {
     diag.attachNote() << "remove dimension_semantics from params";
     return diag;
   }
+  if (failed(verifyDelayRelease(*this, getInSpecs(), getOutSpecs(),
+                                getParamsAttr(),
+                                bool(getWarpSpecializationAttr()))))
+    return failure();
   return verifyWarpSpecialization(*this);
 }
 
