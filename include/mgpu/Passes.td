@@ -135,6 +135,32 @@ def MGPUMathFlags : Pass<"mgpu-math-flags"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def MGPULowerRunScoped : Pass<"mgpu-lower-run-scoped"> {
+  let summary = "Give run_scoped allocations scratch entries and inline them";
+  let description = [{
+    Each `mgpu.run_scoped` becomes its region, inlined where it stood: a
+    shared-memory buffer or barrier array it allocates becomes a scratch
+    entry of the enclosing `pallas_call` or `mpmd_map` (counted in
+    `mgpu.internal_scratch`, so rule S5 does not see it), an accumulator
+    (a vector argument) a zero constant, and its results the values it
+    yields. Scopes do not share memory with each other (JAX reuses a
+    finished scope's shared memory); a scope inside a loop reuses its
+    entries at every iteration, barriers with their phases carried on.
+
+    ```mlir
+    %r = mgpu.run_scoped -> vector<4xf32> {
+    ^bb0(%buf: memref<4xf32, #gpu.address_space<workgroup>>):
+      ...
+      mgpu.yield %v : vector<4xf32>
+    }
+    // becomes, with %buf a new scratch argument of the kernel region:
+    ...
+    // and %r replaced by %v
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def MGPUExpandPipelines : Pass<"mgpu-expand-pipelines"> {
   let summary = "pallas_call and emit_pipeline to explicit step loops over "
                 "kernel-level ops";

@@ -409,6 +409,24 @@ struct WaitSmemToGmemToNVVM : public ChipPattern<WaitSmemToGmemOp> {
   }
 };
 
+/// commit_smem_to_gmem_group -> cp.async.bulk.commit_group on lane 0, which
+/// issued the copies; nothing before sm_90, where copies out are done when
+/// they return.
+struct CommitSmemToGmemGroupToNVVM
+    : public ChipPattern<CommitSmemToGmemGroupOp> {
+  using ChipPattern::ChipPattern;
+  LogicalResult
+  matchAndRewrite(CommitSmemToGmemGroupOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (hopper)
+      onLaneZero(rewriter, op.getLoc(), [&] {
+        NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, op.getLoc());
+      });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// semaphore_wait (on lane 0, where the distribution puts it) -> a spin on
 /// "subtract if at least value" (one atomic read-modify-write), sleeping
 /// between attempts, then a fence that acquires what the signal released.
@@ -784,8 +802,8 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
   patterns.add<BarrierArriveToNVVM, SemaphoreWaitToNVVM, WgmmaWaitToNVVM>(
       converter, ctx);
   patterns.add<BarrierInitToNVVM, BarrierWaitToNVVM, CommitSmemToNVVM,
-               WaitSmemToGmemToNVVM, SetMaxRegistersToNVVM>(converter, ctx,
-                                                            hopper);
+               WaitSmemToGmemToNVVM, CommitSmemToGmemGroupToNVVM,
+               SetMaxRegistersToNVVM>(converter, ctx, hopper);
   populateClusterToNVVMPatterns(converter, patterns, hopper);
   patterns.add(
       std::make_unique<CopyGmemToSmemToNVVM>(converter, ctx, hopper, maps));
@@ -795,9 +813,9 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
 
 void mlir::mgpu::configurePrimitivesToNVVMLegality(ConversionTarget &target) {
   target.addIllegalOp<BarrierInitOp, BarrierArriveOp, BarrierWaitOp,
-                      CommitSmemOp, WaitSmemToGmemOp, CopyGmemToSmemOp,
-                      CopySmemToGmemOp, SemaphoreWaitOp, WgmmaWaitOp,
-                      SetMaxRegistersOp, ClusterSyncOp>();
+                      CommitSmemOp, WaitSmemToGmemOp, CommitSmemToGmemGroupOp,
+                      CopyGmemToSmemOp, CopySmemToGmemOp, SemaphoreWaitOp,
+                      WgmmaWaitOp, SetMaxRegistersOp, ClusterSyncOp>();
 }
 
 //===----------------------------------------------------------------------===//

@@ -249,9 +249,10 @@ LogicalResult Distributor::distributeOp(Operation *op) {
       .Case<SemaphoreSignalOp, SemaphoreWaitOp>(
           [&](auto o) { return distributeSemaphore(o); })
       .Case([&](AtomicStoreOp o) { return distributeAtomic(o); })
-      .Case<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp, WaitSmemToGmemOp,
-            BarrierArriveOp, BarrierWaitOp, WgmmaWaitOp, SetMaxRegistersOp,
-            ClusterSyncOp>([&](Operation *o) { return distributePrimitive(o); })
+      .Case<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp,
+            CommitSmemToGmemGroupOp, WaitSmemToGmemOp, BarrierArriveOp,
+            BarrierWaitOp, WgmmaWaitOp, SetMaxRegistersOp, ClusterSyncOp>(
+          [&](Operation *o) { return distributePrimitive(o); })
       .Case<memref::AllocOp, memref::AllocaOp>([&](Operation *o) {
         return cannotDistribute(
             o, "a kernel body cannot allocate memory on the GPU (each lane "

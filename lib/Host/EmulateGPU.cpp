@@ -257,6 +257,12 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
     });
     return success();
   }
+  if (isa<CommitSmemToGmemGroupOp>(op)) {
+    onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
+      callHostRuntime(nb, op, "mgpuEmuCommitCopiesToGlobal", {});
+    });
+    return success();
+  }
   if (auto wait = dyn_cast<WaitSmemToGmemOp>(op)) {
     onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
       callHostRuntime(nb, op, "mgpuEmuWaitCopiesToGlobal",
@@ -656,8 +662,8 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           return WalkResult::skip();
         }
         if (isa<BarrierInitOp, BarrierArriveOp, BarrierWaitOp, CopyGmemToSmemOp,
-                CopySmemToGmemOp, CommitSmemOp, WaitSmemToGmemOp,
-                SemaphoreWaitOp>(op)) {
+                CopySmemToGmemOp, CommitSmemOp, CommitSmemToGmemGroupOp,
+                WaitSmemToGmemOp, SemaphoreWaitOp>(op)) {
           Value lane = arith::RemUIOp::create(
               nb, l, tid, indexConstant(nb, l, kWarpgroupLanes));
           if (failed(emulatePrimitive(nb, op, lane)))

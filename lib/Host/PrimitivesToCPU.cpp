@@ -373,17 +373,17 @@ void mlir::mgpu::populatePrimitivesToCPUPatterns(const TypeConverter &converter,
                                                  RewritePatternSet &patterns) {
   patterns
       .add<CopyGmemToSmemToCPU, CopySmemToGmemToCPU, EraseOnCPU<CommitSmemOp>,
-           EraseOnCPU<WaitSmemToGmemOp>, BarrierInitToCPU, BarrierArriveToCPU,
-           BarrierWaitToCPU, SemaphoreSignalToCPU, SemaphoreWaitToCPU,
-           AtomicStoreToCPU, WgmmaToCPU, EraseOnCPU<WgmmaWaitOp>,
-           EraseOnCPU<SetMaxRegistersOp>, LayoutCastToCPU>(
-          converter, patterns.getContext());
+           EraseOnCPU<WaitSmemToGmemOp>, EraseOnCPU<CommitSmemToGmemGroupOp>,
+           BarrierInitToCPU, BarrierArriveToCPU, BarrierWaitToCPU,
+           SemaphoreSignalToCPU, SemaphoreWaitToCPU, AtomicStoreToCPU,
+           WgmmaToCPU, EraseOnCPU<WgmmaWaitOp>, EraseOnCPU<SetMaxRegistersOp>,
+           LayoutCastToCPU>(converter, patterns.getContext());
 }
 
 void mlir::mgpu::configurePrimitivesToCPULegality(ConversionTarget &target) {
   target.addIllegalOp<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp,
-                      WaitSmemToGmemOp, BarrierInitOp, BarrierArriveOp,
-                      BarrierWaitOp, SemaphoreSignalOp, SemaphoreWaitOp,
-                      AtomicStoreOp, WgmmaOp, WgmmaWaitOp, SetMaxRegistersOp,
-                      LayoutCastOp>();
+                      WaitSmemToGmemOp, CommitSmemToGmemGroupOp, BarrierInitOp,
+                      BarrierArriveOp, BarrierWaitOp, SemaphoreSignalOp,
+                      SemaphoreWaitOp, AtomicStoreOp, WgmmaOp, WgmmaWaitOp,
+                      SetMaxRegistersOp, LayoutCastOp>();
 }

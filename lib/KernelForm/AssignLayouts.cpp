@@ -302,13 +302,29 @@ void mlir::mgpu::assignLayouts(Region &body) { LayoutAssignment().run(body); }
 /// The accumulator is handed over through the warpgroup scratch, which
 /// must leave room for the kernel's own buffers; an a in registers goes
 /// through the scratch too.
-bool mlir::mgpu::canRunOnTensorCores(WgmmaOp op) {
+std::optional<std::string> mlir::mgpu::whyNotOnTensorCores(WgmmaOp op) {
   constexpr int64_t kMaxHandoverBytes = 64 * 1024;
   auto accType = cast<VectorType>(op.getAcc().getType());
   Type input = op.getInputType();
-  return isa<Float16Type, BFloat16Type>(input) &&
-         accType.getElementType().isF32() &&
-         accType.getNumElements() * 4 <= kMaxHandoverBytes;
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  if (!isa<Float16Type, BFloat16Type>(input))
+    os << "its inputs are " << input
+       << "; the tensor-core lowering takes f16 and bf16";
+  else if (!accType.getElementType().isF32())
+    os << "its accumulator is " << accType.getElementType()
+       << "; the tensor-core lowering takes f32";
+  else if (accType.getNumElements() * 4 > kMaxHandoverBytes)
+    os << "its accumulator " << accType << " takes "
+       << accType.getNumElements() * 4 << " bytes, over the "
+       << kMaxHandoverBytes << " a warpgroup's registers hold";
+  else
+    return std::nullopt;
+  return why;
+}
+
+bool mlir::mgpu::canRunOnTensorCores(WgmmaOp op) {
+  return !whyNotOnTensorCores(op);
 }
 
 bool mlir::mgpu::isOnTensorCores(WgmmaOp op) {

@@ -16,11 +16,15 @@
 // into an f32 accumulator, M a multiple of 64, N of 8 up to 256, K of 16,
 // blocks read whole (in-bounds minor-identity reads of 2-d shared memrefs). The
 // arithmetic is wgmma's (f32 sums in k order), which every backend shares.
+// A contraction in a kernel body that stays on the lanes gets a
+// missed-optimization remark (category `mgpu-tensor-cores`) saying why.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Passes.h"
+
+#include "mlir/IR/Remarks.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -219,6 +223,18 @@ struct ContractToWgmma : public OpRewritePattern<vector::ContractionOp> {
   }
 };
 
+/// Keeps the reason of the last match failure, for the remark.
+struct FailureReason : public RewriterBase::Listener {
+  std::string reason;
+  void
+  notifyMatchFailure(Location loc,
+                     function_ref<void(Diagnostic &)> reasonCallback) override {
+    Diagnostic diag(loc, DiagnosticSeverity::Remark);
+    reasonCallback(diag);
+    reason = diag.str();
+  }
+};
+
 struct ContractToWgmmaPass
     : public mgpu::impl::MGPUContractToWgmmaBase<ContractToWgmmaPass> {
   void runOnOperation() override {
@@ -230,9 +246,21 @@ struct ContractToWgmmaPass
         [&](vector::ContractionOp op) { contractions.push_back(op); });
     ContractToWgmma pattern(&getContext());
     PatternRewriter rewriter(&getContext());
+    FailureReason failure;
+    rewriter.setListener(&failure);
     for (vector::ContractionOp op : contractions) {
       rewriter.setInsertionPoint(op);
-      (void)pattern.matchAndRewrite(op, rewriter);
+      Location loc = op.getLoc();
+      bool inKernel = op->getParentOfType<PallasCallOp>() ||
+                      op->getParentOfType<MpmdMapOp>() ||
+                      op->getParentOfType<EmitPipelineOp>();
+      if (succeeded(pattern.matchAndRewrite(op, rewriter)) || !inKernel)
+        continue;
+      remark::missed(loc, remark::RemarkOpts::name("LaneContraction")
+                              .category("mgpu-tensor-cores")
+                              .subCategory("contract-to-wgmma"))
+          << remark::reason("this contraction stays on the lanes: {0}",
+                            failure.reason);
     }
   }
 };

@@ -21,6 +21,7 @@
 
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
+#include "mgpu/KernelForm/KernelScratch.h"
 #include "mgpu/KernelForm/LayoutAssignment.h"
 #include "mgpu/KernelForm/MoveBody.h"
 #include "mgpu/KernelForm/PipelineExpansion.h"
@@ -320,7 +321,8 @@ LogicalResult expandPallasCall(PallasCallOp op) {
   };
 
   auto buildStep = [&](OpBuilder &nb, Location, ValueRange stepIds,
-                       ValueRange views) -> LogicalResult {
+                       ValueRange views,
+                       ValueRange) -> FailureOr<SmallVector<Value>> {
     for (auto [view, arg] : llvm::zip(views, blockArgs))
       oldArgs[arg] = view;
     SmallVector<Value> ids = schedule.gridIdsAt(nb, loc, stepIds);
@@ -332,7 +334,7 @@ LogicalResult expandPallasCall(PallasCallOp op) {
       id.erase();
     });
     moveBody(nb, oldBody, oldArgs);
-    return success();
+    return SmallVector<Value>();
   };
   if (stepSizes.empty() && blocks.empty()) {
     // Nothing to stage, nothing to loop over: the body runs as it is.
@@ -373,53 +375,6 @@ LogicalResult expandPallasCall(PallasCallOp op) {
 
 /// Where an emit_pipeline runs: its kernel, the kernel region's mesh (for
 /// the number of Pallas threads of a CTA).
-struct KernelRegion {
-  Operation *kernel;
-  MeshAttr mesh;
-};
-
-FailureOr<KernelRegion> getKernelRegion(EmitPipelineOp op) {
-  for (Region *region = op->getParentRegion(); region;
-       region = region->getParentOp()->getParentRegion()) {
-    Operation *parent = region->getParentOp();
-    if (auto call = dyn_cast<PallasCallOp>(parent))
-      return KernelRegion{parent, call.getMeshAttrOrNull()};
-    if (auto map = dyn_cast<MpmdMapOp>(parent))
-      return KernelRegion{parent,
-                          map.getMeshAttrOrNull(region->getRegionNumber())};
-  }
-  return op.emitOpError() << "must be inside a pallas_call or mpmd_map";
-}
-
-/// Appends scratch operands of `types` to `kernel` (a region argument each
-/// in every region), counted as internal scratch; returns the new
-/// arguments of `region`.
-SmallVector<Value> addScratch(Operation *kernel, ArrayRef<Type> types,
-                              Region *region) {
-  MLIRContext *ctx = kernel->getContext();
-  SmallVector<Attribute> scratch;
-  if (auto existing = kernel->getAttrOfType<ArrayAttr>("scratch"))
-    llvm::append_range(scratch, existing);
-  for (Type type : types)
-    scratch.push_back(TypeAttr::get(type));
-  kernel->setAttr("scratch", ArrayAttr::get(ctx, scratch));
-  // Not the user's scratch: S5 does not count it.
-  StringLiteral internal = MGPUDialect::getInternalScratchAttrName();
-  int64_t before = 0;
-  if (auto count = kernel->getAttrOfType<IntegerAttr>(internal))
-    before = count.getInt();
-  kernel->setAttr(internal, IntegerAttr::get(IntegerType::get(ctx, 64),
-                                             before + types.size()));
-  SmallVector<Value> added;
-  for (Region &r : kernel->getRegions())
-    for (Type type : types) {
-      BlockArgument arg = r.front().addArgument(type, kernel->getLoc());
-      if (&r == region)
-        added.push_back(arg);
-    }
-  return added;
-}
-
 LogicalResult expandEmitPipeline(EmitPipelineOp op) {
   FailureOr<KernelRegion> where = getKernelRegion(op);
   if (failed(where))
@@ -458,7 +413,7 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op) {
   for (BarrierType barrier : layout.barriers)
     types.push_back(BarrierType::get(ctx, barrier.getCount() * copies,
                                      barrier.getArrivals()));
-  SmallVector<Value> added = addScratch(kernel, types, region);
+  SmallVector<Value> added = addInternalScratch(kernel, types, region);
 
   PipelineResources resources;
   unsigned next = 0;
@@ -505,22 +460,37 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op) {
 
   Block &body = op.getBody().front();
   size_t rank = stepSizes.size();
+  size_t numArrays = op.getIns().size() + op.getOuts().size();
   SmallVector<Value> args(body.getNumArguments());
   for (auto [i, array] :
-       llvm::enumerate(op.getOperands().drop_front(op.getGrid().size())))
+       llvm::enumerate(op.getOperands().slice(op.getGrid().size(), numArrays)))
     args[rank + i] = array;
   auto buildStep = [&](OpBuilder &nb, Location, ValueRange stepIds,
-                       ValueRange views) -> LogicalResult {
+                       ValueRange views,
+                       ValueRange carries) -> FailureOr<SmallVector<Value>> {
     for (size_t d = 0; d < rank; ++d)
       args[d] = stepIds[d];
     for (auto [view, arg] : llvm::zip(views, blockArgs))
       args[rank + arg] = view;
+    for (auto [i, carry] : llvm::enumerate(carries))
+      args[rank + numArrays + i] = carry;
+    // What the step yields, read before its arguments are replaced (a
+    // carry passed on unchanged is one of them).
+    SmallVector<Value> next;
+    for (Value value : cast<YieldOp>(body.getTerminator()).getValues()) {
+      auto arg = dyn_cast<BlockArgument>(value);
+      next.push_back(arg && arg.getOwner() == &body ? args[arg.getArgNumber()]
+                                                    : value);
+    }
     moveBody(nb, body, args);
-    return success();
+    return next;
   };
-  if (failed(
-          emitPipeline(b, loc, blocks, layout, resources, schedule, buildStep)))
+  FailureOr<SmallVector<Value>> carried =
+      emitPipeline(b, loc, blocks, layout, resources, schedule, buildStep,
+                   op.getInitCarry());
+  if (failed(carried))
     return failure();
+  op->replaceAllUsesWith(*carried);
   op.erase();
   return success();
 }

@@ -46,7 +46,8 @@ public:
       : b(b), loc(loc), blocks(blocks), layout(layout), resources(resources),
         schedule(schedule) {}
 
-  LogicalResult emit(PipelineStepBuilder buildStep);
+  FailureOr<SmallVector<Value>> emit(PipelineStepBuilder buildStep,
+                                     ValueRange initCarry);
   LogicalResult emitWarpSpecialized(PipelineStepBuilder buildStep);
 
 private:
@@ -191,13 +192,16 @@ private:
     buildIfThen(b, loc, cond, body);
   }
 
-  /// Builds the body of step `s` on the views of the blocks' slots.
-  LogicalResult buildStepAt(Value s, PipelineStepBuilder buildStep,
-                            function_ref<Value(size_t)> slotOf) {
+  /// Builds the body of step `s` on the views of the blocks' slots and the
+  /// values carried into it; returns the values carried out.
+  FailureOr<SmallVector<Value>> buildStepAt(Value s,
+                                            PipelineStepBuilder buildStep,
+                                            function_ref<Value(size_t)> slotOf,
+                                            ValueRange carries = {}) {
     SmallVector<Value> views;
     for (size_t i = 0; i < blocks.size(); ++i)
       views.push_back(view(i, slotOf(i)));
-    return buildStep(b, loc, stepIdsAt(s), views);
+    return buildStep(b, loc, stepIdsAt(s), views, carries);
   }
 
   /// Block `i`'s slot at the next step, from `slot` at this one: the next

@@ -20,6 +20,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace mlir::mgpu;
 
@@ -132,7 +134,8 @@ PipelineLayout mlir::mgpu::planPipeline(MLIRContext *ctx,
   return layout;
 }
 
-LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
+FailureOr<SmallVector<Value>>
+PipelineEmitter::emit(PipelineStepBuilder buildStep, ValueRange initCarry) {
   countSteps();
   int64_t depth = layout.depth;
   size_t numBlocks = blocks.size();
@@ -141,7 +144,13 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
     if (isPrefetched(i))
       prefetched.push_back(i);
 
-  // Prologue: the blocks of steps 0 .. depth - 2, each into the next slot of
+  // How many steps ahead each input is fetched: depth - 1, less its
+  // delay_release (its slot is kept that many steps after its own).
+  auto aheadOf = [&](size_t i) {
+    return std::max<int64_t>(0, depth - 1 - blocks[i].spec.getDelayRelease());
+  };
+
+  // Prologue: the blocks of steps 0 .. ahead - 1, each into the next slot of
   // its ring when its block index changes. The ring starts at its last slot
   // so that the first fetch goes to slot 0.
   SmallVector<Value> newest(numBlocks);
@@ -167,6 +176,10 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
       Value previous = prologue.getRegionIterArgs()[arg++];
       Value changes =
           orValues(isFirst, differs(around->now[i], around->before[i]));
+      if (aheadOf(i) < depth - 1)
+        changes = andValues(
+            changes, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, j,
+                                           index(aheadOf(i))));
       Value slot = arith::SelectOp::create(b, loc, changes,
                                            nextSlot(i, previous), previous);
       issue(changes, [&] { fetch(i, around->now[i], slot); });
@@ -179,7 +192,8 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
   }
 
   // The step loop carries, per block: the current slot (rotating blocks)
-  // and the newest slot fetched (prefetched inputs).
+  // and the newest slot fetched (prefetched inputs); then the body's own
+  // carries.
   struct Carried {
     int cur = -1, newest = -1;
   };
@@ -195,6 +209,8 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
       inits.push_back(newest[i]);
     }
   }
+  size_t firstCarry = inits.size();
+  llvm::append_range(inits, initCarry);
   auto loop = stepLoop(inits);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -220,9 +236,12 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
       leaving[i] = orValues(isLast, differs(now[i], around->after[i]));
     }
 
-    // 1. Fetch the blocks of step s + depth - 1.
-    if (!prefetched.empty()) {
-      Value t = arith::AddIOp::create(b, loc, s, index(depth - 1));
+    // 1. Fetch the blocks of step s + ahead, per distance ahead.
+    std::map<int64_t, SmallVector<size_t>> byDistance;
+    for (size_t i : prefetched)
+      byDistance[aheadOf(i)].push_back(i);
+    for (auto &[distance, members] : byDistance) {
+      Value t = arith::AddIOp::create(b, loc, s, index(distance));
       Value inRange =
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, t, steps);
       Value tClamped = arith::MinUIOp::create(b, loc, t, last);
@@ -232,7 +251,7 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
         return failure();
       Value tIsFirst =
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t, zero);
-      for (size_t i : prefetched) {
+      for (size_t i : members) {
         Value previous = iterArgs[carried[i].newest];
         Value fetches = andValues(
             inRange,
@@ -270,8 +289,12 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
         });
 
     // 5. The body.
-    if (failed(buildStepAt(s, buildStep, curOf)))
+    FailureOr<SmallVector<Value>> carriedOut =
+        buildStepAt(s, buildStep, curOf, iterArgs.drop_front(firstCarry));
+    if (failed(carriedOut))
       return failure();
+    for (auto [i, value] : llvm::enumerate(*carriedOut))
+      yields[firstCarry + i] = value;
 
     // 6. Outputs whose block index changes after this step go out.
     Value anyLeaving;
@@ -313,16 +336,19 @@ LogicalResult PipelineEmitter::emit(PipelineStepBuilder buildStep) {
   if (llvm::any_of(blocks,
                    [](const PipelinedBlock &block) { return block.isOutput; }))
     issue(Value(), [&] { WaitSmemToGmemOp::create(b, loc, 0, false); });
-  return success();
+  return SmallVector<Value>(loop.getResults().drop_front(firstCarry));
 }
 
-LogicalResult mlir::mgpu::emitPipeline(OpBuilder &b, Location loc,
-                                       ArrayRef<PipelinedBlock> blocks,
-                                       const PipelineLayout &layout,
-                                       const PipelineResources &resources,
-                                       const PipelineSchedule &schedule,
-                                       PipelineStepBuilder buildStep) {
+FailureOr<SmallVector<Value>> mlir::mgpu::emitPipeline(
+    OpBuilder &b, Location loc, ArrayRef<PipelinedBlock> blocks,
+    const PipelineLayout &layout, const PipelineResources &resources,
+    const PipelineSchedule &schedule, PipelineStepBuilder buildStep,
+    ValueRange initCarry) {
   PipelineEmitter emitter(b, loc, blocks, layout, resources, schedule);
-  return schedule.computeThreads > 0 ? emitter.emitWarpSpecialized(buildStep)
-                                     : emitter.emit(buildStep);
+  if (schedule.computeThreads == 0)
+    return emitter.emit(buildStep, initCarry);
+  // The verifier refuses carries with warp specialization.
+  if (failed(emitter.emitWarpSpecialized(buildStep)))
+    return failure();
+  return SmallVector<Value>();
 }

@@ -7,7 +7,10 @@
 // wgmma of a kernel can run on them (disabled, or a chip without wgmma),
 // the tiled, swizzled layouts that copies and wgmma ops name for the tensor
 // cores are dropped from that kernel: its buffers stay row-major, the
-// layout the lanes compute from on every backend.
+// layout the lanes compute from on every backend. A wgmma left on ordinary
+// instructions gets a missed-optimization remark (category
+// `mgpu-tensor-cores`, shown with `--remarks-filter-missed=mgpu-tensor-cores`
+// and `--remark-format=emitRemark`) saying why.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +18,8 @@
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/KernelForm/LayoutAssignment.h"
 #include "mgpu/Passes.h"
+
+#include "mlir/IR/Remarks.h"
 
 namespace mlir::mgpu {
 #define GEN_PASS_DEF_MGPUSELECTTENSORCORES
@@ -38,6 +43,14 @@ void dropTensorCoreTransforms(Operation *kernel) {
   });
 }
 
+/// A missed-optimization remark: `op` runs on ordinary instructions.
+void remarkMissed(WgmmaOp op, const std::string &why) {
+  remark::missed(op.getLoc(), remark::RemarkOpts::name("OrdinaryInstructions")
+                                  .category("mgpu-tensor-cores")
+                                  .subCategory("select-tensor-cores"))
+      << remark::reason("this wgmma runs on ordinary instructions: {0}", why);
+}
+
 struct SelectTensorCoresPass
     : public mgpu::impl::MGPUSelectTensorCoresBase<SelectTensorCoresPass> {
   using Base::Base;
@@ -46,15 +59,25 @@ struct SelectTensorCoresPass
     getOperation()->walk([&](Operation *kernel) {
       if (!isa<PallasCallOp, MpmdMapOp, LaunchOp>(kernel))
         return WalkResult::advance();
-      bool available = enable && getTargetInfo(kernel).hasWgmma();
+      const TargetInfo &target = getTargetInfo(kernel);
+      bool available = enable && target.hasWgmma();
       if (!available) {
+        // Turned off by the user: nothing to report.
+        if (enable)
+          kernel->walk([&](WgmmaOp op) {
+            remarkMissed(op, "the target chip " + target.chip.str() +
+                                 " has no wgmma");
+          });
         dropTensorCoreTransforms(kernel);
         return WalkResult::skip();
       }
       kernel->walk([](WgmmaOp op) {
-        if (canRunOnTensorCores(op))
-          op->setAttr(MGPUDialect::getTensorCoresAttrName(),
-                      UnitAttr::get(op.getContext()));
+        if (std::optional<std::string> why = whyNotOnTensorCores(op)) {
+          remarkMissed(op, *why);
+          return;
+        }
+        op->setAttr(MGPUDialect::getTensorCoresAttrName(),
+                    UnitAttr::get(op.getContext()));
       });
       return WalkResult::skip();
     });

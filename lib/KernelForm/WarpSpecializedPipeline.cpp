@@ -148,6 +148,27 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
       inits.push_back(zero);
     }
   }
+  // With delay_release (the same for every input), a step releases the
+  // slots of the step `delay` before it: each group's last `delay` slots
+  // and whether they were leaving, oldest first, ride in the loop.
+  int64_t delay = 0;
+  for (const PipelinedBlock &block : blocks)
+    if (!block.isOutput)
+      delay = std::max(delay, block.spec.getDelayRelease());
+  SmallVector<size_t> leaders;
+  for (size_t i = 0; i < numBlocks; ++i)
+    if (!blocks[i].isOutput && isGroupLeader(i))
+      leaders.push_back(i);
+  size_t firstDelayed = inits.size();
+  Value no = arith::ConstantIntOp::create(b, loc, 0, 1);
+  for (size_t n = 0; n < leaders.size() * delay; ++n) {
+    inits.push_back(zero);
+    inits.push_back(no);
+  }
+  auto delayedAt = [&](ValueRange values, size_t n, int64_t age) {
+    size_t at = firstDelayed + 2 * (n * delay + age);
+    return std::make_pair(values[at], values[at + 1]);
+  };
   auto loop = stepLoop(inits);
   b.setInsertionPointToStart(loop.getBody());
   Value s = loop.getInductionVar();
@@ -172,22 +193,43 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
     when(changed, [&] { waitFor(i, curOf(i)); });
   }
 
-  if (failed(buildStepAt(s, buildStep, curOf)))
+  if (failed(buildStepAt(s, buildStep, curOf, /*carries=*/{})))
     return failure();
 
-  // A slot is released once the tensor cores are done reading it too.
+  // A slot is released once the tensor cores are done reading it too:
+  // with a delay, the MMAs of the `delay` latest steps may still run.
   bool readsOnTensorCores = false;
   loop.getBody()->walk([&](WgmmaOp) { readsOnTensorCores = true; });
-  if (readsOnTensorCores)
-    WgmmaWaitOp::create(b, loc, 0);
-  for (size_t i = 0; i < numBlocks; ++i) {
-    if (!isGroupLeader(i))
-      continue;
+  if (readsOnTensorCores) {
+    WgmmaWaitOp::create(b, loc, delay);
+    // None in flight after the last step: what follows the loop (the
+    // accumulator written back) reads their results.
+    if (delay > 0)
+      when(isLast, [&] { WgmmaWaitOp::create(b, loc, 0); });
+  }
+  auto release = [&](size_t i, Value slot, Value leaves) {
     int64_t empty = layout.blocks[i].emptyBarrier;
-    when(leaving[i], [&] {
+    when(leaves, [&] {
       BarrierArriveOp::create(b, loc, resources.barriers[empty],
-                              barrierIndex(empty, curOf(i)));
+                              barrierIndex(empty, slot));
     });
+  };
+  for (auto [n, i] : llvm::enumerate(leaders)) {
+    if (delay == 0) {
+      release(i, curOf(i), leaving[i]);
+      continue;
+    }
+    auto [oldSlot, oldLeaving] = delayedAt(iterArgs, n, 0);
+    release(i, oldSlot, oldLeaving);
+    for (int64_t age = 0; age + 1 < delay; ++age) {
+      auto [slot, leaves] = delayedAt(iterArgs, n, age + 1);
+      size_t at = firstDelayed + 2 * (n * delay + age);
+      yields[at] = slot;
+      yields[at + 1] = leaves;
+    }
+    size_t at = firstDelayed + 2 * (n * delay + delay - 1);
+    yields[at] = curOf(i);
+    yields[at + 1] = leaving[i];
   }
 
   if (anyOutput) {
@@ -224,6 +266,14 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
     loop->setAttr(MGPUDialect::getComputeStepsAttrName(), b.getUnitAttr());
 
   b.setInsertionPointAfter(loop);
+  // The delayed releases of the last steps, oldest first.
+  if (delay > 0) {
+    for (auto [n, i] : llvm::enumerate(leaders))
+      for (int64_t age = 0; age < delay; ++age) {
+        auto [slot, leaves] = delayedAt(loop.getResults(), n, age);
+        release(i, slot, leaves);
+      }
+  }
   if (anyOutput)
     when(schedule.leader,
          [&] { WaitSmemToGmemOp::create(b, loc, 0, /*read_only=*/false); });

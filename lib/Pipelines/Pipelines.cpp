@@ -93,6 +93,7 @@ static void addKernelFormPasses(OpPassManager &pm, bool identityLayout,
   MGPUBufferizeOptions bufferize;
   bufferize.identityLayout = identityLayout;
   pm.addPass(createMGPUBufferize(bufferize));
+  pm.addPass(createMGPULowerRunScoped());
   pm.addPass(createMGPUContractToWgmma());
   MGPUSelectTensorCoresOptions select;
   select.enable = tensorCores;

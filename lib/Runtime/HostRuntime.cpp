@@ -368,6 +368,16 @@ MGPU_HOST_EXPORT void mgpuEmuCopyToGlobal(void *global, void *shared,
   }
 }
 
+/// The emulator's commit_smem_to_gmem_group: closes the issuing thread's
+/// open bulk group (an empty one too, as cp.async.bulk.commit_group does).
+MGPU_HOST_EXPORT void mgpuEmuCommitCopiesToGlobal() {
+  PendingCopies &pending = getPending();
+  std::lock_guard<std::mutex> lock(pending.mutex);
+  const void *self = mgpu::emu::laneKey();
+  pending.groups[self].push_back(std::move(pending.open[self]));
+  pending.open[self].clear();
+}
+
 /// The emulator's wait_smem_to_gmem: lands the issuing thread's oldest bulk
 /// groups until at most `keep` are pending.
 MGPU_HOST_EXPORT void mgpuEmuWaitCopiesToGlobal(int64_t keep) {

@@ -26,6 +26,7 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Remarks.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
@@ -78,6 +79,12 @@ cl::opt<bool> tensorCores(
              "same lowering, its MMAs computed lane by lane (default on; "
              "--tensor-cores=0: ordinary instructions everywhere)"),
     cl::init(true));
+cl::opt<bool> tensorCoreRemarks(
+    "tensor-core-remarks",
+    cl::desc("Report each contraction or wgmma that stays off the tensor "
+             "cores, and why (the remarks of category mgpu-tensor-cores; "
+             "mgpu-opt shows them with --remarks-filter-missed="
+             "mgpu-tensor-cores --remark-format=emitRemark)"));
 cl::opt<bool> verbose("verbose", cl::desc("Say which backend runs and why"));
 cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level (0-3)"),
                            cl::init(3));
@@ -164,6 +171,15 @@ int main(int argc, char **argv) {
   registerAllToLLVMIRTranslations(registry);
   mgpu::registerAllMGPUDialects(registry);
   MLIRContext context(registry);
+  if (tensorCoreRemarks) {
+    remark::RemarkCategories categories;
+    categories.missed = "mgpu-tensor-cores";
+    if (failed(remark::enableOptimizationRemarks(
+            context, /*streamer=*/nullptr,
+            std::make_unique<remark::RemarkEmittingPolicyAll>(), categories,
+            /*printAsEmitRemarks=*/true)))
+      return fail("--tensor-core-remarks: cannot start the remark engine");
+  }
 
   std::string libDir = getLibraryDir(argv[0]);
   std::string reason;

@@ -20,6 +20,10 @@ namespace mlir::mgpu {
 /// instructions.
 bool canRunOnTensorCores(WgmmaOp op);
 
+/// Why `op` cannot run on the tensor cores (for a remark), or nothing when
+/// it can.
+std::optional<std::string> whyNotOnTensorCores(WgmmaOp op);
+
 /// Whether --mgpu-select-tensor-cores chose the tensor cores for `op` (its
 /// `mgpu.tensor_cores` attribute): what every later pass asks.
 bool isOnTensorCores(WgmmaOp op);

@@ -117,16 +117,20 @@ struct PipelineSchedule {
   bool privateSteps = false;
 };
 
-/// Emits the body of one step: given the step's indices and the views of
-/// the blocks' current slots (in `blocks` order).
-using PipelineStepBuilder = function_ref<LogicalResult(
-    OpBuilder &, Location, ValueRange stepIds, ValueRange blockViews)>;
+/// Emits the body of one step: given the step's indices, the views of the
+/// blocks' current slots (in `blocks` order) and the values carried into
+/// the step; returns the values carried out of it.
+using PipelineStepBuilder = function_ref<FailureOr<SmallVector<Value>>(
+    OpBuilder &, Location, ValueRange stepIds, ValueRange blockViews,
+    ValueRange carries)>;
 
-/// Emits the pipeline at `b`'s insertion point.
-LogicalResult
+/// Emits the pipeline at `b`'s insertion point, carrying `initCarry`
+/// through its steps; returns the values carried out of the last step.
+FailureOr<SmallVector<Value>>
 emitPipeline(OpBuilder &b, Location loc, ArrayRef<PipelinedBlock> blocks,
              const PipelineLayout &layout, const PipelineResources &resources,
-             const PipelineSchedule &schedule, PipelineStepBuilder buildStep);
+             const PipelineSchedule &schedule, PipelineStepBuilder buildStep,
+             ValueRange initCarry = {});
 
 } // namespace mlir::mgpu
 

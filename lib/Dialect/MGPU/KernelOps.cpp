@@ -402,7 +402,9 @@ LogicalResult PallasCallOp::verify() {
                               jax ? "outputs" : "outs")))
     return failure();
 
-  if (failed(verifyScratchTypes(*this, getScratch())))
+  if (failed(verifyScratchTypes(*this, getScratch())) ||
+      failed(verifyDelayRelease(*this, getInSpecs(), getOutSpecs(), params,
+                                /*warpSpecialized=*/false)))
     return failure();
   if (std::optional<ArrayAttr> scratch = getScratch())
     for (Attribute attr : *scratch)
@@ -675,8 +677,8 @@ LogicalResult EmitPipelineOp::verify() {
   if (failed(verifyGridSizes(*this, grid,
                              [&](unsigned) { return llvm::to_vector(grid); })))
     return failure();
-  for (auto [i, operand] : llvm::enumerate(
-           getOperation()->getOperands().drop_front(getGrid().size())))
+  for (auto [i, operand] : llvm::enumerate(getOperation()->getOperands().slice(
+           getGrid().size(), getIns().size() + getOuts().size())))
     if (isWorkgroupMemRef(operand.getType())) {
       InFlightDiagnostic diag = emitOpError()
                                 << "pipelines global-memory refs, but operand #"
@@ -695,6 +697,10 @@ LogicalResult EmitPipelineOp::verify() {
     diag.attachNote() << "remove dimension_semantics from params";
     return diag;
   }
+  if (failed(verifyDelayRelease(*this, getInSpecs(), getOutSpecs(),
+                                getParamsAttr(),
+                                bool(getWarpSpecializationAttr()))))
+    return failure();
   return verifyWarpSpecialization(*this);
 }
 
@@ -708,5 +714,11 @@ LogicalResult EmitPipelineOp::verifyRegions() {
   appendBlockTypes(getOuts(), getOutSpecs(), expected);
   llvm::append_range(origins,
                      getOriginNames(getIns().size(), getOuts().size(), 0));
+  for (auto [i, type] : llvm::enumerate(getInitCarry().getTypes())) {
+    expected.push_back(type);
+    origins.push_back("carry " + std::to_string(i));
+  }
+  if (failed(verifyPipelineCarries(*this)))
+    return failure();
   return verifyRegionArguments(*this, getBody(), "body", expected, origins);
 }

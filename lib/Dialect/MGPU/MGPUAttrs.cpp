@@ -272,9 +272,16 @@ int64_t BlockSpecAttr::getSwizzleBytes() const {
 LogicalResult
 BlockSpecAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                       ArrayRef<int64_t> shape, AffineMapAttr indexMap,
-                      MemorySpace memorySpace, ArrayRef<Attribute> transforms) {
+                      MemorySpace memorySpace, ArrayRef<Attribute> transforms,
+                      int64_t delayRelease) {
   if (!indexMap)
     return emitError() << "block_spec requires an index_map";
+  if (delayRelease < 0)
+    return emitError() << "delay_release must be at least 0, got "
+                       << delayRelease;
+  if (delayRelease > 0 && memorySpace != MemorySpace::smem)
+    return emitError() << "delay_release applies to blocks staged in shared "
+                          "memory, not to a gmem block";
   for (auto [i, size] : llvm::enumerate(shape)) {
     if (ShapedType::isDynamic(size)) {
       if (memorySpace == MemorySpace::smem)

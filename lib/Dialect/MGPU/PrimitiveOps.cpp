@@ -205,6 +205,10 @@ LogicalResult CopySmemToGmemOp::verify() {
 
 LogicalResult CommitSmemOp::verify() { return verifyInsideKernel(*this); }
 
+LogicalResult CommitSmemToGmemGroupOp::verify() {
+  return verifyInsideKernel(*this);
+}
+
 LogicalResult WaitSmemToGmemOp::verify() {
   // cp.async.bulk.wait_group takes a count in [0, 63].
   return verifyGroupWait(*this, getPending(), 63, "groups");

@@ -444,7 +444,7 @@ func.func @grid_i32(%n: i32) {
 // The terminator takes no operands.
 func.func @yield_operands(%n: index) {
   mgpu.pallas_call grid [4] in_specs [] out_specs [] {
-    // expected-error @+1 {{'mgpu.yield' op requires zero operands}}
+    // expected-error @+1 {{'mgpu.yield' op yields values out of a 'mgpu.pallas_call', which returns through its output refs}}
     "mgpu.yield"(%n) : (index) -> ()
   }
   return
@@ -454,6 +454,6 @@ func.func @yield_operands(%n: index) {
 
 // mgpu.yield ends a kernel region only.
 func.func @yield_outside() {
-  // expected-error @+1 {{'mgpu.yield' op expects parent op to be one of 'mgpu.pallas_call, mgpu.mpmd_map, mgpu.emit_pipeline, mgpu.launch'}}
+  // expected-error @+1 {{'mgpu.yield' op expects parent op to be one of 'mgpu.pallas_call, mgpu.mpmd_map, mgpu.emit_pipeline, mgpu.launch, mgpu.run_scoped'}}
   mgpu.yield
 }

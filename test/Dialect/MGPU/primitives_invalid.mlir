@@ -154,6 +154,14 @@ func.func @commit_outside() {
 
 // -----
 
+func.func @commit_group_outside() {
+  // expected-error @below {{'mgpu.commit_smem_to_gmem_group' op must be inside a kernel}}
+  mgpu.commit_smem_to_gmem_group
+  return
+}
+
+// -----
+
 #m = #mgpu.mesh<grid = [1], grid_names = ["g8"]>
 
 // cp.async.bulk.wait_group takes 0 to 63.

@@ -149,6 +149,11 @@ def MGPU_BlockSpecAttr : MGPU_Attr<"BlockSpec", "block_spec"> {
     shared-memory layout of a staged block, as TMA and wgmma need it
     (`#mgpu.tile`, `#mgpu.transpose`, `#mgpu.swizzle`, applied in order);
     the body still indexes the block in its logical shape.
+    `delay_release = N` (an input block of a pipeline, JAX's
+    `plgpu.BlockSpec(delay_release=N)`) keeps a step's slot N steps longer
+    before it is refilled, so that asynchronous work of the step (its
+    wgmma, waited for with `wgmma_wait N` later) may still read it; the
+    pipeline fetches N steps less ahead.
 
     ```mlir
     #b = #mgpu.block_spec<shape = [128, 64],
@@ -160,14 +165,16 @@ def MGPU_BlockSpecAttr : MGPU_Attr<"BlockSpec", "block_spec"> {
     MGPU_BlockShapeParameter:$shape,
     "::mlir::AffineMapAttr":$index_map,
     MGPU_MemorySpaceParameter:$memory_space,
-    MGPU_TransformListParameter:$transforms
+    MGPU_TransformListParameter:$transforms,
+    DefaultValuedParameter<"int64_t", "0",
+        "steps a slot is kept after its step">:$delay_release
   );
   let builders = [
     AttrBuilder<(ins "::llvm::ArrayRef<int64_t>":$shape,
                      "::mlir::AffineMapAttr":$index_map,
                      "MemorySpace":$memory_space), [{
       return $_get($_ctxt, shape, index_map, memory_space,
-                   ::llvm::ArrayRef<::mlir::Attribute>());
+                   ::llvm::ArrayRef<::mlir::Attribute>(), 0);
     }]>
   ];
   let extraClassDeclaration = [{

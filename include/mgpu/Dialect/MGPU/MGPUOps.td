@@ -172,13 +172,19 @@ def MGPU_MpmdMapOp : MGPU_Op<"mpmd_map", MGPU_KernelTraits> {
 //===----------------------------------------------------------------------===//
 
 def MGPU_YieldOp : MGPU_Op<"yield", [
-    Pure, Terminator, HasParent<"PallasCallOp, MpmdMapOp, EmitPipelineOp, LaunchOp">]> {
+    Pure, Terminator,
+    HasParent<"PallasCallOp, MpmdMapOp, EmitPipelineOp, LaunchOp, RunScopedOp">]> {
   let summary = "terminator of a kernel region";
   let description = [{
-    Ends a pallas_call, mpmd_map, emit_pipeline or launch region. Kernels return through their
-    output refs, so it takes no operands; it may be omitted in the text.
+    Ends a pallas_call, mpmd_map, emit_pipeline, launch or run_scoped
+    region. Kernels return through their output refs, so there it takes no
+    operands and may be omitted in the text; a `run_scoped` yields its
+    results.
   }];
-  let assemblyFormat = "attr-dict";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let builders = [OpBuilder<(ins), [{ /* no values */ }]>];
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -139,6 +139,28 @@ def MGPU_CommitSmemOp : MGPU_Op<"commit_smem",
   let hasVerifier = 1;
 }
 
+def MGPU_CommitSmemToGmemGroupOp : MGPU_Op<"commit_smem_to_gmem_group",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "close the current bulk group of copies out";
+  let description = [{
+    Closes this Pallas thread's open bulk group: the `copy_smem_to_gmem`s
+    issued with `commit_group = false` since the last group was closed
+    become one group, which `mgpu.wait_smem_to_gmem` counts as one
+    (plgpu.commit_smem_to_gmem_group). With nothing open it closes an empty
+    group, as `cp.async.bulk.commit_group` does.
+
+    ```mlir
+    mgpu.commit_smem
+    mgpu.copy_smem_to_gmem %lo, %o[0, 0] {commit_group = false} : ...
+    mgpu.copy_smem_to_gmem %hi, %o[64, 0] {commit_group = false} : ...
+    mgpu.commit_smem_to_gmem_group
+    mgpu.wait_smem_to_gmem 0
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
 def MGPU_WaitSmemToGmemOp : MGPU_Op<"wait_smem_to_gmem",
     [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "wait for copies out of shared memory";
@@ -412,6 +434,53 @@ def MGPU_LayoutCastOp : MGPU_Op<"layout_cast", [Pure]> {
 // emit_pipeline
 //===----------------------------------------------------------------------===//
 
+def MGPU_RunScopedOp : MGPU_Op<"run_scoped", [
+    SingleBlockImplicitTerminator<"YieldOp">,
+    RecursiveMemoryEffects]> {
+  let summary = "a region with its own buffers, barriers and accumulators";
+  let description = [{
+    Runs its region once, with allocations that live only inside it
+    (`pl.run_scoped`), and returns what the region yields. The region's
+    arguments are the allocations:
+    - a shared-memory buffer (`memref<..., #gpu.address_space<workgroup>>`)
+      or a barrier array (`!mgpu.barrier<...>`): one per CTA, its contents
+      undefined on entry. In a kernel with several Pallas threads these are
+      shared by all of them, which JAX asks to be spelled out:
+      `collective_axes [<thread axis>]`.
+    - a vector: an accumulator in registers (`plgpu.ACC`), zero on entry,
+      one per Pallas thread, so never collective. Thread it through
+      `mgpu.wgmma` (and the loops around it) and yield what is needed.
+
+    The lowering (`--mgpu-lower-run-scoped`) gives each buffer and barrier
+    a scratch entry of the kernel (an entry of its own: two scopes one after
+    the other do not share memory, as they do in JAX) and each accumulator
+    a zero vector, then inlines the region.
+
+    ```mlir
+    %sum = mgpu.run_scoped collective_axes ["wg"] -> vector<128xf32> {
+    ^bb0(%buf: memref<128xf32, #gpu.address_space<workgroup>>,
+         %bar: !mgpu.barrier<count = 1>):
+      ...
+      mgpu.yield %v : vector<128xf32>
+    }
+    %acc = mgpu.run_scoped -> vector<64x128xf32> {
+    ^bb0(%zero: vector<64x128xf32>):
+      %d = mgpu.wgmma %zero, %a, %b : ...
+      mgpu.wgmma_wait 0
+      mgpu.yield %d : vector<64x128xf32>
+    }
+    ```
+  }];
+  let arguments = (ins OptionalAttr<StrArrayAttr>:$collective_axes);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    (`collective_axes` $collective_axes^)? (`->` type($results)^)?
+    attr-dict-with-keyword $body
+  }];
+  let hasRegionVerifier = 1;
+}
+
 def MGPU_EmitPipelineOp : MGPU_Op<"emit_pipeline", [
     AttrSizedOperandSegments,
     SingleBlockImplicitTerminator<"YieldOp">,
@@ -429,7 +498,11 @@ def MGPU_EmitPipelineOp : MGPU_Op<"emit_pipeline", [
     part of an array a program works on (plgpu.emit_pipeline).
 
     The body's arguments are the grid indices (`index`), then one buffer per
-    input and output block. The body may use the values of the enclosing
+    input and output block, then the carried values: with `init_carry`
+    (JAX's `init_carry`), the body receives the previous step's carry (the
+    initial values at the first step), yields the next one
+    (`mgpu.yield %c : T`), and the pipeline returns the last (results of
+    the types of `init_carry`). Not with `warp_specialization`. The body may use the values of the enclosing
     kernel (program ids, scalars). The Pallas thread that runs an
     emit_pipeline runs all of it; when several Pallas threads of a CTA run
     the same emit_pipeline, each has its own buffers.
@@ -474,19 +547,23 @@ def MGPU_EmitPipelineOp : MGPU_Op<"emit_pipeline", [
     DenseI64ArrayAttr:$static_grid,
     Variadic<AnyMemRef>:$ins,
     Variadic<AnyMemRef>:$outs,
+    Variadic<AnyType>:$init_carry,
     ArrayAttr:$in_specs,
     ArrayAttr:$out_specs,
     OptionalAttr<MGPU_CompilerParamsAttr>:$params,
     OptionalAttr<MGPU_WarpSpecializationAttr>:$warp_specialization
   );
+  let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     `grid` custom<DynamicIndexList>($grid, $static_grid)
     (`ins` `(` $ins^ `:` type($ins) `)`)?
     (`outs` `(` $outs^ `:` type($outs) `)`)?
+    (`init_carry` `(` $init_carry^ `:` type($init_carry) `)`)?
     `in_specs` $in_specs `out_specs` $out_specs
     (`params` qualified($params)^)?
     (`warp_specialization` qualified($warp_specialization)^)?
+    (`->` type($results)^)?
     attr-dict-with-keyword $body
   }];
   let hasVerifier = 1;

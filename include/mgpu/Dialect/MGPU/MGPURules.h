@@ -116,6 +116,18 @@ MeshAttr getEnclosingMesh(Operation *op);
 /// more, no array both read and written, register budgets that fit.
 LogicalResult verifyWarpSpecialization(EmitPipelineOp op);
 
+/// The `delay_release` of a pipeline's block specs: inputs only, less than
+/// max_concurrent_steps (`params`' or 1), the same for every input of a
+/// warp-specialized pipeline; JAX's messages.
+LogicalResult verifyDelayRelease(Operation *op, ArrayAttr inSpecs,
+                                 ArrayAttr outSpecs, CompilerParamsAttr params,
+                                 bool warpSpecialized);
+
+/// The values an emit_pipeline carries across steps (`init_carry`): its
+/// results, its body's last arguments and its yield have their types; not
+/// with warp specialization.
+LogicalResult verifyPipelineCarries(EmitPipelineOp op);
+
 /// The kernel-level ops' home: whether `op` is inside a pallas_call,
 /// mpmd_map or emit_pipeline region, or in lowered GPU code (gpu.launch,
 /// gpu.func) where the backends put them; else an error naming `op`.

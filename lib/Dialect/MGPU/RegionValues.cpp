@@ -1,0 +1,135 @@
+//===- RegionValues.cpp - Values out of regions: run_scoped, carries ------===//
+//
+// `mgpu.run_scoped` is `pl.run_scoped`: a region whose arguments are
+// allocations living only inside it. JAX's rules for them come from its
+// lowering (jax/_src/pallas/mosaic_gpu/lowering.py:3573-3651, at cec06d1):
+// shared buffers and barriers are shared by a kernel's Pallas threads, so a
+// multithreaded kernel must name the thread axis in `collective_axes`; an
+// accumulator belongs to one Pallas thread, so never with `collective_axes`;
+// and no axis other than the thread axis is collective. The messages are
+// JAX's. The same file checks the other region that yields values, an
+// emit_pipeline with `init_carry`, and what a `mgpu.yield` carries for each
+// parent.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mgpu/Dialect/MGPU/MGPURules.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+/// Python's spelling of a tuple of axis names, as JAX prints
+/// `collective_axes` (None when absent).
+static std::string pythonAxes(ArrayAttr axes) {
+  if (!axes)
+    return "None";
+  std::string text = "(";
+  for (auto [i, axis] : llvm::enumerate(axes.getAsValueRange<StringAttr>()))
+    text += (i ? ", '" : "'") + axis.str() + "'";
+  return text + (axes.size() == 1 ? ",)" : ")");
+}
+
+LogicalResult RunScopedOp::verifyRegions() {
+  if (failed(verifyInsideKernel(*this)))
+    return failure();
+  MeshAttr mesh = getEnclosingMesh(*this);
+  StringRef threadAxis;
+  if (mesh && mesh.getThreadName())
+    threadAxis = mesh.getThreadName().getValue();
+  bool multithreaded = mesh && mesh.getNumThreads().value_or(1) > 1;
+
+  ArrayAttr axes = getCollectiveAxesAttr();
+  if (axes && !axes.empty()) {
+    bool threadOnly = axes.size() == 1 && !threadAxis.empty() &&
+                      cast<StringAttr>(axes[0]).getValue() == threadAxis;
+    if (!threadOnly)
+      return emitOpError()
+             << "Only thread-collective allocations are supported in "
+                "run_scoped.";
+  }
+  bool collective = axes && !axes.empty();
+
+  bool anyShared = false;
+  for (BlockArgument arg : getBody().getArguments()) {
+    Type type = arg.getType();
+    if (isa<VectorType>(type)) {
+      if (collective)
+        return emitOpError()
+               << "WGMMA accumulators can only be allocated non-collectively. "
+                  "Hint: remove collective_axes from run_scoped. If other "
+                  "allocations are performed as well, split the run_scoped "
+                  "into two.";
+      continue;
+    }
+    auto memref = dyn_cast<MemRefType>(type);
+    if (!isa<BarrierType>(type) &&
+        !(memref && memref.hasStaticShape() && isWorkgroupMemRef(memref))) {
+      InFlightDiagnostic diag = emitOpError()
+                                << "allocates argument #" << arg.getArgNumber()
+                                << " of type " << type
+                                << ", which is not a scoped allocation";
+      diag.attachNote() << "a run_scoped region takes statically shaped "
+                           "shared-memory buffers, !mgpu.barrier arrays and "
+                           "accumulators (vectors)";
+      return diag;
+    }
+    anyShared = true;
+  }
+  if (anyShared && multithreaded && !collective)
+    return emitOpError()
+           << "Only thread-collective allocations are supported in "
+              "multithreaded kernels. Hint: add collective_axes="
+           << threadAxis
+           << " to your run_scoped if you intend all threads to share the "
+              "same allocation (currently collective_axes="
+           << pythonAxes(axes) << ").";
+
+  auto yield = cast<YieldOp>(getBody().front().getTerminator());
+  if (yield.getValues().getTypes() != getResultTypes())
+    return yield.emitOpError()
+           << "yields " << yield.getValues().size() << " values of types ("
+           << yield.getValues().getTypes() << "), but its run_scoped returns ("
+           << getResultTypes() << ")";
+  return success();
+}
+
+LogicalResult mlir::mgpu::verifyPipelineCarries(EmitPipelineOp op) {
+  TypeRange carried = op.getInitCarry().getTypes();
+  if (op.getResultTypes() != carried)
+    return op.emitOpError()
+           << "returns (" << op.getResultTypes()
+           << "), but carries values of types (" << carried << ")";
+  if (!carried.empty() && op.getWarpSpecializationAttr()) {
+    InFlightDiagnostic diag = op.emitOpError()
+                              << "carries values across steps, which a "
+                                 "warp-specialized pipeline does not support";
+    diag.attachNote() << "keep the carry in the compute threads' own "
+                         "buffers, or drop warp_specialization";
+    return diag;
+  }
+  Block &body = op.getBody().front();
+  if (body.getNumArguments() < carried.size() ||
+      TypeRange(body.getArguments().take_back(carried.size())) != carried)
+    return op.emitOpError() << "body must end with one argument per carried "
+                               "value, of types ("
+                            << carried << ")";
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (yield.getValues().getTypes() != carried)
+    return yield.emitOpError()
+           << "yields (" << yield.getValues().getTypes()
+           << "), but its emit_pipeline carries (" << carried << ")";
+  return success();
+}
+
+LogicalResult YieldOp::verify() {
+  // What a run_scoped or emit_pipeline yields is checked with its region.
+  if (isa<RunScopedOp, EmitPipelineOp>((*this)->getParentOp()) ||
+      getValues().empty())
+    return success();
+  return emitOpError() << "yields values out of a '"
+                       << (*this)->getParentOp()->getName()
+                       << "', which returns through its output refs";
+}
