@@ -371,6 +371,9 @@ def MGPUFormLaunches : Pass<"mgpu-form-launches"> {
       share them); shared buffers and barrier arrays are planned in the
       CTA's shared memory, one copy per region, at 128-byte boundaries (1024
       for buffers of a KiB or more, which 128-byte swizzled tiles need).
+    - An arrival on a cluster barrier and a multicast copy get
+      `cluster_dims`: the launch's cluster dimensions of their axes, which
+      name the mesh's cluster axes.
 
     ```mlir
     mgpu.pallas_call grid [4, 8] ... params #mgpu.compiler_params<
@@ -451,8 +454,11 @@ def MGPULowerToGPU : Pass<"mgpu-lower-to-gpu", "::mlir::ModuleOp"> {
     a CTA is lane t mod 128 of warpgroup t / 128. The shared scratch lives
     in dynamic shared memory at its planned offsets: buffers zeroed by the
     whole CTA, barrier arrays initialized (`mgpu.barrier_init`) by thread 0,
-    then a CTA barrier; global scratch is a device buffer zeroed before the
-    launch. A launch whose threads wait on semaphores must fit in the CTAs
+    then a CTA barrier (and a `mgpu.cluster_sync` where other CTAs of the
+    cluster reach this CTA's barriers: cluster barriers, multicast copies,
+    with another at the end of the kernel); global scratch is a device
+    buffer zeroed before the launch. A launch whose threads wait on
+    semaphores must fit in the CTAs
     the chip keeps resident at once.
 
     Kernel-level ops stay in the launch for a backend:
@@ -480,7 +486,9 @@ def MGPUPrimitivesToNVVM : Pass<"mgpu-primitives-to-nvvm", "::mlir::ModuleOp"> {
       (`mbarrier.init` with the array's arrival count, then
       `fence.mbarrier_init`); an arrival is `mbarrier.arrive` by lane 0 of
       the warpgroup; a wait is a `mbarrier.try_wait.parity` loop on every
-      lane;
+      lane; on a cluster barrier lane 0 arrives on the barrier of each CTA
+      of its group (`mapa`, then `mbarrier.arrive.release.cluster` on the
+      shared::cluster address) and the wait acquires at cluster scope;
     - copy_gmem_to_smem of a window TMA can move (element of 1 to 8 bytes,
       global array with identity layout and rows of whole 16-byte chunks,
       window rows of whole 16-byte chunks) is `mbarrier.arrive.expect_tx`
@@ -490,11 +498,18 @@ def MGPUPrimitivesToNVVM : Pass<"mgpu-primitives-to-nvvm", "::mlir::ModuleOp"> {
       elements zero); other windows are copied by the warpgroup's lanes
       with vector accesses (zero-filled past the array) before lane 0
       arrives;
+    - a multicast copy_gmem_to_smem (`collective_axes`) is
+      `mbarrier.arrive.expect_tx` of the whole window plus the TMA loads of
+      this CTA's share with `.multicast::cluster` and the mask of its
+      group's cluster ranks, by lane 0 (where TMA cannot move the share,
+      the plain copy of the whole window);
     - copy_smem_to_gmem is a TMA store (`cp.async.bulk.tensor` from shared
       to global) plus `cp.async.bulk.commit_group` by lane 0, or the lanes'
       copy;
     - commit_smem is `fence.proxy.async.shared::cta`; wait_smem_to_gmem is
-      `cp.async.bulk.wait_group[.read]` on lane 0.
+      `cp.async.bulk.wait_group[.read]` on lane 0;
+    - cluster_sync is `barrier.cluster.arrive` + `barrier.cluster.wait` on
+      every lane (a CTA-wide barrier before sm_90).
 
     Runs before the launches are outlined (--mgpu-outline-kernels), so that
     tensor maps are made in host code.

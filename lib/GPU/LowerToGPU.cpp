@@ -235,7 +235,7 @@ LogicalResult lowerLaunch(LaunchOp launch) {
                                             launch.getSharedScratchOffsets(),
                                             launch.getSharedScratchArgs())) {
     Value at = indexConstant(b, loc, offset);
-    if (auto barrier = dyn_cast<BarrierType>(type)) {
+    if (auto barrier = dyn_cast<BarrierLikeType>(type)) {
       auto words = MemRefType::get({barrier.getCount()}, b.getI64Type(),
                                    MemRefLayoutAttrInterface(),
                                    smemType.getMemorySpace());
@@ -265,9 +265,26 @@ LogicalResult lowerLaunch(LaunchOp launch) {
     CommitSmemOp::create(b, loc);
   if (!launch.getSharedScratchTypes().empty())
     gpu::BarrierOp::create(b, loc);
+  // Other CTAs arrive on a cluster barrier (or complete a multicast copy's
+  // bytes on a barrier): only once every CTA of the cluster has initialized
+  // its barriers, and a CTA exits only once no other may still arrive on
+  // its own.
+  bool clusterBarriers = llvm::any_of(launch.getSharedScratchTypes(),
+                                      llvm::IsaPred<ClusterBarrierType>) ||
+                         launch.getBody()
+                             .walk([](CopyGmemToSmemOp copy) {
+                               return copy.getCollectiveAxes()
+                                          ? WalkResult::interrupt()
+                                          : WalkResult::advance();
+                             })
+                             .wasInterrupted();
+  if (clusterBarriers)
+    ClusterSyncOp::create(b, loc);
 
   for (Operation &op : body.without_terminator())
     b.clone(op, mapping);
+  if (clusterBarriers)
+    ClusterSyncOp::create(b, loc);
   b.setInsertionPointAfter(gpuLaunch);
   device.finish(gpuLaunch.getAsyncToken(), launch.getOuts());
   launch.erase();

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mgpu/GPU/PrimitivesToNVVM.h"
+#include "ClusterToNVVM.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/GPU/WarpgroupDistribution.h"
@@ -38,7 +39,7 @@ using namespace mlir::mgpu;
 void mlir::mgpu::populateBarrierToSharedMemoryConversion(
     TypeConverter &converter) {
   converter.addConversion([](Type type) { return type; });
-  converter.addConversion([](BarrierType type) -> Type {
+  converter.addConversion([](BarrierLikeType type) -> Type {
     MLIRContext *ctx = type.getContext();
     return MemRefType::get(
         {type.getCount()}, IntegerType::get(ctx, 64),
@@ -269,7 +270,7 @@ struct BarrierInitToNVVM : public ChipPattern<BarrierInitOp> {
   matchAndRewrite(BarrierInitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    BarrierType type = op.getBarrier().getType();
+    BarrierLikeType type = op.getBarrier().getType();
     auto loop =
         scf::ForOp::create(rewriter, loc, indexConstant(rewriter, loc, 0),
                            indexConstant(rewriter, loc, type.getCount()),
@@ -290,13 +291,30 @@ struct BarrierInitToNVVM : public ChipPattern<BarrierInitOp> {
   }
 };
 
-/// barrier_arrive -> mbarrier.arrive on lane 0.
+/// barrier_arrive -> mbarrier.arrive on lane 0. On a cluster barrier, lane
+/// 0 arrives on the barrier of every CTA of its group: `mapa` gives the
+/// barrier's shared::cluster address in that CTA, and the arrival is a
+/// release at cluster scope.
 struct BarrierArriveToNVVM : public OpConversionPattern<BarrierArriveOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(BarrierArriveOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    if (isa<ClusterBarrierType>(op.getBarrier().getType())) {
+      std::optional<ArrayRef<int64_t>> dims = op.getClusterDims();
+      if (!dims)
+        return op.emitOpError() << "on a cluster barrier needs its "
+                                   "cluster_dims (run --mgpu-form-launches)";
+      onLaneZero(rewriter, loc, [&] {
+        arriveOnClusterPeers(rewriter, loc,
+                             barrierPointer(rewriter, loc, adaptor.getBarrier(),
+                                            adaptor.getIndex()),
+                             *dims);
+      });
+      rewriter.eraseOp(op);
+      return success();
+    }
     onLaneZero(rewriter, loc, [&] {
       NVVM::MBarrierArriveOp::create(rewriter, loc, Type(),
                                      barrierPointer(rewriter, loc,
@@ -328,10 +346,15 @@ struct BarrierWaitToNVVM : public ChipPattern<BarrierWaitOp> {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.createBlock(&loop.getBefore());
       // try_wait suspends the thread a while (sm_90); test_wait only polls.
+      // A cluster barrier's arrivals come from other CTAs: the wait
+      // acquires at cluster scope.
+      auto scope = isa<ClusterBarrierType>(op.getBarrier().getType())
+                       ? NVVM::MemScopeKind::CLUSTER
+                       : NVVM::MemScopeKind::CTA;
       Value done =
           hopper ? Value(NVVM::MBarrierTryWaitOp::create(
                        rewriter, loc, rewriter.getI1Type(), pointer, parity,
-                       i32(rewriter, loc, kWaitTicks)))
+                       i32(rewriter, loc, kWaitTicks), scope))
                  : Value(NVVM::MBarrierTestWaitOp::create(
                        rewriter, loc, rewriter.getI1Type(), pointer, parity));
       Value again = arith::XOrIOp::create(
@@ -469,6 +492,19 @@ void loadBox(OpBuilder &b, Location loc, Value map, ValueRange coordinates,
       Value());
 }
 
+/// One multicast TMA load: the box lands at `element` of `shared` in every
+/// CTA of the cluster whose bit is set in `mask` (i16), each completing its
+/// bytes on the barrier at `barrier`'s offset in its own shared memory.
+void loadBoxMulticast(OpBuilder &b, Location loc, Value map,
+                      ValueRange coordinates, Value shared, Value element,
+                      Value barrier, Value mask) {
+  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+      b, loc, sharedPointer(b, loc, shared, element, kClusterSharedSpace), map,
+      coordinates, barrier, ValueRange(), mask, Value(),
+      NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(),
+      Value());
+}
+
 /// Where a copy runs and what it moves.
 struct CopySite {
   gpu::LaunchOp launch;
@@ -545,6 +581,15 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
                                    adaptor.getBarrierIndex());
     if (ArrayAttr transforms = op.getTransformsAttr())
       return copyTiled(op, site, barrier, transforms, rewriter);
+    if (op.getCollectiveAxes()) {
+      FailureOr<bool> multicast = copyMulticast(op, site, barrier, rewriter);
+      if (failed(multicast))
+        return failure();
+      if (*multicast)
+        return success();
+      // Without TMA each CTA loads the whole window itself: the same bytes
+      // land in each buffer of the group.
+    }
     if (auto tma = planTmaCopy(rewriter, loc, site)) {
       auto [plan, map] = *tma;
       onLaneZero(rewriter, loc, [&] {
@@ -564,6 +609,69 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
       NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), barrier, Value());
     });
     return success();
+  }
+
+  /// A multicast copy: lane 0 expects the whole window on its barrier and
+  /// loads its share (its place in the group along the leading dimension)
+  /// into the buffer of every CTA of the group, whose cluster ranks make the
+  /// multicast mask. False where TMA cannot move the share.
+  FailureOr<bool> copyMulticast(CopyGmemToSmemOp op, const CopySite &site,
+                                Value barrier,
+                                ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    std::optional<ArrayRef<int64_t>> dims = op.getClusterDims();
+    if (!dims)
+      return op.emitOpError() << "multicasts but has no cluster_dims (run "
+                                 "--mgpu-form-launches)";
+    gpu::LaunchOp launch = site.launch;
+    Value sizeOperands[3] = {launch.getClusterSizeX(), launch.getClusterSizeY(),
+                             launch.getClusterSizeZ()};
+    int64_t sizes[3] = {1, 1, 1};
+    for (int d = 0; d < 3; ++d) {
+      std::optional<int64_t> size = sizeOperands[d]
+                                        ? getConstantIntValue(sizeOperands[d])
+                                        : std::optional<int64_t>(1);
+      if (!size)
+        return op.emitOpError() << "multicasts in a launch whose cluster "
+                                   "size is not a constant";
+      sizes[d] = *size;
+    }
+    int64_t group = 1;
+    for (int64_t d : *dims)
+      group *= sizes[d];
+    SmallVector<int64_t> share(site.sharedType.getShape());
+    share[0] /= group;
+    std::optional<TmaPlan> plan;
+    if (hopper)
+      plan = planTma(cast<MemRefType>(site.window.base.getType()), share);
+    if (!plan)
+      return false;
+    FailureOr<Value> map =
+        maps->get(rewriter, loc, launch, site.window.base, plan->box);
+    if (failed(map))
+      return false;
+    onLaneZero(rewriter, loc, [&] {
+      arriveExpectingAllOf(rewriter, loc, barrier, site.sharedType);
+      auto [place, mask] = getMulticastGroup(rewriter, loc, *dims, sizes);
+      // The share: rows [place * rows, (place + 1) * rows) of the window.
+      int64_t rowElements = 1;
+      for (int64_t size : ArrayRef<int64_t>(share).drop_front())
+        rowElements *= size;
+      Value first = arith::MulIOp::create(
+          rewriter, loc, place, indexConstant(rewriter, loc, share[0]));
+      SmallVector<Value> offsets(site.window.offsets);
+      offsets[0] = arith::AddIOp::create(rewriter, loc, offsets[0], first);
+      Value start = arith::MulIOp::create(
+          rewriter, loc, first, indexConstant(rewriter, loc, rowElements));
+      forEachBox(rewriter, loc, *plan, share, offsets,
+                 [&](ValueRange coordinates, Value element) {
+                   loadBoxMulticast(
+                       rewriter, loc, *map, coordinates, site.shared,
+                       arith::AddIOp::create(rewriter, loc, start, element),
+                       barrier, mask);
+                 });
+    });
+    return true;
   }
 
   /// A copy into a tiled, swizzled buffer: one TMA box per tile with the
@@ -696,6 +804,7 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
   patterns.add<BarrierInitToNVVM, BarrierWaitToNVVM, CommitSmemToNVVM,
                WaitSmemToGmemToNVVM, CommitSmemToGmemGroupToNVVM,
                SetMaxRegistersToNVVM>(converter, ctx, hopper);
+  populateClusterToNVVMPatterns(converter, patterns, hopper);
   patterns.add(
       std::make_unique<CopyGmemToSmemToNVVM>(converter, ctx, hopper, maps));
   patterns.add(
@@ -706,7 +815,7 @@ void mlir::mgpu::configurePrimitivesToNVVMLegality(ConversionTarget &target) {
   target.addIllegalOp<BarrierInitOp, BarrierArriveOp, BarrierWaitOp,
                       CommitSmemOp, WaitSmemToGmemOp, CommitSmemToGmemGroupOp,
                       CopyGmemToSmemOp, CopySmemToGmemOp, SemaphoreWaitOp,
-                      WgmmaWaitOp, SetMaxRegistersOp>();
+                      WgmmaWaitOp, SetMaxRegistersOp, ClusterSyncOp>();
 }
 
 //===----------------------------------------------------------------------===//

@@ -250,8 +250,8 @@ LogicalResult Distributor::distributeOp(Operation *op) {
           [&](auto o) { return distributeSemaphore(o); })
       .Case([&](AtomicStoreOp o) { return distributeAtomic(o); })
       .Case<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp,
-            CommitSmemToGmemGroupOp, WaitSmemToGmemOp,
-            BarrierArriveOp, BarrierWaitOp, WgmmaWaitOp, SetMaxRegistersOp>(
+            CommitSmemToGmemGroupOp, WaitSmemToGmemOp, BarrierArriveOp,
+            BarrierWaitOp, WgmmaWaitOp, SetMaxRegistersOp, ClusterSyncOp>(
           [&](Operation *o) { return distributePrimitive(o); })
       .Case<memref::AllocOp, memref::AllocaOp>([&](Operation *o) {
         return cannotDistribute(

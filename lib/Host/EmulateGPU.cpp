@@ -11,7 +11,13 @@
 // on a pool of one host thread per core, the threads of a group as fibers
 // that switch only where a lane waits. Barriers are counters spun on, each
 // step letting the next lane run (mgpuEmuYield), and a warp shuffle goes
-// through a host array between two warp-wide barriers.
+// through a host array between two warp-wide barriers. A cluster_sync
+// counts every thread of the cluster on a barrier word of the cluster's
+// first CTA (mgpuHostClusterSync), and an arrival on a cluster barrier is
+// one on the barrier words of each CTA of its group; the CTAs of a group
+// have consecutive slots, so a CTA finds its cluster's others from its
+// own. A multicast copy lands the whole window in each CTA's own buffer
+// (the bytes the group's shares deliver on the GPU).
 //
 // Host-side gpu ops become their memref equivalents (alloc, copy, fill,
 // dealloc), async tokens disappear, and workgroup memory becomes one host
@@ -177,7 +183,7 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
   Location loc = op->getLoc();
   // The host word of barrier `at` of `barrier`, its index checked; null
   // where the barrier's storage is unknown.
-  auto barrierAt = [&](TypedValue<BarrierType> barrier, Value at) -> Value {
+  auto barrierAt = [&](TypedValue<BarrierLikeType> barrier, Value at) -> Value {
     Value storage = barrierStorage(barrier);
     return storage ? getCheckedBarrier(b, op, storage, at,
                                        barrier.getType().getCount())
@@ -276,10 +282,66 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
   return success();
 }
 
+/// An arrival on a cluster barrier: lane 0 arrives on the barrier of every
+/// CTA of its group. The group's CTAs have slots in x-innermost order from
+/// the group's first (EmuScheduler.cpp, groups of `group` CTAs): a peer's
+/// barrier is this CTA's at a whole number of slot strides away.
+LogicalResult emulateClusterArrive(OpBuilder &b, BarrierArriveOp arrive,
+                                   Value slot, Value stride, Value tid,
+                                   ArrayRef<Value> block, ArrayRef<Value> sizes,
+                                   ArrayRef<Value> group) {
+  Location loc = arrive.getLoc();
+  auto view =
+      barrierStorage(arrive.getBarrier())
+          ? barrierStorage(arrive.getBarrier()).getDefiningOp<memref::ViewOp>()
+          : memref::ViewOp();
+  std::optional<ArrayRef<int64_t>> dims = arrive.getClusterDims();
+  if (!view || !dims)
+    return arrive.emitOpError() << "cannot be emulated: needs its cluster "
+                                   "barrier's storage and its cluster_dims";
+  BarrierLikeType type = arrive.getBarrier().getType();
+  Value lane = arith::RemUIOp::create(b, loc, tid,
+                                      indexConstant(b, loc, kWarpgroupLanes));
+  // Slots between neighbours along each dimension of the group.
+  Value groupStrides[3] = {indexConstant(b, loc, 1), group[0],
+                           arith::MulIOp::create(b, loc, group[0], group[1])};
+  onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
+    SmallVector<Value> lower, upper, steps;
+    for (int64_t d : *dims) {
+      lower.push_back(indexConstant(nb, loc, 0));
+      upper.push_back(sizes[d]);
+      steps.push_back(indexConstant(nb, loc, 1));
+    }
+    scf::buildLoopNest(
+        nb, loc, lower, upper, steps,
+        [&](OpBuilder &lb, Location l, ValueRange ivs) {
+          Value peerSlot = slot;
+          for (auto [d, iv] : llvm::zip(*dims, ivs)) {
+            Value mine = arith::RemUIOp::create(lb, l, block[d], sizes[d]);
+            Value shift = arith::MulIOp::create(
+                lb, l, arith::SubIOp::create(lb, l, iv, mine), groupStrides[d]);
+            peerSlot = arith::AddIOp::create(lb, l, peerSlot, shift);
+          }
+          Value bytes = arith::MulIOp::create(
+              lb, l, arith::SubIOp::create(lb, l, peerSlot, slot), stride);
+          Value peer = memref::ViewOp::create(
+              lb, l, view.getType(), view.getSource(),
+              arith::AddIOp::create(lb, l, view.getByteShift(), bytes),
+              view.getSizes());
+          Value word = getCheckedBarrier(lb, arrive, peer, arrive.getIndex(),
+                                         type.getCount());
+          arriveOnHostBarrier(lb, arrive, word, type.getArrivals());
+        });
+  });
+  return success();
+}
+
 struct Emulator {
-  /// Barrier slots per CTA: 16 named barriers, then one per warp (32 warps).
+  /// Barrier slots per CTA: 16 named barriers, then one per warp (32 warps),
+  /// then the cluster's (in its first CTA's slots).
   static constexpr int64_t kSlotsPerCta = 64;
   static constexpr int64_t kFirstWarpSlot = 16;
+  static constexpr int64_t kClusterSlot = 48;
 
   ModuleOp module;
   func::FuncOp yield, barrier;
@@ -353,9 +415,10 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
   // thread: (captures, CTA slot, thread in the CTA, block ids).
   llvm::SetVector<Value> captures;
   getUsedValuesDefinedAbove(launch.getBody(), captures);
-  captures.insert_range(ValueRange{
-      outerGx, outerGy, outerGz, outerBx, outerBy, outerBz, outerCx, outerCy,
-      outerCz, outerPerCta, outerStride, outerSmem, outerSync, outerExchange});
+  captures.insert_range(
+      ValueRange{outerGx, outerGy, outerGz, outerBx, outerBy, outerBz, outerCx,
+                 outerCy, outerCz, outerPerCta, outerStride, outerSmem,
+                 outerSync, outerExchange, group[0], group[1]});
   IRMapping mapping;
   Type index = b.getIndexType();
   FailureOr<CapturedFunction> lanes = createCapturedFunction(
@@ -389,7 +452,8 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           cz = mapping.lookup(outerCz), perCta = mapping.lookup(outerPerCta),
           stride = mapping.lookup(outerStride),
           smem = mapping.lookup(outerSmem), sync = mapping.lookup(outerSync),
-          exchange = mapping.lookup(outerExchange);
+          exchange = mapping.lookup(outerExchange),
+          groupX = mapping.lookup(group[0]), groupY = mapping.lookup(group[1]);
     Value slot = entry->getArgument(1), tid = entry->getArgument(2);
     Value bxId = entry->getArgument(3), byId = entry->getArgument(4),
           bzId = entry->getArgument(5);
@@ -401,6 +465,21 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
     Value ctaBase = arith::MulIOp::create(b, loc, slot, stride);
     Value slotBase = arith::MulIOp::create(b, loc, slot,
                                            indexConstant(b, loc, kSlotsPerCta));
+    // The slot of the cluster's first CTA: the group's CTAs have slots in
+    // x-innermost order from the group's first (EmuScheduler.cpp), and the
+    // cluster's first CTA is this one less its place in the cluster.
+    auto clusterLeaderSlot = [&](OpBuilder &nb, Location l) -> Value {
+      Value rx = arith::RemUIOp::create(nb, l, bxId, cx);
+      Value ry = arith::RemUIOp::create(nb, l, byId, cy);
+      Value rz = arith::RemUIOp::create(nb, l, bzId, cz);
+      Value shift = arith::AddIOp::create(
+          nb, l, rx,
+          arith::MulIOp::create(
+              nb, l, groupX,
+              arith::AddIOp::create(nb, l, ry,
+                                    arith::MulIOp::create(nb, l, groupY, rz))));
+      return arith::SubIOp::create(nb, l, slot, shift);
+    };
 
     auto pick = [](gpu::Dimension d, Value x, Value y, Value z) {
       return d == gpu::Dimension::x ? x : d == gpu::Dimension::y ? y : z;
@@ -487,6 +566,37 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
                                                      bar.getNumberOfThreads()))
                   : perCta;
           callBarrier(nb, l, id, count);
+          op->erase();
+          return WalkResult::skip();
+        } else if (auto arrive = dyn_cast<BarrierArriveOp>(op);
+                   arrive &&
+                   isa<ClusterBarrierType>(arrive.getBarrier().getType())) {
+          if (failed(emulateClusterArrive(nb, arrive, slot, stride, tid,
+                                          {bxId, byId, bzId}, {cx, cy, cz},
+                                          {groupX, groupY})))
+            return WalkResult::interrupt();
+          erased.insert(op);
+          op->erase();
+          return WalkResult::skip();
+        } else if (isa<ClusterSyncOp>(op)) {
+          // Counter and phase at the first CTA's cluster slot.
+          Value at = arith::MulIOp::create(
+              nb, l,
+              arith::AddIOp::create(
+                  nb, l,
+                  arith::MulIOp::create(nb, l, clusterLeaderSlot(nb, l),
+                                        indexConstant(nb, l, kSlotsPerCta)),
+                  indexConstant(nb, l, kClusterSlot)),
+              indexConstant(nb, l, 2));
+          Value threads = arith::MulIOp::create(
+              nb, l, perCta,
+              arith::MulIOp::create(nb, l, cx,
+                                    arith::MulIOp::create(nb, l, cy, cz)));
+          callHostRuntime(
+              nb, op, "mgpuHostClusterSync",
+              {getElementPointer(nb, l, sync, at),
+               arith::IndexCastOp::create(nb, l, nb.getI64Type(), threads),
+               getLocationString(nb, op)});
           op->erase();
           return WalkResult::skip();
         } else if (auto shuffle = dyn_cast<gpu::ShuffleOp>(op)) {

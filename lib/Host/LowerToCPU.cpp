@@ -13,14 +13,22 @@
 //
 // CTAs run one after another and their Pallas threads too, unless they may
 // wait for each other: the Pallas threads of a CTA that waits on a barrier
-// run on their own host threads (an OpenMP team per CTA), and a launch that
-// waits on a semaphore runs every Pallas thread of every CTA on its own host
-// thread.
+// run on their own host threads (an OpenMP team per CTA), a launch with
+// cluster ops (cluster_sync, cluster barriers) runs its clusters one after
+// another, every Pallas thread of the cluster's CTAs on its own host
+// thread, and a launch that waits on a semaphore runs every Pallas thread
+// of every CTA on its own host thread. A cluster_sync is one arrival on a host
+// barrier word of its cluster, counting every Pallas thread of the cluster, and
+// a wait for that phase (mgpuHostClusterSync); an arrival on a cluster barrier
+// is one on the barrier in each CTA of its group, found in the arena slices of
+// the cluster's CTAs; so clusters give the GPU's numbers whatever the host
+// threads' order. Multicast copies are plain copies of the whole window.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
+#include "mgpu/Host/HostRuntimeCalls.h"
 #include "mgpu/Host/HostThreads.h"
 #include "mgpu/Host/HostTypes.h"
 #include "mgpu/Host/PrimitivesToCPU.h"
@@ -49,6 +57,15 @@ using namespace mlir;
 using namespace mlir::mgpu;
 
 namespace {
+
+/// The ops that need the CTAs of a cluster to run at the same time.
+bool isClusterOp(Operation *op) {
+  if (auto arrive = dyn_cast<BarrierArriveOp>(op))
+    return isa<ClusterBarrierType>(arrive.getBarrier().getType());
+  if (auto wait = dyn_cast<BarrierWaitOp>(op))
+    return isa<ClusterBarrierType>(wait.getBarrier().getType());
+  return isa<ClusterSyncOp>(op);
+}
 
 bool waitsOn(Operation *op, function_ref<bool(Operation *)> isWait) {
   return op
@@ -81,6 +98,95 @@ private:
   /// arrays and global scratch (the shared scratch is per CTA).
   SmallVector<Value> common;
   SmallVector<Value> toFree;
+  /// Whether the body's cluster ops could be lowered.
+  LogicalResult status = success();
+  /// Where a Pallas thread's cluster meets: the host barrier word of its
+  /// cluster_syncs (a memref<?xi64> and the index of the cluster's word)
+  /// and the Pallas threads of the cluster, which it counts.
+  struct ClusterContext {
+    Value words, index;
+    int64_t threads;
+  };
+
+  int64_t clusterCtas() {
+    int64_t ctas = 1;
+    for (int64_t size : launch.getClusterShape())
+      ctas *= size;
+    return ctas;
+  }
+
+  /// An arrival on a cluster barrier of the CTA at `clusterIds`: one on
+  /// the barrier of that index in each CTA of its group, the same view of
+  /// the arena whole CTA slices away (CTA k of a cluster, k linear in the
+  /// cluster indices with the last innermost, has the slice k CTAs after
+  /// the cluster's first).
+  LogicalResult lowerClusterArrive(BarrierArriveOp arrive,
+                                   ValueRange clusterIds) {
+    auto cast = arrive.getBarrier().getDefiningOp<UnrealizedConversionCastOp>();
+    auto view = cast ? cast.getInputs().front().getDefiningOp<memref::ViewOp>()
+                     : memref::ViewOp();
+    std::optional<ArrayRef<int64_t>> dims = arrive.getClusterDims();
+    if (!view || !dims)
+      return arrive.emitOpError() << "on a cluster barrier needs the "
+                                     "barrier's storage and its cluster_dims";
+    OpBuilder ab(arrive);
+    Location l = arrive.getLoc();
+    ArrayRef<int64_t> shape = launch.getClusterShape();
+    SmallVector<int64_t> strides(shape.size(), 1);
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+      strides[d] = strides[d + 1] * shape[d + 1];
+    SmallVector<Value> lower, upper, steps;
+    for (int64_t d : *dims) {
+      lower.push_back(constant(ab, 0));
+      upper.push_back(constant(ab, shape[d]));
+      steps.push_back(constant(ab, 1));
+    }
+    BarrierLikeType type = arrive.getBarrier().getType();
+    scf::buildLoopNest(
+        ab, l, lower, upper, steps,
+        [&](OpBuilder &lb, Location, ValueRange ivs) {
+          Value ctas = constant(lb, 0);
+          for (auto [d, iv] : llvm::zip(*dims, ivs))
+            ctas = arith::AddIOp::create(
+                lb, l, ctas,
+                arith::MulIOp::create(
+                    lb, l, arith::SubIOp::create(lb, l, iv, clusterIds[d]),
+                    constant(lb, strides[d])));
+          Value shift = arith::AddIOp::create(
+              lb, l, view.getByteShift(),
+              arith::MulIOp::create(lb, l, ctas, constant(lb, arenaBytes)));
+          Value peer = memref::ViewOp::create(
+              lb, l, view.getType(), view.getSource(), shift, view.getSizes());
+          Value word = getCheckedBarrier(lb, arrive, peer, arrive.getIndex(),
+                                         type.getCount());
+          arriveOnHostBarrier(lb, arrive, word, type.getArrivals());
+        });
+    arrive.erase();
+    return success();
+  }
+
+  /// The cluster ops of the copy `op` of the body, as host code.
+  LogicalResult lowerClusterOps(Operation *op, const ClusterContext &cluster,
+                                ValueRange clusterIds) {
+    SmallVector<BarrierArriveOp> arrives;
+    op->walk([&](BarrierArriveOp arrive) {
+      if (isa<ClusterBarrierType>(arrive.getBarrier().getType()))
+        arrives.push_back(arrive);
+    });
+    for (BarrierArriveOp arrive : arrives)
+      if (failed(lowerClusterArrive(arrive, clusterIds)))
+        return failure();
+    op->walk([&](ClusterSyncOp sync) {
+      OpBuilder cb(sync);
+      Location l = sync.getLoc();
+      callHostRuntime(cb, sync, "mgpuHostClusterSync",
+                      {getElementPointer(cb, l, cluster.words, cluster.index),
+                       getI64(cb, l, cluster.threads),
+                       getLocationString(cb, sync)});
+      sync.erase();
+    });
+    return success();
+  }
 
   Value constant(OpBuilder &nb, int64_t value) {
     return arith::ConstantIndexOp::create(nb, loc, value);
@@ -130,7 +236,7 @@ private:
     for (auto [type, offset] : llvm::zip(launch.getSharedScratchTypes(),
                                          launch.getSharedScratchOffsets())) {
       Value shift = arith::AddIOp::create(nb, loc, base, constant(nb, offset));
-      if (auto barrier = dyn_cast<BarrierType>(type)) {
+      if (auto barrier = dyn_cast<BarrierLikeType>(type)) {
         auto words = MemRefType::get({barrier.getCount()}, nb.getI64Type());
         Value view =
             memref::ViewOp::create(nb, loc, words, arena, shift, ValueRange());
@@ -150,8 +256,10 @@ private:
   /// host stack is saved before and restored after it (what
   /// memref.alloca_scope would do, without a region that must keep a single
   /// block once scf is lowered to cf).
-  void runThread(OpBuilder &nb, ValueRange gridIds, ValueRange clusterIds,
-                 Value thread, ArrayRef<Value> shared) {
+  LogicalResult
+  runThread(OpBuilder &nb, ValueRange gridIds, ValueRange clusterIds,
+            Value thread, ArrayRef<Value> shared,
+            std::optional<ClusterContext> cluster = std::nullopt) {
     IRMapping mapping;
     mapping.map(launch.getGridIds(), gridIds);
     mapping.map(launch.getClusterIds(), clusterIds);
@@ -165,9 +273,12 @@ private:
         nb, loc, LLVM::LLVMPointerType::get(nb.getContext()));
     for (Operation &op : body.without_terminator()) {
       Operation *copy = nb.clone(op, mapping);
+      if (cluster && failed(lowerClusterOps(copy, *cluster, clusterIds)))
+        return failure();
       copy->walk(setHostTypes);
     }
     LLVM::StackRestoreOp::create(nb, loc, stack);
+    return success();
   }
 
   SmallVector<Value> sizesOf(ArrayRef<int64_t> shape, ValueRange dynamic) {
@@ -180,6 +291,7 @@ private:
   }
 
   void runInOrder(ArrayRef<Value> gridSizes, ArrayRef<Value> clusterSizes);
+  void runClusters(ArrayRef<Value> gridSizes, ArrayRef<Value> clusterSizes);
   void runConcurrently(ArrayRef<Value> gridSizes, ArrayRef<Value> clusterSizes);
 };
 
@@ -205,14 +317,59 @@ void LaunchLowering::runInOrder(ArrayRef<Value> gridSizes,
         Value threads = constant(nb, launch.getWarpgroups());
         if (teams) {
           forEachOnOwnThread(nb, loc, threads, [&](OpBuilder &tb, Value t) {
-            runThread(tb, gridIds, clusterIds, t, shared);
+            (void)runThread(tb, gridIds, clusterIds, t, shared);
           });
           return;
         }
         auto loop = scf::ForOp::create(nb, loc, zero, threads, one);
         OpBuilder::InsertionGuard guard(nb);
         nb.setInsertionPoint(loop.getBody()->getTerminator());
-        runThread(nb, gridIds, clusterIds, loop.getInductionVar(), shared);
+        (void)runThread(nb, gridIds, clusterIds, loop.getInductionVar(),
+                        shared);
+      });
+}
+
+void LaunchLowering::runClusters(ArrayRef<Value> gridSizes,
+                                 ArrayRef<Value> clusterSizes) {
+  // One cluster at a time, in grid order; every Pallas thread of its CTAs
+  // on its own host thread, CTA r's scratch the arena's slice r.
+  Value zero = constant(b, 0), one = constant(b, 1);
+  int64_t ctas = clusterCtas();
+  int64_t perCta = launch.getWarpgroups();
+  Value arena = allocateArena(constant(b, ctas));
+  auto wordsType = MemRefType::get({1}, b.getI64Type());
+  Value words = memref::AllocOp::create(b, loc, wordsType);
+  toFree.push_back(words);
+  Value zeroWord = arith::ConstantIntOp::create(b, loc, 0, 64);
+  ClusterContext cluster{words, zero, ctas * perCta};
+  scf::buildLoopNest(
+      b, loc, SmallVector<Value>(gridSizes.size(), zero), gridSizes,
+      SmallVector<Value>(gridSizes.size(), one),
+      [&](OpBuilder &nb, Location, ValueRange gridIds) {
+        if (arenaBytes)
+          linalg::FillOp::create(
+              nb, loc, Value(arith::ConstantIntOp::create(nb, loc, 0, 8)),
+              arena);
+        memref::StoreOp::create(nb, loc, zeroWord, words, zero);
+        forEachOnOwnThread(
+            nb, loc, constant(nb, ctas * perCta), [&](OpBuilder &tb, Value t) {
+              Value cta =
+                  arith::DivUIOp::create(tb, loc, t, constant(tb, perCta));
+              Value thread =
+                  arith::RemUIOp::create(tb, loc, t, constant(tb, perCta));
+              Value base =
+                  arith::MulIOp::create(tb, loc, cta, constant(tb, arenaBytes));
+              SmallVector<Value> clusterIds;
+              if (!clusterSizes.empty())
+                llvm::append_range(clusterIds,
+                                   affine::AffineDelinearizeIndexOp::create(
+                                       tb, loc, cta, clusterSizes,
+                                       /*hasOuterBound=*/true)
+                                       .getResults());
+              if (failed(runThread(tb, gridIds, clusterIds, thread,
+                                   sharedScratch(tb, arena, base), cluster)))
+                status = failure();
+            });
       });
 }
 
@@ -230,8 +387,22 @@ void LaunchLowering::runConcurrently(ArrayRef<Value> gridSizes,
   if (arenaBytes)
     linalg::FillOp::create(
         b, loc, Value(arith::ConstantIntOp::create(b, loc, 0, 8)), arena);
+  // The cluster axes are the innermost: the CTAs of a cluster are
+  // consecutive, and its first one's word is its cluster's.
+  Value words = memref::AllocOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, b.getI64Type()),
+      ValueRange{ctas});
+  toFree.push_back(words);
+  linalg::FillOp::create(
+      b, loc, Value(arith::ConstantIntOp::create(b, loc, 0, 64)), words);
   forEachOnOwnThread(b, loc, threads, [&](OpBuilder &nb, Value t) {
     Value cta = arith::DivUIOp::create(nb, loc, t, perCta);
+    Value inCluster = constant(nb, clusterCtas());
+    Value first = arith::MulIOp::create(
+        nb, loc, arith::DivUIOp::create(nb, loc, cta, inCluster), inCluster);
+    ClusterContext cluster{words, first,
+                           clusterCtas() *
+                               static_cast<int64_t>(launch.getWarpgroups())};
     Value thread = arith::RemUIOp::create(nb, loc, t, perCta);
     Value base = arith::MulIOp::create(nb, loc, cta, constant(nb, arenaBytes));
     SmallVector<Value> ids;
@@ -241,9 +412,9 @@ void LaunchLowering::runConcurrently(ArrayRef<Value> gridSizes,
       llvm::append_range(ids, delinearized.getResults());
     }
     ValueRange idRange(ids);
-    runThread(nb, idRange.take_front(gridSizes.size()),
-              idRange.drop_front(gridSizes.size()), thread,
-              sharedScratch(nb, arena, base));
+    status = runThread(nb, idRange.take_front(gridSizes.size()),
+                       idRange.drop_front(gridSizes.size()), thread,
+                       sharedScratch(nb, arena, base), cluster);
   });
 }
 
@@ -288,8 +459,12 @@ LogicalResult LaunchLowering::lower() {
       sizesOf(launch.getClusterShape(), ValueRange());
   if (concurrently)
     runConcurrently(gridSizes, clusterSizes);
+  else if (waitsOn(launch, isClusterOp))
+    runClusters(gridSizes, clusterSizes);
   else
     runInOrder(gridSizes, clusterSizes);
+  if (failed(status))
+    return failure();
   for (Value buffer : toFree)
     memref::DeallocOp::create(b, loc, buffer);
   launch.erase();

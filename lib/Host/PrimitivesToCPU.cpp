@@ -24,7 +24,7 @@ using namespace mlir::mgpu;
 
 void mlir::mgpu::populateBarrierTypeConversion(TypeConverter &converter) {
   converter.addConversion([](Type type) { return type; });
-  converter.addConversion([](BarrierType type) -> Type {
+  converter.addConversion([](BarrierLikeType type) -> Type {
     return MemRefType::get({type.getCount()},
                            IntegerType::get(type.getContext(), 64));
   });
@@ -100,7 +100,7 @@ struct CopyGmemToSmemToCPU : public OpConversionPattern<CopyGmemToSmemOp> {
   LogicalResult
   matchAndRewrite(CopyGmemToSmemOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    BarrierType type = op.getBarrier().getType();
+    BarrierLikeType type = op.getBarrier().getType();
     checkBarrierIndex(rewriter, op, adaptor.getBarrierIndex(), type.getCount());
     // Host buffers stay row-major whatever the transforms: only the wgmma
     // ops that name the same transforms read them, and they do so as
@@ -177,7 +177,10 @@ struct BarrierArriveToCPU : public OpConversionPattern<BarrierArriveOp> {
   LogicalResult
   matchAndRewrite(BarrierArriveOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    BarrierType type = op.getBarrier().getType();
+    BarrierLikeType type = op.getBarrier().getType();
+    if (isa<ClusterBarrierType>(type))
+      return rewriter.notifyMatchFailure(
+          op, "arrivals on cluster barriers are lowered with the launch");
     arriveOnHostBarrier(rewriter, op,
                         getCheckedBarrier(rewriter, op, adaptor.getBarrier(),
                                           adaptor.getIndex(), type.getCount()),

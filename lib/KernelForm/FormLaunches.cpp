@@ -142,14 +142,14 @@ struct ScratchPlan {
     int64_t globalIndex = 0;
     for (Attribute attr : *scratch) {
       Type type = cast<TypeAttr>(attr).getValue();
-      if (!isa<BarrierType>(type) && !isWorkgroupMemRef(type)) {
+      if (!isa<BarrierLikeType>(type) && !isWorkgroupMemRef(type)) {
         if (!globalPlaced)
           global.push_back(type);
         where.push_back(globalIndex++);
         continue;
       }
       int64_t bytes = 0;
-      if (auto barrier = dyn_cast<BarrierType>(type))
+      if (auto barrier = dyn_cast<BarrierLikeType>(type))
         bytes = barrier.getSharedMemoryBytes();
       else
         bytes = getBufferBytes(cast<MemRefType>(type).getShape(),
@@ -234,6 +234,33 @@ bool isOnlyWritten(Value ref) {
   return true;
 }
 
+/// Gives every arrival on a cluster barrier and every multicast copy in
+/// `body` the launch's cluster dimensions of their axes (names of `mesh`'s
+/// cluster axes, which the launch no longer has).
+void setClusterDims(Block &body, MeshAttr mesh) {
+  body.walk([&](BarrierArriveOp arrive) {
+    auto type = dyn_cast<ClusterBarrierType>(arrive.getBarrier().getType());
+    if (!type || !mesh)
+      return;
+    SmallVector<int64_t> dims;
+    for (StringAttr axis : type.getAxes())
+      dims.push_back(llvm::find(mesh.getClusterNames(), axis) -
+                     mesh.getClusterNames().begin());
+    arrive.setClusterDimsAttr(
+        DenseI64ArrayAttr::get(arrive.getContext(), dims));
+  });
+  body.walk([&](CopyGmemToSmemOp copy) {
+    std::optional<ArrayAttr> axes = copy.getCollectiveAxes();
+    if (!axes || !mesh)
+      return;
+    SmallVector<int64_t> dims;
+    for (StringAttr axis : axes->getAsRange<StringAttr>())
+      dims.push_back(llvm::find(mesh.getClusterNames(), axis) -
+                     mesh.getClusterNames().begin());
+    copy.setClusterDimsAttr(DenseI64ArrayAttr::get(copy.getContext(), dims));
+  });
+}
+
 LogicalResult formPallasLaunch(PallasCallOp op) {
   if (failed(verifyKernelForm(op)))
     return failure();
@@ -314,6 +341,7 @@ LogicalResult formPallasLaunch(PallasCallOp op) {
   if (!writeOnly.empty())
     launch.setWriteOnlyOutsAttr(b.getDenseI64ArrayAttr(writeOnly));
   bindQueries(b, body, bindings);
+  setClusterDims(body, mesh);
   moveBody(b, body, regionArgs(launch, where));
   op.erase();
   return success();
@@ -463,6 +491,7 @@ LogicalResult formMpmdLaunch(MpmdMapOp op, MpmdForm requested) {
                  bindings);
     Block &body = op.getBodies()[i].front();
     bindQueries(b, body, bindings);
+    setClusterDims(body, mesh);
     moveBody(b, body, regionArgs(launch, where[i]));
   }
   op.erase();

@@ -229,7 +229,9 @@ private:
                              view(i, slot),
                              resources.barriers[layout.blocks[i].barrier],
                              barrierIndex(layout.blocks[i].barrier, slot),
-                             blocks[i].appliedTransforms);
+                             blocks[i].appliedTransforms,
+                             /*collective_axes=*/ArrayAttr(),
+                             /*cluster_dims=*/DenseI64ArrayAttr());
   }
 
   /// Waits for the fetch into `slot` of block `i`: the next phase of the

@@ -146,7 +146,7 @@ LogicalResult trackRegion(Region &region) {
   Block &entry = region.front();
   IRRewriter rewriter(region.getContext());
   for (BlockArgument arg : entry.getArguments()) {
-    auto type = dyn_cast<BarrierType>(arg.getType());
+    auto type = dyn_cast<BarrierLikeType>(arg.getType());
     if (!type)
       continue;
     bool implicit = false;

@@ -237,6 +237,24 @@ MGPU_HOST_EXPORT void mgpuHostBarrierWait(int64_t *barrier, int64_t parity,
             where);
 }
 
+/// mgpu.cluster_sync on both host backends: one arrival on the cluster's
+/// word `barrier` (a barrier whose phases complete after `count` arrivals,
+/// every Pallas thread or CUDA thread of the cluster), then a wait until
+/// the phase it arrived in completes. The phase is read before arriving, so
+/// a thread that passes and arrives again cannot complete the next phase
+/// without the slower ones.
+MGPU_HOST_EXPORT void mgpuHostClusterSync(int64_t *barrier, int64_t count,
+                                          const char *where) {
+  int64_t phase = asAtomic(barrier)->load(std::memory_order_acquire) >> 32;
+  arrive(barrier, count);
+  waitUntil(
+      [&] {
+        return (asAtomic(barrier)->load(std::memory_order_acquire) >> 32) !=
+               phase;
+      },
+      "mgpu.cluster_sync", where);
+}
+
 /// Stops the program when a kernel-level op names barrier `index` of an
 /// array of `count`, which does not exist.
 MGPU_HOST_EXPORT void mgpuHostCheckBarrierIndex(int64_t index, int64_t count,

@@ -15,12 +15,14 @@
 
 namespace mlir::mgpu {
 
-/// `!mgpu.barrier<count = K>` is `memref<K x i64>` in shared memory.
+/// `!mgpu.barrier<count = K>` (and a cluster barrier) is `memref<K x i64>`
+/// in shared memory.
 void populateBarrierToSharedMemoryConversion(TypeConverter &converter);
 
 /// Patterns lowering barrier_init, barrier_arrive, barrier_wait (with a
-/// parity), copy_gmem_to_smem, copy_smem_to_gmem, commit_smem and
-/// wait_smem_to_gmem inside gpu.launch bodies to NVVM. With `hopper`
+/// parity; on barriers and cluster barriers), copy_gmem_to_smem (multicast
+/// too), copy_smem_to_gmem, commit_smem, wait_smem_to_gmem and
+/// cluster_sync inside gpu.launch bodies to NVVM. With `hopper`
 /// (sm_90 and later) copies use TMA and waits mbarrier.try_wait; without,
 /// the warpgroup copies and waits spin on mbarrier.test_wait (sm_80).
 void populatePrimitivesToNVVMPatterns(const TypeConverter &converter,

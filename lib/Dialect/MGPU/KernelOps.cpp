@@ -73,13 +73,14 @@ static LogicalResult verifyScratchTypes(Operation *op,
     return success();
   for (auto [i, attr] : llvm::enumerate(*scratch)) {
     Type type = cast<TypeAttr>(attr).getValue();
-    if (isa<BarrierType>(type))
+    if (isa<BarrierLikeType>(type))
       continue;
     auto memref = dyn_cast<MemRefType>(type);
     if (!memref || !memref.hasStaticShape())
       return op->emitOpError() << "scratch[" << i
-                               << "] must be a statically shaped memref or a "
-                                  "!mgpu.barrier, got "
+                               << "] must be a statically shaped memref, a "
+                                  "!mgpu.barrier or a !mgpu.cluster_barrier, "
+                                  "got "
                                << type;
     // The backends zero-fill and compute on scratch: no signed, unsigned or
     // other unhandled element type (S29).
@@ -107,7 +108,7 @@ static int64_t getWorkgroupScratchBytes(std::optional<ArrayAttr> scratch) {
     return bytes;
   for (Attribute attr : *scratch) {
     Type type = cast<TypeAttr>(attr).getValue();
-    if (auto barrier = dyn_cast<BarrierType>(type)) {
+    if (auto barrier = dyn_cast<BarrierLikeType>(type)) {
       bytes = addBytes(bytes, barrier.getSharedMemoryBytes());
       continue;
     }
@@ -405,6 +406,13 @@ LogicalResult PallasCallOp::verify() {
       failed(verifyDelayRelease(*this, getInSpecs(), getOutSpecs(), params,
                                 /*warpSpecialized=*/false)))
     return failure();
+  if (std::optional<ArrayAttr> scratch = getScratch())
+    for (Attribute attr : *scratch)
+      if (auto barrier =
+              dyn_cast<ClusterBarrierType>(cast<TypeAttr>(attr).getValue()))
+        if (failed(
+                verifyClusterBarrierAxes(*this, barrier, getMeshAttrOrNull())))
+          return failure();
 
   // The kernel form stages nothing itself.
   if (getExpanded())

@@ -45,7 +45,7 @@ ArrayRef<int64_t> LaunchOp::getSharedScratchOffsets() {
 
 /// Bytes of one shared scratch entry (a buffer or a barrier array).
 static int64_t getSharedEntryBytes(Type type) {
-  if (auto barrier = dyn_cast<BarrierType>(type))
+  if (auto barrier = dyn_cast<BarrierLikeType>(type))
     return barrier.getSharedMemoryBytes();
   auto memref = cast<MemRefType>(type);
   return getBufferBytes(memref.getShape(), memref.getElementType()).value_or(0);
@@ -166,7 +166,7 @@ LogicalResult LaunchOp::verify() {
     auto memref = dyn_cast<MemRefType>(type);
     bool buffer = memref && memref.hasStaticShape() &&
                   memref.getLayout().isIdentity() && isWorkgroupMemRef(memref);
-    if (!buffer && !isa<BarrierType>(type))
+    if (!buffer && !isa<BarrierLikeType>(type))
       return emitOpError()
              << "expects shared scratch of statically shaped, row-major "
                 "workgroup-memory buffers and barrier arrays, got "

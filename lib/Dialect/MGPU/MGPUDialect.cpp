@@ -23,6 +23,8 @@ using namespace mlir::mgpu;
 #define GET_ATTRDEF_CLASSES
 #include "mgpu/Dialect/MGPU/MGPUAttrs.cpp.inc"
 
+#include "mgpu/Dialect/MGPU/MGPUTypeInterfaces.cpp.inc"
+
 #define GET_TYPEDEF_CLASSES
 #include "mgpu/Dialect/MGPU/MGPUTypes.cpp.inc"
 

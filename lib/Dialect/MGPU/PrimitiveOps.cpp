@@ -78,7 +78,7 @@ LogicalResult BarrierType::verify(function_ref<InFlightDiagnostic()> emitError,
 //===----------------------------------------------------------------------===//
 
 /// S32: a statically known barrier index is inside the array.
-static LogicalResult verifyBarrierIndex(Operation *op, BarrierType type,
+static LogicalResult verifyBarrierIndex(Operation *op, BarrierLikeType type,
                                         Value index) {
   std::optional<int64_t> constant = getConstantIntValue(index);
   if (!constant || (*constant >= 0 && *constant < type.getCount()))
@@ -188,6 +188,8 @@ LogicalResult CopyGmemToSmemOp::verify() {
   if (getTransforms() && failed(getSwizzledTiling(*this, "the destination",
                                                   *getTransforms(), dst)))
     return failure();
+  if (failed(verifyCollectiveCopy(*this)))
+    return failure();
   return verifyBarrierIndex(*this, getBarrier().getType(), getBarrierIndex());
 }
 
@@ -217,13 +219,15 @@ LogicalResult WaitSmemToGmemOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult BarrierArriveOp::verify() {
-  if (failed(verifyInsideKernel(*this)))
+  if (failed(verifyInsideKernel(*this)) ||
+      failed(verifyClusterBarrierUse(*this, getBarrier().getType())))
     return failure();
   return verifyBarrierIndex(*this, getBarrier().getType(), getIndex());
 }
 
 LogicalResult BarrierWaitOp::verify() {
-  if (failed(verifyInsideKernel(*this)))
+  if (failed(verifyInsideKernel(*this)) ||
+      failed(verifyClusterBarrierUse(*this, getBarrier().getType())))
     return failure();
   return verifyBarrierIndex(*this, getBarrier().getType(), getIndex());
 }

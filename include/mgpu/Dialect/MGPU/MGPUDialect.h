@@ -60,6 +60,8 @@ void printSameType(OpAsmPrinter &printer, Operation *op, Type result,
 #define GET_ATTRDEF_CLASSES
 #include "mgpu/Dialect/MGPU/MGPUAttrs.h.inc"
 
+#include "mgpu/Dialect/MGPU/MGPUTypeInterfaces.h.inc"
+
 #define GET_TYPEDEF_CLASSES
 #include "mgpu/Dialect/MGPU/MGPUTypes.h.inc"
 

@@ -271,6 +271,7 @@ def MGPU_SemaphoreWaitOp : MGPU_SemaphoreOp<"semaphore_wait"> {
 }
 
 include "mgpu/Dialect/MGPU/MGPUPrimitiveOps.td"
+include "mgpu/Dialect/MGPU/MGPUClusterOps.td"
 include "mgpu/Dialect/MGPU/MGPULaunchOp.td"
 
 #endif // MGPU_DIALECT_MGPU_MGPUOPS_TD

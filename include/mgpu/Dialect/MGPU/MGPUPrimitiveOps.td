@@ -50,6 +50,19 @@ def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem"> {
     it so. `--mgpu-expand-pipelines="apply-transforms=1"` makes these copies
     from block specs.
 
+    With `collective_axes ["c", ..]` (cluster axes of the mesh) the copy is
+    a multicast, as JAX's `copy_gmem_to_smem(..., collective_axes=)`: every
+    CTA of this CTA's group along those axes runs the same copy (the same
+    window, into the same buffer and barrier of its own shared memory); the
+    window is split along its leading dimension into one share per CTA of
+    the group, each CTA loads its share into the buffer of every CTA of the
+    group, and each CTA's barrier counts the whole window (one arrival,
+    completing once all of its bytes have landed). The leading dimension is
+    a multiple of the group's size. Write the buffer again only once every
+    CTA of the group is done reading it (a cluster barrier or
+    `mgpu.cluster_sync`). `cluster_dims` (set by --mgpu-form-launches) are
+    the launch's cluster dimensions of the axes.
+
     ```mlir
     mgpu.copy_gmem_to_smem %a[%row, 0], %a_smem, %bar[%slot]
         : memref<1024x64xf16>, memref<128x64xf16, #gpu.address_space<workgroup>>,
@@ -63,12 +76,15 @@ def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem"> {
     Arg<AnyMemRef, "", [MemWrite]>:$dst,
     Arg<MGPU_BarrierType, "", [MemWrite]>:$barrier,
     Index:$barrier_index,
-    OptionalAttr<ArrayAttr>:$transforms
+    OptionalAttr<ArrayAttr>:$transforms,
+    OptionalAttr<StrArrayAttr>:$collective_axes,
+    OptionalAttr<DenseI64ArrayAttr>:$cluster_dims
   );
   let assemblyFormat = [{
     $src `` custom<WindowOffsets>($offsets, $static_offsets) `,` $dst `,`
-    $barrier `[` $barrier_index `]` (`transforms` $transforms^)? attr-dict
-    `:` type($src) `,` type($dst) `,` qualified(type($barrier))
+    $barrier `[` $barrier_index `]` (`transforms` $transforms^)?
+    (`collective_axes` $collective_axes^)? (`cluster_dims` $cluster_dims^)?
+    attr-dict `:` type($src) `,` type($dst) `,` qualified(type($barrier))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -177,7 +193,7 @@ def MGPU_BarrierInitOp : MGPU_Op<"barrier_init",
     a CTA-wide barrier; kernel bodies never need it (scratch barriers start
     initialized).
   }];
-  let arguments = (ins MGPU_BarrierType:$barrier);
+  let arguments = (ins MGPU_AnyBarrierType:$barrier);
   let assemblyFormat = "$barrier attr-dict `:` qualified(type($barrier))";
 }
 
@@ -186,16 +202,32 @@ def MGPU_BarrierArriveOp : MGPU_Op<"barrier_arrive",
   let summary = "arrive on a barrier";
   let description = [{
     One arrival of this Pallas thread on barrier `%barrier[%i]`, after all of
-    its earlier memory accesses (plgpu.barrier_arrive).
+    its earlier memory accesses (plgpu.barrier_arrive). On a
+    `!mgpu.cluster_barrier` the arrival is made on barrier `%i` of every CTA
+    of this CTA's group along the barrier's cluster axes, after this Pallas
+    thread's earlier accesses to any memory of the cluster.
+
+    `cluster_dims` (set by --mgpu-form-launches on arrivals on cluster
+    barriers) are the launch's cluster dimensions of the barrier's axes.
 
     ```mlir
     mgpu.barrier_arrive %consumed[%slot] : !mgpu.barrier<count = 2, arrivals = 2>
+    mgpu.barrier_arrive %ready[%c0]
+        : !mgpu.cluster_barrier<axes = ["c"], count = 1, arrivals = 2>
     ```
   }];
-  let arguments = (ins MGPU_BarrierType:$barrier, Index:$index);
+  let arguments = (ins MGPU_AnyBarrierType:$barrier, Index:$index,
+                       OptionalAttr<DenseI64ArrayAttr>:$cluster_dims);
   let assemblyFormat = [{
-    $barrier `[` $index `]` attr-dict `:` qualified(type($barrier))
+    $barrier `[` $index `]` (`cluster_dims` $cluster_dims^)? attr-dict `:`
+    qualified(type($barrier))
   }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$barrier, "::mlir::Value":$index), [{
+      build($_builder, $_state, barrier, index,
+            ::mlir::DenseI64ArrayAttr());
+    }]>
+  ];
   let hasVerifier = 1;
 }
 
@@ -208,14 +240,16 @@ def MGPU_BarrierWaitOp : MGPU_Op<"barrier_wait",
     plgpu.barrier_wait does (--mgpu-track-barrier-phases makes it explicit).
     With `parity %p` it waits for the phase of parity `%p` (i1) instead.
     Memory written before the phase completed (copies counted on it, writes
-    before arrivals) is visible after the wait.
+    before arrivals) is visible after the wait. On a `!mgpu.cluster_barrier`
+    it waits on this CTA's barrier, whose arrivals come from the CTAs of
+    its group.
 
     ```mlir
     mgpu.barrier_wait %bar[%slot] : !mgpu.barrier<count = 2>
     mgpu.barrier_wait %bar[%slot] parity %p : !mgpu.barrier<count = 2>
     ```
   }];
-  let arguments = (ins MGPU_BarrierType:$barrier, Index:$index,
+  let arguments = (ins MGPU_AnyBarrierType:$barrier, Index:$index,
                        Optional<I1>:$parity);
   let assemblyFormat = [{
     $barrier `[` $index `]` (`parity` $parity^)? attr-dict `:`

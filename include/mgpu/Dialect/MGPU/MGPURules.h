@@ -133,6 +133,20 @@ LogicalResult verifyPipelineCarries(EmitPipelineOp op);
 /// gpu.func) where the backends put them; else an error naming `op`.
 LogicalResult verifyInsideKernel(Operation *op);
 
+/// The axes of a cluster barrier are cluster axes of `mesh` (none without
+/// a mesh); reported at `op`, which declares or uses `type`.
+LogicalResult verifyClusterBarrierAxes(Operation *op, ClusterBarrierType type,
+                                       MeshAttr mesh);
+
+/// Checks the axes of a cluster barrier `barrier` used by `op` against the
+/// mesh of the kernel region around `op`, where there is one (kernel form
+/// and launches have none to check against).
+LogicalResult verifyClusterBarrierUse(Operation *op, Type barrier);
+
+/// The collective axes of a multicast copy: cluster axes of the kernel's
+/// mesh, whose group's size divides the window's leading dimension.
+LogicalResult verifyCollectiveCopy(CopyGmemToSmemOp op);
+
 /// A wait inside a kernel for all but `pending` of the groups (named
 /// `groups` in messages) in flight, of which the hardware tracks `most`.
 LogicalResult verifyGroupWait(Operation *op, uint64_t pending, int64_t most,

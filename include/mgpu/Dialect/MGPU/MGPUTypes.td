@@ -1,9 +1,12 @@
 //===- MGPUTypes.td - Types of the mgpu dialect ------------*- tablegen -*-===//
 //
-// The types of the mgpu dialect: today one, the barrier array a kernel
-// declares as scratch (Pallas' `plgpu.Barrier`). Barriers complete phases;
-// async copies and warpgroups arrive on them and kernel bodies wait for
-// their phases (the kernel-level ops of MGPUPrimitiveOps.td).
+// The types of the mgpu dialect: the barrier arrays a kernel declares as
+// scratch, a CTA's own (Pallas' `plgpu.Barrier`) and one whose arrivals come
+// from every CTA of some cluster axes (`plgpu.ClusterBarrier`). Barriers
+// complete phases; async copies and warpgroups arrive on them and kernel
+// bodies wait for their phases (the kernel-level ops of
+// MGPUPrimitiveOps.td). Both kinds share BarrierLikeType, which the
+// barrier ops take.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,7 +16,24 @@
 include "mgpu/Dialect/MGPU/MGPUAttrs.td"
 include "mlir/IR/AttrTypeBase.td"
 
-def MGPU_BarrierType : TypeDef<MGPU_Dialect, "Barrier"> {
+def MGPU_BarrierLikeType : TypeInterface<"BarrierLikeType"> {
+  let cppNamespace = "::mlir::mgpu";
+  let description = [{
+    An array of barriers in each CTA's shared memory (8 bytes each on the
+    GPU), each completing a phase after `arrivals` arrivals.
+  }];
+  let methods = [
+    InterfaceMethod<"The number of barriers.", "int64_t", "getCount">,
+    InterfaceMethod<"Arrivals that complete a phase.", "int64_t",
+                    "getArrivals">,
+  ];
+  let extraSharedClassDeclaration = [{
+    /// Bytes of shared memory the array takes on the GPU (8 per mbarrier).
+    int64_t getSharedMemoryBytes() const { return 8 * $_type.getCount(); }
+  }];
+}
+
+def MGPU_BarrierType : TypeDef<MGPU_Dialect, "Barrier", [MGPU_BarrierLikeType]> {
   let mnemonic = "barrier";
   let summary = "an array of barriers in shared memory (plgpu.Barrier)";
   let description = [{
@@ -35,10 +55,47 @@ def MGPU_BarrierType : TypeDef<MGPU_Dialect, "Barrier"> {
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
-  let extraClassDeclaration = [{
-    /// Bytes of shared memory the array takes on the GPU (8 per mbarrier).
-    int64_t getSharedMemoryBytes() const { return 8 * getCount(); }
-  }];
 }
+
+def MGPU_ClusterBarrierType
+    : TypeDef<MGPU_Dialect, "ClusterBarrier", [MGPU_BarrierLikeType]> {
+  let mnemonic = "cluster_barrier";
+  let summary = "barriers whose arrivals come from every CTA of cluster axes "
+                "(plgpu.ClusterBarrier)";
+  let description = [{
+    `count` barriers in the shared memory of each CTA, like
+    `!mgpu.barrier`, but an arrival (`mgpu.barrier_arrive`) is made on the
+    barrier of that index in every CTA of the arriving CTA's group: the CTAs
+    of its cluster that differ from it only along the cluster axes `axes`
+    (itself included). Each CTA's barrier completes a phase after
+    `arrivals` arrivals, counted over the whole group: with a group of G
+    CTAs each arriving once per phase, `arrivals = G` (JAX's
+    `num_arrivals = 1`). A wait (`mgpu.barrier_wait`) waits on the CTA's own
+    barrier. `axes` name cluster axes of the kernel's mesh.
+
+    On the GPU each barrier is an mbarrier; an arrival is
+    `mbarrier.arrive.release.cluster.shared::cluster` on the address `mapa`
+    gives for each CTA of the group, and a wait is
+    `mbarrier.try_wait.parity.acquire.cluster`.
+
+    ```mlir
+    // One barrier per slot; both CTAs of a 2-CTA cluster arrive once.
+    !mgpu.cluster_barrier<axes = ["c"], count = 2, arrivals = 2>
+    ```
+  }];
+  let parameters = (ins
+    MGPU_NameListParameter<"cluster axes whose CTAs arrive">:$axes,
+    MGPU_RequiredI64Parameter<"number of barriers">:$count,
+    MGPU_I64Parameter<"1", "arrivals that complete a phase">:$arrivals
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+/// Either kind of barrier array.
+def MGPU_AnyBarrierType
+    : Type<CPred<"::llvm::isa<::mlir::mgpu::BarrierLikeType>($_self)">,
+           "barrier array (!mgpu.barrier or !mgpu.cluster_barrier)",
+           "::mlir::mgpu::BarrierLikeType">;
 
 #endif // MGPU_DIALECT_MGPU_MGPUTYPES_TD

@@ -1,0 +1,141 @@
+//===- ClusterOps.cpp - Ops and types across the CTAs of a cluster --------===//
+//
+// Verifiers of the cluster ops and types (SPEC section 8,
+// docs/SPEC-additions.md): cluster_sync runs where every body op may,
+// inside a kernel (without a cluster it is a barrier over one CTA); a
+// cluster barrier is a barrier array whose axes are distinct names, checked
+// against the mesh's cluster axes where a kernel declares or uses it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mgpu/Dialect/MGPU/MGPURules.h"
+
+#include "llvm/ADT/SmallSet.h"
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+LogicalResult ClusterSyncOp::verify() { return verifyInsideKernel(*this); }
+
+LogicalResult
+ClusterBarrierType::verify(function_ref<InFlightDiagnostic()> emitError,
+                           ArrayRef<StringAttr> axes, int64_t count,
+                           int64_t arrivals) {
+  if (axes.empty())
+    return emitError() << "a cluster barrier names at least one cluster axis "
+                          "(axes = [\"c\"]); a CTA's own barriers are "
+                          "!mgpu.barrier";
+  llvm::SmallSet<StringRef, 4> seen;
+  for (StringAttr axis : axes)
+    if (!seen.insert(axis.getValue()).second)
+      return emitError() << "cluster barrier axis '" << axis.getValue()
+                         << "' is listed twice";
+  return BarrierType::verify(emitError, count, arrivals);
+}
+
+LogicalResult mlir::mgpu::verifyClusterBarrierAxes(Operation *op,
+                                                   ClusterBarrierType type,
+                                                   MeshAttr mesh) {
+  ArrayRef<StringAttr> clusterNames;
+  if (mesh)
+    clusterNames = mesh.getClusterNames();
+  for (StringAttr axis : type.getAxes()) {
+    if (llvm::is_contained(clusterNames, axis))
+      continue;
+    InFlightDiagnostic diag = op->emitOpError()
+                              << "uses " << type << ", whose axis '"
+                              << axis.getValue()
+                              << "' is not a cluster axis of the mesh "
+                                 "(cluster axes: [";
+    llvm::interleave(
+        clusterNames,
+        [&](StringAttr name) { diag << "'" << name.getValue() << "'"; },
+        [&] { diag << ", "; });
+    diag << "])";
+    diag.attachNote() << "a cluster barrier's arrivals come from the CTAs "
+                         "along cluster axes: give the mesh a cluster "
+                         "(cluster = [2], cluster_names = [\"c\"])";
+    return diag;
+  }
+  return success();
+}
+
+/// The mesh of the kernel region around `op`: std::nullopt where there is
+/// none to check against (kernel form, launches, an mpmd_map region whose
+/// mesh is reported elsewhere); a null mesh for a pallas_call without one.
+static std::optional<MeshAttr> getKernelRegionMesh(Operation *op) {
+  for (Region *region = op->getParentRegion(); region;
+       region = region->getParentOp()->getParentRegion()) {
+    Operation *parent = region->getParentOp();
+    if (auto call = dyn_cast<PallasCallOp>(parent))
+      return call.getMeshAttrOrNull();
+    if (auto map = dyn_cast<MpmdMapOp>(parent)) {
+      if (MeshAttr mesh = map.getMeshAttrOrNull(region->getRegionNumber()))
+        return mesh;
+      return std::nullopt;
+    }
+    if (isa<FunctionOpInterface>(parent))
+      break;
+  }
+  return std::nullopt;
+}
+
+LogicalResult mlir::mgpu::verifyClusterBarrierUse(Operation *op, Type barrier) {
+  auto type = dyn_cast<ClusterBarrierType>(barrier);
+  if (!type)
+    return success();
+  if (std::optional<MeshAttr> mesh = getKernelRegionMesh(op))
+    return verifyClusterBarrierAxes(op, type, *mesh);
+  return success();
+}
+
+LogicalResult mlir::mgpu::verifyCollectiveCopy(CopyGmemToSmemOp op) {
+  std::optional<ArrayAttr> axes = op.getCollectiveAxes();
+  if (!axes)
+    return success();
+  if (axes->empty())
+    return op.emitOpError() << "expects at least one collective axis";
+  if (op.getTransforms())
+    return op.emitOpError() << "cannot multicast into a buffer with "
+                               "transforms (collective_axes with transforms)";
+  llvm::SmallSet<StringRef, 4> seen;
+  for (StringRef axis : axes->getAsValueRange<StringAttr>())
+    if (!seen.insert(axis).second)
+      return op.emitOpError()
+             << "collective axis '" << axis << "' is listed twice";
+  std::optional<MeshAttr> mesh = getKernelRegionMesh(op);
+  if (!mesh)
+    return success();
+  ArrayRef<StringAttr> names;
+  ArrayRef<int64_t> sizes;
+  if (*mesh) {
+    names = mesh->getClusterNames();
+    sizes = mesh->getCluster();
+  }
+  int64_t group = 1;
+  for (StringAttr axis : axes->getAsRange<StringAttr>()) {
+    const StringAttr *it = llvm::find(names, axis);
+    if (it == names.end()) {
+      InFlightDiagnostic diag = op.emitOpError()
+                                << "collective axis '" << axis.getValue()
+                                << "' is not a cluster axis of the mesh "
+                                   "(cluster axes: [";
+      llvm::interleave(
+          names,
+          [&](StringAttr name) { diag << "'" << name.getValue() << "'"; },
+          [&] { diag << ", "; });
+      diag << "])";
+      return diag;
+    }
+    group *= sizes[it - names.begin()];
+  }
+  auto dst = cast<MemRefType>(op.getDst().getType());
+  if (dst.getRank() == 0 || dst.getDimSize(0) % group)
+    return op.emitOpError()
+           << "multicasts to " << group
+           << " CTAs, each loading a share of the window's leading dimension, "
+              "which must be a multiple of "
+           << group << ", got " << formatTuple(dst.getShape());
+  return success();
+}

@@ -1,0 +1,42 @@
+//===- ClusterToNVVM.h - Cluster ops on the GPU -----------------*- C++ -*-===//
+//
+// What --mgpu-primitives-to-nvvm needs for the CTAs of a cluster
+// (ClusterToNVVM.cpp): cluster_sync, arrivals on the barriers of a CTA's
+// group, and the place and mask of a multicast copy's group. Internal to
+// lib/GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGPU_LIB_GPU_CLUSTERTONVVM_H
+#define MGPU_LIB_GPU_CLUSTERTONVVM_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::mgpu {
+
+/// cluster_sync -> barrier.cluster.arrive + barrier.cluster.wait (sm_90), a
+/// CTA-wide barrier before.
+void populateClusterToNVVMPatterns(const TypeConverter &converter,
+                                   RewritePatternSet &patterns, bool hopper);
+
+/// One arrival (a release at cluster scope) on the mbarrier at `local`
+/// (`!llvm.ptr<3>`) in every CTA of this CTA's cluster that differs from it
+/// only along the cluster dimensions `dims`, itself included: `mapa` gives
+/// its shared::cluster address in each.
+void arriveOnClusterPeers(OpBuilder &b, Location loc, Value local,
+                          ArrayRef<int64_t> dims);
+
+/// This CTA's place (index) in its group along the cluster dimensions
+/// `dims` of a cluster of `sizes` CTAs (the first dimension innermost), and
+/// the group's cluster ranks as the bits of an i16 multicast mask.
+struct MulticastGroup {
+  Value place, mask;
+};
+MulticastGroup getMulticastGroup(OpBuilder &b, Location loc,
+                                 ArrayRef<int64_t> dims,
+                                 const int64_t (&sizes)[3]);
+
+} // namespace mlir::mgpu
+
+#endif // MGPU_LIB_GPU_CLUSTERTONVVM_H
