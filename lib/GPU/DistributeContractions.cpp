@@ -371,7 +371,7 @@ MmaOperand Distributor::tiledOperand(WgmmaOp op, Value operand,
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand));
   MmaOperand result;
   result.swizzled = true;
-  constexpr int64_t kStep = 16, kAtomBytes = 1024;
+  constexpr int64_t kStep = 16;
   int64_t rowBytes = SwizzledTiling::kSwizzleBytes;
   // The verifier checked that the 8-row groups an MMA reads are evenly
   // spaced: one atom apart in a tile, a row of tiles apart with 8-row tiles.

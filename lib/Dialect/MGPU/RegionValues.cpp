@@ -65,7 +65,7 @@ LogicalResult RunScopedOp::verifyRegions() {
       continue;
     }
     auto memref = dyn_cast<MemRefType>(type);
-    if (!isa<BarrierType>(type) &&
+    if (!isa<BarrierLikeType>(type) &&
         !(memref && memref.hasStaticShape() && isWorkgroupMemRef(memref))) {
       InFlightDiagnostic diag = emitOpError()
                                 << "allocates argument #" << arg.getArgNumber()
