@@ -644,7 +644,25 @@ def MGPUEmulateGPU : Pass<"mgpu-emulate-gpu", "::mlir::ModuleOp"> {
     gpu ops become memref ops. This checks the GPU lowering itself (staging,
     lane distribution, barriers, shuffles, semaphores) with numbers on
     machines without a GPU (`mgpu-run --backend=emulate`).
+
+    With `checks` (`all`, or a comma-separated list of `races`, `async`,
+    `barriers`, `init`, `bounds`; `none` by default here, `all` in
+    `mgpu-run --backend=emulate`) the lane functions also call the host
+    runtime's checker (lib/Runtime/EmuChecks.cpp) at every shared-memory
+    load and store, proxy fence, CTA barrier and wgmma, and the first hazard
+    is reported as `file:line:col: error: ...` at its op (exit status 1):
+    shared-memory data races between warps, async-proxy hazards (a
+    generic write read by TMA or wgmma without `commit_smem`, memory read
+    or overwritten while an async copy or wgmma still uses it), mbarrier
+    misuse (more arrivals than a phase takes, a wait that can never
+    complete), reads of never-written shared memory and accesses outside
+    the CTA's shared memory.
   }];
+  let options = [
+    Option<"checks", "checks", "std::string", /*default=*/"\"none\"",
+           "The emulator's hazard checks: all, none, or a comma-separated "
+           "list of races, async, barriers, init, bounds">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::func::FuncDialect",

@@ -32,10 +32,12 @@ void buildMGPUToCPUPipeline(OpPassManager &pm,
 /// `mgpu-run --backend=emulate` checks the GPU lowering without a GPU.
 /// With `tensorCores`, mgpu.wgmma takes the tensor-core lowering of
 /// sm_90a, whose MMAs the emulator computes lane by lane from the fragment
-/// layout and the shared-memory descriptors.
+/// layout and the shared-memory descriptors. `checks` selects the
+/// emulator's hazard checks (--mgpu-emulate-gpu's option; all by default).
 void buildMGPUToGPUEmulatorPipeline(OpPassManager &pm,
                                     StringRef mpmdForm = "auto",
-                                    bool tensorCores = true);
+                                    bool tensorCores = true,
+                                    StringRef checks = "all");
 
 /// Options of --mgpu-to-binary.
 struct MGPUToBinaryPipelineOptions

@@ -19,6 +19,10 @@
 // own. A multicast copy lands the whole window in each CTA's own buffer
 // (the bytes the group's shares deliver on the GPU).
 //
+// With checks on (the `checks` option), shared-memory accesses, fences, CTA
+// barriers and wgmma operand reads also call the runtime's checker
+// (lib/Runtime/EmuChecks.cpp), each with its op's location.
+//
 // Host-side gpu ops become their memref equivalents (alloc, copy, fill,
 // dealloc), async tokens disappear, and workgroup memory becomes one host
 // buffer with a slice per CTA slot of the pool.
@@ -31,6 +35,7 @@
 #include "mgpu/GPU/WarpgroupDistribution.h"
 #include "mgpu/Host/CapturedCall.h"
 #include "mgpu/Host/EmulateHostSide.h"
+#include "mgpu/Host/EmulatorChecks.h"
 #include "mgpu/Host/HostRuntimeCalls.h"
 #include "mgpu/Host/HostTypes.h"
 #include "mgpu/Host/WgmmaEmulation.h"
@@ -48,10 +53,12 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -203,8 +210,11 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
     if (!pointer)
       return op->emitOpError() << "cannot be emulated: unknown barrier storage";
     onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
-      arriveOnHostBarrier(nb, op, pointer,
-                          arrive.getBarrier().getType().getArrivals());
+      callHostRuntime(
+          nb, op, "mgpuEmuBarrierArrive",
+          {pointer,
+           getI64(nb, loc, arrive.getBarrier().getType().getArrivals()),
+           getLocationString(nb, op)});
     });
     return success();
   }
@@ -238,13 +248,14 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
       Value arrivals =
           getI64(nb, loc, copy.getBarrier().getType().getArrivals());
       if (tiling)
-        callWithWindow(
-            nb, op, "mgpuEmuCopyToSharedSwizzled", {pointer, arrivals}, window,
-            copy.getDst(),
-            {getI64(nb, loc, tiling->rows), getI64(nb, loc, tiling->cols)});
+        callWithWindow(nb, op, "mgpuEmuCopyToSharedSwizzled",
+                       {pointer, arrivals}, window, copy.getDst(),
+                       {getI64(nb, loc, tiling->rows),
+                        getI64(nb, loc, tiling->cols),
+                        getLocationString(nb, op)});
       else
         callWithWindow(nb, op, "mgpuEmuCopyToShared", {pointer, arrivals},
-                       window, copy.getDst(), {});
+                       window, copy.getDst(), {getLocationString(nb, op)});
     });
     return success();
   }
@@ -252,8 +263,9 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
     onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
       GlobalWindow window =
           resolveGlobalWindow(nb, loc, copy.getDst(), copy.getMixedOffsets());
-      callWithWindow(nb, op, "mgpuEmuCopyToGlobal", {}, window, copy.getSrc(),
-                     {getI64(nb, loc, copy.getCommitGroup())});
+      callWithWindow(
+          nb, op, "mgpuEmuCopyToGlobal", {}, window, copy.getSrc(),
+          {getI64(nb, loc, copy.getCommitGroup()), getLocationString(nb, op)});
     });
     return success();
   }
@@ -261,6 +273,13 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
     onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
       callHostRuntime(nb, op, "mgpuEmuCommitCopiesToGlobal", {});
     });
+    return success();
+  }
+  if (isa<CommitSmemOp>(op)) {
+    // The emulator's copies read shared memory when they are issued; the
+    // checker counts the fence (an opaque call also keeps the stores
+    // before it in place).
+    callHostRuntime(b, op, "mgpuEmuCheckFence", {});
     return success();
   }
   if (auto wait = dyn_cast<WaitSmemToGmemOp>(op)) {
@@ -277,8 +296,6 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
          wait.getValue(), getLocationString(b, op)});
     return success();
   }
-  // commit_smem: the emulator's copies read shared memory when they land,
-  // after the barrier that follows.
   return success();
 }
 
@@ -345,9 +362,70 @@ struct Emulator {
 
   ModuleOp module;
   func::FuncOp yield, barrier;
+  /// The checks (EmuChecks.h bits; 0: none).
+  int64_t checks = 0;
+  /// Location strings by location: a kernel has thousands of checked ops.
+  DenseMap<Location, LLVM::GlobalOp> locationStrings;
+
+  Value where(OpBuilder &b, Operation *op);
+  void checkAccess(OpBuilder &b, Operation *op);
 
   LogicalResult emulate(gpu::LaunchOp launch);
 };
+
+Value Emulator::where(OpBuilder &b, Operation *op) {
+  Location loc = op->getLoc();
+  LLVM::GlobalOp &global = locationStrings[loc];
+  if (!global) {
+    // getLocationString makes (or finds) the global; later uses of the
+    // same location take its address directly.
+    Value address = getLocationString(b, op);
+    auto addressOf = address.getDefiningOp<LLVM::AddressOfOp>();
+    global = module.lookupSymbol<LLVM::GlobalOp>(addressOf.getGlobalName());
+    return address;
+  }
+  return LLVM::AddressOfOp::create(b, loc, global);
+}
+
+/// A call of the checker before a shared-memory load or store: its address,
+/// its bytes, whether it writes, and where.
+void Emulator::checkAccess(OpBuilder &b, Operation *op) {
+  Location loc = op->getLoc();
+  Value memref;
+  ValueRange indices;
+  Type value;
+  bool write = false;
+  if (auto load = dyn_cast<memref::LoadOp>(op)) {
+    memref = load.getMemref();
+    indices = load.getIndices();
+    value = load.getType();
+  } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+    memref = store.getMemref();
+    indices = store.getIndices();
+    value = store.getValueToStore().getType();
+    write = true;
+  } else if (auto load = dyn_cast<vector::LoadOp>(op)) {
+    memref = load.getBase();
+    indices = load.getIndices();
+    value = load.getVectorType();
+  } else if (auto store = dyn_cast<vector::StoreOp>(op)) {
+    memref = store.getBase();
+    indices = store.getIndices();
+    value = store.getVectorType();
+    write = true;
+  }
+  int64_t count = 1;
+  Type element = value;
+  if (auto vector = dyn_cast<VectorType>(value)) {
+    count = vector.getNumElements();
+    element = vector.getElementType();
+  }
+  int64_t bits = element.isIndex() ? 64 : element.getIntOrFloatBitWidth();
+  callHostRuntime(b, op, "mgpuEmuCheckAccess",
+                  {getElementPointer(b, loc, memref, indices),
+                   getI64(b, loc, count * ((bits + 7) / 8)),
+                   getI64(b, loc, write), where(b, op)});
+}
 
 LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
   OpBuilder b(launch);
@@ -429,11 +507,21 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
   Value fn = func::ConstantOp::create(
       b, loc, lanes->func.getFunctionType(),
       FlatSymbolRefAttr::get(lanes->func.getSymNameAttr()));
+  if (checks) {
+    Value total = arith::IndexCastOp::create(
+        b, loc, b.getI64Type(), memref::DimOp::create(b, loc, outerSmem, 0));
+    callHostRuntime(b, launch, "mgpuEmuCheckLaunch",
+                    {getElementPointer(b, loc, outerSmem), total,
+                     asI64(outerStride), asI64(smemBytes), asI64(outerPerCta),
+                     getI64(b, loc, checks)});
+  }
   callHostRuntime(b, launch, "mgpuEmuRunGrid",
                   {fn, lanes->pointer, dims[0], dims[1], dims[2], dims[3],
                    dims[4], dims[5], asI64(outerPerCta),
                    getElementPointer(b, loc, outerSync),
                    getI64(b, loc, 2 * kSlotsPerCta)});
+  if (checks)
+    callHostRuntime(b, launch, "mgpuEmuCheckLaunchEnd", {});
   LLVM::StackRestoreOp::create(b, loc, lanes->stack);
   memref::DeallocOp::create(b, loc, outerExchange);
   memref::DeallocOp::create(b, loc, outerSync);
@@ -503,10 +591,49 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           ValueRange{sync, arith::AddIOp::create(nb, l, slotBase, slot),
                      count});
     };
+    // A CTA barrier the checker sees (shuffles' warp barriers are not: the
+    // checker does not compare a warp with itself).
+    auto callCheckedBarrier = [&](OpBuilder &nb, Operation *op, Value slot,
+                                  Value count) {
+      Location l = op->getLoc();
+      auto i64 = [&](Value v) -> Value {
+        return arith::IndexCastOp::create(nb, l, nb.getI64Type(), v);
+      };
+      if (checks)
+        callHostRuntime(nb, op, "mgpuEmuCheckSyncArrive",
+                        {i64(slot), i64(count)});
+      callBarrier(nb, l, slot, count);
+      if (checks)
+        callHostRuntime(nb, op, "mgpuEmuCheckSyncLeave", {i64(slot)});
+    };
+    // The ops that access shared memory, known by their types before the
+    // rewrites below give them host types.
+    llvm::DenseSet<Operation *> sharedAccesses;
     // Visit a snapshot of the ops: the rewrites below erase ops.
     SmallVector<Operation *> ops;
     for (Operation *top : cloned)
       top->walk<WalkOrder::PreOrder>([&](Operation *op) { ops.push_back(op); });
+    auto isShared = [](Value memref) {
+      auto type = dyn_cast<MemRefType>(memref.getType());
+      auto space =
+          type ? dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace())
+               : nullptr;
+      return space && space.getValue() == gpu::AddressSpace::Workgroup;
+    };
+    if (checks)
+      for (Operation *op : ops) {
+        Value memref;
+        if (auto load = dyn_cast<memref::LoadOp>(op))
+          memref = load.getMemref();
+        else if (auto store = dyn_cast<memref::StoreOp>(op))
+          memref = store.getMemref();
+        else if (auto load = dyn_cast<vector::LoadOp>(op))
+          memref = load.getBase();
+        else if (auto store = dyn_cast<vector::StoreOp>(op))
+          memref = store.getBase();
+        if (memref && isShared(memref))
+          sharedAccesses.insert(op);
+      }
     llvm::SmallPtrSet<Operation *, 16> erased;
     for (Operation *op : ops) {
       if (erased.contains(op))
@@ -551,8 +678,10 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           }
           op->erase();
           return WalkResult::skip();
+        } else if (sharedAccesses.contains(op)) {
+          checkAccess(nb, op);
         } else if (isa<gpu::BarrierOp>(op)) {
-          callBarrier(nb, l, indexConstant(nb, l, 0), perCta);
+          callCheckedBarrier(nb, op, indexConstant(nb, l, 0), perCta);
           op->erase();
           return WalkResult::skip();
         } else if (auto bar = dyn_cast<NVVM::BarrierOp>(op)) {
@@ -565,7 +694,7 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
                   ? Value(arith::IndexCastOp::create(nb, l, nb.getIndexType(),
                                                      bar.getNumberOfThreads()))
                   : perCta;
-          callBarrier(nb, l, id, count);
+          callCheckedBarrier(nb, op, id, count);
           op->erase();
           return WalkResult::skip();
         } else if (auto arrive = dyn_cast<BarrierArriveOp>(op);
@@ -635,6 +764,10 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
         } else if (auto mma = dyn_cast<NVVM::WgmmaMmaAsyncOp>(op)) {
           Value lane = arith::RemUIOp::create(
               nb, l, tid, indexConstant(nb, l, kWarpgroupLanes));
+          if (checks)
+            onLaneZero(nb, l, lane, [&](OpBuilder &cb) {
+              emitWgmmaReadChecks(cb, mma, smem, ctaBase, where(cb, op));
+            });
           FailureOr<Value> result =
               emulateWgmmaMmaAsync(nb, mma, smem, ctaBase, lane);
           if (failed(result))
@@ -644,6 +777,21 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           return WalkResult::skip();
         } else if (isa<NVVM::WgmmaFenceAlignedOp, NVVM::WgmmaGroupSyncAlignedOp,
                        NVVM::WgmmaWaitGroupSyncOp, NVVM::FenceProxyOp>(op)) {
+          if (checks) {
+            Value lane = arith::RemUIOp::create(
+                nb, l, tid, indexConstant(nb, l, kWarpgroupLanes));
+            if (isa<NVVM::FenceProxyOp>(op))
+              callHostRuntime(nb, op, "mgpuEmuCheckFence", {});
+            else if (isa<NVVM::WgmmaGroupSyncAlignedOp>(op))
+              onLaneZero(nb, l, lane, [&](OpBuilder &cb) {
+                callHostRuntime(cb, op, "mgpuEmuCheckWgmmaCommit", {});
+              });
+            else if (auto wait = dyn_cast<NVVM::WgmmaWaitGroupSyncOp>(op))
+              onLaneZero(nb, l, lane, [&](OpBuilder &cb) {
+                callHostRuntime(cb, op, "mgpuEmuCheckWgmmaWait",
+                                {getI64(cb, l, wait.getGroup())});
+              });
+          }
           // The MMAs completed when they were issued, and host threads
           // see shared memory through one proxy.
           op->erase();
@@ -658,6 +806,14 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
         }
         // wgmma was computed when issued; the register budget is the host's.
         if (isa<WgmmaWaitOp, SetMaxRegistersOp>(op)) {
+          if (auto wait = dyn_cast<WgmmaWaitOp>(op); wait && checks) {
+            Value lane = arith::RemUIOp::create(
+                nb, l, tid, indexConstant(nb, l, kWarpgroupLanes));
+            onLaneZero(nb, l, lane, [&](OpBuilder &cb) {
+              callHostRuntime(cb, op, "mgpuEmuCheckWgmmaWait",
+                              {getI64(cb, l, wait.getPending())});
+            });
+          }
           op->erase();
           return WalkResult::skip();
         }
@@ -693,6 +849,7 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
 }
 
 struct EmulateGPUPass : public mgpu::impl::MGPUEmulateGPUBase<EmulateGPUPass> {
+  using MGPUEmulateGPUBase::MGPUEmulateGPUBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (failed(prepareLaunches(module)))
@@ -708,7 +865,14 @@ struct EmulateGPUPass : public mgpu::impl::MGPUEmulateGPUBase<EmulateGPUPass> {
     FailureOr<func::FuncOp> yield = getOrCreateEmuYield(module);
     if (failed(yield))
       return signalPassFailure();
+    std::string error;
+    std::optional<int64_t> mask = parseEmulatorChecks(checks, error);
+    if (!mask) {
+      module.emitError() << "--mgpu-emulate-gpu: " << error;
+      return signalPassFailure();
+    }
     Emulator emulator{module, *yield, createEmuBarrier(module, *yield)};
+    emulator.checks = *mask;
     for (gpu::LaunchOp launch : launches)
       if (failed(emulator.emulate(launch)))
         return signalPassFailure();
@@ -727,3 +891,30 @@ struct EmulateGPUPass : public mgpu::impl::MGPUEmulateGPUBase<EmulateGPUPass> {
 };
 
 } // namespace
+
+std::optional<int64_t> mlir::mgpu::parseEmulatorChecks(StringRef spec,
+                                                       std::string &error) {
+  // The bits of lib/Runtime/EmuChecks.h.
+  static const std::pair<StringRef, int64_t> kinds[] = {
+      {"races", 1}, {"async", 2}, {"barriers", 4}, {"init", 8}, {"bounds", 16}};
+  if (spec == "all")
+    return 31;
+  if (spec == "none" || spec.empty())
+    return 0;
+  SmallVector<StringRef> names;
+  spec.split(names, ',');
+  int64_t mask = 0;
+  for (StringRef name : names) {
+    const auto *kind = llvm::find_if(
+        kinds, [&](const auto &k) { return k.first == name.trim(); });
+    if (kind == std::end(kinds)) {
+      error = ("unknown check '" + name.trim() +
+               "' (all, none, or a list of races, async, barriers, init, "
+               "bounds)")
+                  .str();
+      return std::nullopt;
+    }
+    mask |= kind->second;
+  }
+  return mask;
+}

@@ -9,6 +9,7 @@
 
 #include "mgpu/Host/WgmmaEmulation.h"
 #include "mgpu/GPU/WgmmaToNVVM.h"
+#include "mgpu/Host/HostRuntimeCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -161,4 +162,37 @@ FailureOr<Value> mlir::mgpu::emulateWgmmaMmaAsync(OpBuilder &b,
         LLVM::InsertValueOp::create(b, loc, fragment, loop.getResult(0), reg);
   }
   return fragment;
+}
+
+void mlir::mgpu::emitWgmmaReadChecks(OpBuilder &b, NVVM::WgmmaMmaAsyncOp op,
+                                     Value smem, Value ctaBase, Value where) {
+  Location loc = op.getLoc();
+  Emitter e{b, loc};
+  Value base = arith::AddIOp::create(
+      b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem),
+      ctaBase);
+  Value low18 = arith::AndIOp::create(
+      b, loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), base),
+      e.i64(0x3ffff));
+  bool bMnMajor = op.getLayoutB() == NVVM::MMALayout::row;
+  auto checkOperand = [&](Value desc, int64_t rows, bool mnMajor) {
+    DecodedDescriptor d = e.decode(desc, low18);
+    auto outer =
+        scf::ForOp::create(b, loc, e.index(0), e.index(rows), e.index(1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(outer.getBody());
+    auto inner =
+        scf::ForOp::create(b, loc, e.index(0), e.index(16), e.index(1));
+    b.setInsertionPointToStart(inner.getBody());
+    Value element =
+        e.element(d, outer.getInductionVar(), inner.getInductionVar(), mnMajor);
+    Value address = arith::AddIOp::create(
+        b, loc, base, arith::MulIOp::create(b, loc, element, e.index(2)));
+    Value pointer = LLVM::IntToPtrOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext()),
+        Value(arith::IndexCastOp::create(b, loc, b.getI64Type(), address)));
+    callHostRuntime(b, op, "mgpuEmuCheckWgmmaRead", {pointer, e.i64(2), where});
+  };
+  checkOperand(op.getDescriptorA(), op.getShape().getM(), false);
+  checkOperand(op.getDescriptorB(), op.getShape().getN(), bMnMajor);
 }

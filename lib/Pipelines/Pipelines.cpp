@@ -181,13 +181,16 @@ void mlir::mgpu::buildMGPUToCPUPipeline(
 
 void mlir::mgpu::buildMGPUToGPUEmulatorPipeline(OpPassManager &pm,
                                                 StringRef mpmdForm,
-                                                bool tensorCores) {
+                                                bool tensorCores,
+                                                StringRef checks) {
   if (isMisplaced(pm, "mgpu-to-gpu-emulator"))
     return;
   pm.addPass(createMGPUCheckModuleLevel());
   addKernelFormPasses(pm, /*identityLayout=*/true, tensorCores);
   addGPULowering(pm, mpmdForm);
-  pm.addPass(createMGPUEmulateGPU());
+  MGPUEmulateGPUOptions emulate;
+  emulate.checks = checks.str();
+  pm.addPass(createMGPUEmulateGPU(emulate));
   pm.addPass(createMGPUHostPrintf());
   addRuntimeChecks(pm);
   addHostToLLVMPasses(pm);

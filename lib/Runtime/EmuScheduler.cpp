@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "EmuChecks.h"
 #include "EmuFibers.h"
 
 #include <algorithm>
@@ -184,6 +185,11 @@ struct Worker {
   size_t at = 0;
   /// Fibers ever made, which staggers their stacks (see takeFiber).
   size_t made = 0;
+  /// Deadlock detection (with the emulator's checks): waits that found
+  /// nothing ready since the last progress, and whether the group waits on
+  /// semaphores (signalled by stores the checker does not see).
+  size_t idleWaits = 0;
+  bool semaphores = false;
 
   ~Worker() {
     for (Fiber *fiber : idle) {
@@ -211,6 +217,7 @@ void switchFromCurrent(Worker &worker) {
   Fiber *from = worker.current;
   std::vector<Fiber *> &running = worker.running;
   if (from->done) {
+    worker.idleWaits = 0;
     worker.idle.push_back(from);
     running[worker.at] = running.back();
     running.pop_back();
@@ -235,6 +242,7 @@ void runFiber(Fiber *fiber) {
   const Grid &grid = *fiber->worker->grid;
   grid.lane(grid.captures, fiber->slot, fiber->tid, fiber->block[0],
             fiber->block[1], fiber->block[2]);
+  mgpu::emu::checks::laneEnded();
   fiber->done = true;
   switchFromCurrent(*fiber->worker);
   std::abort(); // a finished fiber is never resumed
@@ -288,6 +296,7 @@ void startGroup(Worker &worker, const Grid &grid, int64_t g,
     if (!inside)
       continue;
     int64_t slot = firstSlot + i;
+    mgpu::emu::checks::startCta(slot);
     std::memset(grid.sync + slot * grid.syncWords, 0,
                 size_t(grid.syncWords) * sizeof(int64_t));
     for (int64_t tid = 0; tid < grid.perCta; ++tid) {
@@ -307,6 +316,8 @@ void startGroup(Worker &worker, const Grid &grid, int64_t g,
 void runFibers(Worker &worker) {
   if (worker.running.empty())
     return;
+  worker.idleWaits = 0;
+  worker.semaphores = false;
   worker.at = 0;
   worker.current = worker.running.front();
   jump(worker.scheduler, worker.current->context);
@@ -364,6 +375,36 @@ void yieldLane() {
   }
   switchFromCurrent(*worker);
 }
+
+bool currentLane(int64_t &slot, int64_t &tid) {
+  if (!inFiber())
+    return false;
+  slot = currentWorker->current->slot;
+  tid = currentWorker->current->tid;
+  return true;
+}
+
+namespace checks {
+
+void noteProgress() {
+  if (Worker *worker = currentWorker)
+    worker->idleWaits = 0;
+}
+
+bool noteIdleWait() {
+  Worker *worker = currentWorker;
+  if (!worker || !worker->current || worker->semaphores || !enabled(kBarriers))
+    return false;
+  // Every lane of the group has had several turns with nothing changing.
+  return ++worker->idleWaits > 4 * worker->running.size() + 64;
+}
+
+void noteSemaphoreWait() {
+  if (Worker *worker = currentWorker)
+    worker->semaphores = true;
+}
+
+} // namespace checks
 
 const void *laneKey() {
   thread_local char self;

@@ -28,6 +28,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "EmuChecks.h"
 #include "EmuFibers.h"
 
 #define MGPU_HOST_EXPORT __attribute__((visibility("default")))
@@ -50,13 +51,29 @@ double getWaitTimeoutSeconds() {
 /// would stop too.
 template <typename Ready>
 void waitUntil(Ready ready, const char *what, const char *where) {
+  namespace checks = mgpu::emu::checks;
   // The clock is read from the 64th step on: most waits end before, and
   // the lanes of a large grid wait millions of times.
   std::chrono::steady_clock::time_point start;
   bool fiber = mgpu::emu::inFiber();
   for (unsigned spins = 0;; ++spins) {
-    if (ready())
+    if (ready()) {
+      checks::noteProgress();
       return;
+    }
+    // With the emulator's checks, a wait that no lane of the group can
+    // ever satisfy is reported at once instead of after the timeout.
+    if (fiber && checks::noteIdleWait()) {
+      std::fprintf(stderr,
+                   "%s: error: %s waits for a phase that can never complete: "
+                   "every thread of the CTA waits and nothing is left to "
+                   "arrive (a skipped phase, a wrong parity or too few "
+                   "arrivals) (an emulator check; --check=none turns them "
+                   "off)\n",
+                   where ? where : "<unknown>", what);
+      std::fflush(stderr);
+      std::_Exit(1);
+    }
     if (spins == 64)
       start = std::chrono::steady_clock::now();
     if (fiber) {
@@ -133,6 +150,13 @@ struct BoxCopy {
   /// swizzled rows (0: row-major), as TMA writes with the 128-byte swizzle.
   int64_t tileRows = 0, tileCols = 0;
 };
+
+int64_t boxBytes(const BoxCopy &copy) {
+  int64_t bytes = copy.elementBytes;
+  for (int64_t size : copy.sizes)
+    bytes *= size;
+  return bytes;
+}
 
 /// The byte offset of element `flat` (row-major in the box) in the shared
 /// buffer of `copy`.
@@ -216,18 +240,52 @@ BoxCopy decode(void *global, void *shared, const int64_t *desc, bool toShared) {
   return copy;
 }
 
+/// Queues a copy in on `barrier` (one of its `arrivals`); the checker sees
+/// it first, before the issuing lane's clock moves.
+void queueCopyIn(int64_t *barrier, int64_t arrivals, BoxCopy copy,
+                 const char *where) {
+  PendingCopies &pending = getPending();
+  std::lock_guard<std::mutex> lock(pending.mutex);
+  std::vector<BoxCopy> &queue = pending.byBarrier[barrier];
+  if (mgpu::emu::checks::enabled(~int64_t(0))) {
+    mgpu::emu::checks::copyInIssued(copy.shared, boxBytes(copy), where);
+    mgpu::emu::checks::barrierCopyIssued(barrier, arrivals,
+                                         int64_t(queue.size()), where);
+  }
+  queue.push_back(std::move(copy));
+  pending.arrivalsOf[barrier] = arrivals;
+}
+
 } // namespace
 
 extern "C" {
 
 /// Resets `count` barriers to phase 0 with no arrivals.
 MGPU_HOST_EXPORT void mgpuHostBarrierInit(int64_t *barriers, int64_t count) {
+  mgpu::emu::checks::barrierInit(barriers, count);
   for (int64_t i = 0; i < count; ++i)
     asAtomic(barriers + i)->store(0, std::memory_order_release);
 }
 
 MGPU_HOST_EXPORT void mgpuHostBarrierArrive(int64_t *barrier,
                                             int64_t arrivals) {
+  arrive(barrier, arrivals);
+}
+
+/// The emulator's barrier_arrive: checks that no copy still pending on the
+/// barrier needs the arrival, then arrives.
+MGPU_HOST_EXPORT void mgpuEmuBarrierArrive(int64_t *barrier, int64_t arrivals,
+                                           const char *where) {
+  if (mgpu::emu::checks::enabled(~int64_t(0))) {
+    PendingCopies &pending = getPending();
+    int64_t queued;
+    {
+      std::lock_guard<std::mutex> lock(pending.mutex);
+      auto it = pending.byBarrier.find(barrier);
+      queued = it == pending.byBarrier.end() ? 0 : it->second.size();
+    }
+    mgpu::emu::checks::barrierArrive(barrier, arrivals, queued, where);
+  }
   arrive(barrier, arrivals);
 }
 
@@ -289,6 +347,7 @@ MGPU_HOST_EXPORT void mgpuHostCheckFailed(const char *where, const char *what) {
 MGPU_HOST_EXPORT void mgpuHostSemaphoreWait(int32_t *semaphore, int32_t value,
                                             const char *where) {
   auto *word = reinterpret_cast<std::atomic<int32_t> *>(semaphore);
+  mgpu::emu::checks::noteSemaphoreWait();
   waitUntil(
       [&] {
         int32_t current = word->load(std::memory_order_acquire);
@@ -303,11 +362,9 @@ MGPU_HOST_EXPORT void mgpuHostSemaphoreWait(int32_t *semaphore, int32_t value,
 /// complete after `arrivals`), it lands when a thread waits there.
 MGPU_HOST_EXPORT void mgpuEmuCopyToShared(int64_t *barrier, int64_t arrivals,
                                           void *global, void *shared,
-                                          const int64_t *desc) {
-  PendingCopies &pending = getPending();
-  std::lock_guard<std::mutex> lock(pending.mutex);
-  pending.byBarrier[barrier].push_back(decode(global, shared, desc, true));
-  pending.arrivalsOf[barrier] = arrivals;
+                                          const int64_t *desc,
+                                          const char *where) {
+  queueCopyIn(barrier, arrivals, decode(global, shared, desc, true), where);
 }
 
 /// The emulator's copy_gmem_to_smem into a tiled buffer whose 128-byte
@@ -316,14 +373,11 @@ MGPU_HOST_EXPORT void mgpuEmuCopyToShared(int64_t *barrier, int64_t arrivals,
 MGPU_HOST_EXPORT void
 mgpuEmuCopyToSharedSwizzled(int64_t *barrier, int64_t arrivals, void *global,
                             void *shared, const int64_t *desc, int64_t tileRows,
-                            int64_t tileCols) {
-  PendingCopies &pending = getPending();
-  std::lock_guard<std::mutex> lock(pending.mutex);
+                            int64_t tileCols, const char *where) {
   BoxCopy copy = decode(global, shared, desc, true);
   copy.tileRows = tileRows;
   copy.tileCols = tileCols;
-  pending.byBarrier[barrier].push_back(std::move(copy));
-  pending.arrivalsOf[barrier] = arrivals;
+  queueCopyIn(barrier, arrivals, std::move(copy), where);
 }
 
 /// The emulator's barrier_wait: lands the copies queued on the barrier, one
@@ -343,23 +397,25 @@ MGPU_HOST_EXPORT void mgpuEmuBarrierWait(int64_t *barrier, int64_t parity,
         BoxCopy copy = std::move(it->second.front());
         it->second.erase(it->second.begin());
         runBoxCopy(copy);
+        mgpu::emu::checks::copyInLanded(copy.shared, boxBytes(copy));
         arrive(barrier, pending.arrivalsOf[barrier]);
         return phaseDone(barrier, parity);
       },
       "mgpu.barrier_wait", where);
+  mgpu::emu::checks::barrierWaited(barrier, parity);
 }
 
 /// The emulator's copy_smem_to_gmem: joins the issuing thread's open bulk
 /// group, closed by `commit`.
 MGPU_HOST_EXPORT void mgpuEmuCopyToGlobal(void *global, void *shared,
-                                          const int64_t *desc, int64_t commit) {
+                                          const int64_t *desc, int64_t commit,
+                                          const char *where) {
   PendingCopies &pending = getPending();
   std::lock_guard<std::mutex> lock(pending.mutex);
   const void *self = mgpu::emu::laneKey();
   BoxCopy copy = decode(global, shared, desc, false);
-  int64_t bytes = copy.elementBytes;
-  for (int64_t size : copy.sizes)
-    bytes *= size;
+  int64_t bytes = boxBytes(copy);
+  mgpu::emu::checks::copyOutIssued(copy.shared, bytes, commit, where);
   copy.snapshot.assign(copy.shared, copy.shared + bytes);
   pending.open[self].push_back(std::move(copy));
   if (commit) {
@@ -376,11 +432,13 @@ MGPU_HOST_EXPORT void mgpuEmuCommitCopiesToGlobal() {
   const void *self = mgpu::emu::laneKey();
   pending.groups[self].push_back(std::move(pending.open[self]));
   pending.open[self].clear();
+  mgpu::emu::checks::copyOutCommitted();
 }
 
 /// The emulator's wait_smem_to_gmem: lands the issuing thread's oldest bulk
 /// groups until at most `keep` are pending.
 MGPU_HOST_EXPORT void mgpuEmuWaitCopiesToGlobal(int64_t keep) {
+  mgpu::emu::checks::copyOutWaited(keep);
   PendingCopies &pending = getPending();
   std::lock_guard<std::mutex> lock(pending.mutex);
   std::vector<std::vector<BoxCopy>> &groups =

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Executable.h"
+#include "mgpu/Host/EmulatorChecks.h"
 #include "mgpu/InitAll.h"
 #include "mgpu/Pipelines.h"
 
@@ -85,6 +86,16 @@ cl::opt<bool> tensorCoreRemarks(
              "cores, and why (the remarks of category mgpu-tensor-cores; "
              "mgpu-opt shows them with --remarks-filter-missed="
              "mgpu-tensor-cores --remark-format=emitRemark)"));
+cl::opt<std::string> checks(
+    "check",
+    cl::desc("emulate backend: the emulator's hazard checks, each reported "
+             "at its op with exit status 1: all (default), none, or a "
+             "comma-separated list of races (shared-memory data races "
+             "between warps), async (async-proxy hazards: commit_smem, "
+             "copies and wgmma in flight), barriers (mbarrier misuse, "
+             "deadlocks at once), init (reads of never-written shared "
+             "memory), bounds (accesses outside the CTA's shared memory)"),
+    cl::init("all"));
 cl::opt<bool> verbose("verbose", cl::desc("Say which backend runs and why"));
 cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level (0-3)"),
                            cl::init(3));
@@ -197,6 +208,11 @@ int main(int argc, char **argv) {
   if (backend == Backend::CUDA && !cuda && !emitExecutable)
     return fail("--backend=cuda: no usable CUDA device: " + reason);
   bool emulate = backend == Backend::Emulate;
+  {
+    std::string error;
+    if (!mgpu::parseEmulatorChecks(checks, error))
+      return fail("--check: " + error);
+  }
   if (verbose && emulate)
     errs() << "mgpu-run: backend emulate (requested)\n";
   else if (verbose)
@@ -230,7 +246,7 @@ int main(int argc, char **argv) {
     options.tensorCores = tensorCores;
     mgpu::buildMGPUToBinaryPipeline(pm, options);
   } else if (emulate) {
-    mgpu::buildMGPUToGPUEmulatorPipeline(pm, mpmdForm, tensorCores);
+    mgpu::buildMGPUToGPUEmulatorPipeline(pm, mpmdForm, tensorCores, checks);
   } else {
     mgpu::buildMGPUToCPUPipeline(pm, mgpu::MGPUToCPUPipelineOptions());
   }

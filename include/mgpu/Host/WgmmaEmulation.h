@@ -26,6 +26,13 @@ namespace mlir::mgpu {
 FailureOr<Value> emulateWgmmaMmaAsync(OpBuilder &b, NVVM::WgmmaMmaAsyncOp op,
                                       Value smem, Value ctaBase, Value lane);
 
+/// For the emulator's checks (EmuChecks.cpp): emits loops that call
+/// `mgpuEmuCheckWgmmaRead(address, 2, where)` for every shared-memory
+/// element `op` reads (a: 64 x 16, b: N x 16), to be run by one lane of
+/// the warpgroup.
+void emitWgmmaReadChecks(OpBuilder &b, NVVM::WgmmaMmaAsyncOp op, Value smem,
+                         Value ctaBase, Value where);
+
 } // namespace mlir::mgpu
 
 #endif // MGPU_HOST_WGMMAEMULATION_H

@@ -1,13 +1,16 @@
 // A wait that nothing can complete fails with a diagnostic naming the op
 // and its location instead of hanging, on the CPU and in the emulator
-// (MGPU_WAIT_TIMEOUT seconds; 1 here).
+// (MGPU_WAIT_TIMEOUT seconds; 1 here). With its checks (the default) the
+// emulator sees at once that every thread waits and nothing can arrive.
 // RUN: rm -rf %t && split-file %s %t
 // RUN: env MGPU_WAIT_TIMEOUT=1 not mgpu-run %t/barrier.mlir -e main --backend=cpu 2>&1 | FileCheck %s --check-prefix=BARRIER
-// RUN: env MGPU_WAIT_TIMEOUT=1 not mgpu-run %t/barrier.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=BARRIER
+// RUN: env MGPU_WAIT_TIMEOUT=1 not mgpu-run %t/barrier.mlir -e main --backend=emulate --check=none 2>&1 | FileCheck %s --check-prefix=BARRIER
+// RUN: env MGPU_WAIT_TIMEOUT=1000 not mgpu-run %t/barrier.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=AT-ONCE
 // RUN: env MGPU_WAIT_TIMEOUT=1 not mgpu-run %t/semaphore.mlir -e main --backend=cpu 2>&1 | FileCheck %s --check-prefix=SEMAPHORE
 // RUN: env MGPU_WAIT_TIMEOUT=1 not mgpu-run %t/semaphore.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=SEMAPHORE
 
 // BARRIER: barrier.mlir:9:5: error: mgpu.barrier_wait did not complete within {{.*}} s; the kernel deadlocks
+// AT-ONCE: barrier.mlir:9:5: error: mgpu.barrier_wait waits for a phase that can never complete: every thread of the CTA waits and nothing is left to arrive
 // SEMAPHORE: semaphore.mlir:9:5: error: mgpu.semaphore_wait did not complete within {{.*}} s; the kernel deadlocks
 
 //--- barrier.mlir

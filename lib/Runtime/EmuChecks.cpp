@@ -1,0 +1,631 @@
+//===- EmuChecks.cpp - Hazards the GPU emulator reports -------------------===//
+//
+// The emulator (--mgpu-emulate-gpu) runs kernels with real barrier and async
+// copy semantics, but a kernel that is wrong only on some schedules can pass
+// by luck. With checks on (mgpu-run --check, all by default), the lane
+// functions call this checker at every shared-memory load and store, proxy
+// fence, CTA barrier and wgmma, and the runtime's mbarriers and async copies
+// (HostRuntime.cpp) tell it what they do; the first hazard is reported as
+// `file:line:col: error: ...` at the op and the program exits with status 1.
+//
+// Shadow state per byte of the emulator's shared-memory buffer: whether it
+// was written, its last writer and last reader (thread and the thread's
+// clock), the writer's proxy-fence count at the write, and which async
+// operation still uses it (a copy in that has not landed, a wgmma group not
+// waited for, a copy out whose bulk group is not waited for). Happens-before
+// is a vector clock per CUDA thread (FastTrack-style epochs per byte): a
+// thread's clock moves at each release (barrier arrival, mbarrier arrival,
+// copy issue); a CTA barrier joins the clocks of its arrivals, an mbarrier
+// phase those of the arrivals and copies of that phase, and a wait acquires
+// them. Two accesses of threads of different warps race when neither
+// happens before the other and one writes.
+//
+// All threads of a CTA run on one host thread (EmuScheduler.cpp) and CTAs in
+// different slots touch disjoint shadow bytes, so the per-CTA state needs no
+// lock; the mbarrier table, shared by a group's CTAs, has one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmuChecks.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#define MGPU_HOST_EXPORT __attribute__((visibility("default")))
+
+namespace {
+
+using namespace mgpu::emu::checks;
+
+/// A write by the async proxy (TMA): no fence is needed before async reads.
+constexpr uint32_t kAsyncWrite = UINT32_MAX;
+
+struct ShadowByte {
+  const char *writeWhere = nullptr, *readWhere = nullptr;
+  /// The last wgmma or copy out that read the byte.
+  const char *asyncWhere = nullptr;
+  uint32_t writeClock = 0, readClock = 0;
+  /// The writer's proxy-fence count at the write (kAsyncWrite for TMA).
+  uint32_t writeFence = 0;
+  /// wgmma group / bulk group that still reads the byte (0: none).
+  uint32_t wgmmaSeq = 0, outSeq = 0;
+  /// Threads + 1 (0: none); the warpgroup for wgmma.
+  uint16_t writer = 0, reader = 0, wgmmaGroup = 0, outThread = 0;
+  bool written = false;
+  /// A copy in that has not landed will write the byte.
+  bool inFlight = false;
+};
+
+/// Vector clocks of one barrier: the joined clocks of a phase's (or a
+/// generation's) arrivals, in a ring so that a slow waiter still finds its
+/// phase while the next one fills.
+struct SyncClocks {
+  static constexpr int kRing = 4;
+  std::vector<uint32_t> clocks[kRing];
+  int64_t phaseOf[kRing] = {-1, -1, -1, -1};
+};
+
+/// A CTA barrier (__mgpu_emu_barrier slot): generation and arrivals.
+struct CtaBarrier {
+  int64_t generation = 0, arrived = 0;
+  SyncClocks clocks;
+};
+
+struct Cta {
+  /// perCta x perCta clocks, thread-major.
+  std::vector<uint32_t> clocks;
+  std::vector<uint32_t> fences;
+  std::vector<int64_t> pendingGeneration;
+  std::vector<uint32_t> wgmmaCommitted, wgmmaCompleted;
+  std::vector<uint32_t> outCommitted, outCompleted;
+  /// The clock of the waiting thread (a warpgroup's first lane; the copying
+  /// thread) at the wait that completed each wgmma group / bulk group: a
+  /// later write must happen after it.
+  std::vector<std::vector<uint32_t>> wgmmaDone, outDone;
+  /// Each thread's last copy out, and whether its bulk group is open.
+  std::vector<const char *> outWhere;
+  std::vector<bool> outOpen;
+  std::unordered_map<int64_t, CtaBarrier> barriers;
+};
+
+struct MBarrier {
+  int64_t arrivals = 1;
+  SyncClocks clocks;
+};
+
+struct Launch {
+  int64_t flags = 0;
+  char *smem = nullptr;
+  int64_t total = 0, stride = 0, sliceBytes = 0, perCta = 0;
+  std::vector<ShadowByte> shadow;
+  std::vector<Cta> ctas;
+  std::mutex mbarrierMutex;
+  std::unordered_map<const int64_t *, MBarrier> mbarriers;
+};
+
+Launch *current = nullptr;
+
+/// Reports the first hazard and ends the program.
+[[noreturn]] void report(const char *where, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+void report(const char *where, const char *format, ...) {
+  static std::mutex reporting;
+  reporting.lock();
+  std::fprintf(stderr, "%s: error: ", where ? where : "<unknown>");
+  va_list args;
+  va_start(args, format);
+  std::vfprintf(stderr, format, args);
+  va_end(args);
+  std::fprintf(stderr, " (an emulator check; --check=none turns them off)\n");
+  std::fflush(stderr);
+  std::_Exit(1);
+}
+
+const char *orUnknown(const char *where) { return where ? where : "<unknown>"; }
+
+struct Lane {
+  int64_t slot = -1, tid = -1;
+  Cta *cta = nullptr;
+  uint32_t *clock = nullptr; // this thread's vector clock
+};
+
+Lane getLane() {
+  Lane lane;
+  if (!mgpu::emu::currentLane(lane.slot, lane.tid) || !current ||
+      lane.slot < 0 || lane.slot >= int64_t(current->ctas.size()))
+    return Lane();
+  lane.cta = &current->ctas[lane.slot];
+  lane.clock = lane.cta->clocks.data() + lane.tid * current->perCta;
+  return lane;
+}
+
+/// A release by `lane`: later events of the thread are after it.
+void tick(const Lane &lane) { ++lane.clock[lane.tid]; }
+
+void join(uint32_t *into, const uint32_t *from, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    into[i] = std::max(into[i], from[i]);
+}
+
+/// The clocks of phase `phase` in `ring`, cleared when first used for it.
+std::vector<uint32_t> &phaseClocks(SyncClocks &ring, int64_t phase) {
+  int at = int(phase % SyncClocks::kRing);
+  std::vector<uint32_t> &clocks = ring.clocks[at];
+  if (ring.phaseOf[at] != phase) {
+    clocks.assign(size_t(current->perCta), 0);
+    ring.phaseOf[at] = phase;
+  }
+  return clocks;
+}
+
+/// Whether access (thread `other`, clock `clock`) happens before `lane`'s
+/// present, or is of the same warp (warps are not checked against
+/// themselves).
+bool ordered(const Lane &lane, uint16_t other, uint32_t clock) {
+  if (!other)
+    return true;
+  int64_t thread = other - 1;
+  if (thread / 32 == lane.tid / 32)
+    return true;
+  return clock <= lane.clock[thread];
+}
+
+/// The shadow of [p, p + bytes) or null where checks are off; reports an
+/// access outside the calling CTA's shared memory.
+ShadowByte *shadowOf(const Lane &lane, const char *p, int64_t bytes,
+                     const char *where, const char *what) {
+  int64_t offset = p - current->smem;
+  int64_t low = lane.slot * current->stride;
+  if (offset < low || offset + bytes > low + current->sliceBytes) {
+    if (enabled(kBounds))
+      report(where,
+             "%s %" PRId64 " bytes at offset %" PRId64
+             " of shared memory, outside the CTA's %" PRId64 " bytes",
+             what, bytes, offset - low, current->sliceBytes);
+    return nullptr;
+  }
+  return current->shadow.data() + offset;
+}
+
+/// Whether a byte is still read by an async operation that has not
+/// completed: reports it for a write of `what` at `where`.
+void checkAsyncReaders(const ShadowByte &s, const Lane &lane, const char *where,
+                       const char *what) {
+  if (!enabled(kAsync))
+    return;
+  Cta &cta = *lane.cta;
+  if (s.wgmmaGroup) {
+    int64_t group = s.wgmmaGroup - 1, first = group * 128;
+    if (s.wgmmaSeq > cta.wgmmaCompleted[group] ||
+        !ordered(lane, uint16_t(first + 1),
+                 cta.wgmmaDone[group][s.wgmmaSeq - 1]))
+      report(where,
+             "%s shared memory that a wgmma of warpgroup %" PRId64
+             " (at %s) may still read: no mgpu.wgmma_wait that completes it "
+             "happens before this write",
+             what, group, orUnknown(s.asyncWhere));
+  }
+  if (s.outThread) {
+    int64_t thread = s.outThread - 1;
+    if (s.outSeq > cta.outCompleted[thread] ||
+        !ordered(lane, s.outThread, cta.outDone[thread][s.outSeq - 1]))
+      report(where,
+             "%s shared memory that a copy_smem_to_gmem of thread %" PRId64
+             " (at %s) may still read: no mgpu.wait_smem_to_gmem that "
+             "completes it happens before this write",
+             what, thread, orUnknown(s.asyncWhere));
+  }
+}
+
+/// Checks a read by the async proxy (TMA copy out, wgmma) issued by `lane`.
+void checkAsyncRead(ShadowByte &s, const Lane &lane, const char *where,
+                    const char *what) {
+  if (enabled(kInit) && !s.written)
+    report(where, "%s reads shared memory that nothing wrote", what);
+  if (enabled(kAsync) && s.inFlight)
+    report(where,
+           "%s reads shared memory that an async copy in is still writing "
+           "(wait on its barrier first)",
+           what);
+  if (enabled(kAsync) && s.writer && s.writeFence != kAsyncWrite &&
+      lane.cta->fences[s.writer - 1] == s.writeFence)
+    report(where,
+           "%s reads shared memory that thread %d wrote at %s with no "
+           "mgpu.commit_smem (proxy fence) since",
+           what, s.writer - 1, orUnknown(s.writeWhere));
+  if (enabled(kRaces) && !ordered(lane, s.writer, s.writeClock))
+    report(where,
+           "data race: %s reads shared memory that thread %d wrote at %s with "
+           "no barrier in between",
+           what, s.writer - 1, orUnknown(s.writeWhere));
+}
+
+} // namespace
+
+namespace mgpu::emu::checks {
+
+bool enabled(int64_t kind) { return current && (current->flags & kind); }
+
+void startCta(int64_t slot) {
+  Launch *launch = current;
+  if (!launch || slot < 0 || slot >= int64_t(launch->ctas.size()))
+    return;
+  int64_t low = slot * launch->stride;
+  std::fill(launch->shadow.begin() + low,
+            launch->shadow.begin() + low + launch->sliceBytes, ShadowByte());
+  Cta &cta = launch->ctas[slot];
+  int64_t n = launch->perCta, groups = (n + 127) / 128;
+  cta.clocks.assign(size_t(n * n), 0);
+  for (int64_t t = 0; t < n; ++t)
+    cta.clocks[t * n + t] = 1;
+  cta.fences.assign(n, 0);
+  cta.pendingGeneration.assign(n, 0);
+  cta.wgmmaCommitted.assign(groups, 0);
+  cta.wgmmaCompleted.assign(groups, 0);
+  cta.outCommitted.assign(n, 0);
+  cta.outCompleted.assign(n, 0);
+  cta.wgmmaDone.assign(groups, {});
+  cta.outDone.assign(n, {});
+  cta.outWhere.assign(n, nullptr);
+  cta.outOpen.assign(n, false);
+  cta.barriers.clear();
+}
+
+void barrierInit(int64_t *barrier, int64_t count) {
+  if (!current)
+    return;
+  std::lock_guard<std::mutex> lock(current->mbarrierMutex);
+  for (int64_t i = 0; i < count; ++i)
+    current->mbarriers.erase(barrier + i);
+}
+
+/// One arrival of `lane` on phase `phase` of `barrier`.
+static void arriveOn(const Lane &lane, int64_t *barrier, int64_t arrivals,
+                     int64_t phase) {
+  std::lock_guard<std::mutex> lock(current->mbarrierMutex);
+  MBarrier &state = current->mbarriers[barrier];
+  state.arrivals = arrivals;
+  join(phaseClocks(state.clocks, phase).data(), lane.clock, current->perCta);
+}
+
+static int64_t completedPhases(int64_t *barrier) {
+  return __atomic_load_n(barrier, __ATOMIC_ACQUIRE) >> 32;
+}
+static int64_t arrivedInPhase(int64_t *barrier) {
+  return __atomic_load_n(barrier, __ATOMIC_ACQUIRE) & 0xffffffff;
+}
+
+void barrierArrive(int64_t *barrier, int64_t arrivals, int64_t queued,
+                   const char *where) {
+  Lane lane = getLane();
+  if (!lane.cta)
+    return;
+  noteProgress();
+  int64_t arrived = arrivedInPhase(barrier);
+  if (enabled(kBarriers) && queued > 0 && arrived + queued + 1 > arrivals)
+    report(where,
+           "more arrivals than the barrier's count: its phase has its %" PRId64
+           " arrival%s already while %" PRId64
+           " async cop%s on it %s not landed",
+           arrivals, arrivals == 1 ? "" : "s", queued,
+           queued == 1 ? "y" : "ies", queued == 1 ? "has" : "have");
+  // The arrival that completes a phase belongs to it; later ones to the
+  // next.
+  arriveOn(lane, barrier, arrivals,
+           completedPhases(barrier) + (arrived + queued) / arrivals);
+  tick(lane);
+}
+
+void barrierCopyIssued(int64_t *barrier, int64_t arrivals, int64_t queued,
+                       const char *where) {
+  Lane lane = getLane();
+  if (!lane.cta)
+    return;
+  noteProgress();
+  int64_t arrived = arrivedInPhase(barrier);
+  if (enabled(kBarriers) && arrived + queued + 1 > arrivals)
+    report(where,
+           "more arrivals than the barrier's count: this copy arrives on a "
+           "phase that already has its %" PRId64 " arrival%s (%" PRId64
+           " async cop%s pending on it); its bytes "
+           "would not be waited for",
+           arrivals, arrivals == 1 ? "" : "s", queued,
+           queued == 1 ? "y" : "ies");
+  arriveOn(lane, barrier, arrivals, completedPhases(barrier));
+  tick(lane);
+}
+
+void barrierWaited(int64_t *barrier, int64_t parity) {
+  Lane lane = getLane();
+  if (!lane.cta)
+    return;
+  noteProgress();
+  // The latest completed phase of that parity.
+  int64_t completed = completedPhases(barrier);
+  int64_t phase = completed - 1;
+  if (phase >= 0 && (phase & 1) != (parity & 1))
+    --phase;
+  if (phase < 0)
+    return;
+  std::lock_guard<std::mutex> lock(current->mbarrierMutex);
+  auto it = current->mbarriers.find(barrier);
+  if (it == current->mbarriers.end())
+    return;
+  SyncClocks &ring = it->second.clocks;
+  int at = int(phase % SyncClocks::kRing);
+  if (ring.phaseOf[at] == phase)
+    join(lane.clock, ring.clocks[at].data(), current->perCta);
+}
+
+void copyInIssued(char *shared, int64_t bytes, const char *where) {
+  Lane lane = getLane();
+  if (!lane.cta)
+    return;
+  ShadowByte *s =
+      shadowOf(lane, shared, bytes, where, "copy_gmem_to_smem writes");
+  if (!s)
+    return;
+  for (int64_t i = 0; i < bytes; ++i) {
+    checkAsyncReaders(s[i], lane, where, "copy_gmem_to_smem overwrites");
+    if (enabled(kAsync) && s[i].inFlight)
+      report(where, "copy_gmem_to_smem writes shared memory that another "
+                    "async copy in is still writing");
+    if (enabled(kRaces) && !ordered(lane, s[i].reader, s[i].readClock))
+      report(where,
+             "data race: copy_gmem_to_smem overwrites shared memory that "
+             "thread %d reads at %s with no barrier in between",
+             s[i].reader - 1, orUnknown(s[i].readWhere));
+    if (enabled(kRaces) && !ordered(lane, s[i].writer, s[i].writeClock))
+      report(where,
+             "data race: copy_gmem_to_smem overwrites shared memory that "
+             "thread %d writes at %s with no barrier in between",
+             s[i].writer - 1, orUnknown(s[i].writeWhere));
+    s[i].inFlight = true;
+    s[i].writer = uint16_t(lane.tid + 1);
+    s[i].writeClock = lane.clock[lane.tid];
+    s[i].writeWhere = where;
+    s[i].writeFence = kAsyncWrite;
+    s[i].reader = 0;
+  }
+}
+
+void copyInLanded(char *shared, int64_t bytes) {
+  if (!current)
+    return;
+  noteProgress();
+  int64_t offset = shared - current->smem;
+  if (offset < 0 || offset + bytes > current->total)
+    return;
+  for (int64_t i = 0; i < bytes; ++i) {
+    ShadowByte &s = current->shadow[offset + i];
+    s.inFlight = false;
+    s.written = true;
+  }
+}
+
+void copyOutIssued(const char *shared, int64_t bytes, bool commit,
+                   const char *where) {
+  Lane lane = getLane();
+  if (!lane.cta)
+    return;
+  noteProgress();
+  ShadowByte *s =
+      shadowOf(lane, shared, bytes, where, "copy_smem_to_gmem reads");
+  uint32_t seq = lane.cta->outCommitted[lane.tid] + 1;
+  if (s)
+    for (int64_t i = 0; i < bytes; ++i) {
+      checkAsyncRead(s[i], lane, where, "copy_smem_to_gmem");
+      s[i].outThread = uint16_t(lane.tid + 1);
+      s[i].outSeq = seq;
+      s[i].asyncWhere = where;
+      s[i].reader = uint16_t(lane.tid + 1);
+      s[i].readClock = lane.clock[lane.tid];
+      s[i].readWhere = where;
+    }
+  lane.cta->outWhere[lane.tid] = where;
+  lane.cta->outOpen[lane.tid] = !commit;
+  if (commit)
+    ++lane.cta->outCommitted[lane.tid];
+}
+
+void laneEnded() {
+  Lane lane = getLane();
+  if (!lane.cta || !enabled(kAsync))
+    return;
+  Cta &cta = *lane.cta;
+  if (cta.outOpen[lane.tid] ||
+      cta.outCommitted[lane.tid] > cta.outCompleted[lane.tid])
+    report(cta.outWhere[lane.tid],
+           "the kernel ends while this copy_smem_to_gmem may still read "
+           "shared memory: no mgpu.wait_smem_to_gmem waits for it");
+}
+
+void copyOutCommitted() {
+  Lane lane = getLane();
+  if (!lane.cta)
+    return;
+  lane.cta->outOpen[lane.tid] = false;
+  ++lane.cta->outCommitted[lane.tid];
+}
+
+void copyOutWaited(int64_t keep) {
+  Lane lane = getLane();
+  if (!lane.cta)
+    return;
+  noteProgress();
+  int64_t done = int64_t(lane.cta->outCommitted[lane.tid]) - keep;
+  uint32_t &completed = lane.cta->outCompleted[lane.tid];
+  for (; int64_t(completed) < done; ++completed)
+    lane.cta->outDone[lane.tid].push_back(lane.clock[lane.tid]);
+}
+
+} // namespace mgpu::emu::checks
+
+extern "C" {
+
+/// Starts checking a launch: `smem` (`total` bytes) holds CTA slots
+/// `stride` bytes apart, of which a CTA uses `sliceBytes`; `perCta`
+/// threads a CTA; `flags` the checks (EmuChecks.h).
+MGPU_HOST_EXPORT void mgpuEmuCheckLaunch(char *smem, int64_t total,
+                                         int64_t stride, int64_t sliceBytes,
+                                         int64_t perCta, int64_t flags) {
+  delete current;
+  current = nullptr;
+  if (!flags || perCta <= 0)
+    return;
+  auto *launch = new Launch;
+  launch->flags = flags;
+  launch->smem = smem;
+  launch->total = total;
+  launch->stride = stride;
+  launch->sliceBytes = std::min(sliceBytes, stride ? stride : sliceBytes);
+  launch->perCta = perCta;
+  launch->shadow.resize(size_t(total));
+  int64_t slots = stride ? total / stride : 1;
+  launch->ctas.resize(size_t(std::max<int64_t>(slots, 1)));
+  current = launch;
+}
+
+/// The launch ended.
+MGPU_HOST_EXPORT void mgpuEmuCheckLaunchEnd() {
+  delete current;
+  current = nullptr;
+}
+
+/// A generic load (`write` 0) or store of `bytes` at `p` in shared memory
+/// by the calling lane, at `where`.
+MGPU_HOST_EXPORT void mgpuEmuCheckAccess(char *p, int64_t bytes, int64_t write,
+                                         const char *where) {
+  Lane lane = getLane();
+  if (!lane.cta)
+    return;
+  ShadowByte *s = shadowOf(lane, p, bytes, where, write ? "writes" : "reads");
+  if (!s)
+    return;
+  uint16_t self = uint16_t(lane.tid + 1);
+  uint32_t now = lane.clock[lane.tid];
+  for (int64_t i = 0; i < bytes; ++i) {
+    ShadowByte &b = s[i];
+    if (enabled(kAsync) && b.inFlight)
+      report(where,
+             "%s shared memory that an async copy in (copy_gmem_to_smem at "
+             "%s) is still writing: wait on its barrier first",
+             write ? "writes" : "reads", orUnknown(b.writeWhere));
+    if (!write) {
+      if (enabled(kInit) && !b.written)
+        report(where, "reads shared memory that nothing wrote");
+      if (enabled(kRaces) && !ordered(lane, b.writer, b.writeClock))
+        report(where,
+               "data race: reads shared memory that thread %d writes at %s "
+               "with no barrier in between",
+               b.writer - 1, orUnknown(b.writeWhere));
+      b.reader = self;
+      b.readClock = now;
+      b.readWhere = where;
+      continue;
+    }
+    checkAsyncReaders(b, lane, where, "writes");
+    if (enabled(kRaces) && !ordered(lane, b.writer, b.writeClock))
+      report(where,
+             "data race: writes shared memory that thread %d writes at %s "
+             "with no barrier in between",
+             b.writer - 1, orUnknown(b.writeWhere));
+    if (enabled(kRaces) && !ordered(lane, b.reader, b.readClock))
+      report(where,
+             "data race: writes shared memory that thread %d reads at %s "
+             "with no barrier in between",
+             b.reader - 1, orUnknown(b.readWhere));
+    b.written = true;
+    b.writer = self;
+    b.writeClock = now;
+    b.writeWhere = where;
+    b.writeFence = lane.cta->fences[lane.tid];
+    b.reader = 0;
+  }
+}
+
+/// commit_smem / fence.proxy.async by the calling lane: its earlier
+/// writes are visible to the async proxy.
+MGPU_HOST_EXPORT void mgpuEmuCheckFence() {
+  Lane lane = getLane();
+  if (lane.cta)
+    ++lane.cta->fences[lane.tid];
+}
+
+/// The calling lane arrives on CTA barrier `id` (a __mgpu_emu_barrier
+/// slot) of `count` threads / leaves it.
+MGPU_HOST_EXPORT void mgpuEmuCheckSyncArrive(int64_t id, int64_t count) {
+  Lane lane = getLane();
+  if (!lane.cta)
+    return;
+  noteProgress();
+  CtaBarrier &barrier = lane.cta->barriers[id];
+  join(phaseClocks(barrier.clocks, barrier.generation).data(), lane.clock,
+       current->perCta);
+  lane.cta->pendingGeneration[lane.tid] = barrier.generation;
+  if (++barrier.arrived >= count) {
+    barrier.arrived = 0;
+    ++barrier.generation;
+  }
+  tick(lane);
+}
+MGPU_HOST_EXPORT void mgpuEmuCheckSyncLeave(int64_t id) {
+  Lane lane = getLane();
+  if (!lane.cta)
+    return;
+  CtaBarrier &barrier = lane.cta->barriers[id];
+  int64_t generation = lane.cta->pendingGeneration[lane.tid];
+  int at = int(generation % SyncClocks::kRing);
+  if (barrier.clocks.phaseOf[at] == generation)
+    join(lane.clock, barrier.clocks.clocks[at].data(), current->perCta);
+}
+
+/// A wgmma of the calling lane's warpgroup reads `bytes` at `p` (called by
+/// the warpgroup's first lane for every operand element).
+MGPU_HOST_EXPORT void mgpuEmuCheckWgmmaRead(char *p, int64_t bytes,
+                                            const char *where) {
+  Lane lane = getLane();
+  if (!lane.cta)
+    return;
+  ShadowByte *s = shadowOf(lane, p, bytes, where, "wgmma reads");
+  if (!s)
+    return;
+  int64_t group = lane.tid / 128;
+  uint32_t seq = lane.cta->wgmmaCommitted[group] + 1;
+  for (int64_t i = 0; i < bytes; ++i) {
+    checkAsyncRead(s[i], lane, where, "wgmma");
+    s[i].wgmmaGroup = uint16_t(group + 1);
+    s[i].wgmmaSeq = seq;
+    s[i].asyncWhere = where;
+    s[i].reader = uint16_t(lane.tid + 1);
+    s[i].readClock = lane.clock[lane.tid];
+    s[i].readWhere = where;
+  }
+}
+
+/// wgmma commit_group / wait_group `pending` by the calling lane's
+/// warpgroup (called by its first lane).
+MGPU_HOST_EXPORT void mgpuEmuCheckWgmmaCommit() {
+  Lane lane = getLane();
+  if (lane.cta)
+    ++lane.cta->wgmmaCommitted[lane.tid / 128];
+}
+MGPU_HOST_EXPORT void mgpuEmuCheckWgmmaWait(int64_t pending) {
+  Lane lane = getLane();
+  if (!lane.cta)
+    return;
+  int64_t group = lane.tid / 128;
+  int64_t done = int64_t(lane.cta->wgmmaCommitted[group]) - pending;
+  uint32_t &completed = lane.cta->wgmmaCompleted[group];
+  for (; int64_t(completed) < done; ++completed)
+    lane.cta->wgmmaDone[group].push_back(lane.clock[lane.tid]);
+}
+
+} // extern "C"

@@ -1,0 +1,82 @@
+//===- EmuChecks.h - The emulator's hazard checks (internal) ----*- C++ -*-===//
+//
+// What the rest of libmgpu_host_runtime.so (HostRuntime.cpp's mbarriers and
+// async copies, EmuScheduler.cpp's fibers) tells the emulator's checker
+// (EmuChecks.cpp), and what the checker asks the scheduler. Every hook
+// returns at once when no checked launch runs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGPU_RUNTIME_EMUCHECKS_H
+#define MGPU_RUNTIME_EMUCHECKS_H
+
+#include <cstdint>
+
+namespace mgpu::emu {
+
+/// The CTA slot and thread of the calling fiber; false off a fiber.
+bool currentLane(int64_t &slot, int64_t &tid);
+
+namespace checks {
+
+/// What --check selects (the mask mgpuEmuCheckLaunch receives).
+enum Kind : int64_t {
+  kRaces = 1,
+  kAsync = 2,
+  kBarriers = 4,
+  kInit = 8,
+  kBounds = 16,
+};
+
+/// Whether a checked launch runs with `kind` selected.
+bool enabled(int64_t kind);
+
+/// A new CTA starts in `slot`: its shadow state is cleared.
+void startCta(int64_t slot);
+
+/// Something changed that a waiting lane may wait for (an arrival, a copy,
+/// a lane ending): deadlock detection starts counting again.
+void noteProgress();
+
+/// A lane waited and found nothing ready; true once every lane of the
+/// group has waited in vain several rounds in a row (a deadlock).
+bool noteIdleWait();
+
+/// Semaphores are signalled by plain stores that the checker does not
+/// see: a group that waits on one is not judged deadlocked.
+void noteSemaphoreWait();
+
+/// mbarrier events: initialised, one plain arrival (`arrivals` per phase,
+/// `queued` copies pending on it), a copy issued on it, a wait on the
+/// phase of `parity` that returned.
+void barrierInit(int64_t *barrier, int64_t count);
+void barrierArrive(int64_t *barrier, int64_t arrivals, int64_t queued,
+                   const char *where);
+void barrierCopyIssued(int64_t *barrier, int64_t arrivals, int64_t queued,
+                       const char *where);
+void barrierWaited(int64_t *barrier, int64_t parity);
+
+/// An async copy into shared memory: issued (checks what it will
+/// overwrite, marks the bytes in flight) and landed.
+void copyInIssued(char *shared, int64_t bytes, const char *where);
+void copyInLanded(char *shared, int64_t bytes);
+
+/// An async copy out of shared memory issued by the calling lane (reads
+/// the bytes now; they stay in use until its bulk group is waited for),
+/// its bulk group committed, and a wait leaving `keep` groups pending.
+void copyOutIssued(const char *shared, int64_t bytes, bool commit,
+                   const char *where);
+void copyOutWaited(int64_t keep);
+
+/// The calling lane's open bulk group is closed without a copy (a bare
+/// commit group).
+void copyOutCommitted();
+
+/// The calling lane's kernel body returned: its copies out must have been
+/// waited for.
+void laneEnded();
+
+} // namespace checks
+} // namespace mgpu::emu
+
+#endif // MGPU_RUNTIME_EMUCHECKS_H
