@@ -15,6 +15,7 @@
 #include "mgpu/KernelForm/CopyWindows.h"
 #include "mgpu/KernelForm/IfThen.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
+#include "mgpu/KernelForm/TmaReductions.h"
 #include "mgpu/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -209,7 +210,8 @@ Value barrierPointer(OpBuilder &b, Location loc, Value barriers,
 /// lane moves elements lane, lane + 128, ...; elements outside the array
 /// read as zero and are not written.
 void copyByLanes(OpBuilder &b, Location loc, const GlobalWindow &window,
-                 Value shared, bool toShared) {
+                 Value shared, bool toShared,
+                 std::optional<TmaReduction> reduction = std::nullopt) {
   auto sharedType = cast<MemRefType>(shared.getType());
   ArrayRef<int64_t> shape = sharedType.getShape();
   int64_t total = sharedType.getNumElements();
@@ -250,7 +252,33 @@ void copyByLanes(OpBuilder &b, Location loc, const GlobalWindow &window,
   auto ifInside = scf::IfOp::create(b, loc, inside, false);
   b.setInsertionPointToStart(ifInside.thenBlock());
   Value v = memref::LoadOp::create(b, loc, shared, local);
-  memref::StoreOp::create(b, loc, v, window.base, global);
+  if (reduction)
+    emitTmaReductionAtomic(b, loc, *reduction, v, window.base, global);
+  else
+    memref::StoreOp::create(b, loc, v, window.base, global);
+}
+
+/// NVVM's name of a reduce-store kind.
+NVVM::TMAReduxKind getReduxKind(TmaReduction kind) {
+  switch (kind) {
+  case TmaReduction::add:
+    return NVVM::TMAReduxKind::ADD;
+  case TmaReduction::min:
+    return NVVM::TMAReduxKind::MIN;
+  case TmaReduction::max:
+    return NVVM::TMAReduxKind::MAX;
+  case TmaReduction::inc:
+    return NVVM::TMAReduxKind::INC;
+  case TmaReduction::dec:
+    return NVVM::TMAReduxKind::DEC;
+  case TmaReduction::bit_and:
+    return NVVM::TMAReduxKind::AND;
+  case TmaReduction::bit_or:
+    return NVVM::TMAReduxKind::OR;
+  case TmaReduction::bit_xor:
+    return NVVM::TMAReduxKind::XOR;
+  }
+  llvm_unreachable("unknown reduction");
 }
 
 /// A pattern that knows whether the chip has TMA and the async proxy.
@@ -604,27 +632,35 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
 };
 
 /// copy_smem_to_gmem -> one TMA store per box and a commit on lane 0; or
-/// the lanes' copy.
+/// the lanes' copy. With a reduction, cp.reduce.async.bulk.tensor per box,
+/// or the lanes' atomics.
 struct CopySmemToGmemToNVVM : public CopyPattern<CopySmemToGmemOp> {
   using CopyPattern::CopyPattern;
   LogicalResult rewriteCopy(ConversionPatternRewriter &rewriter, Location loc,
                             CopySmemToGmemOp op, OpAdaptor adaptor,
                             const CopySite &site) const final {
+    std::optional<TmaReduction> reduction = op.getReduction();
     auto tma = planTmaCopy(rewriter, loc, site);
     if (!tma) {
-      copyByLanes(rewriter, loc, site.window, site.shared, /*toShared=*/false);
+      copyByLanes(rewriter, loc, site.window, site.shared, /*toShared=*/false,
+                  reduction);
       return success();
     }
     auto [plan, map] = *tma;
     onLaneZero(rewriter, loc, [&] {
-      forEachBox(rewriter, loc, plan, site.sharedType.getShape(),
-                 site.window.offsets,
-                 [&](ValueRange coordinates, Value element) {
-                   NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-                       rewriter, loc, map,
-                       sharedPointer(rewriter, loc, site.shared, element),
-                       coordinates, Value(), NVVM::TMAStoreModeAttr(), Value());
-                 });
+      forEachBox(
+          rewriter, loc, plan, site.sharedType.getShape(), site.window.offsets,
+          [&](ValueRange coordinates, Value element) {
+            Value source = sharedPointer(rewriter, loc, site.shared, element);
+            if (reduction)
+              NVVM::CpAsyncBulkTensorReduceOp::create(
+                  rewriter, loc, map, source, getReduxKind(*reduction),
+                  NVVM::TMAStoreMode::TILE, coordinates, Value());
+            else
+              NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+                  rewriter, loc, map, source, coordinates, Value(),
+                  NVVM::TMAStoreModeAttr(), Value());
+          });
       if (op.getCommitGroup())
         NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
     });

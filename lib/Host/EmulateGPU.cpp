@@ -162,6 +162,20 @@ void callWithWindow(OpBuilder &b, Operation *op, StringRef name,
   LLVM::StackRestoreOp::create(b, loc, stack);
 }
 
+/// The element type of a reduce-store as mgpuEmuReduceToGlobal knows it
+/// (the types the verifier lets a reduction take).
+int64_t getEmuReductionType(Type element) {
+  if (element.isF16())
+    return 0;
+  if (element.isBF16())
+    return 1;
+  if (element.isF32())
+    return 2;
+  if (element.isInteger(32))
+    return 3;
+  return 4; // i64
+}
+
 /// Runs `body` where `lane` (the lane in the warpgroup) is 0.
 void onLaneZero(OpBuilder &b, Location loc, Value lane,
                 function_ref<void(OpBuilder &)> body) {
@@ -246,8 +260,18 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
     onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
       GlobalWindow window =
           resolveGlobalWindow(nb, loc, copy.getDst(), copy.getMixedOffsets());
-      callWithWindow(nb, op, "mgpuEmuCopyToGlobal", {}, window, copy.getSrc(),
-                     {getI64(nb, loc, copy.getCommitGroup())});
+      Value commit = getI64(nb, loc, copy.getCommitGroup());
+      if (std::optional<TmaReduction> kind = copy.getReduction())
+        callWithWindow(nb, op, "mgpuEmuReduceToGlobal", {}, window,
+                       copy.getSrc(),
+                       {commit, getI64(nb, loc, static_cast<int64_t>(*kind)),
+                        getI64(nb, loc,
+                               getEmuReductionType(
+                                   cast<MemRefType>(copy.getSrc().getType())
+                                       .getElementType()))});
+      else
+        callWithWindow(nb, op, "mgpuEmuCopyToGlobal", {}, window, copy.getSrc(),
+                       {commit});
     });
     return success();
   }

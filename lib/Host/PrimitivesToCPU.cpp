@@ -11,6 +11,7 @@
 #include "mgpu/Host/HostRuntimeCalls.h"
 #include "mgpu/KernelForm/AtomicKinds.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
+#include "mgpu/KernelForm/TmaReductions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -117,12 +118,57 @@ struct CopyGmemToSmemToCPU : public OpConversionPattern<CopyGmemToSmemOp> {
   }
 };
 
-/// copy_smem_to_gmem -> a clipped synchronous copy.
+/// Combines `shared` into the window of `global` at element `offsets`
+/// (none: the whole of `global`), element by element with host atomics (the
+/// programs of a grid may run on concurrent host threads); elements past
+/// `global` are skipped.
+void reduceWindow(OpBuilder &b, Location loc, TmaReduction kind, Value global,
+                  ArrayRef<OpFoldResult> offsets, Value shared) {
+  auto sharedType = cast<MemRefType>(shared.getType());
+  int64_t rank = sharedType.getRank();
+  Value zero = indexConstant(b, loc, 0);
+  SmallVector<Value> lower(rank, zero), upper,
+      steps(rank, indexConstant(b, loc, 1));
+  for (int64_t size : sharedType.getShape())
+    upper.push_back(indexConstant(b, loc, size));
+  scf::buildLoopNest(
+      b, loc, lower, upper, steps,
+      [&](OpBuilder &nb, Location l, ValueRange ivs) {
+        SmallVector<Value> at;
+        Value inside = arith::ConstantIntOp::create(nb, l, 1, 1);
+        for (auto [d, iv] : llvm::enumerate(ivs)) {
+          Value g = iv;
+          if (!offsets.empty())
+            g = arith::AddIOp::create(
+                nb, l, getValueOrCreateConstantIndexOp(nb, l, offsets[d]), iv);
+          // Unsigned: an index before the array wraps past its extent.
+          inside = arith::AndIOp::create(
+              nb, l, inside,
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult, g,
+                                    memref::DimOp::create(nb, l, global, d)));
+          at.push_back(g);
+        }
+        auto ifInside = scf::IfOp::create(nb, l, inside, false);
+        OpBuilder::InsertionGuard guard(nb);
+        nb.setInsertionPointToStart(ifInside.thenBlock());
+        Value x = memref::LoadOp::create(nb, l, shared, ivs);
+        emitTmaReductionAtomic(nb, l, kind, x, global, at);
+      });
+}
+
+/// copy_smem_to_gmem -> a clipped synchronous copy; with a reduction, a
+/// clipped loop of host atomics.
 struct CopySmemToGmemToCPU : public OpConversionPattern<CopySmemToGmemOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(CopySmemToGmemOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (std::optional<TmaReduction> kind = op.getReduction()) {
+      reduceWindow(rewriter, op.getLoc(), *kind, adaptor.getDst(),
+                   op.getMixedOffsets(), adaptor.getSrc());
+      rewriter.eraseOp(op);
+      return success();
+    }
     copyWindow(rewriter, op.getLoc(), adaptor.getDst(), op.getMixedOffsets(),
                adaptor.getSrc(), /*toShared=*/false);
     rewriter.eraseOp(op);

@@ -195,10 +195,54 @@ SmallVector<OpFoldResult> CopySmemToGmemOp::getMixedOffsets() {
   return getMixedValues(getStaticOffsets(), getOffsets(), getContext());
 }
 
+/// The element types each TMA reduction takes, and the message, are JAX's
+/// (at jax-ml/jax cec06d1: _is_tma_reduction_op_supported and its caller,
+/// jax/experimental/mosaic/gpu/launch_context.py:592-624 and 1275-1282),
+/// which follow PTX's table for cp.reduce.async.bulk.tensor.
+static bool isTmaReductionSupported(TmaReduction kind, Type element) {
+  bool i32 = element.isSignlessInteger(32);
+  bool i64 = element.isSignlessInteger(64);
+  bool half = element.isF16() || element.isBF16();
+  switch (kind) {
+  case TmaReduction::add:
+    return half || element.isF32() || i32 || i64;
+  case TmaReduction::min:
+  case TmaReduction::max:
+    return half;
+  case TmaReduction::inc:
+  case TmaReduction::dec:
+    return i32;
+  case TmaReduction::bit_and:
+  case TmaReduction::bit_or:
+  case TmaReduction::bit_xor:
+    return i32 || i64;
+  }
+  return false;
+}
+
 LogicalResult CopySmemToGmemOp::verify() {
-  return verifyCopy(*this, cast<MemRefType>(getSrc().getType()),
-                    cast<MemRefType>(getDst().getType()), "the source",
-                    "the destination");
+  auto src = cast<MemRefType>(getSrc().getType());
+  if (failed(verifyCopy(*this, src, cast<MemRefType>(getDst().getType()),
+                        "the source", "the destination")))
+    return failure();
+  std::optional<TmaReduction> kind = getReduction();
+  if (!kind || isTmaReductionSupported(*kind, src.getElementType()))
+    return success();
+  // Unquoted, as JAX prints it.
+  std::string type;
+  llvm::raw_string_ostream(type) << src.getElementType();
+  InFlightDiagnostic diag =
+      emitOpError() << "Reduction op " << stringifyTmaReduction(*kind)
+                    << " not supported by the TMA implementation for element "
+                       "type "
+                    << type;
+  if ((*kind == TmaReduction::min || *kind == TmaReduction::max) &&
+      (src.getElementType().isSignlessInteger(32) ||
+       src.getElementType().isSignlessInteger(64)))
+    diag.attachNote() << "JAX's integer min/max reductions are smin/smax/umin/"
+                         "umax, which mgpu does not have; use an atomic_store "
+                         "per element";
+  return diag;
 }
 
 LogicalResult CommitSmemOp::verify() { return verifyInsideKernel(*this); }

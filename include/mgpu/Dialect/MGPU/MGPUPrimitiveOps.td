@@ -88,23 +88,35 @@ def MGPU_CopySmemToGmemOp : MGPU_Op<"copy_smem_to_gmem"> {
     is then closed, so `mgpu.wait_smem_to_gmem` can wait for it.
     (plgpu.copy_smem_to_gmem)
 
+    With `reduction K` the copy combines each element of `src` into the
+    element of `dst` it lands on instead of overwriting it, atomically per
+    element (JAX's `reduction_op=`; PTX `cp.reduce.async.bulk.tensor`):
+    `add`; `min` and `max` (f16 and bf16 only; a NaN operand is ignored);
+    `inc`, giving `old >= src ? 0 : old + 1`, and `dec`, giving
+    `old == 0 || old > src ? src : old - 1` (i32, compared unsigned); `and`,
+    `or`, `xor` (i32 and i64). `add` takes f16, bf16, f32, i32 and i64.
+    Elements outside `dst` are not touched.
+
     ```mlir
     mgpu.commit_smem
     mgpu.copy_smem_to_gmem %o_smem, %o[%row, 0]
         : memref<128x64xf32, #gpu.address_space<workgroup>>, memref<1024x64xf32>
+    mgpu.copy_smem_to_gmem %o_smem, %sum[0, 0] reduction add
+        : memref<128x64xf32, #gpu.address_space<workgroup>>, memref<128x64xf32>
     mgpu.wait_smem_to_gmem 0
     ```
   }];
   let arguments = (ins
     Arg<AnyMemRef, "", [MemRead]>:$src,
-    Arg<AnyMemRef, "", [MemWrite]>:$dst,
+    Arg<AnyMemRef, "", [MemRead, MemWrite]>:$dst,
     Variadic<Index>:$offsets,
     DenseI64ArrayAttr:$static_offsets,
-    DefaultValuedAttr<BoolAttr, "true">:$commit_group
+    DefaultValuedAttr<BoolAttr, "true">:$commit_group,
+    OptionalAttr<MGPU_TmaReduction>:$reduction
   );
   let assemblyFormat = [{
-    $src `,` $dst `` custom<WindowOffsets>($offsets, $static_offsets) attr-dict
-    `:` type($src) `,` type($dst)
+    $src `,` $dst `` custom<WindowOffsets>($offsets, $static_offsets)
+    (`reduction` $reduction^)? attr-dict `:` type($src) `,` type($dst)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
