@@ -668,6 +668,47 @@ struct CopySmemToGmemToNVVM : public CopyPattern<CopySmemToGmemOp> {
   }
 };
 
+/// async_prefetch -> one cp.async.bulk.prefetch.tensor per TMA box on lane
+/// 0, through the tensor map a copy of the same window uses (the copy
+/// patterns share `maps`); nothing where TMA cannot move the window (no
+/// TMA, a window no plan splits, an array made inside the launch): a
+/// prefetch is only a hint.
+struct AsyncPrefetchToNVVM : public ChipPattern<AsyncPrefetchOp> {
+  AsyncPrefetchToNVVM(const TypeConverter &converter, MLIRContext *ctx,
+                      bool hopper, std::shared_ptr<TensorMaps> maps)
+      : ChipPattern(converter, ctx, hopper), maps(std::move(maps)) {}
+
+  LogicalResult
+  matchAndRewrite(AsyncPrefetchOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto launch = op->getParentOfType<gpu::LaunchOp>();
+    auto type = cast<MemRefType>(op.getRef().getType());
+    if (hopper && launch) {
+      GlobalWindow window =
+          resolveGlobalWindow(rewriter, loc, adaptor.getRef(), {});
+      std::optional<TmaPlan> plan =
+          planTma(cast<MemRefType>(window.base.getType()), type.getShape());
+      FailureOr<Value> map = failure();
+      if (plan)
+        map = maps->get(rewriter, loc, launch, window.base, plan->box);
+      if (succeeded(map))
+        onLaneZero(rewriter, loc, [&] {
+          forEachBox(rewriter, loc, *plan, type.getShape(), window.offsets,
+                     [&](ValueRange coordinates, Value) {
+                       NVVM::CpAsyncBulkTensorPrefetchOp::create(
+                           rewriter, loc, *map, coordinates, ValueRange(),
+                           NVVM::TMALoadMode::TILE, Value());
+                     });
+        });
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  std::shared_ptr<TensorMaps> maps;
+};
+
 /// wgmma_wait -> nothing while wgmma runs on ordinary instructions (its
 /// results are ready when the op returns).
 struct WgmmaWaitToNVVM : public OpConversionPattern<WgmmaWaitOp> {
@@ -718,13 +759,15 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
       std::make_unique<CopyGmemToSmemToNVVM>(converter, ctx, hopper, maps));
   patterns.add(
       std::make_unique<CopySmemToGmemToNVVM>(converter, ctx, hopper, maps));
+  patterns.add(
+      std::make_unique<AsyncPrefetchToNVVM>(converter, ctx, hopper, maps));
 }
 
 void mlir::mgpu::configurePrimitivesToNVVMLegality(ConversionTarget &target) {
-  target
-      .addIllegalOp<BarrierInitOp, BarrierArriveOp, BarrierWaitOp, CommitSmemOp,
-                    WaitSmemToGmemOp, CopyGmemToSmemOp, CopySmemToGmemOp,
-                    SemaphoreWaitOp, WgmmaWaitOp, SetMaxRegistersOp>();
+  target.addIllegalOp<BarrierInitOp, BarrierArriveOp, BarrierWaitOp,
+                      CommitSmemOp, WaitSmemToGmemOp, CopyGmemToSmemOp,
+                      CopySmemToGmemOp, SemaphoreWaitOp, WgmmaWaitOp,
+                      SetMaxRegistersOp, AsyncPrefetchOp>();
 }
 
 //===----------------------------------------------------------------------===//

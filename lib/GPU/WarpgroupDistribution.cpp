@@ -250,7 +250,8 @@ LogicalResult Distributor::distributeOp(Operation *op) {
           [&](auto o) { return distributeSemaphore(o); })
       .Case([&](AtomicStoreOp o) { return distributeAtomic(o); })
       .Case<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp, WaitSmemToGmemOp,
-            BarrierArriveOp, BarrierWaitOp, WgmmaWaitOp, SetMaxRegistersOp>(
+            BarrierArriveOp, BarrierWaitOp, WgmmaWaitOp, SetMaxRegistersOp,
+            AsyncPrefetchOp>(
           [&](Operation *o) { return distributePrimitive(o); })
       .Case<memref::AllocOp, memref::AllocaOp>([&](Operation *o) {
         return cannotDistribute(

@@ -564,8 +564,9 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           op->erase();
           return WalkResult::skip();
         }
-        // wgmma was computed when issued; the register budget is the host's.
-        if (isa<WgmmaWaitOp, SetMaxRegistersOp>(op)) {
+        // wgmma was computed when issued; the register budget is the host's;
+        // the host has no L2 to prefetch into.
+        if (isa<WgmmaWaitOp, SetMaxRegistersOp, AsyncPrefetchOp>(op)) {
           op->erase();
           return WalkResult::skip();
         }

@@ -177,7 +177,7 @@ struct CopySmemToGmemToCPU : public OpConversionPattern<CopySmemToGmemOp> {
 };
 
 /// commit_smem, wait_smem_to_gmem -> nothing: host copies are done when
-/// they return.
+/// they return; async_prefetch -> nothing: a hint.
 template <typename OpTy> struct EraseOnCPU : public OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   LogicalResult
@@ -419,8 +419,8 @@ void mlir::mgpu::populatePrimitivesToCPUPatterns(const TypeConverter &converter,
            EraseOnCPU<WaitSmemToGmemOp>, BarrierInitToCPU, BarrierArriveToCPU,
            BarrierWaitToCPU, SemaphoreSignalToCPU, SemaphoreWaitToCPU,
            AtomicStoreToCPU, WgmmaToCPU, EraseOnCPU<WgmmaWaitOp>,
-           EraseOnCPU<SetMaxRegistersOp>, LayoutCastToCPU>(
-          converter, patterns.getContext());
+           EraseOnCPU<SetMaxRegistersOp>, EraseOnCPU<AsyncPrefetchOp>,
+           LayoutCastToCPU>(converter, patterns.getContext());
 }
 
 void mlir::mgpu::configurePrimitivesToCPULegality(ConversionTarget &target) {
@@ -428,5 +428,5 @@ void mlir::mgpu::configurePrimitivesToCPULegality(ConversionTarget &target) {
                       WaitSmemToGmemOp, BarrierInitOp, BarrierArriveOp,
                       BarrierWaitOp, SemaphoreSignalOp, SemaphoreWaitOp,
                       AtomicStoreOp, WgmmaOp, WgmmaWaitOp, SetMaxRegistersOp,
-                      LayoutCastOp>();
+                      AsyncPrefetchOp, LayoutCastOp>();
 }

@@ -245,6 +245,25 @@ LogicalResult CopySmemToGmemOp::verify() {
   return diag;
 }
 
+/// JAX checks that the prefetched ref is in GMEM, in its words
+/// (jax/_src/pallas/mosaic_gpu/primitives.py:1344-1348 calls _check_ref,
+/// :77-91); the static shape and element type are what a TMA box needs.
+LogicalResult AsyncPrefetchOp::verify() {
+  if (failed(verifyInsideKernel(*this)))
+    return failure();
+  auto type = cast<MemRefType>(getRef().getType());
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  if ((type.getMemorySpace() && !space) ||
+      (space && space.getValue() != gpu::AddressSpace::Global))
+    return emitOpError() << "ref must be a GMEM reference, got " << type;
+  if (!type.hasStaticShape())
+    return emitOpError() << "prefetches a window of static shape, got " << type;
+  if (!isBackendElementType(type.getElementType()))
+    return emitOpError() << "cannot prefetch elements of type "
+                         << type.getElementType();
+  return success();
+}
+
 LogicalResult CommitSmemOp::verify() { return verifyInsideKernel(*this); }
 
 LogicalResult WaitSmemToGmemOp::verify() {

@@ -124,6 +124,27 @@ def MGPU_CopySmemToGmemOp : MGPU_Op<"copy_smem_to_gmem"> {
   }];
 }
 
+def MGPU_AsyncPrefetchOp : MGPU_Op<"async_prefetch"> {
+  let summary = "prefetch a global-memory window into the L2 cache";
+  let description = [{
+    Starts bringing `ref` (a global-memory array, or a `memref.subview` of
+    one: JAX's `ref.at[...]`) into the L2 cache, so that a later
+    copy_gmem_to_smem of the same window finds it there
+    (plgpu.async_prefetch). A hint: it changes no values and nothing waits
+    for it. On sm_90 lane 0 issues one `cp.async.bulk.prefetch.tensor` per
+    TMA box, through the tensor map that a copy of the same window uses;
+    elsewhere (no TMA, the host backends) it does nothing.
+
+    ```mlir
+    %w = memref.subview %x[0] [128] [1] : memref<256xf32> to memref<128xf32>
+    mgpu.async_prefetch %w : memref<128xf32>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "", [MemRead]>:$ref);
+  let assemblyFormat = "$ref attr-dict `:` type($ref)";
+  let hasVerifier = 1;
+}
+
 def MGPU_CommitSmemOp : MGPU_Op<"commit_smem",
     [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "make shared-memory writes visible to async copies";
