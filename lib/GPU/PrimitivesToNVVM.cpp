@@ -414,9 +414,17 @@ struct WaitSmemToGmemToNVVM : public ChipPattern<WaitSmemToGmemOp> {
   }
 };
 
+/// An atomic read of `sem[indices]`: an or of zero, which PTX performs as
+/// atom.or at the semaphore's L2 home, so no stale cached copy is read.
+Value readSemaphore(OpBuilder &b, Location loc, Value sem, ValueRange indices) {
+  return memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::ori,
+                                     i32(b, loc, 0), sem, indices);
+}
+
 /// semaphore_wait (on lane 0, where the distribution puts it) -> a spin on
-/// "subtract if at least value" (one atomic read-modify-write), sleeping
-/// between attempts, then a fence that acquires what the signal released.
+/// "subtract if at least value" (one atomic read-modify-write; with
+/// decrement = false an atomic read), sleeping between attempts, then a
+/// fence that acquires what the signal released.
 struct SemaphoreWaitToNVVM : public OpConversionPattern<SemaphoreWaitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -428,9 +436,10 @@ struct SemaphoreWaitToNVVM : public OpConversionPattern<SemaphoreWaitOp> {
     {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.createBlock(&loop.getBefore());
-      auto rmw = memref::GenericAtomicRMWOp::create(
-          rewriter, loc, adaptor.getSem(), adaptor.getIndices());
-      {
+      Value seen;
+      if (op.getDecrement()) {
+        auto rmw = memref::GenericAtomicRMWOp::create(
+            rewriter, loc, adaptor.getSem(), adaptor.getIndices());
         OpBuilder::InsertionGuard inner(rewriter);
         rewriter.setInsertionPointToStart(rmw.getBody());
         Value current = rmw.getCurrentValue();
@@ -440,9 +449,13 @@ struct SemaphoreWaitToNVVM : public OpConversionPattern<SemaphoreWaitOp> {
         memref::AtomicYieldOp::create(
             rewriter, loc,
             arith::SelectOp::create(rewriter, loc, ready, taken, current));
+        seen = rmw.getResult();
+      } else {
+        seen = readSemaphore(rewriter, loc, adaptor.getSem(),
+                             adaptor.getIndices());
       }
       Value notReady = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::slt, rmw.getResult(), value);
+          rewriter, loc, arith::CmpIPredicate::slt, seen, value);
       auto ifWait = scf::IfOp::create(rewriter, loc, notReady, false);
       rewriter.setInsertionPointToStart(ifWait.thenBlock());
       NVVM::NanosleepOp::create(rewriter, loc, i32(rewriter, loc, 64));
@@ -453,6 +466,22 @@ struct SemaphoreWaitToNVVM : public OpConversionPattern<SemaphoreWaitOp> {
     }
     NVVM::MembarOp::create(rewriter, loc, NVVM::MemScopeKind::GPU);
     rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// semaphore_read (on lane 0, where the distribution puts it) -> an atomic
+/// read, then a fence: what was released before the value it reads is
+/// visible after it.
+struct SemaphoreReadToNVVM : public OpConversionPattern<SemaphoreReadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SemaphoreReadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value value = readSemaphore(rewriter, op.getLoc(), adaptor.getSem(),
+                                adaptor.getIndices());
+    NVVM::MembarOp::create(rewriter, op.getLoc(), NVVM::MemScopeKind::GPU);
+    rewriter.replaceOp(op, value);
     return success();
   }
 };
@@ -750,8 +779,8 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
   // The copy patterns share the tensor maps they make.
   auto maps = std::make_shared<TensorMaps>();
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<BarrierArriveToNVVM, SemaphoreWaitToNVVM, WgmmaWaitToNVVM>(
-      converter, ctx);
+  patterns.add<BarrierArriveToNVVM, SemaphoreWaitToNVVM, SemaphoreReadToNVVM,
+               WgmmaWaitToNVVM>(converter, ctx);
   patterns.add<BarrierInitToNVVM, BarrierWaitToNVVM, CommitSmemToNVVM,
                WaitSmemToGmemToNVVM, SetMaxRegistersToNVVM>(converter, ctx,
                                                             hopper);
@@ -766,8 +795,8 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
 void mlir::mgpu::configurePrimitivesToNVVMLegality(ConversionTarget &target) {
   target.addIllegalOp<BarrierInitOp, BarrierArriveOp, BarrierWaitOp,
                       CommitSmemOp, WaitSmemToGmemOp, CopyGmemToSmemOp,
-                      CopySmemToGmemOp, SemaphoreWaitOp, WgmmaWaitOp,
-                      SetMaxRegistersOp, AsyncPrefetchOp>();
+                      CopySmemToGmemOp, SemaphoreWaitOp, SemaphoreReadOp,
+                      WgmmaWaitOp, SetMaxRegistersOp, AsyncPrefetchOp>();
 }
 
 //===----------------------------------------------------------------------===//

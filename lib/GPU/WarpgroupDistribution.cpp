@@ -248,6 +248,8 @@ LogicalResult Distributor::distributeOp(Operation *op) {
             scf::ParallelOp>([&](auto o) { return distributeRegionOp(o); })
       .Case<SemaphoreSignalOp, SemaphoreWaitOp>(
           [&](auto o) { return distributeSemaphore(o); })
+      // One read per Pallas thread, on lane 0, broadcast to the lanes.
+      .Case([&](SemaphoreReadOp o) { return distributeSideEffect(o); })
       .Case([&](AtomicStoreOp o) { return distributeAtomic(o); })
       .Case<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp, WaitSmemToGmemOp,
             BarrierArriveOp, BarrierWaitOp, WgmmaWaitOp, SetMaxRegistersOp,

@@ -284,7 +284,9 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
   }
   if (auto wait = dyn_cast<SemaphoreWaitOp>(op)) {
     callHostRuntime(
-        b, op, "mgpuHostSemaphoreWait",
+        b, op,
+        wait.getDecrement() ? "mgpuHostSemaphoreWait"
+                            : "mgpuHostSemaphoreWaitNoDecrement",
         {getElementPointer(b, loc, wait.getSem(), wait.getIndices()),
          wait.getValue(), getLocationString(b, op)});
     return success();
@@ -462,6 +464,12 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           replacement = pick(dim.getDimension(), bx, by, bz);
         else if (auto dim = dyn_cast<gpu::GridDimOp>(op))
           replacement = pick(dim.getDimension(), gx, gy, gz);
+        else if (auto read = dyn_cast<SemaphoreReadOp>(op))
+          // Host atomics are sequentially consistent: an atomic read.
+          replacement = memref::AtomicRMWOp::create(
+              nb, l, arith::AtomicRMWKind::ori,
+              arith::ConstantIntOp::create(nb, l, 0, 32), read.getSem(),
+              read.getIndices());
         else if (auto id = dyn_cast<gpu::ClusterBlockIdOp>(op))
           replacement = arith::RemUIOp::create(
               nb, l, pick(id.getDimension(), bxId, byId, bzId),

@@ -270,18 +270,37 @@ struct SemaphoreSignalToCPU : public OpConversionPattern<SemaphoreSignalOp> {
   }
 };
 
-/// semaphore_wait -> mgpuHostSemaphoreWait (bounded).
+/// semaphore_wait -> mgpuHostSemaphoreWait, or with decrement = false
+/// mgpuHostSemaphoreWaitNoDecrement (bounded).
 struct SemaphoreWaitToCPU : public OpConversionPattern<SemaphoreWaitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(SemaphoreWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    callHostRuntime(rewriter, op, "mgpuHostSemaphoreWait",
+    callHostRuntime(rewriter, op,
+                    op.getDecrement() ? "mgpuHostSemaphoreWait"
+                                      : "mgpuHostSemaphoreWaitNoDecrement",
                     {getElementPointer(rewriter, loc, adaptor.getSem(),
                                        adaptor.getIndices()),
                      adaptor.getValue(), getLocationString(rewriter, op)});
     rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// semaphore_read -> an atomic read (an or of zero; host atomics are
+/// sequentially consistent).
+struct SemaphoreReadToCPU : public OpConversionPattern<SemaphoreReadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SemaphoreReadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    rewriter.replaceOpWithNewOp<memref::AtomicRMWOp>(
+        op, arith::AtomicRMWKind::ori,
+        arith::ConstantIntOp::create(rewriter, loc, 0, 32), adaptor.getSem(),
+        adaptor.getIndices());
     return success();
   }
 };
@@ -418,15 +437,16 @@ void mlir::mgpu::populatePrimitivesToCPUPatterns(const TypeConverter &converter,
       .add<CopyGmemToSmemToCPU, CopySmemToGmemToCPU, EraseOnCPU<CommitSmemOp>,
            EraseOnCPU<WaitSmemToGmemOp>, BarrierInitToCPU, BarrierArriveToCPU,
            BarrierWaitToCPU, SemaphoreSignalToCPU, SemaphoreWaitToCPU,
-           AtomicStoreToCPU, WgmmaToCPU, EraseOnCPU<WgmmaWaitOp>,
-           EraseOnCPU<SetMaxRegistersOp>, EraseOnCPU<AsyncPrefetchOp>,
-           LayoutCastToCPU>(converter, patterns.getContext());
+           SemaphoreReadToCPU, AtomicStoreToCPU, WgmmaToCPU,
+           EraseOnCPU<WgmmaWaitOp>, EraseOnCPU<SetMaxRegistersOp>,
+           EraseOnCPU<AsyncPrefetchOp>, LayoutCastToCPU>(converter,
+                                                         patterns.getContext());
 }
 
 void mlir::mgpu::configurePrimitivesToCPULegality(ConversionTarget &target) {
   target.addIllegalOp<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp,
                       WaitSmemToGmemOp, BarrierInitOp, BarrierArriveOp,
                       BarrierWaitOp, SemaphoreSignalOp, SemaphoreWaitOp,
-                      AtomicStoreOp, WgmmaOp, WgmmaWaitOp, SetMaxRegistersOp,
-                      AsyncPrefetchOp, LayoutCastOp>();
+                      SemaphoreReadOp, AtomicStoreOp, WgmmaOp, WgmmaWaitOp,
+                      SetMaxRegistersOp, AsyncPrefetchOp, LayoutCastOp>();
 }

@@ -422,6 +422,16 @@ MGPU_HOST_EXPORT void mgpuHostSemaphoreWait(int32_t *semaphore, int32_t value,
       "mgpu.semaphore_wait", where);
 }
 
+/// Waits until the i32 semaphore is at least `value`, leaving it as it is
+/// (semaphore_wait with decrement = false).
+MGPU_HOST_EXPORT void mgpuHostSemaphoreWaitNoDecrement(int32_t *semaphore,
+                                                       int32_t value,
+                                                       const char *where) {
+  auto *word = reinterpret_cast<std::atomic<int32_t> *>(semaphore);
+  waitUntil([&] { return word->load(std::memory_order_acquire) >= value; },
+            "mgpu.semaphore_wait", where);
+}
+
 /// The emulator's copy_gmem_to_smem: queued on `barrier` (whose phases
 /// complete after `arrivals`), it lands when a thread waits there.
 MGPU_HOST_EXPORT void mgpuEmuCopyToShared(int64_t *barrier, int64_t arrivals,
