@@ -738,6 +738,22 @@ struct AsyncPrefetchToNVVM : public ChipPattern<AsyncPrefetchOp> {
   std::shared_ptr<TensorMaps> maps;
 };
 
+/// griddepcontrol_wait / griddepcontrol_launch_dependents -> PTX
+/// griddepcontrol on every lane on sm_90; nothing before, where kernels on
+/// a stream run one after another.
+template <typename OpTy, NVVM::GridDepActionKind kAction>
+struct GriddepcontrolToNVVM : public ChipPattern<OpTy> {
+  using ChipPattern<OpTy>::ChipPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (this->hopper)
+      NVVM::GriddepcontrolOp::create(rewriter, op.getLoc(), kAction);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// wgmma_wait -> nothing while wgmma runs on ordinary instructions (its
 /// results are ready when the op returns).
 struct WgmmaWaitToNVVM : public OpConversionPattern<WgmmaWaitOp> {
@@ -781,9 +797,13 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
   MLIRContext *ctx = patterns.getContext();
   patterns.add<BarrierArriveToNVVM, SemaphoreWaitToNVVM, SemaphoreReadToNVVM,
                WgmmaWaitToNVVM>(converter, ctx);
-  patterns.add<BarrierInitToNVVM, BarrierWaitToNVVM, CommitSmemToNVVM,
-               WaitSmemToGmemToNVVM, SetMaxRegistersToNVVM>(converter, ctx,
-                                                            hopper);
+  patterns.add<
+      BarrierInitToNVVM, BarrierWaitToNVVM, CommitSmemToNVVM,
+      WaitSmemToGmemToNVVM, SetMaxRegistersToNVVM,
+      GriddepcontrolToNVVM<GriddepcontrolWaitOp, NVVM::GridDepActionKind::wait>,
+      GriddepcontrolToNVVM<GriddepcontrolLaunchDependentsOp,
+                           NVVM::GridDepActionKind::launch_dependents>>(
+      converter, ctx, hopper);
   patterns.add(
       std::make_unique<CopyGmemToSmemToNVVM>(converter, ctx, hopper, maps));
   patterns.add(
@@ -796,7 +816,8 @@ void mlir::mgpu::configurePrimitivesToNVVMLegality(ConversionTarget &target) {
   target.addIllegalOp<BarrierInitOp, BarrierArriveOp, BarrierWaitOp,
                       CommitSmemOp, WaitSmemToGmemOp, CopyGmemToSmemOp,
                       CopySmemToGmemOp, SemaphoreWaitOp, SemaphoreReadOp,
-                      WgmmaWaitOp, SetMaxRegistersOp, AsyncPrefetchOp>();
+                      WgmmaWaitOp, SetMaxRegistersOp, AsyncPrefetchOp,
+                      GriddepcontrolWaitOp, GriddepcontrolLaunchDependentsOp>();
 }
 
 //===----------------------------------------------------------------------===//

@@ -253,7 +253,8 @@ LogicalResult Distributor::distributeOp(Operation *op) {
       .Case([&](AtomicStoreOp o) { return distributeAtomic(o); })
       .Case<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp, WaitSmemToGmemOp,
             BarrierArriveOp, BarrierWaitOp, WgmmaWaitOp, SetMaxRegistersOp,
-            AsyncPrefetchOp>(
+            AsyncPrefetchOp, GriddepcontrolWaitOp,
+            GriddepcontrolLaunchDependentsOp>(
           [&](Operation *o) { return distributePrimitive(o); })
       .Case<memref::AllocOp, memref::AllocaOp>([&](Operation *o) {
         return cannotDistribute(

@@ -573,8 +573,10 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           return WalkResult::skip();
         }
         // wgmma was computed when issued; the register budget is the host's;
-        // the host has no L2 to prefetch into.
-        if (isa<WgmmaWaitOp, SetMaxRegistersOp, AsyncPrefetchOp>(op)) {
+        // the host has no L2 to prefetch into; launches run one after
+        // another, so a kernel has nothing to wait for or to release.
+        if (isa<WgmmaWaitOp, SetMaxRegistersOp, AsyncPrefetchOp,
+                GriddepcontrolWaitOp, GriddepcontrolLaunchDependentsOp>(op)) {
           op->erase();
           return WalkResult::skip();
         }

@@ -177,7 +177,8 @@ struct CopySmemToGmemToCPU : public OpConversionPattern<CopySmemToGmemOp> {
 };
 
 /// commit_smem, wait_smem_to_gmem -> nothing: host copies are done when
-/// they return; async_prefetch -> nothing: a hint.
+/// they return; async_prefetch -> nothing: a hint; griddepcontrol_* ->
+/// nothing: host launches run one after another.
 template <typename OpTy> struct EraseOnCPU : public OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   LogicalResult
@@ -439,8 +440,9 @@ void mlir::mgpu::populatePrimitivesToCPUPatterns(const TypeConverter &converter,
            BarrierWaitToCPU, SemaphoreSignalToCPU, SemaphoreWaitToCPU,
            SemaphoreReadToCPU, AtomicStoreToCPU, WgmmaToCPU,
            EraseOnCPU<WgmmaWaitOp>, EraseOnCPU<SetMaxRegistersOp>,
-           EraseOnCPU<AsyncPrefetchOp>, LayoutCastToCPU>(converter,
-                                                         patterns.getContext());
+           EraseOnCPU<AsyncPrefetchOp>, EraseOnCPU<GriddepcontrolWaitOp>,
+           EraseOnCPU<GriddepcontrolLaunchDependentsOp>, LayoutCastToCPU>(
+          converter, patterns.getContext());
 }
 
 void mlir::mgpu::configurePrimitivesToCPULegality(ConversionTarget &target) {
@@ -448,5 +450,6 @@ void mlir::mgpu::configurePrimitivesToCPULegality(ConversionTarget &target) {
                       WaitSmemToGmemOp, BarrierInitOp, BarrierArriveOp,
                       BarrierWaitOp, SemaphoreSignalOp, SemaphoreWaitOp,
                       SemaphoreReadOp, AtomicStoreOp, WgmmaOp, WgmmaWaitOp,
-                      SetMaxRegistersOp, AsyncPrefetchOp, LayoutCastOp>();
+                      SetMaxRegistersOp, AsyncPrefetchOp, GriddepcontrolWaitOp,
+                      GriddepcontrolLaunchDependentsOp, LayoutCastOp>();
 }

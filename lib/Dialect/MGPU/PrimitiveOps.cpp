@@ -266,6 +266,14 @@ LogicalResult AsyncPrefetchOp::verify() {
 
 LogicalResult CommitSmemOp::verify() { return verifyInsideKernel(*this); }
 
+LogicalResult GriddepcontrolWaitOp::verify() {
+  return verifyInsideKernel(*this);
+}
+
+LogicalResult GriddepcontrolLaunchDependentsOp::verify() {
+  return verifyInsideKernel(*this);
+}
+
 LogicalResult WaitSmemToGmemOp::verify() {
   // cp.async.bulk.wait_group takes a count in [0, 63].
   return verifyGroupWait(*this, getPending(), 63, "groups");

@@ -176,6 +176,52 @@ def MGPU_WaitSmemToGmemOp : MGPU_Op<"wait_smem_to_gmem",
 }
 
 //===----------------------------------------------------------------------===//
+// Programmatic dependent launch
+//===----------------------------------------------------------------------===//
+
+def MGPU_GriddepcontrolWaitOp : MGPU_Op<"griddepcontrol_wait",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait for the grids this kernel depends on";
+  let description = [{
+    Waits until the kernels launched before this one on the stream have
+    completed and their memory writes are visible
+    (plgpu.griddepcontrol_wait). Every lane of the warpgroup waits, so each
+    may read what those kernels wrote. On sm_90 it is PTX
+    `griddepcontrol.wait`; mgpu launches kernels without programmatic
+    stream serialization, so a kernel starts after the previous one has
+    finished and the wait returns at once. Before sm_90, on the CPU and in
+    the emulator, where launches run one after another, it is nothing. It
+    orders memory accesses like a fence: none is moved across it.
+
+    ```mlir
+    mgpu.griddepcontrol_wait
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def MGPU_GriddepcontrolLaunchDependentsOp
+    : MGPU_Op<"griddepcontrol_launch_dependents",
+              [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "let the next kernel start before this one ends";
+  let description = [{
+    Says that the kernel launched after this one may be scheduled once every
+    CTA of this grid has said so or finished
+    (plgpu.griddepcontrol_launch_dependents); what this kernel writes later
+    is visible to that kernel only after its `griddepcontrol_wait`. On sm_90
+    it is PTX `griddepcontrol.launch_dependents`, on every lane; elsewhere
+    nothing (the next kernel starts after this one ends).
+
+    ```mlir
+    mgpu.griddepcontrol_launch_dependents
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Barriers
 //===----------------------------------------------------------------------===//
 
