@@ -414,78 +414,6 @@ struct WaitSmemToGmemToNVVM : public ChipPattern<WaitSmemToGmemOp> {
   }
 };
 
-/// An atomic read of `sem[indices]`: an or of zero, which PTX performs as
-/// atom.or at the semaphore's L2 home, so no stale cached copy is read.
-Value readSemaphore(OpBuilder &b, Location loc, Value sem, ValueRange indices) {
-  return memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::ori,
-                                     i32(b, loc, 0), sem, indices);
-}
-
-/// semaphore_wait (on lane 0, where the distribution puts it) -> a spin on
-/// "subtract if at least value" (one atomic read-modify-write; with
-/// decrement = false an atomic read), sleeping between attempts, then a
-/// fence that acquires what the signal released.
-struct SemaphoreWaitToNVVM : public OpConversionPattern<SemaphoreWaitOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(SemaphoreWaitOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value value = adaptor.getValue();
-    auto loop = scf::WhileOp::create(rewriter, loc, TypeRange(), ValueRange());
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.createBlock(&loop.getBefore());
-      Value seen;
-      if (op.getDecrement()) {
-        auto rmw = memref::GenericAtomicRMWOp::create(
-            rewriter, loc, adaptor.getSem(), adaptor.getIndices());
-        OpBuilder::InsertionGuard inner(rewriter);
-        rewriter.setInsertionPointToStart(rmw.getBody());
-        Value current = rmw.getCurrentValue();
-        Value ready = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::sge, current, value);
-        Value taken = arith::SubIOp::create(rewriter, loc, current, value);
-        memref::AtomicYieldOp::create(
-            rewriter, loc,
-            arith::SelectOp::create(rewriter, loc, ready, taken, current));
-        seen = rmw.getResult();
-      } else {
-        seen = readSemaphore(rewriter, loc, adaptor.getSem(),
-                             adaptor.getIndices());
-      }
-      Value notReady = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::slt, seen, value);
-      auto ifWait = scf::IfOp::create(rewriter, loc, notReady, false);
-      rewriter.setInsertionPointToStart(ifWait.thenBlock());
-      NVVM::NanosleepOp::create(rewriter, loc, i32(rewriter, loc, 64));
-      rewriter.setInsertionPointAfter(ifWait);
-      scf::ConditionOp::create(rewriter, loc, notReady, ValueRange());
-      rewriter.createBlock(&loop.getAfter());
-      scf::YieldOp::create(rewriter, loc);
-    }
-    NVVM::MembarOp::create(rewriter, loc, NVVM::MemScopeKind::GPU);
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// semaphore_read (on lane 0, where the distribution puts it) -> an atomic
-/// read, then a fence: what was released before the value it reads is
-/// visible after it.
-struct SemaphoreReadToNVVM : public OpConversionPattern<SemaphoreReadOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(SemaphoreReadOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Value value = readSemaphore(rewriter, op.getLoc(), adaptor.getSem(),
-                                adaptor.getIndices());
-    NVVM::MembarOp::create(rewriter, op.getLoc(), NVVM::MemScopeKind::GPU);
-    rewriter.replaceOp(op, value);
-    return success();
-  }
-};
-
 /// mbarrier.arrive.expect_tx on `barrier` for all the bytes of `shared`: its
 /// phase completes when the TMA loads into `shared` have landed.
 void arriveExpectingAllOf(OpBuilder &b, Location loc, Value barrier,
@@ -738,22 +666,6 @@ struct AsyncPrefetchToNVVM : public ChipPattern<AsyncPrefetchOp> {
   std::shared_ptr<TensorMaps> maps;
 };
 
-/// griddepcontrol_wait / griddepcontrol_launch_dependents -> PTX
-/// griddepcontrol on every lane on sm_90; nothing before, where kernels on
-/// a stream run one after another.
-template <typename OpTy, NVVM::GridDepActionKind kAction>
-struct GriddepcontrolToNVVM : public ChipPattern<OpTy> {
-  using ChipPattern<OpTy>::ChipPattern;
-  LogicalResult
-  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (this->hopper)
-      NVVM::GriddepcontrolOp::create(rewriter, op.getLoc(), kAction);
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
 /// wgmma_wait -> nothing while wgmma runs on ordinary instructions (its
 /// results are ready when the op returns).
 struct WgmmaWaitToNVVM : public OpConversionPattern<WgmmaWaitOp> {
@@ -795,15 +707,11 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
   // The copy patterns share the tensor maps they make.
   auto maps = std::make_shared<TensorMaps>();
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<BarrierArriveToNVVM, SemaphoreWaitToNVVM, SemaphoreReadToNVVM,
-               WgmmaWaitToNVVM>(converter, ctx);
-  patterns.add<
-      BarrierInitToNVVM, BarrierWaitToNVVM, CommitSmemToNVVM,
-      WaitSmemToGmemToNVVM, SetMaxRegistersToNVVM,
-      GriddepcontrolToNVVM<GriddepcontrolWaitOp, NVVM::GridDepActionKind::wait>,
-      GriddepcontrolToNVVM<GriddepcontrolLaunchDependentsOp,
-                           NVVM::GridDepActionKind::launch_dependents>>(
-      converter, ctx, hopper);
+  patterns.add<BarrierArriveToNVVM, WgmmaWaitToNVVM>(converter, ctx);
+  populateSyncToNVVMPatterns(converter, patterns, hopper);
+  patterns.add<BarrierInitToNVVM, BarrierWaitToNVVM, CommitSmemToNVVM,
+               WaitSmemToGmemToNVVM, SetMaxRegistersToNVVM>(converter, ctx,
+                                                            hopper);
   patterns.add(
       std::make_unique<CopyGmemToSmemToNVVM>(converter, ctx, hopper, maps));
   patterns.add(
@@ -813,11 +721,11 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
 }
 
 void mlir::mgpu::configurePrimitivesToNVVMLegality(ConversionTarget &target) {
-  target.addIllegalOp<BarrierInitOp, BarrierArriveOp, BarrierWaitOp,
-                      CommitSmemOp, WaitSmemToGmemOp, CopyGmemToSmemOp,
-                      CopySmemToGmemOp, SemaphoreWaitOp, SemaphoreReadOp,
-                      WgmmaWaitOp, SetMaxRegistersOp, AsyncPrefetchOp,
-                      GriddepcontrolWaitOp, GriddepcontrolLaunchDependentsOp>();
+  target
+      .addIllegalOp<BarrierInitOp, BarrierArriveOp, BarrierWaitOp, CommitSmemOp,
+                    WaitSmemToGmemOp, CopyGmemToSmemOp, CopySmemToGmemOp,
+                    WgmmaWaitOp, SetMaxRegistersOp, AsyncPrefetchOp>();
+  configureSyncToNVVMLegality(target);
 }
 
 //===----------------------------------------------------------------------===//
