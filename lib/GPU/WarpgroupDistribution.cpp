@@ -251,6 +251,7 @@ LogicalResult Distributor::distributeOp(Operation *op) {
       // One read per Pallas thread, on lane 0, broadcast to the lanes.
       .Case([&](SemaphoreReadOp o) { return distributeSideEffect(o); })
       .Case([&](AtomicStoreOp o) { return distributeAtomic(o); })
+      .Case([&](DebugPrintOp o) { return distributeDebugPrint(o); })
       .Case<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp, WaitSmemToGmemOp,
             BarrierArriveOp, BarrierWaitOp, WgmmaWaitOp, SetMaxRegistersOp,
             AsyncPrefetchOp, GriddepcontrolWaitOp,

@@ -10,6 +10,7 @@
 #include "mgpu/Dialect/MGPU/WgmmaSemantics.h"
 #include "mgpu/Host/HostRuntimeCalls.h"
 #include "mgpu/KernelForm/AtomicKinds.h"
+#include "mgpu/KernelForm/DebugPrint.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
 #include "mgpu/KernelForm/TmaReductions.h"
 
@@ -355,6 +356,37 @@ struct AtomicStoreToCPU : public OpConversionPattern<AtomicStoreOp> {
   }
 };
 
+/// debug_print -> a loop nest over a heap copy of the vector, one
+/// gpu.printf per element (--mgpu-host-printf makes it C printf).
+struct DebugPrintToCPU : public OpConversionPattern<DebugPrintOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DebugPrintOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    VectorType type = op.getValue().getType();
+    // Heap, not stack: the body runs once per program of a host loop.
+    Value buffer = memref::AllocOp::create(
+        rewriter, loc, MemRefType::get(type.getShape(), type.getElementType()));
+    Value zero = indexConstant(rewriter, loc, 0);
+    SmallVector<Value> origin(type.getRank(), zero), upper,
+        steps(type.getRank(), indexConstant(rewriter, loc, 1));
+    vector::TransferWriteOp::create(rewriter, loc, adaptor.getValue(), buffer,
+                                    origin,
+                                    SmallVector<bool>(type.getRank(), true));
+    for (int64_t size : type.getShape())
+      upper.push_back(indexConstant(rewriter, loc, size));
+    scf::buildLoopNest(rewriter, loc, origin, upper, steps,
+                       [&](OpBuilder &b, Location l, ValueRange ivs) {
+                         Value x = memref::LoadOp::create(b, l, buffer, ivs);
+                         emitDebugPrintElement(b, l, op, ivs, x);
+                       });
+    memref::DeallocOp::create(rewriter, loc, buffer);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// mgpu.wgmma -> loops over the result elements on a heap copy of the
 /// accumulator (a in registers gets a heap copy too); each element is
 /// computed as WgmmaSemantics.h says. Synchronous, so wgmma_wait has
@@ -438,7 +470,7 @@ void mlir::mgpu::populatePrimitivesToCPUPatterns(const TypeConverter &converter,
       .add<CopyGmemToSmemToCPU, CopySmemToGmemToCPU, EraseOnCPU<CommitSmemOp>,
            EraseOnCPU<WaitSmemToGmemOp>, BarrierInitToCPU, BarrierArriveToCPU,
            BarrierWaitToCPU, SemaphoreSignalToCPU, SemaphoreWaitToCPU,
-           SemaphoreReadToCPU, AtomicStoreToCPU, WgmmaToCPU,
+           SemaphoreReadToCPU, AtomicStoreToCPU, DebugPrintToCPU, WgmmaToCPU,
            EraseOnCPU<WgmmaWaitOp>, EraseOnCPU<SetMaxRegistersOp>,
            EraseOnCPU<AsyncPrefetchOp>, EraseOnCPU<GriddepcontrolWaitOp>,
            EraseOnCPU<GriddepcontrolLaunchDependentsOp>, LayoutCastToCPU>(
@@ -446,10 +478,10 @@ void mlir::mgpu::populatePrimitivesToCPUPatterns(const TypeConverter &converter,
 }
 
 void mlir::mgpu::configurePrimitivesToCPULegality(ConversionTarget &target) {
-  target.addIllegalOp<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp,
-                      WaitSmemToGmemOp, BarrierInitOp, BarrierArriveOp,
-                      BarrierWaitOp, SemaphoreSignalOp, SemaphoreWaitOp,
-                      SemaphoreReadOp, AtomicStoreOp, WgmmaOp, WgmmaWaitOp,
-                      SetMaxRegistersOp, AsyncPrefetchOp, GriddepcontrolWaitOp,
-                      GriddepcontrolLaunchDependentsOp, LayoutCastOp>();
+  target.addIllegalOp<
+      CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp, WaitSmemToGmemOp,
+      BarrierInitOp, BarrierArriveOp, BarrierWaitOp, SemaphoreSignalOp,
+      SemaphoreWaitOp, SemaphoreReadOp, AtomicStoreOp, DebugPrintOp, WgmmaOp,
+      WgmmaWaitOp, SetMaxRegistersOp, AsyncPrefetchOp, GriddepcontrolWaitOp,
+      GriddepcontrolLaunchDependentsOp, LayoutCastOp>();
 }

@@ -264,6 +264,75 @@ LogicalResult AsyncPrefetchOp::verify() {
   return success();
 }
 
+/// Splits a JAX format string around its `{}` placeholders, undoing `{{`
+/// and `}}` and escaping `%` for printf. Fails with JAX's message
+/// (jax/_src/pallas/primitives.py:617-637) on a field name, spec or
+/// conversion, or a lone brace.
+static FailureOr<SmallVector<std::string>>
+splitFormat(StringRef format, function_ref<InFlightDiagnostic()> emitError) {
+  SmallVector<std::string> pieces(1);
+  for (size_t i = 0; i < format.size(); ++i) {
+    char c = format[i];
+    if (c == '{' && i + 1 < format.size() && format[i + 1] == '{') {
+      pieces.back() += '{';
+      ++i;
+    } else if (c == '}' && i + 1 < format.size() && format[i + 1] == '}') {
+      pieces.back() += '}';
+      ++i;
+    } else if (c == '{') {
+      size_t end = format.find('}', i);
+      if (end == StringRef::npos)
+        return emitError() << "Single '{' encountered in format string";
+      StringRef field = format.slice(i + 1, end);
+      if (field.contains(':') || field.contains('!'))
+        return emitError() << "The format string should not contain any "
+                              "format specs or conversions";
+      if (!field.empty())
+        return emitError() << "The format string should not reference "
+                              "arguments by position or name";
+      pieces.emplace_back();
+      i = end;
+    } else if (c == '}') {
+      return emitError() << "Single '}' encountered in format string";
+    } else if (c == '%') {
+      pieces.back() += "%%";
+    } else {
+      pieces.back() += c;
+    }
+  }
+  return pieces;
+}
+
+LogicalResult DebugPrintOp::verify() {
+  if (failed(verifyInsideKernel(*this)))
+    return failure();
+  FailureOr<SmallVector<std::string>> pieces =
+      splitFormat(getFormat(), [&] { return emitOpError(); });
+  if (failed(pieces))
+    return failure();
+  size_t placeholders = pieces->size() - 1;
+  if (placeholders != 1)
+    return emitOpError() << "The format string expects " << placeholders
+                         << " argument" << (placeholders == 1 ? "" : "s")
+                         << ", but got 1";
+  Type element = getValue().getType().getElementType();
+  if (!element.isIntOrIndex() && !element.isF16() && !element.isBF16() &&
+      !element.isF32() && !element.isF64())
+    return emitOpError() << "cannot print elements of type " << element;
+  return success();
+}
+
+std::string DebugPrintOp::getElementFormat() {
+  SmallVector<std::string> pieces =
+      *splitFormat(getFormat(), [&] { return emitOpError(); });
+  VectorType type = getValue().getType();
+  std::string element = "[";
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    element += d ? ", %lld" : "%lld";
+  element += isa<FloatType>(type.getElementType()) ? "]: %f" : "]: %lld";
+  return pieces[0] + element + pieces[1] + "\n";
+}
+
 LogicalResult CommitSmemOp::verify() { return verifyInsideKernel(*this); }
 
 LogicalResult GriddepcontrolWaitOp::verify() {

@@ -222,6 +222,40 @@ def MGPU_GriddepcontrolLaunchDependentsOp
 }
 
 //===----------------------------------------------------------------------===//
+// Debugging
+//===----------------------------------------------------------------------===//
+
+def MGPU_DebugPrintOp : MGPU_Op<"debug_print",
+    [MemoryEffects<[MemWrite]>]> {
+  let summary = "print every element of a vector, with its indices";
+  let description = [{
+    Prints one line per element of `value`: `format` with its one `{}`
+    replaced by the element's indices and value, `[i, j]: v`, as
+    `pl.debug_print(format, x)` of an array does on Mosaic GPU. The format
+    is JAX's: `{{` and `}}` print braces, and `{}` takes no field name, spec
+    or conversion. Each Pallas thread prints every element once; the order
+    of the lines is not defined (on the GPU each lane prints the elements it
+    holds). Integers print signed (JAX prints them as unsigned 64-bit
+    numbers), floats with `%f`. Scalars print with `gpu.printf`.
+
+    ```mlir
+    mgpu.debug_print "x: {}" %x : vector<2x4xf32>
+    // x: [0, 0]: 1.000000
+    // x: [0, 1]: 2.000000 ...
+    ```
+  }];
+  let arguments = (ins StrAttr:$format, AnyVectorOfNonZeroRank:$value);
+  let assemblyFormat = "$format $value attr-dict `:` type($value)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The printf format of one element: the format around its placeholder,
+    /// with `rank` index conversions and the element's conversion, and a
+    /// newline (after verification).
+    std::string getElementFormat();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Barriers
 //===----------------------------------------------------------------------===//
 
