@@ -14,6 +14,7 @@
 #include "WarpgroupDistributor.h"
 
 #include "mgpu/KernelForm/AtomicKinds.h"
+#include "mgpu/KernelForm/DebugPrint.h"
 
 using namespace mlir;
 using namespace mlir::mgpu;
@@ -221,5 +222,30 @@ LogicalResult Distributor::distributeAtomic(AtomicStoreOp op) {
     }
   }
   hazards.atomic = hazards.atomic || shared;
+  return success();
+}
+
+/// Each lane prints the elements of the vector it holds, each with its
+/// indices (JAX's FragmentedArray.debug_print does the same), so every
+/// element is printed once per Pallas thread, in no defined order.
+LogicalResult Distributor::distributeDebugPrint(DebugPrintOp op) {
+  Location loc = op.getLoc();
+  VectorType type = op.getValue().getType();
+  Value lane = lookup(op.getValue());
+  Layout layout(type);
+  for (int64_t slot = 0; slot < layout.slots; ++slot) {
+    Value start = chunkStart(loc, layout, slot, /*clamp=*/false);
+    for (int64_t k = 0; k < layout.v; ++k) {
+      Value flat =
+          k ? arith::AddIOp::create(b, loc, start, index(loc, k)) : start;
+      Value valid =
+          layout.isFullSlot(slot) ? Value() : chunkValid(loc, layout, flat);
+      guarded(loc, valid, [&] {
+        SmallVector<Value> at = delinearize(b, loc, flat, layout.shape);
+        Value x = vector::ExtractOp::create(b, loc, lane, slot * layout.v + k);
+        emitDebugPrintElement(b, loc, op, at, x);
+      });
+    }
+  }
   return success();
 }

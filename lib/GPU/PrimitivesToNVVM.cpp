@@ -16,6 +16,7 @@
 #include "mgpu/KernelForm/CopyWindows.h"
 #include "mgpu/KernelForm/IfThen.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
+#include "mgpu/KernelForm/TmaReductions.h"
 #include "mgpu/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -210,7 +211,8 @@ Value barrierPointer(OpBuilder &b, Location loc, Value barriers,
 /// lane moves elements lane, lane + 128, ...; elements outside the array
 /// read as zero and are not written.
 void copyByLanes(OpBuilder &b, Location loc, const GlobalWindow &window,
-                 Value shared, bool toShared) {
+                 Value shared, bool toShared,
+                 std::optional<TmaReduction> reduction = std::nullopt) {
   auto sharedType = cast<MemRefType>(shared.getType());
   ArrayRef<int64_t> shape = sharedType.getShape();
   int64_t total = sharedType.getNumElements();
@@ -251,7 +253,33 @@ void copyByLanes(OpBuilder &b, Location loc, const GlobalWindow &window,
   auto ifInside = scf::IfOp::create(b, loc, inside, false);
   b.setInsertionPointToStart(ifInside.thenBlock());
   Value v = memref::LoadOp::create(b, loc, shared, local);
-  memref::StoreOp::create(b, loc, v, window.base, global);
+  if (reduction)
+    emitTmaReductionAtomic(b, loc, *reduction, v, window.base, global);
+  else
+    memref::StoreOp::create(b, loc, v, window.base, global);
+}
+
+/// NVVM's name of a reduce-store kind.
+NVVM::TMAReduxKind getReduxKind(TmaReduction kind) {
+  switch (kind) {
+  case TmaReduction::add:
+    return NVVM::TMAReduxKind::ADD;
+  case TmaReduction::min:
+    return NVVM::TMAReduxKind::MIN;
+  case TmaReduction::max:
+    return NVVM::TMAReduxKind::MAX;
+  case TmaReduction::inc:
+    return NVVM::TMAReduxKind::INC;
+  case TmaReduction::dec:
+    return NVVM::TMAReduxKind::DEC;
+  case TmaReduction::bit_and:
+    return NVVM::TMAReduxKind::AND;
+  case TmaReduction::bit_or:
+    return NVVM::TMAReduxKind::OR;
+  case TmaReduction::bit_xor:
+    return NVVM::TMAReduxKind::XOR;
+  }
+  llvm_unreachable("unknown reduction");
 }
 
 /// A pattern that knows whether the chip has TMA and the async proxy.
@@ -422,49 +450,6 @@ struct CommitSmemToGmemGroupToNVVM
       onLaneZero(rewriter, op.getLoc(), [&] {
         NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, op.getLoc());
       });
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// semaphore_wait (on lane 0, where the distribution puts it) -> a spin on
-/// "subtract if at least value" (one atomic read-modify-write), sleeping
-/// between attempts, then a fence that acquires what the signal released.
-struct SemaphoreWaitToNVVM : public OpConversionPattern<SemaphoreWaitOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(SemaphoreWaitOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value value = adaptor.getValue();
-    auto loop = scf::WhileOp::create(rewriter, loc, TypeRange(), ValueRange());
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.createBlock(&loop.getBefore());
-      auto rmw = memref::GenericAtomicRMWOp::create(
-          rewriter, loc, adaptor.getSem(), adaptor.getIndices());
-      {
-        OpBuilder::InsertionGuard inner(rewriter);
-        rewriter.setInsertionPointToStart(rmw.getBody());
-        Value current = rmw.getCurrentValue();
-        Value ready = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::sge, current, value);
-        Value taken = arith::SubIOp::create(rewriter, loc, current, value);
-        memref::AtomicYieldOp::create(
-            rewriter, loc,
-            arith::SelectOp::create(rewriter, loc, ready, taken, current));
-      }
-      Value notReady = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::slt, rmw.getResult(), value);
-      auto ifWait = scf::IfOp::create(rewriter, loc, notReady, false);
-      rewriter.setInsertionPointToStart(ifWait.thenBlock());
-      NVVM::NanosleepOp::create(rewriter, loc, i32(rewriter, loc, 64));
-      rewriter.setInsertionPointAfter(ifWait);
-      scf::ConditionOp::create(rewriter, loc, notReady, ValueRange());
-      rewriter.createBlock(&loop.getAfter());
-      scf::YieldOp::create(rewriter, loc);
-    }
-    NVVM::MembarOp::create(rewriter, loc, NVVM::MemScopeKind::GPU);
     rewriter.eraseOp(op);
     return success();
   }
@@ -730,32 +715,81 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
 };
 
 /// copy_smem_to_gmem -> one TMA store per box and a commit on lane 0; or
-/// the lanes' copy.
+/// the lanes' copy. With a reduction, cp.reduce.async.bulk.tensor per box,
+/// or the lanes' atomics.
 struct CopySmemToGmemToNVVM : public CopyPattern<CopySmemToGmemOp> {
   using CopyPattern::CopyPattern;
   LogicalResult rewriteCopy(ConversionPatternRewriter &rewriter, Location loc,
                             CopySmemToGmemOp op, OpAdaptor adaptor,
                             const CopySite &site) const final {
+    std::optional<TmaReduction> reduction = op.getReduction();
     auto tma = planTmaCopy(rewriter, loc, site);
     if (!tma) {
-      copyByLanes(rewriter, loc, site.window, site.shared, /*toShared=*/false);
+      copyByLanes(rewriter, loc, site.window, site.shared, /*toShared=*/false,
+                  reduction);
       return success();
     }
     auto [plan, map] = *tma;
     onLaneZero(rewriter, loc, [&] {
-      forEachBox(rewriter, loc, plan, site.sharedType.getShape(),
-                 site.window.offsets,
-                 [&](ValueRange coordinates, Value element) {
-                   NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-                       rewriter, loc, map,
-                       sharedPointer(rewriter, loc, site.shared, element),
-                       coordinates, Value(), NVVM::TMAStoreModeAttr(), Value());
-                 });
+      forEachBox(
+          rewriter, loc, plan, site.sharedType.getShape(), site.window.offsets,
+          [&](ValueRange coordinates, Value element) {
+            Value source = sharedPointer(rewriter, loc, site.shared, element);
+            if (reduction)
+              NVVM::CpAsyncBulkTensorReduceOp::create(
+                  rewriter, loc, map, source, getReduxKind(*reduction),
+                  NVVM::TMAStoreMode::TILE, coordinates, Value());
+            else
+              NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+                  rewriter, loc, map, source, coordinates, Value(),
+                  NVVM::TMAStoreModeAttr(), Value());
+          });
       if (op.getCommitGroup())
         NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
     });
     return success();
   }
+};
+
+/// async_prefetch -> one cp.async.bulk.prefetch.tensor per TMA box on lane
+/// 0, through the tensor map a copy of the same window uses (the copy
+/// patterns share `maps`); nothing where TMA cannot move the window (no
+/// TMA, a window no plan splits, an array made inside the launch): a
+/// prefetch is only a hint.
+struct AsyncPrefetchToNVVM : public ChipPattern<AsyncPrefetchOp> {
+  AsyncPrefetchToNVVM(const TypeConverter &converter, MLIRContext *ctx,
+                      bool hopper, std::shared_ptr<TensorMaps> maps)
+      : ChipPattern(converter, ctx, hopper), maps(std::move(maps)) {}
+
+  LogicalResult
+  matchAndRewrite(AsyncPrefetchOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto launch = op->getParentOfType<gpu::LaunchOp>();
+    auto type = cast<MemRefType>(op.getRef().getType());
+    if (hopper && launch) {
+      GlobalWindow window =
+          resolveGlobalWindow(rewriter, loc, adaptor.getRef(), {});
+      std::optional<TmaPlan> plan =
+          planTma(cast<MemRefType>(window.base.getType()), type.getShape());
+      FailureOr<Value> map = failure();
+      if (plan)
+        map = maps->get(rewriter, loc, launch, window.base, plan->box);
+      if (succeeded(map))
+        onLaneZero(rewriter, loc, [&] {
+          forEachBox(rewriter, loc, *plan, type.getShape(), window.offsets,
+                     [&](ValueRange coordinates, Value) {
+                       NVVM::CpAsyncBulkTensorPrefetchOp::create(
+                           rewriter, loc, *map, coordinates, ValueRange(),
+                           NVVM::TMALoadMode::TILE, Value());
+                     });
+        });
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  std::shared_ptr<TensorMaps> maps;
 };
 
 /// wgmma_wait -> nothing while wgmma runs on ordinary instructions (its
@@ -799,8 +833,8 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
   // The copy patterns share the tensor maps they make.
   auto maps = std::make_shared<TensorMaps>();
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<BarrierArriveToNVVM, SemaphoreWaitToNVVM, WgmmaWaitToNVVM>(
-      converter, ctx);
+  patterns.add<BarrierArriveToNVVM, WgmmaWaitToNVVM>(converter, ctx);
+  populateSyncToNVVMPatterns(converter, patterns, hopper);
   patterns.add<BarrierInitToNVVM, BarrierWaitToNVVM, CommitSmemToNVVM,
                WaitSmemToGmemToNVVM, CommitSmemToGmemGroupToNVVM,
                SetMaxRegistersToNVVM>(converter, ctx, hopper);
@@ -809,13 +843,16 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
       std::make_unique<CopyGmemToSmemToNVVM>(converter, ctx, hopper, maps));
   patterns.add(
       std::make_unique<CopySmemToGmemToNVVM>(converter, ctx, hopper, maps));
+  patterns.add(
+      std::make_unique<AsyncPrefetchToNVVM>(converter, ctx, hopper, maps));
 }
 
 void mlir::mgpu::configurePrimitivesToNVVMLegality(ConversionTarget &target) {
   target.addIllegalOp<BarrierInitOp, BarrierArriveOp, BarrierWaitOp,
                       CommitSmemOp, WaitSmemToGmemOp, CommitSmemToGmemGroupOp,
-                      CopyGmemToSmemOp, CopySmemToGmemOp, SemaphoreWaitOp,
-                      WgmmaWaitOp, SetMaxRegistersOp, ClusterSyncOp>();
+                      CopyGmemToSmemOp, CopySmemToGmemOp, WgmmaWaitOp,
+                      SetMaxRegistersOp, ClusterSyncOp, AsyncPrefetchOp>();
+  configureSyncToNVVMLegality(target);
 }
 
 //===----------------------------------------------------------------------===//

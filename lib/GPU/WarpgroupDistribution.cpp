@@ -248,10 +248,15 @@ LogicalResult Distributor::distributeOp(Operation *op) {
             scf::ParallelOp>([&](auto o) { return distributeRegionOp(o); })
       .Case<SemaphoreSignalOp, SemaphoreWaitOp>(
           [&](auto o) { return distributeSemaphore(o); })
+      // One read per Pallas thread, on lane 0, broadcast to the lanes.
+      .Case([&](SemaphoreReadOp o) { return distributeSideEffect(o); })
       .Case([&](AtomicStoreOp o) { return distributeAtomic(o); })
+      .Case([&](DebugPrintOp o) { return distributeDebugPrint(o); })
       .Case<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp,
             CommitSmemToGmemGroupOp, WaitSmemToGmemOp, BarrierArriveOp,
-            BarrierWaitOp, WgmmaWaitOp, SetMaxRegistersOp, ClusterSyncOp>(
+            BarrierWaitOp, WgmmaWaitOp, SetMaxRegistersOp, ClusterSyncOp,
+            AsyncPrefetchOp, GriddepcontrolWaitOp,
+            GriddepcontrolLaunchDependentsOp>(
           [&](Operation *o) { return distributePrimitive(o); })
       .Case<memref::AllocOp, memref::AllocaOp>([&](Operation *o) {
         return cannotDistribute(

@@ -422,6 +422,7 @@ private:
   LogicalResult distributeSideEffect(Operation *op);
   LogicalResult distributeSemaphore(SemaphoreSignalOp op);
   LogicalResult distributeAtomic(AtomicStoreOp op);
+  LogicalResult distributeDebugPrint(DebugPrintOp op);
   LogicalResult distributeSemaphore(SemaphoreWaitOp op);
   LogicalResult distributePrimitive(Operation *op);
 

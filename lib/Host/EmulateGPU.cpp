@@ -175,6 +175,20 @@ void callWithWindow(OpBuilder &b, Operation *op, StringRef name,
   LLVM::StackRestoreOp::create(b, loc, stack);
 }
 
+/// The element type of a reduce-store as mgpuEmuReduceToGlobal knows it
+/// (the types the verifier lets a reduction take).
+int64_t getEmuReductionType(Type element) {
+  if (element.isF16())
+    return 0;
+  if (element.isBF16())
+    return 1;
+  if (element.isF32())
+    return 2;
+  if (element.isInteger(32))
+    return 3;
+  return 4; // i64
+}
+
 /// Runs `body` where `lane` (the lane in the warpgroup) is 0.
 void onLaneZero(OpBuilder &b, Location loc, Value lane,
                 function_ref<void(OpBuilder &)> body) {
@@ -263,9 +277,19 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
     onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
       GlobalWindow window =
           resolveGlobalWindow(nb, loc, copy.getDst(), copy.getMixedOffsets());
-      callWithWindow(
-          nb, op, "mgpuEmuCopyToGlobal", {}, window, copy.getSrc(),
-          {getI64(nb, loc, copy.getCommitGroup()), getLocationString(nb, op)});
+      Value commit = getI64(nb, loc, copy.getCommitGroup());
+      if (std::optional<TmaReduction> kind = copy.getReduction())
+        callWithWindow(nb, op, "mgpuEmuReduceToGlobal", {}, window,
+                       copy.getSrc(),
+                       {commit, getI64(nb, loc, static_cast<int64_t>(*kind)),
+                        getI64(nb, loc,
+                               getEmuReductionType(
+                                   cast<MemRefType>(copy.getSrc().getType())
+                                       .getElementType())),
+                        getLocationString(nb, op)});
+      else
+        callWithWindow(nb, op, "mgpuEmuCopyToGlobal", {}, window, copy.getSrc(),
+                       {commit, getLocationString(nb, op)});
     });
     return success();
   }
@@ -291,7 +315,9 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
   }
   if (auto wait = dyn_cast<SemaphoreWaitOp>(op)) {
     callHostRuntime(
-        b, op, "mgpuHostSemaphoreWait",
+        b, op,
+        wait.getDecrement() ? "mgpuHostSemaphoreWait"
+                            : "mgpuHostSemaphoreWaitNoDecrement",
         {getElementPointer(b, loc, wait.getSem(), wait.getIndices()),
          wait.getValue(), getLocationString(b, op)});
     return success();
@@ -650,6 +676,12 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           replacement = pick(dim.getDimension(), bx, by, bz);
         else if (auto dim = dyn_cast<gpu::GridDimOp>(op))
           replacement = pick(dim.getDimension(), gx, gy, gz);
+        else if (auto read = dyn_cast<SemaphoreReadOp>(op))
+          // Host atomics are sequentially consistent: an atomic read.
+          replacement = memref::AtomicRMWOp::create(
+              nb, l, arith::AtomicRMWKind::ori,
+              arith::ConstantIntOp::create(nb, l, 0, 32), read.getSem(),
+              read.getIndices());
         else if (auto id = dyn_cast<gpu::ClusterBlockIdOp>(op))
           replacement = arith::RemUIOp::create(
               nb, l, pick(id.getDimension(), bxId, byId, bzId),
@@ -804,8 +836,11 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           op->erase();
           return WalkResult::skip();
         }
-        // wgmma was computed when issued; the register budget is the host's.
-        if (isa<WgmmaWaitOp, SetMaxRegistersOp>(op)) {
+        // wgmma was computed when issued; the register budget is the host's;
+        // the host has no L2 to prefetch into; launches run one after
+        // another, so a kernel has nothing to wait for or to release.
+        if (isa<WgmmaWaitOp, SetMaxRegistersOp, AsyncPrefetchOp,
+                GriddepcontrolWaitOp, GriddepcontrolLaunchDependentsOp>(op)) {
           if (auto wait = dyn_cast<WgmmaWaitOp>(op); wait && checks) {
             Value lane = arith::RemUIOp::create(
                 nb, l, tid, indexConstant(nb, l, kWarpgroupLanes));

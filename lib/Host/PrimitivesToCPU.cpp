@@ -10,7 +10,9 @@
 #include "mgpu/Dialect/MGPU/WgmmaSemantics.h"
 #include "mgpu/Host/HostRuntimeCalls.h"
 #include "mgpu/KernelForm/AtomicKinds.h"
+#include "mgpu/KernelForm/DebugPrint.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
+#include "mgpu/KernelForm/TmaReductions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -117,12 +119,57 @@ struct CopyGmemToSmemToCPU : public OpConversionPattern<CopyGmemToSmemOp> {
   }
 };
 
-/// copy_smem_to_gmem -> a clipped synchronous copy.
+/// Combines `shared` into the window of `global` at element `offsets`
+/// (none: the whole of `global`), element by element with host atomics (the
+/// programs of a grid may run on concurrent host threads); elements past
+/// `global` are skipped.
+void reduceWindow(OpBuilder &b, Location loc, TmaReduction kind, Value global,
+                  ArrayRef<OpFoldResult> offsets, Value shared) {
+  auto sharedType = cast<MemRefType>(shared.getType());
+  int64_t rank = sharedType.getRank();
+  Value zero = indexConstant(b, loc, 0);
+  SmallVector<Value> lower(rank, zero), upper,
+      steps(rank, indexConstant(b, loc, 1));
+  for (int64_t size : sharedType.getShape())
+    upper.push_back(indexConstant(b, loc, size));
+  scf::buildLoopNest(
+      b, loc, lower, upper, steps,
+      [&](OpBuilder &nb, Location l, ValueRange ivs) {
+        SmallVector<Value> at;
+        Value inside = arith::ConstantIntOp::create(nb, l, 1, 1);
+        for (auto [d, iv] : llvm::enumerate(ivs)) {
+          Value g = iv;
+          if (!offsets.empty())
+            g = arith::AddIOp::create(
+                nb, l, getValueOrCreateConstantIndexOp(nb, l, offsets[d]), iv);
+          // Unsigned: an index before the array wraps past its extent.
+          inside = arith::AndIOp::create(
+              nb, l, inside,
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult, g,
+                                    memref::DimOp::create(nb, l, global, d)));
+          at.push_back(g);
+        }
+        auto ifInside = scf::IfOp::create(nb, l, inside, false);
+        OpBuilder::InsertionGuard guard(nb);
+        nb.setInsertionPointToStart(ifInside.thenBlock());
+        Value x = memref::LoadOp::create(nb, l, shared, ivs);
+        emitTmaReductionAtomic(nb, l, kind, x, global, at);
+      });
+}
+
+/// copy_smem_to_gmem -> a clipped synchronous copy; with a reduction, a
+/// clipped loop of host atomics.
 struct CopySmemToGmemToCPU : public OpConversionPattern<CopySmemToGmemOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(CopySmemToGmemOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (std::optional<TmaReduction> kind = op.getReduction()) {
+      reduceWindow(rewriter, op.getLoc(), *kind, adaptor.getDst(),
+                   op.getMixedOffsets(), adaptor.getSrc());
+      rewriter.eraseOp(op);
+      return success();
+    }
     copyWindow(rewriter, op.getLoc(), adaptor.getDst(), op.getMixedOffsets(),
                adaptor.getSrc(), /*toShared=*/false);
     rewriter.eraseOp(op);
@@ -131,7 +178,8 @@ struct CopySmemToGmemToCPU : public OpConversionPattern<CopySmemToGmemOp> {
 };
 
 /// commit_smem, wait_smem_to_gmem -> nothing: host copies are done when
-/// they return.
+/// they return; async_prefetch -> nothing: a hint; griddepcontrol_* ->
+/// nothing: host launches run one after another.
 template <typename OpTy> struct EraseOnCPU : public OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   LogicalResult
@@ -227,18 +275,37 @@ struct SemaphoreSignalToCPU : public OpConversionPattern<SemaphoreSignalOp> {
   }
 };
 
-/// semaphore_wait -> mgpuHostSemaphoreWait (bounded).
+/// semaphore_wait -> mgpuHostSemaphoreWait, or with decrement = false
+/// mgpuHostSemaphoreWaitNoDecrement (bounded).
 struct SemaphoreWaitToCPU : public OpConversionPattern<SemaphoreWaitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(SemaphoreWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    callHostRuntime(rewriter, op, "mgpuHostSemaphoreWait",
+    callHostRuntime(rewriter, op,
+                    op.getDecrement() ? "mgpuHostSemaphoreWait"
+                                      : "mgpuHostSemaphoreWaitNoDecrement",
                     {getElementPointer(rewriter, loc, adaptor.getSem(),
                                        adaptor.getIndices()),
                      adaptor.getValue(), getLocationString(rewriter, op)});
     rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// semaphore_read -> an atomic read (an or of zero; host atomics are
+/// sequentially consistent).
+struct SemaphoreReadToCPU : public OpConversionPattern<SemaphoreReadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SemaphoreReadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    rewriter.replaceOpWithNewOp<memref::AtomicRMWOp>(
+        op, arith::AtomicRMWKind::ori,
+        arith::ConstantIntOp::create(rewriter, loc, 0, 32), adaptor.getSem(),
+        adaptor.getIndices());
     return success();
   }
 };
@@ -285,6 +352,37 @@ struct AtomicStoreToCPU : public OpConversionPattern<AtomicStoreOp> {
                                arith::AddIOp::create(b, l, base[extra + d], iv);
                          Value x = memref::LoadOp::create(b, l, buffer, ivs);
                          memref::AtomicRMWOp::create(b, l, kind, x, ref, at);
+                       });
+    memref::DeallocOp::create(rewriter, loc, buffer);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// debug_print -> a loop nest over a heap copy of the vector, one
+/// gpu.printf per element (--mgpu-host-printf makes it C printf).
+struct DebugPrintToCPU : public OpConversionPattern<DebugPrintOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DebugPrintOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    VectorType type = op.getValue().getType();
+    // Heap, not stack: the body runs once per program of a host loop.
+    Value buffer = memref::AllocOp::create(
+        rewriter, loc, MemRefType::get(type.getShape(), type.getElementType()));
+    Value zero = indexConstant(rewriter, loc, 0);
+    SmallVector<Value> origin(type.getRank(), zero), upper,
+        steps(type.getRank(), indexConstant(rewriter, loc, 1));
+    vector::TransferWriteOp::create(rewriter, loc, adaptor.getValue(), buffer,
+                                    origin,
+                                    SmallVector<bool>(type.getRank(), true));
+    for (int64_t size : type.getShape())
+      upper.push_back(indexConstant(rewriter, loc, size));
+    scf::buildLoopNest(rewriter, loc, origin, upper, steps,
+                       [&](OpBuilder &b, Location l, ValueRange ivs) {
+                         Value x = memref::LoadOp::create(b, l, buffer, ivs);
+                         emitDebugPrintElement(b, l, op, ivs, x);
                        });
     memref::DeallocOp::create(rewriter, loc, buffer);
     rewriter.eraseOp(op);
@@ -375,15 +473,19 @@ void mlir::mgpu::populatePrimitivesToCPUPatterns(const TypeConverter &converter,
       .add<CopyGmemToSmemToCPU, CopySmemToGmemToCPU, EraseOnCPU<CommitSmemOp>,
            EraseOnCPU<WaitSmemToGmemOp>, EraseOnCPU<CommitSmemToGmemGroupOp>,
            BarrierInitToCPU, BarrierArriveToCPU, BarrierWaitToCPU,
-           SemaphoreSignalToCPU, SemaphoreWaitToCPU, AtomicStoreToCPU,
-           WgmmaToCPU, EraseOnCPU<WgmmaWaitOp>, EraseOnCPU<SetMaxRegistersOp>,
-           LayoutCastToCPU>(converter, patterns.getContext());
+           SemaphoreSignalToCPU, SemaphoreWaitToCPU, SemaphoreReadToCPU,
+           AtomicStoreToCPU, DebugPrintToCPU, WgmmaToCPU,
+           EraseOnCPU<WgmmaWaitOp>, EraseOnCPU<SetMaxRegistersOp>,
+           EraseOnCPU<AsyncPrefetchOp>, EraseOnCPU<GriddepcontrolWaitOp>,
+           EraseOnCPU<GriddepcontrolLaunchDependentsOp>, LayoutCastToCPU>(
+          converter, patterns.getContext());
 }
 
 void mlir::mgpu::configurePrimitivesToCPULegality(ConversionTarget &target) {
-  target.addIllegalOp<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp,
-                      WaitSmemToGmemOp, CommitSmemToGmemGroupOp, BarrierInitOp,
-                      BarrierArriveOp, BarrierWaitOp, SemaphoreSignalOp,
-                      SemaphoreWaitOp, AtomicStoreOp, WgmmaOp, WgmmaWaitOp,
-                      SetMaxRegistersOp, LayoutCastOp>();
+  target.addIllegalOp<
+      CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp, WaitSmemToGmemOp,
+      CommitSmemToGmemGroupOp, BarrierInitOp, BarrierArriveOp, BarrierWaitOp,
+      SemaphoreSignalOp, SemaphoreWaitOp, SemaphoreReadOp, AtomicStoreOp,
+      DebugPrintOp, WgmmaOp, WgmmaWaitOp, SetMaxRegistersOp, AsyncPrefetchOp,
+      GriddepcontrolWaitOp, GriddepcontrolLaunchDependentsOp, LayoutCastOp>();
 }

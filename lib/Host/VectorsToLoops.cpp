@@ -567,13 +567,22 @@ void chooseDeferred(const llvm::SetVector<Operation *> &rewritten,
         written = mayWrite(o);
       if (written)
         continue;
-      auto source = cast<VectorTransferOpInterface>(op);
+      // A vector.load is a read too, but no VectorTransferOpInterface.
+      Value sourceBase;
+      ValueRange sourceIndices;
+      if (auto load = dyn_cast<vector::LoadOp>(op)) {
+        sourceBase = load.getBase();
+        sourceIndices = load.getIndices();
+      } else {
+        auto transfer = cast<vector::TransferReadOp>(op);
+        sourceBase = transfer.getBase();
+        sourceIndices = transfer.getIndices();
+      }
       if (auto dest = dyn_cast<VectorTransferOpInterface>(at);
           dest && mayWrite(at)) {
-        bool samePlace = dest.getBase() == source.getBase() &&
-                         llvm::equal(dest.getIndices(), source.getIndices());
-        if (!samePlace &&
-            !aliases.alias(dest.getBase(), source.getBase()).isNo())
+        bool samePlace = dest.getBase() == sourceBase &&
+                         llvm::equal(dest.getIndices(), sourceIndices);
+        if (!samePlace && !aliases.alias(dest.getBase(), sourceBase).isNo())
           continue;
       } else if (mayWrite(at)) {
         continue;

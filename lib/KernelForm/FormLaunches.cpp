@@ -219,8 +219,9 @@ bool isOnlyWritten(Value ref) {
         worklist.push_back(view->getResult(0));
         continue;
       }
+      // A reduce-store reads what it combines into.
       if (auto copy = dyn_cast<CopySmemToGmemOp>(user);
-          copy && copy.getDst() == value)
+          copy && copy.getDst() == value && !copy.getReduction())
         continue;
       if (auto write = dyn_cast<vector::TransferWriteOp>(user);
           write && write.getBase() == value)

@@ -251,7 +251,8 @@ private:
     dispatchIndexOpFoldResults(windowOffsets(i, blockIndex), dynamic,
                                staticOffsets);
     CopySmemToGmemOp::create(b, loc, view(i, slot), blocks[i].array, dynamic,
-                             staticOffsets, /*commit_group=*/true);
+                             staticOffsets, /*commit_group=*/true,
+                             /*reduction=*/nullptr);
   }
 };
 

@@ -35,7 +35,7 @@ namespace {
 Operation *findSemaphoreOp(Region &region) {
   Operation *found = nullptr;
   region.walk([&](Operation *op) {
-    if (isa<SemaphoreSignalOp, SemaphoreWaitOp>(op)) {
+    if (isa<SemaphoreSignalOp, SemaphoreWaitOp, SemaphoreReadOp>(op)) {
       found = op;
       return WalkResult::interrupt();
     }

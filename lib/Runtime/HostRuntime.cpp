@@ -18,6 +18,7 @@
 #include <atomic>
 #include <chrono>
 #include <cinttypes>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -25,6 +26,7 @@
 #include <mutex>
 #include <sched.h>
 #include <thread>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -149,6 +151,10 @@ struct BoxCopy {
   /// A 2-d copy into a buffer of tileRows x tileCols tiles with 128-byte
   /// swizzled rows (0: row-major), as TMA writes with the 128-byte swizzle.
   int64_t tileRows = 0, tileCols = 0;
+  /// A reduce-store (copy_smem_to_gmem with `reduction`): the kind (the
+  /// mgpu::TmaReduction value; -1: a plain copy) and the element type
+  /// (0 f16, 1 bf16, 2 f32, 3 i32, 4 i64).
+  int64_t reduction = -1, elementType = 0;
 };
 
 int64_t boxBytes(const BoxCopy &copy) {
@@ -156,6 +162,138 @@ int64_t boxBytes(const BoxCopy &copy) {
   for (int64_t size : copy.sizes)
     bytes *= size;
   return bytes;
+}
+
+float halfToFloat(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000) << 16;
+  int32_t exponent = (h >> 10) & 0x1f;
+  uint32_t mantissa = h & 0x3ff;
+  uint32_t bits;
+  if (exponent == 0x1f) {
+    bits = sign | 0x7f800000u | (mantissa << 13);
+  } else if (exponent == 0) {
+    // Zero or subnormal: mantissa * 2^-24.
+    float value = std::ldexp(static_cast<float>(mantissa), -24);
+    return sign ? -value : value;
+  } else {
+    bits = sign | uint32_t(exponent - 15 + 127) << 23 | (mantissa << 13);
+  }
+  float result;
+  std::memcpy(&result, &bits, 4);
+  return result;
+}
+
+/// Round to nearest even, as PTX's f16 add does.
+uint16_t floatToHalf(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  uint16_t sign = (bits >> 16) & 0x8000;
+  if (std::isnan(f))
+    return sign | 0x7e00;
+  float magnitude = std::fabs(f);
+  if (magnitude >= 65520.0f)
+    return sign | 0x7c00;
+  if (magnitude < 6.103515625e-05f) {
+    // Subnormal: units of 2^-24, rounded to nearest even.
+    float units = std::nearbyint(magnitude * 16777216.0f);
+    return sign | static_cast<uint16_t>(units);
+  }
+  uint32_t m = bits & 0x7fffffffu;
+  // Rebias the exponent and round the 13 dropped mantissa bits.
+  uint32_t rounded = m + 0xfffu + ((m >> 13) & 1);
+  return sign |
+         static_cast<uint16_t>(((rounded >> 13) - ((127 - 15) << 10)) & 0x7fff);
+}
+
+float bf16ToFloat(uint16_t h) {
+  uint32_t bits = uint32_t(h) << 16;
+  float result;
+  std::memcpy(&result, &bits, 4);
+  return result;
+}
+
+uint16_t floatToBf16(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  if (std::isnan(f))
+    return static_cast<uint16_t>((bits >> 16) | 0x40);
+  return static_cast<uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1)) >> 16);
+}
+
+/// PTX's min/max: a NaN operand is ignored.
+float combineFloat(int64_t kind, float old, float x) {
+  switch (kind) {
+  case 0: // add
+    return old + x;
+  case 1: // min
+    return std::fmin(old, x);
+  default: // max
+    return std::fmax(old, x);
+  }
+}
+
+template <typename T> T combineInteger(int64_t kind, T old, T x) {
+  using U = std::make_unsigned_t<T>;
+  U o = static_cast<U>(old), v = static_cast<U>(x);
+  switch (kind) {
+  case 0: // add
+    return static_cast<T>(o + v);
+  case 3: // inc
+    return static_cast<T>(o >= v ? 0 : o + 1);
+  case 4: // dec
+    return static_cast<T>(o == 0 || o > v ? v : o - 1);
+  case 5: // and
+    return static_cast<T>(o & v);
+  case 6: // or
+    return static_cast<T>(o | v);
+  default: // xor
+    return static_cast<T>(o ^ v);
+  }
+}
+
+/// Combines the element at `source` into the one at `target` as `copy`'s
+/// reduction does (under the pending copies' lock, so reduce-stores from
+/// any CTA never lose an update).
+void combineElement(const BoxCopy &copy, char *target, const char *source) {
+  switch (copy.elementType) {
+  case 0:
+  case 1: {
+    bool bf16 = copy.elementType == 1;
+    uint16_t a, b;
+    std::memcpy(&a, target, 2);
+    std::memcpy(&b, source, 2);
+    float r =
+        bf16 ? combineFloat(copy.reduction, bf16ToFloat(a), bf16ToFloat(b))
+             : combineFloat(copy.reduction, halfToFloat(a), halfToFloat(b));
+    uint16_t out = bf16 ? floatToBf16(r) : floatToHalf(r);
+    std::memcpy(target, &out, 2);
+    return;
+  }
+  case 2: {
+    float a, b;
+    std::memcpy(&a, target, 4);
+    std::memcpy(&b, source, 4);
+    float r = combineFloat(copy.reduction, a, b);
+    std::memcpy(target, &r, 4);
+    return;
+  }
+  case 3: {
+    int32_t a, b;
+    std::memcpy(&a, target, 4);
+    std::memcpy(&b, source, 4);
+    int32_t r = combineInteger(copy.reduction, a, b);
+    std::memcpy(target, &r, 4);
+    return;
+  }
+  default: {
+    int64_t a, b;
+    std::memcpy(&a, target, 8);
+    std::memcpy(&b, source, 8);
+    int64_t r = combineInteger(copy.reduction, a, b);
+    std::memcpy(target, &r, 8);
+    return;
+  }
+  }
 }
 
 /// The byte offset of element `flat` (row-major in the box) in the shared
@@ -203,6 +341,9 @@ void runBoxCopy(const BoxCopy &copy) {
                     copy.elementBytes);
       else
         std::memset(target, 0, copy.elementBytes);
+    } else if (inside && copy.reduction >= 0) {
+      combineElement(copy, copy.global + globalOffset * copy.elementBytes,
+                     shared);
     } else if (inside) {
       std::memcpy(copy.global + globalOffset * copy.elementBytes, shared,
                   copy.elementBytes);
@@ -358,6 +499,16 @@ MGPU_HOST_EXPORT void mgpuHostSemaphoreWait(int32_t *semaphore, int32_t value,
       "mgpu.semaphore_wait", where);
 }
 
+/// Waits until the i32 semaphore is at least `value`, leaving it as it is
+/// (semaphore_wait with decrement = false).
+MGPU_HOST_EXPORT void mgpuHostSemaphoreWaitNoDecrement(int32_t *semaphore,
+                                                       int32_t value,
+                                                       const char *where) {
+  auto *word = reinterpret_cast<std::atomic<int32_t> *>(semaphore);
+  waitUntil([&] { return word->load(std::memory_order_acquire) >= value; },
+            "mgpu.semaphore_wait", where);
+}
+
 /// The emulator's copy_gmem_to_smem: queued on `barrier` (whose phases
 /// complete after `arrivals`), it lands when a thread waits there.
 MGPU_HOST_EXPORT void mgpuEmuCopyToShared(int64_t *barrier, int64_t arrivals,
@@ -405,15 +556,32 @@ MGPU_HOST_EXPORT void mgpuEmuBarrierWait(int64_t *barrier, int64_t parity,
   mgpu::emu::checks::barrierWaited(barrier, parity);
 }
 
+MGPU_HOST_EXPORT void mgpuEmuReduceToGlobal(void *global, void *shared,
+                                            const int64_t *desc, int64_t commit,
+                                            int64_t kind, int64_t elementType,
+                                            const char *where);
+
 /// The emulator's copy_smem_to_gmem: joins the issuing thread's open bulk
 /// group, closed by `commit`.
 MGPU_HOST_EXPORT void mgpuEmuCopyToGlobal(void *global, void *shared,
                                           const int64_t *desc, int64_t commit,
                                           const char *where) {
+  mgpuEmuReduceToGlobal(global, shared, desc, commit, -1, 0, where);
+}
+
+/// The emulator's copy_smem_to_gmem with a reduction (kind -1: none): as
+/// mgpuEmuCopyToGlobal, and when it lands each element is combined into
+/// global memory (see combineElement).
+MGPU_HOST_EXPORT void mgpuEmuReduceToGlobal(void *global, void *shared,
+                                            const int64_t *desc, int64_t commit,
+                                            int64_t kind, int64_t elementType,
+                                            const char *where) {
   PendingCopies &pending = getPending();
   std::lock_guard<std::mutex> lock(pending.mutex);
   const void *self = mgpu::emu::laneKey();
   BoxCopy copy = decode(global, shared, desc, false);
+  copy.reduction = kind;
+  copy.elementType = elementType;
   int64_t bytes = boxBytes(copy);
   mgpu::emu::checks::copyOutIssued(copy.shared, bytes, commit, where);
   copy.snapshot.assign(copy.shared, copy.shared + bytes);

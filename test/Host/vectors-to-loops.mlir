@@ -134,3 +134,18 @@ func.func @in_place(%a: memref<256xf32>) {
   vector.transfer_write %n, %a[%c0] {in_bounds = [true]} : vector<256xf32>, memref<256xf32>
   return
 }
+
+// A vector.load (a read, but not a vector transfer op) whose one user is a
+// transfer_write is weighed like a transfer_read (it crashed the pass):
+// here the two arguments may alias, so the load goes through a buffer.
+// CHECK-LABEL: func.func @load_into_write(
+// CHECK: %[[BUF:.*]] = memref.alloc
+// CHECK: vector.load %{{.*}} : memref<256xf32>, vector<16xf32>
+// CHECK: %[[V:.*]] = vector.load %[[BUF]]
+// CHECK-NEXT: vector.transfer_write %[[V]]
+func.func @load_into_write(%a: memref<256xf32>, %o: memref<256xf32>) {
+  %c0 = arith.constant 0 : index
+  %x = vector.load %a[%c0] : memref<256xf32>, vector<256xf32>
+  vector.transfer_write %x, %o[%c0] {in_bounds = [true]} : vector<256xf32>, memref<256xf32>
+  return
+}

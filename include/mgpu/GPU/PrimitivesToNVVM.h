@@ -21,8 +21,9 @@ void populateBarrierToSharedMemoryConversion(TypeConverter &converter);
 
 /// Patterns lowering barrier_init, barrier_arrive, barrier_wait (with a
 /// parity; on barriers and cluster barriers), copy_gmem_to_smem (multicast
-/// too), copy_smem_to_gmem, commit_smem, wait_smem_to_gmem and
-/// cluster_sync inside gpu.launch bodies to NVVM. With `hopper`
+/// too), copy_smem_to_gmem, async_prefetch, commit_smem,
+/// commit_smem_to_gmem_group, wait_smem_to_gmem, cluster_sync and the sync
+/// ops below inside gpu.launch bodies to NVVM. With `hopper`
 /// (sm_90 and later) copies use TMA and waits mbarrier.try_wait; without,
 /// the warpgroup copies and waits spin on mbarrier.test_wait (sm_80).
 void populatePrimitivesToNVVMPatterns(const TypeConverter &converter,
@@ -31,6 +32,14 @@ void populatePrimitivesToNVVMPatterns(const TypeConverter &converter,
 
 /// Marks the ops those patterns lower illegal.
 void configurePrimitivesToNVVMLegality(ConversionTarget &target);
+
+/// The synchronization part of those patterns (SyncToNVVM.cpp):
+/// semaphore_wait and semaphore_read as atomics on lane 0, and the
+/// programmatic dependent launch ops as PTX griddepcontrol on sm_90
+/// (`hopper`), nothing before.
+void populateSyncToNVVMPatterns(const TypeConverter &converter,
+                                RewritePatternSet &patterns, bool hopper);
+void configureSyncToNVVMLegality(ConversionTarget &target);
 
 } // namespace mlir::mgpu
 

@@ -155,3 +155,7 @@ LogicalResult SemaphoreSignalOp::verify() {
 LogicalResult SemaphoreWaitOp::verify() {
   return verifySemaphore(*this, getSem().getType(), getIndices().size());
 }
+
+LogicalResult SemaphoreReadOp::verify() {
+  return verifySemaphore(*this, getSem().getType(), getIndices().size());
+}

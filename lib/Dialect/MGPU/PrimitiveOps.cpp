@@ -197,15 +197,155 @@ SmallVector<OpFoldResult> CopySmemToGmemOp::getMixedOffsets() {
   return getMixedValues(getStaticOffsets(), getOffsets(), getContext());
 }
 
+/// The element types each TMA reduction takes, and the message, are JAX's
+/// (at jax-ml/jax cec06d1: _is_tma_reduction_op_supported and its caller,
+/// jax/experimental/mosaic/gpu/launch_context.py:592-624 and 1275-1282),
+/// which follow PTX's table for cp.reduce.async.bulk.tensor.
+static bool isTmaReductionSupported(TmaReduction kind, Type element) {
+  bool i32 = element.isSignlessInteger(32);
+  bool i64 = element.isSignlessInteger(64);
+  bool half = element.isF16() || element.isBF16();
+  switch (kind) {
+  case TmaReduction::add:
+    return half || element.isF32() || i32 || i64;
+  case TmaReduction::min:
+  case TmaReduction::max:
+    return half;
+  case TmaReduction::inc:
+  case TmaReduction::dec:
+    return i32;
+  case TmaReduction::bit_and:
+  case TmaReduction::bit_or:
+  case TmaReduction::bit_xor:
+    return i32 || i64;
+  }
+  return false;
+}
+
 LogicalResult CopySmemToGmemOp::verify() {
-  return verifyCopy(*this, cast<MemRefType>(getSrc().getType()),
-                    cast<MemRefType>(getDst().getType()), "the source",
-                    "the destination");
+  auto src = cast<MemRefType>(getSrc().getType());
+  if (failed(verifyCopy(*this, src, cast<MemRefType>(getDst().getType()),
+                        "the source", "the destination")))
+    return failure();
+  std::optional<TmaReduction> kind = getReduction();
+  if (!kind || isTmaReductionSupported(*kind, src.getElementType()))
+    return success();
+  // Unquoted, as JAX prints it.
+  std::string type;
+  llvm::raw_string_ostream(type) << src.getElementType();
+  InFlightDiagnostic diag =
+      emitOpError() << "Reduction op " << stringifyTmaReduction(*kind)
+                    << " not supported by the TMA implementation for element "
+                       "type "
+                    << type;
+  if ((*kind == TmaReduction::min || *kind == TmaReduction::max) &&
+      (src.getElementType().isSignlessInteger(32) ||
+       src.getElementType().isSignlessInteger(64)))
+    diag.attachNote() << "JAX's integer min/max reductions are smin/smax/umin/"
+                         "umax, which mgpu does not have; use an atomic_store "
+                         "per element";
+  return diag;
+}
+
+/// JAX checks that the prefetched ref is in GMEM, in its words
+/// (jax/_src/pallas/mosaic_gpu/primitives.py:1344-1348 calls _check_ref,
+/// :77-91); the static shape and element type are what a TMA box needs.
+LogicalResult AsyncPrefetchOp::verify() {
+  if (failed(verifyInsideKernel(*this)))
+    return failure();
+  auto type = cast<MemRefType>(getRef().getType());
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  if ((type.getMemorySpace() && !space) ||
+      (space && space.getValue() != gpu::AddressSpace::Global))
+    return emitOpError() << "ref must be a GMEM reference, got " << type;
+  if (!type.hasStaticShape())
+    return emitOpError() << "prefetches a window of static shape, got " << type;
+  if (!isBackendElementType(type.getElementType()))
+    return emitOpError() << "cannot prefetch elements of type "
+                         << type.getElementType();
+  return success();
+}
+
+/// Splits a JAX format string around its `{}` placeholders, undoing `{{`
+/// and `}}` and escaping `%` for printf. Fails with JAX's message
+/// (jax/_src/pallas/primitives.py:617-637) on a field name, spec or
+/// conversion, or a lone brace.
+static FailureOr<SmallVector<std::string>>
+splitFormat(StringRef format, function_ref<InFlightDiagnostic()> emitError) {
+  SmallVector<std::string> pieces(1);
+  for (size_t i = 0; i < format.size(); ++i) {
+    char c = format[i];
+    if (c == '{' && i + 1 < format.size() && format[i + 1] == '{') {
+      pieces.back() += '{';
+      ++i;
+    } else if (c == '}' && i + 1 < format.size() && format[i + 1] == '}') {
+      pieces.back() += '}';
+      ++i;
+    } else if (c == '{') {
+      size_t end = format.find('}', i);
+      if (end == StringRef::npos)
+        return emitError() << "Single '{' encountered in format string";
+      StringRef field = format.slice(i + 1, end);
+      if (field.contains(':') || field.contains('!'))
+        return emitError() << "The format string should not contain any "
+                              "format specs or conversions";
+      if (!field.empty())
+        return emitError() << "The format string should not reference "
+                              "arguments by position or name";
+      pieces.emplace_back();
+      i = end;
+    } else if (c == '}') {
+      return emitError() << "Single '}' encountered in format string";
+    } else if (c == '%') {
+      pieces.back() += "%%";
+    } else {
+      pieces.back() += c;
+    }
+  }
+  return pieces;
+}
+
+LogicalResult DebugPrintOp::verify() {
+  if (failed(verifyInsideKernel(*this)))
+    return failure();
+  FailureOr<SmallVector<std::string>> pieces =
+      splitFormat(getFormat(), [&] { return emitOpError(); });
+  if (failed(pieces))
+    return failure();
+  size_t placeholders = pieces->size() - 1;
+  if (placeholders != 1)
+    return emitOpError() << "The format string expects " << placeholders
+                         << " argument" << (placeholders == 1 ? "" : "s")
+                         << ", but got 1";
+  Type element = getValue().getType().getElementType();
+  if (!element.isIntOrIndex() && !element.isF16() && !element.isBF16() &&
+      !element.isF32() && !element.isF64())
+    return emitOpError() << "cannot print elements of type " << element;
+  return success();
+}
+
+std::string DebugPrintOp::getElementFormat() {
+  SmallVector<std::string> pieces =
+      *splitFormat(getFormat(), [&] { return emitOpError(); });
+  VectorType type = getValue().getType();
+  std::string element = "[";
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    element += d ? ", %lld" : "%lld";
+  element += isa<FloatType>(type.getElementType()) ? "]: %f" : "]: %lld";
+  return pieces[0] + element + pieces[1] + "\n";
 }
 
 LogicalResult CommitSmemOp::verify() { return verifyInsideKernel(*this); }
 
 LogicalResult CommitSmemToGmemGroupOp::verify() {
+  return verifyInsideKernel(*this);
+}
+
+LogicalResult GriddepcontrolWaitOp::verify() {
+  return verifyInsideKernel(*this);
+}
+
+LogicalResult GriddepcontrolLaunchDependentsOp::verify() {
   return verifyInsideKernel(*this);
 }
 

@@ -72,4 +72,22 @@ def MGPU_AtomicKind : I32EnumAttr<"AtomicKind",
   let cppNamespace = "::mlir::mgpu";
 }
 
+// The TMA reduce-store kinds of copy_smem_to_gmem: JAX's `reduction_op`
+// names (jax/experimental/mosaic/gpu/launch_context.py:43-56) that take
+// signless types; JAX's smin/smax/umin/umax are left out (see
+// docs/SPEC-additions.md).
+def MGPU_TmaReduction : I32EnumAttr<"TmaReduction",
+    "how a copy out of shared memory combines each element with memory", [
+      I32EnumAttrCase<"add", 0>,
+      I32EnumAttrCase<"min", 1>,
+      I32EnumAttrCase<"max", 2>,
+      I32EnumAttrCase<"inc", 3>,
+      I32EnumAttrCase<"dec", 4>,
+      I32EnumAttrCase<"bit_and", 5, "and">,
+      I32EnumAttrCase<"bit_or", 6, "or">,
+      I32EnumAttrCase<"bit_xor", 7, "xor">
+    ]> {
+  let cppNamespace = "::mlir::mgpu";
+}
+
 #endif // MGPU_DIALECT_MGPU_MGPUENUMS_TD

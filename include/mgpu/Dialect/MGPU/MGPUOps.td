@@ -266,8 +266,41 @@ def MGPU_SemaphoreWaitOp : MGPU_SemaphoreOp<"semaphore_wait"> {
   let summary = "wait on a global-memory semaphore (acquire)";
   let description = [{
     Waits until the i32 semaphore `sem[indices]` is at least `value`, then
-    subtracts `value` from it, with acquire semantics.
+    subtracts `value` from it, with acquire semantics. With
+    `{decrement = false}` (JAX's `pl.semaphore_wait(sem, value,
+    decrement=False)`) it leaves the semaphore as it is, so that other waits
+    for the same value pass too.
+
+    ```mlir
+    mgpu.semaphore_wait %sem[%c0], %one : memref<2xi32>
+    mgpu.semaphore_wait %sem[%c1], %five {decrement = false} : memref<2xi32>
+    ```
   }];
+  let arguments = (ins Arg<MemRefOf<[I32]>, "", [MemRead, MemWrite]>:$sem,
+                       Variadic<Index>:$indices,
+                       I32:$value,
+                       DefaultValuedAttr<BoolAttr, "true">:$decrement);
+}
+
+def MGPU_SemaphoreReadOp : MGPU_Op<"semaphore_read"> {
+  let summary = "read a global-memory semaphore (acquire)";
+  let description = [{
+    The current value of the i32 semaphore `sem[indices]`, read atomically
+    with acquire semantics, once per Pallas thread (`pl.semaphore_read`). It
+    does not wait: what it reads while other programs signal depends on
+    their timing, so read after a wait that orders the signals before it.
+
+    ```mlir
+    %v = mgpu.semaphore_read %sem[%c0] : memref<2xi32>
+    ```
+  }];
+  let arguments = (ins Arg<MemRefOf<[I32]>, "", [MemRead]>:$sem,
+                       Variadic<Index>:$indices);
+  let results = (outs I32:$result);
+  let assemblyFormat = [{
+    $sem `[` $indices `]` attr-dict `:` type($sem)
+  }];
+  let hasVerifier = 1;
 }
 
 include "mgpu/Dialect/MGPU/MGPUPrimitiveOps.td"

@@ -104,28 +104,61 @@ def MGPU_CopySmemToGmemOp : MGPU_Op<"copy_smem_to_gmem"> {
     is then closed, so `mgpu.wait_smem_to_gmem` can wait for it.
     (plgpu.copy_smem_to_gmem)
 
+    With `reduction K` the copy combines each element of `src` into the
+    element of `dst` it lands on instead of overwriting it, atomically per
+    element (JAX's `reduction_op=`; PTX `cp.reduce.async.bulk.tensor`):
+    `add`; `min` and `max` (f16 and bf16 only; a NaN operand is ignored);
+    `inc`, giving `old >= src ? 0 : old + 1`, and `dec`, giving
+    `old == 0 || old > src ? src : old - 1` (i32, compared unsigned); `and`,
+    `or`, `xor` (i32 and i64). `add` takes f16, bf16, f32, i32 and i64.
+    Elements outside `dst` are not touched.
+
     ```mlir
     mgpu.commit_smem
     mgpu.copy_smem_to_gmem %o_smem, %o[%row, 0]
         : memref<128x64xf32, #gpu.address_space<workgroup>>, memref<1024x64xf32>
+    mgpu.copy_smem_to_gmem %o_smem, %sum[0, 0] reduction add
+        : memref<128x64xf32, #gpu.address_space<workgroup>>, memref<128x64xf32>
     mgpu.wait_smem_to_gmem 0
     ```
   }];
   let arguments = (ins
     Arg<AnyMemRef, "", [MemRead]>:$src,
-    Arg<AnyMemRef, "", [MemWrite]>:$dst,
+    Arg<AnyMemRef, "", [MemRead, MemWrite]>:$dst,
     Variadic<Index>:$offsets,
     DenseI64ArrayAttr:$static_offsets,
-    DefaultValuedAttr<BoolAttr, "true">:$commit_group
+    DefaultValuedAttr<BoolAttr, "true">:$commit_group,
+    OptionalAttr<MGPU_TmaReduction>:$reduction
   );
   let assemblyFormat = [{
-    $src `,` $dst `` custom<WindowOffsets>($offsets, $static_offsets) attr-dict
-    `:` type($src) `,` type($dst)
+    $src `,` $dst `` custom<WindowOffsets>($offsets, $static_offsets)
+    (`reduction` $reduction^)? attr-dict `:` type($src) `,` type($dst)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     ::llvm::SmallVector<::mlir::OpFoldResult> getMixedOffsets();
   }];
+}
+
+def MGPU_AsyncPrefetchOp : MGPU_Op<"async_prefetch"> {
+  let summary = "prefetch a global-memory window into the L2 cache";
+  let description = [{
+    Starts bringing `ref` (a global-memory array, or a `memref.subview` of
+    one: JAX's `ref.at[...]`) into the L2 cache, so that a later
+    copy_gmem_to_smem of the same window finds it there
+    (plgpu.async_prefetch). A hint: it changes no values and nothing waits
+    for it. On sm_90 lane 0 issues one `cp.async.bulk.prefetch.tensor` per
+    TMA box, through the tensor map that a copy of the same window uses;
+    elsewhere (no TMA, the host backends) it does nothing.
+
+    ```mlir
+    %w = memref.subview %x[0] [128] [1] : memref<256xf32> to memref<128xf32>
+    mgpu.async_prefetch %w : memref<128xf32>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "", [MemRead]>:$ref);
+  let assemblyFormat = "$ref attr-dict `:` type($ref)";
+  let hasVerifier = 1;
 }
 
 def MGPU_CommitSmemOp : MGPU_Op<"commit_smem",
@@ -178,6 +211,86 @@ def MGPU_WaitSmemToGmemOp : MGPU_Op<"wait_smem_to_gmem",
   let arguments = (ins I64Attr:$pending, UnitAttr:$read_only);
   let assemblyFormat = "$pending (`read_only` $read_only^)? attr-dict";
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Programmatic dependent launch
+//===----------------------------------------------------------------------===//
+
+def MGPU_GriddepcontrolWaitOp : MGPU_Op<"griddepcontrol_wait",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait for the grids this kernel depends on";
+  let description = [{
+    Waits until the kernels launched before this one on the stream have
+    completed and their memory writes are visible
+    (plgpu.griddepcontrol_wait). Every lane of the warpgroup waits, so each
+    may read what those kernels wrote. On sm_90 it is PTX
+    `griddepcontrol.wait`; mgpu launches kernels without programmatic
+    stream serialization, so a kernel starts after the previous one has
+    finished and the wait returns at once. Before sm_90, on the CPU and in
+    the emulator, where launches run one after another, it is nothing. It
+    orders memory accesses like a fence: none is moved across it.
+
+    ```mlir
+    mgpu.griddepcontrol_wait
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def MGPU_GriddepcontrolLaunchDependentsOp
+    : MGPU_Op<"griddepcontrol_launch_dependents",
+              [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "let the next kernel start before this one ends";
+  let description = [{
+    Says that the kernel launched after this one may be scheduled once every
+    CTA of this grid has said so or finished
+    (plgpu.griddepcontrol_launch_dependents); what this kernel writes later
+    is visible to that kernel only after its `griddepcontrol_wait`. On sm_90
+    it is PTX `griddepcontrol.launch_dependents`, on every lane; elsewhere
+    nothing (the next kernel starts after this one ends).
+
+    ```mlir
+    mgpu.griddepcontrol_launch_dependents
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Debugging
+//===----------------------------------------------------------------------===//
+
+def MGPU_DebugPrintOp : MGPU_Op<"debug_print",
+    [MemoryEffects<[MemWrite]>]> {
+  let summary = "print every element of a vector, with its indices";
+  let description = [{
+    Prints one line per element of `value`: `format` with its one `{}`
+    replaced by the element's indices and value, `[i, j]: v`, as
+    `pl.debug_print(format, x)` of an array does on Mosaic GPU. The format
+    is JAX's: `{{` and `}}` print braces, and `{}` takes no field name, spec
+    or conversion. Each Pallas thread prints every element once; the order
+    of the lines is not defined (on the GPU each lane prints the elements it
+    holds). Integers print signed (JAX prints them as unsigned 64-bit
+    numbers), floats with `%f`. Scalars print with `gpu.printf`.
+
+    ```mlir
+    mgpu.debug_print "x: {}" %x : vector<2x4xf32>
+    // x: [0, 0]: 1.000000
+    // x: [0, 1]: 2.000000 ...
+    ```
+  }];
+  let arguments = (ins StrAttr:$format, AnyVectorOfNonZeroRank:$value);
+  let assemblyFormat = "$format $value attr-dict `:` type($value)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The printf format of one element: the format around its placeholder,
+    /// with `rank` index conversions and the element's conversion, and a
+    /// newline (after verification).
+    std::string getElementFormat();
+  }];
 }
 
 //===----------------------------------------------------------------------===//
