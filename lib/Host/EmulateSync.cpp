@@ -27,6 +27,19 @@ using namespace mlir::mgpu;
 /// The helper is ours alone: a user function of the same name keeps its
 /// name and the helper is renamed (SymbolTable::insert), so that neither
 /// calls the other.
+/// The host runtime's mgpuEmuNoteProgress, declared once.
+static func::FuncOp getOrCreateNoteProgress(ModuleOp module) {
+  StringRef name = "mgpuEmuNoteProgress";
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  OpBuilder b(module.getContext());
+  b.setInsertionPointToEnd(module.getBody());
+  auto func =
+      func::FuncOp::create(b, module.getLoc(), name, b.getFunctionType({}, {}));
+  func.setPrivate();
+  return func;
+}
+
 func::FuncOp mlir::mgpu::createEmuBarrier(ModuleOp module, func::FuncOp yield) {
   OpBuilder b(module.getContext());
   Location loc = module.getLoc();
@@ -65,6 +78,9 @@ func::FuncOp mlir::mgpu::createEmuBarrier(ModuleOp module, func::FuncOp yield) {
     memref::StoreOp::create(b, loc,
                             arith::AddIOp::create(b, loc, generation, one),
                             sync, generationAt);
+    // A barrier that opens is progress for the checks' deadlock detection
+    // (lanes spinning elsewhere are not stuck while this CTA moves on).
+    func::CallOp::create(b, loc, getOrCreateNoteProgress(module), ValueRange());
     b.setInsertionPointToStart(ifLast.elseBlock());
     auto loop = scf::WhileOp::create(b, loc, TypeRange(), ValueRange());
     b.createBlock(&loop.getBefore());

@@ -459,4 +459,10 @@ MGPU_HOST_EXPORT void mgpuEmuRunGrid(LaneFn lane, void *captures, int64_t gx,
 /// fiber runs.
 MGPU_HOST_EXPORT void mgpuEmuYield() { mgpu::emu::yieldLane(); }
 
+/// A CTA barrier of the emulated kernel opened: progress for the checks'
+/// deadlock detection.
+MGPU_HOST_EXPORT void mgpuEmuNoteProgress() {
+  mgpu::emu::checks::noteProgress();
+}
+
 } // extern "C"

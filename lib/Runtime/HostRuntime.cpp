@@ -446,6 +446,9 @@ MGPU_HOST_EXPORT void mgpuHostClusterSync(int64_t *barrier, int64_t count,
                                           const char *where) {
   int64_t phase = asAtomic(barrier)->load(std::memory_order_acquire) >> 32;
   arrive(barrier, count);
+  // An arrival is progress for the deadlock check: the cluster's other
+  // CTAs' threads are still on their way.
+  mgpu::emu::checks::noteProgress();
   waitUntil(
       [&] {
         return (asAtomic(barrier)->load(std::memory_order_acquire) >> 32) !=

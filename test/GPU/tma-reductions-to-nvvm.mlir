@@ -33,9 +33,9 @@
 // SM80: arith.cmpi uge
 // SM80: memref.atomic_rmw xori
 // EMU-LABEL: func.func @reduce
-// EMU: call @mgpuEmuReduceToGlobal(%{{.*}}, %{{.*}}, %{{.*}}, %c1_i64, %c0_i64, %c3_i64)
+// EMU: call @mgpuEmuReduceToGlobal(%{{.*}}, %{{.*}}, %{{.*}}, %c1_i64, %c0_i64, %c3_i64, %{{.*}})
 // EMU: call @mgpuEmuReduceToGlobal(%{{.*}}, %{{.*}}, %{{.*}}, %c0_i64, %c3_i64, %c3_i64{{.*}})
-// EMU: call @mgpuEmuReduceToGlobal(%{{.*}}, %{{.*}}, %{{.*}}, %c1_i64, %c7_i64, %c3_i64)
+// EMU: call @mgpuEmuReduceToGlobal(%{{.*}}, %{{.*}}, %{{.*}}, %c1_i64, %c7_i64, %c3_i64{{.*}}, %{{.*}})
 func.func @reduce(%o: memref<4x64xi32>) {
   mgpu.mpmd_map meshes [#m] outs(%o : memref<4x64xi32>) scratch [!row] {
   ^bb0(%og: memref<4x64xi32>, %r: !row):
