@@ -168,15 +168,21 @@ private:
   /// The cluster ops of the copy `op` of the body, as host code.
   LogicalResult lowerClusterOps(Operation *op, const ClusterContext &cluster,
                                 ValueRange clusterIds) {
+    // Both kinds are collected before any is rewritten: `op` may be one of
+    // them, and is gone once rewritten.
     SmallVector<BarrierArriveOp> arrives;
-    op->walk([&](BarrierArriveOp arrive) {
-      if (isa<ClusterBarrierType>(arrive.getBarrier().getType()))
+    SmallVector<ClusterSyncOp> syncs;
+    op->walk([&](Operation *inner) {
+      if (auto arrive = dyn_cast<BarrierArriveOp>(inner);
+          arrive && isa<ClusterBarrierType>(arrive.getBarrier().getType()))
         arrives.push_back(arrive);
+      else if (auto sync = dyn_cast<ClusterSyncOp>(inner))
+        syncs.push_back(sync);
     });
     for (BarrierArriveOp arrive : arrives)
       if (failed(lowerClusterArrive(arrive, clusterIds)))
         return failure();
-    op->walk([&](ClusterSyncOp sync) {
+    for (ClusterSyncOp sync : syncs) {
       OpBuilder cb(sync);
       Location l = sync.getLoc();
       callHostRuntime(cb, sync, "mgpuHostClusterSync",
@@ -184,7 +190,7 @@ private:
                        getI64(cb, l, cluster.threads),
                        getLocationString(cb, sync)});
       sync.erase();
-    });
+    }
     return success();
   }
 
@@ -273,9 +279,15 @@ private:
         nb, loc, LLVM::LLVMPointerType::get(nb.getContext()));
     for (Operation &op : body.without_terminator()) {
       Operation *copy = nb.clone(op, mapping);
+      Operation *before = copy->getPrevNode();
+      Block *block = copy->getBlock();
       if (cluster && failed(lowerClusterOps(copy, *cluster, clusterIds)))
         return failure();
-      copy->walk(setHostTypes);
+      // The copy, or what a top-level cluster op became in its place.
+      for (Operation &made : llvm::make_range(
+               before ? std::next(before->getIterator()) : block->begin(),
+               nb.getInsertionPoint()))
+        made.walk(setHostTypes);
     }
     LLVM::StackRestoreOp::create(nb, loc, stack);
     return success();
