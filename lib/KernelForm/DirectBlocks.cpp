@@ -171,8 +171,9 @@ bool canBeDirect(Value array, Attribute specAttr, PallasCallOp op,
                  BlockArgument arg) {
   auto spec = dyn_cast<BlockSpecAttr>(specAttr);
   auto type = dyn_cast<MemRefType>(array.getType());
-  if (!spec || !spec.isStaged() || !spec.getTransforms().empty() || !type ||
-      !type.hasStaticShape() || !type.getLayout().isIdentity() ||
+  if (!spec || !spec.isStaged() || !spec.getTransforms().empty() ||
+      spec.hasUnblockedDims() || !type || !type.hasStaticShape() ||
+      !type.getLayout().isIdentity() ||
       spec.getIndexMap().getAffineMap().getNumSymbols() != 0 ||
       spec.getShape().size() != (size_t)type.getRank())
     return false;

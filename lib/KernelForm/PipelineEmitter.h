@@ -166,17 +166,44 @@ private:
         arith::AddIOp::create(
             b, loc, index(planned.firstByte),
             arith::MulIOp::create(b, loc, slot, index(planned.slotBytes))));
-    auto type = getStagedBlockType(blocks[i].array.getType(), blocks[i].spec);
+    auto type = getStagedSlotType(blocks[i].array.getType(), blocks[i].spec);
     return memref::ViewOp::create(b, loc, type, resources.arena, shift,
                                   ValueRange());
   }
 
-  /// Element offsets of the window of block index `index`.
+  /// Block `i` in `slot` as the body sees it: the slot without the block's
+  /// squeezed dimensions, each folded into a neighbour the body keeps.
+  Value bodyView(size_t i, Value slot) {
+    Value slotView = view(i, slot);
+    BlockSpecAttr spec = blocks[i].spec;
+    if (!llvm::is_contained(spec.getIndexing(), BlockIndexing::squeezed))
+      return slotView;
+    SmallVector<ReassociationIndices> groups;
+    ReassociationIndices leading;
+    for (size_t d = 0; d < spec.getShape().size(); ++d) {
+      if (spec.getIndexingOf(d) != BlockIndexing::squeezed) {
+        groups.push_back(leading);
+        groups.back().push_back(d);
+        leading.clear();
+      } else if (groups.empty()) {
+        leading.push_back(d);
+      } else {
+        groups.back().push_back(d);
+      }
+    }
+    return memref::CollapseShapeOp::create(b, loc, slotView, groups);
+  }
+
+  /// Element offsets of the window of block index `index` (an index map
+  /// result of a squeezed or element dimension is already one).
   SmallVector<OpFoldResult> windowOffsets(size_t i, ArrayRef<Value> index) {
     SmallVector<OpFoldResult> offsets;
     for (auto [d, value] : llvm::enumerate(index))
-      offsets.push_back(Value(arith::MulIOp::create(
-          b, loc, value, this->index(blocks[i].spec.getShape()[d]))));
+      offsets.push_back(
+          blocks[i].spec.getIndexingOf(d) == BlockIndexing::blocked
+              ? Value(arith::MulIOp::create(
+                    b, loc, value, this->index(blocks[i].spec.getShape()[d])))
+              : value);
     return offsets;
   }
 
@@ -200,7 +227,7 @@ private:
                                             ValueRange carries = {}) {
     SmallVector<Value> views;
     for (size_t i = 0; i < blocks.size(); ++i)
-      views.push_back(view(i, slotOf(i)));
+      views.push_back(bodyView(i, slotOf(i)));
     return buildStep(b, loc, stepIdsAt(s), views, carries);
   }
 

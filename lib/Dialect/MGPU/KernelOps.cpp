@@ -401,6 +401,16 @@ LogicalResult PallasCallOp::verify() {
   if (failed(verifyBlockSpecs(*this, grid.size(), jax ? "args" : "ins",
                               jax ? "outputs" : "outs")))
     return failure();
+  // JAX's pallas_call reads only blocked and squeezed dimensions
+  // (jax/_src/pallas/mosaic_gpu/lowering.py:727-731 at cec06d1); its
+  // emit_pipeline reads element ones too.
+  if (jax)
+    for (Attribute spec :
+         llvm::concat<const Attribute>(getInSpecs(), getOutSpecs()))
+      if (llvm::is_contained(cast<BlockSpecAttr>(spec).getIndexing(),
+                             BlockIndexing::element))
+        return emitError() << "Only Blocked indexing mode is supported in "
+                              "Mosaic GPU lowering.";
 
   if (failed(verifyScratchTypes(*this, getScratch())) ||
       failed(verifyDelayRelease(*this, getInSpecs(), getOutSpecs(), params,

@@ -127,6 +127,31 @@ void mlir::mgpu::printSemanticsList(AsmPrinter &printer,
   });
 }
 
+FailureOr<SmallVector<BlockIndexing>>
+mlir::mgpu::parseIndexingList(AsmParser &parser) {
+  return parseList<BlockIndexing>(parser, [&]() -> FailureOr<BlockIndexing> {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef keyword;
+    if (parser.parseKeyword(&keyword))
+      return failure();
+    std::optional<BlockIndexing> value = symbolizeBlockIndexing(keyword);
+    if (!value) {
+      parser.emitError(loc, "expected 'blocked', 'squeezed' or 'element', "
+                            "got '")
+          << keyword << "'";
+      return failure();
+    }
+    return *value;
+  });
+}
+
+void mlir::mgpu::printIndexingList(AsmPrinter &printer,
+                                   ArrayRef<BlockIndexing> values) {
+  printList(printer, values, [&](BlockIndexing value) {
+    printer << stringifyBlockIndexing(value);
+  });
+}
+
 FailureOr<bool> mlir::mgpu::parseBool(AsmParser &parser) {
   if (succeeded(parser.parseOptionalKeyword("true")))
     return true;
@@ -269,11 +294,70 @@ int64_t BlockSpecAttr::getSwizzleBytes() const {
   return 0;
 }
 
+bool BlockSpecAttr::hasUnblockedDims() const {
+  return llvm::any_of(getIndexing(), [](BlockIndexing indexing) {
+    return indexing != BlockIndexing::blocked;
+  });
+}
+
+SmallVector<int64_t> BlockSpecAttr::getBodyShape() const {
+  SmallVector<int64_t> shape;
+  for (auto [d, size] : llvm::enumerate(getShape()))
+    if (getIndexingOf(d) != BlockIndexing::squeezed)
+      shape.push_back(size);
+  return shape;
+}
+
+/// The rules of `indexing`: one entry per dimension, squeezed dimensions of
+/// size 1, and only blocked dimensions under a tiling (whose tiles would
+/// otherwise straddle a dimension the body does not see).
+static LogicalResult
+verifyIndexing(function_ref<InFlightDiagnostic()> emitError,
+               ArrayRef<int64_t> shape, MemorySpace memorySpace,
+               ArrayRef<Attribute> transforms,
+               ArrayRef<BlockIndexing> indexing) {
+  if (indexing.empty())
+    return success();
+  if (indexing.size() != shape.size())
+    return emitError() << "block indexing has " << indexing.size()
+                       << " entries but the block shape has rank "
+                       << shape.size();
+  bool unblocked = false;
+  for (auto [d, kind] : llvm::enumerate(indexing)) {
+    if (kind == BlockIndexing::blocked)
+      continue;
+    unblocked = true;
+    if (kind == BlockIndexing::squeezed && shape[d] != 1) {
+      InFlightDiagnostic diag = emitError()
+                                << "squeezed block dimension #" << d
+                                << " must have size 1, got " << shape[d];
+      diag.attachNote() << "JAX's None / pl.Squeezed() is a window of one "
+                           "element that the body does not see";
+      return diag;
+    }
+  }
+  if (unblocked && memorySpace != MemorySpace::smem)
+    return emitError() << "a gmem block is the whole array; squeezed and "
+                          "element dimensions apply to staged (smem) blocks";
+  for (Attribute attr : transforms) {
+    auto tile = dyn_cast<TileTransformAttr>(attr);
+    if (!tile)
+      continue;
+    size_t first = shape.size() - tile.getTiling().size();
+    for (size_t d = first; d < shape.size(); ++d)
+      if (indexing[d] == BlockIndexing::squeezed)
+        return emitError() << "squeezed block dimension #" << d
+                           << " is tiled by " << tile
+                           << "; tile only the dimensions the body sees";
+  }
+  return success();
+}
+
 LogicalResult
 BlockSpecAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                       ArrayRef<int64_t> shape, AffineMapAttr indexMap,
                       MemorySpace memorySpace, ArrayRef<Attribute> transforms,
-                      int64_t delayRelease) {
+                      int64_t delayRelease, ArrayRef<BlockIndexing> indexing) {
   if (!indexMap)
     return emitError() << "block_spec requires an index_map";
   if (delayRelease < 0)
@@ -311,6 +395,9 @@ BlockSpecAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!transforms.empty() && memorySpace != MemorySpace::smem)
     return emitError() << "transforms describe the shared-memory layout of a "
                           "staged block; a gmem block has none";
+  if (failed(
+          verifyIndexing(emitError, shape, memorySpace, transforms, indexing)))
+    return failure();
   return verifyBlockTransforms(emitError, shape, transforms);
 }
 

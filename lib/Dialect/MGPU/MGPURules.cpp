@@ -107,13 +107,21 @@ MemRefType mlir::mgpu::getGlobalRefType(Type operandType) {
   return MemRefType::get(tensor.getShape(), tensor.getElementType());
 }
 
-MemRefType mlir::mgpu::getStagedBlockType(Type operandType,
-                                          BlockSpecAttr spec) {
+static MemRefType getSharedType(Type operandType, ArrayRef<int64_t> shape) {
   MLIRContext *ctx = operandType.getContext();
   return MemRefType::get(
-      spec.getShape(), cast<ShapedType>(operandType).getElementType(),
+      shape, cast<ShapedType>(operandType).getElementType(),
       MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+}
+
+MemRefType mlir::mgpu::getStagedBlockType(Type operandType,
+                                          BlockSpecAttr spec) {
+  return getSharedType(operandType, spec.getBodyShape());
+}
+
+MemRefType mlir::mgpu::getStagedSlotType(Type operandType, BlockSpecAttr spec) {
+  return getSharedType(operandType, spec.getShape());
 }
 
 int64_t mlir::mgpu::getSwizzledRowElements(BlockSpecAttr spec) {

@@ -53,6 +53,13 @@ class MGPU_NameListParameter<string desc>
   let printer = "::mlir::mgpu::printNameList($_printer, $_self)";
 }
 
+def MGPU_IndexingListParameter
+    : OptionalArrayRefParameter<"::mlir::mgpu::BlockIndexing",
+                                "how each block dimension is indexed"> {
+  let parser = "::mlir::mgpu::parseIndexingList($_parser)";
+  let printer = "::mlir::mgpu::printIndexingList($_printer, $_self)";
+}
+
 def MGPU_SemanticsListParameter
     : OptionalArrayRefParameter<"::mlir::mgpu::DimensionSemantics",
                                 "semantics of each grid axis"> {
@@ -154,11 +161,20 @@ def MGPU_BlockSpecAttr : MGPU_Attr<"BlockSpec", "block_spec"> {
     before it is refilled, so that asynchronous work of the step (its
     wgmma, waited for with `wgmma_wait N` later) may still read it; the
     pipeline fetches N steps less ahead.
+    `indexing` (one entry per dimension; all `blocked` when absent) says
+    how each result of the index map is read, as JAX's block dimensions
+    do: `blocked` (an int or `pl.Blocked`) is a block index, scaled by the
+    window; `squeezed` (`None` or `pl.Squeezed()`) is an element index of
+    a dimension of size 1 that the body's block does not have; `element`
+    (`pl.Element(n)`) is an element offset of a window of n elements.
 
     ```mlir
     #b = #mgpu.block_spec<shape = [128, 64],
                           index_map = affine_map<(d0, d1) -> (d0, 0)>,
                           transforms = [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]>
+    #q = #mgpu.block_spec<shape = [1, 128, 64],
+                          index_map = affine_map<(b, i) -> (b, i, 0)>,
+                          indexing = [squeezed, blocked, blocked]>
     ```
   }];
   let parameters = (ins
@@ -167,20 +183,32 @@ def MGPU_BlockSpecAttr : MGPU_Attr<"BlockSpec", "block_spec"> {
     MGPU_MemorySpaceParameter:$memory_space,
     MGPU_TransformListParameter:$transforms,
     DefaultValuedParameter<"int64_t", "0",
-        "steps a slot is kept after its step">:$delay_release
+        "steps a slot is kept after its step">:$delay_release,
+    MGPU_IndexingListParameter:$indexing
   );
   let builders = [
     AttrBuilder<(ins "::llvm::ArrayRef<int64_t>":$shape,
                      "::mlir::AffineMapAttr":$index_map,
                      "MemorySpace":$memory_space), [{
       return $_get($_ctxt, shape, index_map, memory_space,
-                   ::llvm::ArrayRef<::mlir::Attribute>(), 0);
+                   ::llvm::ArrayRef<::mlir::Attribute>(), 0,
+                   ::llvm::ArrayRef<BlockIndexing>());
     }]>
   ];
   let extraClassDeclaration = [{
     bool isStaged() const { return getMemorySpace() == MemorySpace::smem; }
     /// The swizzle in bytes (0 without a #mgpu.swizzle transform).
     int64_t getSwizzleBytes() const;
+    /// How dimension `d` is indexed (`blocked` without an `indexing`).
+    BlockIndexing getIndexingOf(size_t d) const {
+      return getIndexing().empty() ? BlockIndexing::blocked
+                                   : getIndexing()[d];
+    }
+    /// Whether some dimension is not `blocked`.
+    bool hasUnblockedDims() const;
+    /// The shape of the block the body sees: the window without its
+    /// squeezed dimensions.
+    ::llvm::SmallVector<int64_t> getBodyShape() const;
   }];
 }
 

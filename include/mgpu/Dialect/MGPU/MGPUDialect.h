@@ -35,6 +35,8 @@ FailureOr<SmallVector<DimensionSemantics>>
 parseSemanticsList(AsmParser &parser);
 void printSemanticsList(AsmPrinter &printer,
                         ArrayRef<DimensionSemantics> values);
+FailureOr<SmallVector<BlockIndexing>> parseIndexingList(AsmParser &parser);
+void printIndexingList(AsmPrinter &printer, ArrayRef<BlockIndexing> values);
 FailureOr<bool> parseBool(AsmParser &parser);
 FailureOr<int64_t> parseInt64(AsmParser &parser);
 FailureOr<SmallVector<Attribute>> parseTransformList(AsmParser &parser);

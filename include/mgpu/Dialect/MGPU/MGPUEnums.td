@@ -1,7 +1,7 @@
 //===- MGPUEnums.td - Enumerations of the mgpu dialect -----*- tablegen -*-===//
 //
 // Enumerations used as attribute parameters: the semantics of a grid axis,
-// the memory space of a block, the rule profile of a target, and the
+// the memory space of a block, how a block dimension is indexed, the rule profile of a target, and the
 // direction of a register rebalancing, the kind of a vector layout, and
 // how an atomic store combines values.
 //
@@ -25,6 +25,18 @@ def MGPU_MemorySpace : I32EnumAttr<"MemorySpace",
     "where the block of an operand lives while the body runs", [
       I32EnumAttrCase<"smem", 0>,
       I32EnumAttrCase<"gmem", 1>
+    ]> {
+  let cppNamespace = "::mlir::mgpu";
+  let genSpecializedAttr = 0;
+}
+
+// JAX's block dimension kinds (`pl.Blocked`, `None` / `pl.Squeezed`,
+// `pl.Element`).
+def MGPU_BlockIndexing : I32EnumAttr<"BlockIndexing",
+    "how the index map's result for one block dimension is read", [
+      I32EnumAttrCase<"blocked", 0>,
+      I32EnumAttrCase<"squeezed", 1>,
+      I32EnumAttrCase<"element", 2>
     ]> {
   let cppNamespace = "::mlir::mgpu";
   let genSpecializedAttr = 0;

@@ -42,8 +42,13 @@ bool isWorkgroupMemRef(Type type);
 /// operand's memref type, or for a tensor a memref of the same shape.
 MemRefType getGlobalRefType(Type operandType);
 
-/// The memref type of a staged (smem) block of `operandType`.
+/// The memref type of a staged (smem) block of `operandType` as the body
+/// sees it: without the block's squeezed dimensions.
 MemRefType getStagedBlockType(Type operandType, BlockSpecAttr spec);
+
+/// The memref type of the shared-memory slot a staged block is copied into:
+/// the whole window, squeezed dimensions included (of size 1).
+MemRefType getStagedSlotType(Type operandType, BlockSpecAttr spec);
 
 /// Whether some backend can stage and compute elements of `type` (S29):
 /// signless integers of 1, 8, 16, 32 or 64 bits, index, f16, bf16, f32, f64
