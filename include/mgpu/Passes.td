@@ -135,6 +135,30 @@ def MGPUMathFlags : Pass<"mgpu-math-flags"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def MGPUExpandCopyPredicates : Pass<"mgpu-expand-copy-predicates"> {
+  let summary = "Make predicated copies conditional copies";
+  let description = [{
+    A copy with `predicate %p` (JAX's `predicate=` on `copy_gmem_to_smem`
+    and `copy_smem_to_gmem`) becomes an `scf.if %p` around the copy without
+    it. Where `%p` does not hold, a copy into shared memory still makes its
+    one arrival on its barrier (`mgpu.barrier_arrive`, no bytes), and a copy
+    out that closes its bulk group still closes one
+    (`mgpu.commit_smem_to_gmem_group`), so waits behave as with the copy.
+    Every backend runs this before it lowers copies.
+
+    ```mlir
+    mgpu.copy_gmem_to_smem %x[%i], %buf, %bar[%c0] predicate %p : ...
+    // becomes
+    scf.if %p {
+      mgpu.copy_gmem_to_smem %x[%i], %buf, %bar[%c0] : ...
+    } else {
+      mgpu.barrier_arrive %bar[%c0] : !mgpu.barrier<count = 1>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 def MGPULowerRunScoped : Pass<"mgpu-lower-run-scoped"> {
   let summary = "Give run_scoped allocations scratch entries and inline them";
   let description = [{

@@ -94,6 +94,7 @@ static void addKernelFormPasses(OpPassManager &pm, bool identityLayout,
   bufferize.identityLayout = identityLayout;
   pm.addPass(createMGPUBufferize(bufferize));
   pm.addPass(createMGPULowerRunScoped());
+  pm.addPass(createMGPUExpandCopyPredicates());
   pm.addPass(createMGPUContractToWgmma());
   MGPUSelectTensorCoresOptions select;
   select.enable = tensorCores;

@@ -190,6 +190,10 @@ LogicalResult CopyGmemToSmemOp::verify() {
     return failure();
   if (failed(verifyCollectiveCopy(*this)))
     return failure();
+  // A predicated multicast would leave the group's other CTAs waiting for
+  // a share that is never sent.
+  if (getPredicate() && getCollectiveAxes())
+    return emitOpError() << "takes a predicate or collective_axes, not both";
   return verifyBarrierIndex(*this, getBarrier().getType(), getBarrierIndex());
 }
 

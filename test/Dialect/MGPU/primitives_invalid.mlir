@@ -419,3 +419,28 @@ func.func @copy_into_column_slice(%a: memref<64x64xf32>) {
   }
   return
 }
+
+// -----
+
+#m = #mgpu.mesh<grid = [1], cluster = [2], grid_names = ["g"], cluster_names = ["c"]>
+func.func @predicated_multicast(%x: memref<256xf32>, %p: i1) {
+  mgpu.mpmd_map meshes [#m] ins(%x : memref<256xf32>)
+      scratch [memref<256xf32, #gpu.address_space<workgroup>>, !mgpu.barrier<count = 1>] {
+  ^bb0(%xg: memref<256xf32>, %s: memref<256xf32, #gpu.address_space<workgroup>>, %b: !mgpu.barrier<count = 1>):
+    %c0 = arith.constant 0 : index
+    %t = arith.constant true
+    // expected-error @below {{'mgpu.copy_gmem_to_smem' op takes a predicate or collective_axes, not both}}
+    mgpu.copy_gmem_to_smem %xg, %s, %b[%c0] predicate %t collective_axes ["c"]
+        : memref<256xf32>, memref<256xf32, #gpu.address_space<workgroup>>, !mgpu.barrier<count = 1>
+  }
+  return
+}
+
+// -----
+
+func.func @predicate_not_i1(%x: memref<256xf32>, %s: memref<256xf32, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @below {{'mgpu.copy_smem_to_gmem' op operand #2 must be 1-bit signless integer, but got 'index'}}
+  "mgpu.copy_smem_to_gmem"(%s, %x, %c0) <{operandSegmentSizes = array<i32: 1, 1, 0, 1>, static_offsets = array<i64>}> : (memref<256xf32, #gpu.address_space<workgroup>>, memref<256xf32>, index) -> ()
+  return
+}

@@ -25,7 +25,8 @@ include "mgpu/Dialect/MGPU/MGPUTypes.td"
 // Async copies
 //===----------------------------------------------------------------------===//
 
-def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem"> {
+def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem",
+    [AttrSizedOperandSegments]> {
   let summary = "async copy of a global-memory window into shared memory";
   let description = [{
     Starts copying a window of `src` (global memory) into `dst` (a statically
@@ -63,6 +64,11 @@ def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem"> {
     `mgpu.cluster_sync`). `cluster_dims` (set by --mgpu-form-launches) are
     the launch's cluster dimensions of the axes.
 
+    With `predicate %p` (an i1, JAX's `predicate=`) the copy is made only
+    where `%p` holds; where it does not, the copy still is its one arrival
+    on the barrier, with no bytes, so a wait for the barrier's phase
+    completes either way (`--mgpu-expand-copy-predicates`).
+
     ```mlir
     mgpu.copy_gmem_to_smem %a[%row, 0], %a_smem, %bar[%slot]
         : memref<1024x64xf16>, memref<128x64xf16, #gpu.address_space<workgroup>>,
@@ -78,14 +84,30 @@ def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem"> {
     Index:$barrier_index,
     OptionalAttr<ArrayAttr>:$transforms,
     OptionalAttr<StrArrayAttr>:$collective_axes,
-    OptionalAttr<DenseI64ArrayAttr>:$cluster_dims
+    OptionalAttr<DenseI64ArrayAttr>:$cluster_dims,
+    Optional<I1>:$predicate
   );
   let assemblyFormat = [{
     $src `` custom<WindowOffsets>($offsets, $static_offsets) `,` $dst `,`
-    $barrier `[` $barrier_index `]` (`transforms` $transforms^)?
+    $barrier `[` $barrier_index `]` (`predicate` $predicate^)?
+    (`transforms` $transforms^)?
     (`collective_axes` $collective_axes^)? (`cluster_dims` $cluster_dims^)?
     attr-dict `:` type($src) `,` type($dst) `,` qualified(type($barrier))
   }];
+  let builders = [
+    // An unpredicated copy.
+    OpBuilder<(ins "::mlir::Value":$src, "::mlir::ValueRange":$offsets,
+                   "::llvm::ArrayRef<int64_t>":$static_offsets,
+                   "::mlir::Value":$dst, "::mlir::Value":$barrier,
+                   "::mlir::Value":$barrier_index,
+                   "::mlir::ArrayAttr":$transforms,
+                   "::mlir::ArrayAttr":$collective_axes,
+                   "::mlir::DenseI64ArrayAttr":$cluster_dims), [{
+      build($_builder, $_state, src, offsets, static_offsets, dst, barrier,
+            barrier_index, transforms, collective_axes, cluster_dims,
+            /*predicate=*/::mlir::Value());
+    }]>
+  ];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The window's element offsets into `src` (empty: the whole `src`).
@@ -93,7 +115,8 @@ def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem"> {
   }];
 }
 
-def MGPU_CopySmemToGmemOp : MGPU_Op<"copy_smem_to_gmem"> {
+def MGPU_CopySmemToGmemOp : MGPU_Op<"copy_smem_to_gmem",
+    [AttrSizedOperandSegments]> {
   let summary = "async copy of a shared-memory buffer into global memory";
   let description = [{
     Starts copying `src` (shared memory) into a window of `dst` (global
@@ -113,6 +136,11 @@ def MGPU_CopySmemToGmemOp : MGPU_Op<"copy_smem_to_gmem"> {
     `or`, `xor` (i32 and i64). `add` takes f16, bf16, f32, i32 and i64.
     Elements outside `dst` are not touched.
 
+    With `predicate %p` (an i1, JAX's `predicate=`) the copy is made only
+    where `%p` holds; with `commit_group` a group is closed either way (an
+    empty one where it does not hold), so the groups a later
+    `mgpu.wait_smem_to_gmem` counts are the same.
+
     ```mlir
     mgpu.commit_smem
     mgpu.copy_smem_to_gmem %o_smem, %o[%row, 0]
@@ -128,12 +156,25 @@ def MGPU_CopySmemToGmemOp : MGPU_Op<"copy_smem_to_gmem"> {
     Variadic<Index>:$offsets,
     DenseI64ArrayAttr:$static_offsets,
     DefaultValuedAttr<BoolAttr, "true">:$commit_group,
-    OptionalAttr<MGPU_TmaReduction>:$reduction
+    OptionalAttr<MGPU_TmaReduction>:$reduction,
+    Optional<I1>:$predicate
   );
   let assemblyFormat = [{
     $src `,` $dst `` custom<WindowOffsets>($offsets, $static_offsets)
-    (`reduction` $reduction^)? attr-dict `:` type($src) `,` type($dst)
+    (`reduction` $reduction^)? (`predicate` $predicate^)? attr-dict `:`
+    type($src) `,` type($dst)
   }];
+  let builders = [
+    // An unpredicated copy.
+    OpBuilder<(ins "::mlir::Value":$src, "::mlir::Value":$dst,
+                   "::mlir::ValueRange":$offsets,
+                   "::llvm::ArrayRef<int64_t>":$static_offsets,
+                   "bool":$commit_group,
+                   "::mlir::mgpu::TmaReductionAttr":$reduction), [{
+      build($_builder, $_state, src, dst, offsets, static_offsets,
+            commit_group, reduction, /*predicate=*/::mlir::Value());
+    }]>
+  ];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     ::llvm::SmallVector<::mlir::OpFoldResult> getMixedOffsets();
