@@ -122,6 +122,18 @@ def MGPUDirectBlocks : Pass<"mgpu-direct-blocks"> {
   ];
 }
 
+def MGPUMarkUnsyncedAccesses : Pass<"mgpu-mark-unsynced-accesses"> {
+  let summary = "Carry unsafe_no_auto_barriers to the memory accesses";
+  let description = [{
+    In each pallas_call and mpmd_map whose compiler params set
+    `unsafe_no_auto_barriers = true`, marks every memory access of the body
+    (vector transfers, loads and stores, memref loads and stores) with the
+    unit attribute `mgpu.unsynced`: the distribution to lanes then puts no
+    barrier between lanes before it. Barriers of mgpu's own exchanges
+    between lanes and of `mgpu.commit_smem` stay.
+  }];
+}
+
 def MGPUMathFlags : Pass<"mgpu-math-flags"> {
   let summary = "Fused multiply-adds in kernels; approximate math where asked";
   let description = [{

@@ -47,9 +47,10 @@ locateChunk(OpBuilder &b, Location loc, Value base, ArrayRef<Value> indices,
 // Memory
 //===----------------------------------------------------------------------===//
 
-bool Distributor::beforeAccess(Location loc, Value base, bool write) {
-  if (isLanePrivate(base))
+bool Distributor::beforeAccess(Operation *op, Value base, bool write) {
+  if (isLanePrivate(base) || op->hasAttr(MGPUDialect::getUnsyncedAttrName()))
     return false;
+  Location loc = op->getLoc();
   if (write)
     beforeWrite(loc);
   else
@@ -81,7 +82,7 @@ LogicalResult Distributor::distributeRead(Operation *op, Value memref,
   Location loc = op->getLoc();
   Value base = lookup(memref);
   SmallVector<Value> baseIndices = lookupAll(indices);
-  bool shared = beforeAccess(loc, base, /*write=*/false);
+  bool shared = beforeAccess(op, base, /*write=*/false);
   Layout layout(type);
   Type element = type.getElementType();
   Value lane;
@@ -135,7 +136,7 @@ LogicalResult Distributor::distributeWrite(Operation *op, Value value,
   Value base = lookup(memref);
   Value lane = lookup(value);
   SmallVector<Value> baseIndices = lookupAll(indices);
-  bool shared = beforeAccess(loc, base, /*write=*/true);
+  bool shared = beforeAccess(op, base, /*write=*/true);
   Layout layout(type);
   if (hasFastPath(base, type, permutation, inBounds)) {
     for (int64_t slot = 0; slot < layout.slots; ++slot) {

@@ -206,10 +206,11 @@ private:
     if (hazards.read || hazards.write)
       barrier(loc);
   }
-  /// Places the barrier that a read (or write) of `base` needs, unless
-  /// each lane accesses its elements alone; returns whether the lanes share
-  /// them, so that the access is then recorded for the hazard tracker.
-  bool beforeAccess(Location loc, Value base, bool write);
+  /// Places the barrier that access `op` (a read or write of `base`)
+  /// needs, unless each lane accesses its elements alone or the user took
+  /// the barriers away (unsafe_no_auto_barriers); returns whether the lanes
+  /// share them, so that the access is then recorded for the hazard tracker.
+  bool beforeAccess(Operation *op, Value base, bool write);
   /// Starts an op that exchanges data through the scratch area.
   void beginExchange(Location loc) {
     if (hazards.scratch)

@@ -362,7 +362,8 @@ LogicalResult expandPallasCall(PallasCallOp op) {
     op.setScratchAttr(ArrayAttr::get(ctx, scratchAttrs));
   if (CompilerParamsAttr params = op.getParamsAttr())
     op.setParamsAttr(CompilerParamsAttr::get(
-        ctx, params.getDimensionSemantics(), 1, params.getApproxMath()));
+        ctx, params.getDimensionSemantics(), 1, params.getApproxMath(),
+        params.getUnsafeNoAutoBarriers(), params.getLoweringSemantics()));
   op.setExpanded(true);
   op.getBody().front().erase();
   op.getBody().push_back(newBody);

@@ -101,6 +101,7 @@ static void addKernelFormPasses(OpPassManager &pm, bool identityLayout,
   pm.addPass(createMGPUSelectTensorCores(select));
   pm.addPass(createMGPUDirectBlocks());
   pm.addPass(createMGPUMathFlags());
+  pm.addPass(createMGPUMarkUnsyncedAccesses());
   pm.addPass(createMGPUExpandPipelines());
   pm.addPass(createMGPUTrackBarrierPhases());
 }

@@ -472,7 +472,9 @@ mlir::mgpu::verifyBlockTransforms(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult
 CompilerParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                            ArrayRef<DimensionSemantics> dimensionSemantics,
-                           int64_t maxConcurrentSteps, bool approxMath) {
+                           int64_t maxConcurrentSteps, bool approxMath,
+                           bool unsafeNoAutoBarriers,
+                           LoweringSemantics loweringSemantics) {
   if (maxConcurrentSteps < 1)
     return emitError() << "max_concurrent_steps must be at least 1, got "
                        << maxConcurrentSteps;

@@ -77,7 +77,8 @@ emitUnknownAttributeError(Operation *op, NamedAttribute attr, StringRef where) {
   if (!where.empty())
     diag << " on " << where;
   diag << "; the discardable ones are '" << MGPUDialect::getTargetAttrName()
-       << "', '" << MGPUDialect::getLanePrivateAttrName() << "' and '"
+       << "', '" << MGPUDialect::getLanePrivateAttrName() << "', '"
+       << MGPUDialect::getUnsyncedAttrName() << "' and '"
        << MGPUDialect::getComputeStepsAttrName() << "'";
   return diag;
 }
@@ -118,6 +119,12 @@ LogicalResult MGPUDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << getLanePrivateAttrName()
                              << "' must be a unit attribute of a "
                                 "memref.subview";
+    return success();
+  }
+  if (attr.getName() == getUnsyncedAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << getUnsyncedAttrName() << "' must be a unit attribute";
     return success();
   }
   if (attr.getName() == getComputeStepsAttrName()) {

@@ -31,14 +31,14 @@ func.func @target_on_op() {
 
 // -----
 
-// expected-error @+1 {{unknown mgpu attribute 'mgpu.foo'; the discardable ones are 'mgpu.target', 'mgpu.lane_private' and 'mgpu.compute_steps'}}
+// expected-error @+1 {{unknown mgpu attribute 'mgpu.foo'; the discardable ones are 'mgpu.target', 'mgpu.lane_private', 'mgpu.unsynced' and 'mgpu.compute_steps'}}
 module attributes {mgpu.foo = 1 : i64} {
 }
 
 // -----
 
 func.func @unknown_on_func() {
-  // expected-error @+1 {{unknown mgpu attribute 'mgpu.targets'; the discardable ones are 'mgpu.target', 'mgpu.lane_private' and 'mgpu.compute_steps'}}
+  // expected-error @+1 {{unknown mgpu attribute 'mgpu.targets'; the discardable ones are 'mgpu.target', 'mgpu.lane_private', 'mgpu.unsynced' and 'mgpu.compute_steps'}}
   %c = arith.constant {mgpu.targets = #mgpu.target<>} 0 : index
   return
 }
@@ -60,7 +60,7 @@ module attributes {mgpu.target = #mgpu.targets<>} {
 // -----
 
 // Argument and result attributes are checked too.
-// expected-error @+1 {{unknown mgpu attribute 'mgpu.foo' on argument #1; the discardable ones are 'mgpu.target', 'mgpu.lane_private' and 'mgpu.compute_steps'}}
+// expected-error @+1 {{unknown mgpu attribute 'mgpu.foo' on argument #1; the discardable ones are 'mgpu.target', 'mgpu.lane_private', 'mgpu.unsynced' and 'mgpu.compute_steps'}}
 func.func @unknown_on_arg(%a: memref<4xf32>, %b: memref<4xf32> {mgpu.foo = 1 : i64}) {
   return
 }

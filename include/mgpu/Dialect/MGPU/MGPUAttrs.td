@@ -312,6 +312,10 @@ def MGPU_LayoutAttr : MGPU_Attr<"Layout", "layout"> {
 // CompilerParamsAttr
 //===----------------------------------------------------------------------===//
 
+def MGPU_LoweringSemanticsParameter : EnumParameter<MGPU_LoweringSemantics> {
+  let defaultValue = "::mlir::mgpu::LoweringSemantics::warpgroup";
+}
+
 def MGPU_CompilerParamsAttr : MGPU_Attr<"CompilerParams", "compiler_params"> {
   let summary = "Mosaic GPU compiler parameters";
   let description = [{
@@ -319,6 +323,16 @@ def MGPU_CompilerParamsAttr : MGPU_Attr<"CompilerParams", "compiler_params"> {
     `sequential` (a loop inside the CTA); `max_concurrent_steps` is the number
     of buffers of each staged block (default 1); `approx_math` allows fast
     approximate math (default false).
+
+    `unsafe_no_auto_barriers = true` (JAX's flag of that name) drops the
+    barriers between the lanes of a Pallas thread that the distribution
+    otherwise puts between its accesses to shared memory: safe only where
+    no Pallas thread reads elements of a buffer that its other lanes wrote
+    since the last barrier (as JAX says: no region read and written by the
+    same thread). The emulator's race check reports the kernels where that
+    does not hold. `lowering_semantics` (`warpgroup`, the default, or
+    `lane`) is JAX's choice of lowering; mgpu infers the layouts of a body
+    either way, and the numbers are the same.
 
     ```mlir
     #p = #mgpu.compiler_params<dimension_semantics = [parallel, sequential],
@@ -328,7 +342,10 @@ def MGPU_CompilerParamsAttr : MGPU_Attr<"CompilerParams", "compiler_params"> {
   let parameters = (ins
     MGPU_SemanticsListParameter:$dimension_semantics,
     MGPU_I64Parameter<"1", "buffers per staged block">:$max_concurrent_steps,
-    MGPU_BoolParameter<"false", "allow approximate math">:$approx_math
+    MGPU_BoolParameter<"false", "allow approximate math">:$approx_math,
+    MGPU_BoolParameter<"false", "no barriers between lanes' shared accesses">:
+        $unsafe_no_auto_barriers,
+    MGPU_LoweringSemanticsParameter:$lowering_semantics
   );
 }
 

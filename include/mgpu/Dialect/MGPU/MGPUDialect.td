@@ -51,6 +51,13 @@ def MGPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getLanePrivateAttrName() {
       return ::llvm::StringLiteral("mgpu.lane_private");
     }
+    /// The unit attribute of a memory access in the body of a kernel whose
+    /// compiler params set `unsafe_no_auto_barriers` (see
+    /// --mgpu-mark-unsynced-accesses): the distribution puts no barrier
+    /// between lanes before it.
+    static constexpr ::llvm::StringLiteral getUnsyncedAttrName() {
+      return ::llvm::StringLiteral("mgpu.unsynced");
+    }
     /// The unit attribute of the compute threads' step loop (an scf.for) of
     /// a warp-specialized pipeline whose body synchronizes with no other
     /// thread: what one of them keeps in a block between steps, no other

@@ -42,6 +42,16 @@ def MGPU_BlockIndexing : I32EnumAttr<"BlockIndexing",
   let genSpecializedAttr = 0;
 }
 
+// JAX's `plgpu.LoweringSemantics`.
+def MGPU_LoweringSemantics : I32EnumAttr<"LoweringSemantics",
+    "how JAX lowers a kernel body", [
+      I32EnumAttrCase<"warpgroup", 0>,
+      I32EnumAttrCase<"lane", 1>
+    ]> {
+  let cppNamespace = "::mlir::mgpu";
+  let genSpecializedAttr = 0;
+}
+
 def MGPU_Profile : I32EnumAttr<"Profile",
     "which support rules the verifiers apply", [
       I32EnumAttrCase<"extended", 0>,
