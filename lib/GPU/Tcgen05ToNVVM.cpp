@@ -283,6 +283,12 @@ struct Tcgen05CommitArriveToNVVM
   }
 };
 
+/// The columns of the next tcgen05.ld / st of a row with `left` columns
+/// to go: a power of two (its .x{n}), at most 128.
+int64_t getMoveColumns(int64_t left) {
+  return std::min<int64_t>(kMaxMoveColumns, llvm::bit_floor(uint64_t(left)));
+}
+
 /// The TMEM address of this lane's row: warp w of the warpgroup reaches
 /// TMEM lanes 32w to 32w + 31, the lane its own (row is the lane).
 Value rowAddress(OpBuilder &b, Location loc, Value tmem, Value row,
@@ -296,7 +302,8 @@ Value rowAddress(OpBuilder &b, Location loc, Value tmem, Value row,
   return tmemAt(b, loc, tmem, warpRow, column);
 }
 
-/// tmem_lane_load -> tcgen05.ld.sync.aligned.32x32b.x{n} per 128 columns,
+/// tmem_lane_load -> tcgen05.ld.sync.aligned.32x32b.x{n} per power-of-two
+/// piece of at most 128 columns,
 /// then tcgen05.wait::ld.
 struct TmemLaneLoadToNVVM : public Tcgen05Pattern<TmemLaneLoadOp> {
   using Tcgen05Pattern::Tcgen05Pattern;
@@ -312,12 +319,8 @@ struct TmemLaneLoadToNVVM : public Tcgen05Pattern<TmemLaneLoadOp> {
                                              rewriter.getZeroAttr(type));
     auto shape = NVVM::Tcgen05LdStShapeAttr::get(
         rewriter.getContext(), NVVM::Tcgen05LdStShape::SHAPE_32X32B);
-    for (int64_t first = 0; first < columns; first += kMaxMoveColumns) {
-      int64_t count = std::min(kMaxMoveColumns, columns - first);
-      if (!llvm::isPowerOf2_64(count))
-        return op.emitOpError() << "moves TMEM rows in power-of-two pieces of "
-                                   "at most 128 columns, got "
-                                << count;
+    for (int64_t first = 0, count; first < columns; first += count) {
+      count = getMoveColumns(columns - first);
       Value bits = NVVM::Tcgen05LdOp::create(
           rewriter, loc, VectorType::get({count}, rewriter.getI32Type()),
           UnitAttr(), shape,
@@ -334,7 +337,8 @@ struct TmemLaneLoadToNVVM : public Tcgen05Pattern<TmemLaneLoadOp> {
   }
 };
 
-/// tmem_lane_store -> tcgen05.st.sync.aligned.32x32b.x{n} per 128 columns,
+/// tmem_lane_store -> tcgen05.st.sync.aligned.32x32b.x{n} per power-of-two
+/// piece of at most 128 columns,
 /// tcgen05.wait::st, then tcgen05.fence::before_thread_sync so that the
 /// barrier that follows orders the stores before an MMA.
 struct TmemLaneStoreToNVVM : public Tcgen05Pattern<TmemLaneStoreOp> {
@@ -348,12 +352,8 @@ struct TmemLaneStoreToNVVM : public Tcgen05Pattern<TmemLaneStoreOp> {
     int64_t columns = op.getValue().getType().getNumElements();
     auto shape = NVVM::Tcgen05LdStShapeAttr::get(
         rewriter.getContext(), NVVM::Tcgen05LdStShape::SHAPE_32X32B);
-    for (int64_t first = 0; first < columns; first += kMaxMoveColumns) {
-      int64_t count = std::min(kMaxMoveColumns, columns - first);
-      if (!llvm::isPowerOf2_64(count))
-        return op.emitOpError() << "moves TMEM rows in power-of-two pieces of "
-                                   "at most 128 columns, got "
-                                << count;
+    for (int64_t first = 0, count; first < columns; first += count) {
+      count = getMoveColumns(columns - first);
       Value chunk = vector::ExtractStridedSliceOp::create(
           rewriter, loc, adaptor.getValue(), first, count, 1);
       Value bits = vector::BitCastOp::create(
