@@ -42,7 +42,9 @@ def compile_kernel(build, path, ptxas, options="chip=sm_90a format=isa"):
     try:
         with open(ptx_path, "w") as stream:
             stream.write(ptx)
-        info = subprocess.run([ptxas, "-arch=sm_90a", "-v", ptx_path, "-o",
+        chip = re.search(r"chip=(\w+)", options)
+        arch = chip.group(1) if chip else "sm_90a"
+        info = subprocess.run([ptxas, "-arch=" + arch, "-v", ptx_path, "-o",
                                os.devnull], check=True, capture_output=True,
                               text=True).stderr
     finally:

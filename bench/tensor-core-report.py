@@ -33,6 +33,18 @@ copies and holds no wgmma, and consumer warpgroups running the step loop)
 is counted per CTA step: the consumers' MMAs and lane accesses, one per
 warpgroup other than the producer, and the producer loop's TMA bytes.
 
+With --chip sm_100a the kernels are compiled for Blackwell and the step
+loop is the innermost loop around the first tcgen05.mma; each
+tcgen05.mma.cta_group::1.kind::f16 is M x N x 16, M and N read from its
+instruction descriptor (N / 8 at bit 17, M / 16 at bit 24), its operands
+(M x 16 and 16 x N, 2 bytes each) read from shared memory. The figures
+are B200's: 148 SMs at 1.855 GHz, 8192 dense 16-bit flops per SM and
+clock (twice Hopper's), 2.25 PFLOP/s in all, and 128 shared-memory bytes
+per SM and clock. The MMA issuer waits for nothing in the loop but the
+stage's barrier, so the same step formula applies. A producer that the
+compiler unrolled (no loop of its own) is counted from its expect_tx, one
+run of arrivals on the same barrier per step.
+
 The bound leaves out the wgmma pipeline's drain at each wait, barrier and
 mbarrier latencies, and the prologue and epilogue: it is an upper bound
 of what the step loop allows, not a timing. With --min, exit status 1
@@ -49,6 +61,9 @@ from ptxinfo import compile_kernel, resident_ctas
 FLOPS_PER_CLOCK = 4096
 SMEM_BYTES_PER_CLOCK = 128
 PEAK_TFLOPS = 989
+# B200 (sm_100a): 148 SMs x 8192 flops/clock x 1.855 GHz = 2.25 PFLOP/s.
+CHIPS = {"sm_90a": (4096, 989, "wgmma.mma_async"),
+         "sm_100a": (8192, 2249, "tcgen05.mma")}
 WIDTH = {"b8": 1, "u8": 1, "b16": 2, "u16": 2, "f16": 2, "b32": 4, "u32": 4,
          "f32": 4, "b64": 8, "u64": 8, "f64": 8}
 
@@ -72,10 +87,10 @@ def loops(lines):
     return ranges
 
 
-def step_loop(lines):
-    """The line range of the innermost loop around the first wgmma."""
+def step_loop(lines, mma="wgmma.mma_async"):
+    """The line range of the innermost loop around the first MMA."""
     first = next((i for i, l in enumerate(lines)
-                  if "wgmma.mma_async" in l), None)
+                  if mma in l), None)
     if first is None:
         return None
     best = None
@@ -120,13 +135,48 @@ def expect_bytes(body, moves):
     return total
 
 
-def analyze(build, path, ptxas):
+def tcgen05_shape(text, moves):
+    """M and N of a tcgen05.mma line, from its instruction descriptor (an
+    immediate or a register set by a mov)."""
+    operands = text.split(",")
+    if len(operands) < 4:
+        return None
+    idesc = operands[3].strip()
+    value = moves.get(idesc, idesc)
+    if not str(value).lstrip("-").isdigit():
+        return None
+    value = int(value) & 0xffffffff
+    return ((value >> 24) & 31) << 4, ((value >> 17) & 63) << 3
+
+
+def unrolled_producer_bytes(lines, step, moves):
+    """The TMA bytes of one step of a producer that the compiler unrolled
+    (no loop of its own): the expect_tx outside the step loop, grouped by
+    runs on the same barrier (one run per step), divided by the runs."""
+    runs, last, total = 0, None, 0
+    for i, line in enumerate(lines):
+        if step[0] <= i <= step[1]:
+            continue
+        expect = re.search(r"mbarrier\.arrive\.expect_tx\S*\s+[^,]+, "
+                           r"\[([^\]]+)\], (%r\d+|\d+);", line.strip())
+        if not expect:
+            continue
+        if expect.group(1) != last:
+            runs += 1
+            last = expect.group(1)
+        value = expect.group(2)
+        total += int(moves.get(value, value if value.isdigit() else 0))
+    return total / runs if runs else 0
+
+
+def analyze(build, path, ptxas, chip="sm_90a"):
+    flops_per_clock, _, mma_name = CHIPS[chip]
     ptx, info = compile_kernel(build, path, ptxas,
-                               "chip=sm_90a format=isa tensor-cores=1")
+                               "chip=%s format=isa tensor-cores=1" % chip)
     lines = ptx.splitlines()
     row = dict(info, kernel=os.path.splitext(os.path.basename(path))[0])
     row["ctas"] = resident_ctas(info["regs"], info["threads"], info["smem"])
-    loop = step_loop(lines)
+    loop = step_loop(lines, mma_name)
     if loop is None:
         row.update(inner=0, wgmma=0, shapes="none", tma=0, lane=0,
                    bound=None)
@@ -145,6 +195,8 @@ def analyze(build, path, ptxas):
     consumers = info["threads"] // 128 - (1 if producer else 0)
     shapes, flops, operand, lane = {}, 0, 0, 0
     tma = expect_bytes(producer if producer else body, moves)
+    if not tma and not producer and mma_name == "tcgen05.mma":
+        tma = unrolled_producer_bytes(lines, loop, moves)
     for line in body:
         text = line.strip()
         mma = re.search(r"wgmma\.mma_async\S*\.m64n(\d+)k(\d+)", text)
@@ -154,10 +206,18 @@ def analyze(build, path, ptxas):
                                                       0) + consumers
             flops += 2 * 64 * n * k * consumers
             operand += (64 * k + k * n) * 2 * consumers
+        if "tcgen05.mma" in text and not text.startswith("//"):
+            shape = tcgen05_shape(text, moves)
+            if shape:
+                m, n = shape
+                name = "m%dn%dk16" % (m, n)
+                shapes[name] = shapes.get(name, 0) + 1
+                flops += 2 * m * n * 16
+                operand += (m * 16 + 16 * n) * 2
         access = re.match(r"(?:@%p\d+\s+)?((?:ld|st)\.shared\S*)", text)
         if access:
             lane += access_bytes(access.group(1)) * 128 * consumers
-    mma_clk = flops / FLOPS_PER_CLOCK
+    mma_clk = flops / flops_per_clock
     async_clk = (tma + operand) / SMEM_BYTES_PER_CLOCK
     lane_clk = lane / SMEM_BYTES_PER_CLOCK
     row.update(inner=len(inner), wgmma=sum(shapes.values()),
@@ -180,11 +240,17 @@ def main():
     parser.add_argument("--build", default="build")
     parser.add_argument("--ptxas", default="/usr/local/cuda/bin/ptxas")
     parser.add_argument("--min", type=float, default=None)
+    parser.add_argument("--chip", default="sm_90a", choices=sorted(CHIPS))
     parser.add_argument("kernels", nargs="*", default=suite)
     args = parser.parse_args()
-    rows = [analyze(os.path.abspath(args.build), k, args.ptxas)
+    if args.chip != "sm_90a" and args.kernels == suite:
+        args.kernels = [os.path.join(root, "examples",
+                                     "blackwell_matmul.mlir")]
+    peak = CHIPS[args.chip][1]
+    rows = [analyze(os.path.abspath(args.build), k, args.ptxas, args.chip)
             for k in args.kernels]
-    header = ("kernel", "wgmma/step", "shapes", "TMA KiB", "lane KiB",
+    header = ("kernel", "MMAs/step" if args.chip != "sm_90a" else
+              "wgmma/step", "shapes", "TMA KiB", "lane KiB",
               "inner loops",
               "regs", "spill", "smem B", "CTAs/SM", "MMA clk", "smem clk",
               "bound")
@@ -193,7 +259,7 @@ def main():
     for r in rows:
         bound = "n/a" if r["bound"] is None else "%s%.0f%% (%.0f TFLOP/s)" % (
             "<= " if r["inner"] else "", r["bound"],
-            r["bound"] * PEAK_TFLOPS / 100)
+            r["bound"] * peak / 100)
         print("| " + " | ".join(str(x) for x in (
             r["kernel"], r["wgmma"], r["shapes"], "%.0f" % (r["tma"] / 1024),
             ("%.0f" if not r["inner"] else ">= %.0f") % (r["lane"] / 1024),

@@ -14,7 +14,8 @@ Each example's header comment ends with a `// Summary:` line (continued on
                         [--cubin]
         every example through mgpu-opt: printed and parsed again
         (--roundtrip), the interpret pipeline (--cpu), the GPU pipeline
-        into DIR/NAME.ptx (--ptx), assembled by ptxas for sm_90a with no
+        into DIR/NAME.ptx (--ptx), assembled by ptxas for sm_90a (the
+        chip of a `// Chip: sm_..` header line, if any) with no
         warning, no ignored setmaxnreg (C7508) and no spill (--ptxas), and
         serialized to a cubin by the pipeline itself (--cubin); exit 1
         naming each failure. --allow-spills names examples whose spills
@@ -109,6 +110,19 @@ def update_readme(path):
     return 0
 
 
+def chip(name):
+    """The chip an example is written for: its header's `// Chip: sm_..`
+    line, else sm_90a."""
+    with open(os.path.join(EXAMPLES, name)) as stream:
+        for line in stream:
+            if not line.startswith("//"):
+                break
+            found = re.match(r"// Chip: (\w+)", line)
+            if found:
+                return found.group(1)
+    return "sm_90a"
+
+
 def compile_all(args):
     failures = []
 
@@ -132,15 +146,17 @@ def compile_all(args):
         if args.cpu:
             run(name, "--mgpu-to-cpu",
                 [args.mgpu_opt, "--mgpu-to-cpu", path, "-o", os.devnull])
+        target = chip(name)
         if args.cubin:
             binary = run(name, "--mgpu-to-binary=format=bin",
-                         [args.mgpu_opt, "--mgpu-to-binary=format=bin", path])
+                         [args.mgpu_opt, "--mgpu-to-binary=format=bin chip=" +
+                          target, path])
             if binary is not None and b'bin = "' not in binary:
                 failures.append("%s: no cubin in the gpu.binary" % name)
         if args.ptx:
             lowered = run(name, "--mgpu-to-binary=format=isa",
-                          [args.mgpu_opt, "--mgpu-to-binary=format=isa",
-                           path])
+                          [args.mgpu_opt, "--mgpu-to-binary=format=isa chip=" +
+                           target, path])
             if lowered is None:
                 continue
             ptx_path = os.path.join(args.ptx, stem + ".ptx")
@@ -149,7 +165,7 @@ def compile_all(args):
                  "-o", ptx_path], lowered)
             if args.ptxas and os.path.exists(ptx_path):
                 info = subprocess.run(
-                    [args.ptxas, "-arch=sm_90a", "-v", ptx_path, "-o",
+                    [args.ptxas, "-arch=" + target, "-v", ptx_path, "-o",
                      os.path.join(args.ptx, stem + ".cubin")],
                     capture_output=True, text=True)
                 log = info.stdout + info.stderr

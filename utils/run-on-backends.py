@@ -6,7 +6,8 @@ backends lit found (cpu and emulate always, cuda where a device answers), so
 that every run test names its program once and is checked on each backend
 against the same CHECK lines:
 
-    // RUN: %run_on_backends %s [FileCheck options] [-- mgpu-run options]
+    // RUN: %run_on_backends %s [FileCheck options] [--skip-backends=cuda]
+    //          [-- mgpu-run options]
 
 Each backend's output goes through FileCheck on its own; a failure names the
 backend. Exit status 1 when any backend fails.
@@ -24,6 +25,10 @@ def main():
     parser.add_argument("--mgpu-run", required=True)
     parser.add_argument("--filecheck", required=True)
     parser.add_argument("--timeout", type=float, default=600)
+    parser.add_argument("--skip-backends", default="",
+                        help="comma-separated backends this program does "
+                             "not run on (e.g. cuda for an sm_100a kernel "
+                             "while the device may be a Hopper GPU)")
     parser.add_argument("file")
     argv, run_options = sys.argv[1:], []
     if "--" in argv:
@@ -32,7 +37,9 @@ def main():
     args, filecheck_options = parser.parse_known_args(argv)
 
     failed = []
-    for backend in [b for b in args.backends.split(",") if b]:
+    skipped = set(args.skip_backends.split(","))
+    for backend in [b for b in args.backends.split(",")
+                    if b and b not in skipped]:
         command = [args.mgpu_run, args.file, "-e", "main",
                    "--backend=" + backend] + run_options
         try:

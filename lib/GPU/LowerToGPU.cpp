@@ -13,7 +13,11 @@
 //   offsets: buffers zeroed by the whole CTA (then a proxy fence, as TMA
 //   or the tensor cores may use them next), barriers initialized by thread
 //   0, then one CTA barrier; global scratch is a device buffer zeroed before
-//   the launch.
+//   the launch;
+// - tensor memory (`!mgpu.tmem` scratch) is one allocation by the first
+//   warp, whose address lands in the first entry's shared slot before the
+//   CTA barrier; after it every thread takes its buffers at their column
+//   offsets, and the first warp frees it once every thread is done.
 //
 // Kernel-level ops stay in the launch body for a backend to lower
 // (--mgpu-primitives-to-nvvm for the GPU, --mgpu-emulate-gpu for the
@@ -23,6 +27,7 @@
 
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
+#include "mgpu/Dialect/MGPU/TensorMemory.h"
 #include "mgpu/GPU/DeviceBuffers.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
 #include "mgpu/KernelForm/LaunchForm.h"
@@ -231,10 +236,38 @@ LogicalResult lowerLaunch(LaunchOp launch) {
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
   Value smem = gpu::DynamicSharedMemoryOp::create(b, loc, smemType);
   bool zeroed = false;
-  for (auto [type, offset, arg] : llvm::zip(launch.getSharedScratchTypes(),
-                                            launch.getSharedScratchOffsets(),
-                                            launch.getSharedScratchArgs())) {
+  SmallVector<Type> sharedTypes = launch.getSharedScratchTypes();
+  int64_t tmemColumns = 0;
+  SmallVector<int64_t> columnOffsets =
+      getTmemColumnOffsets(sharedTypes, tmemColumns);
+  tmemColumns = tmemColumns ? getTmemAllocationColumns(tmemColumns) : 0;
+  Value tmemSlot;
+  SmallVector<std::pair<Value, int64_t>> tmemArgs;
+  auto inFirstWarp = [&](function_ref<void()> body) {
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
+                                        indexConstant(b, loc, 32));
+    auto ifFirst = scf::IfOp::create(b, loc, first, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifFirst.thenBlock());
+    body();
+  };
+  for (auto [i, type, offset, arg] :
+       llvm::enumerate(sharedTypes, launch.getSharedScratchOffsets(),
+                       launch.getSharedScratchArgs())) {
     Value at = indexConstant(b, loc, offset);
+    if (isa<TmemType>(type)) {
+      if (!tmemSlot) {
+        auto slotType =
+            MemRefType::get({1}, b.getI32Type(), MemRefLayoutAttrInterface(),
+                            smemType.getMemorySpace());
+        tmemSlot =
+            memref::ViewOp::create(b, loc, slotType, smem, at, ValueRange());
+        inFirstWarp(
+            [&] { TmemAllocOp::create(b, loc, tmemSlot, tmemColumns); });
+      }
+      tmemArgs.push_back({arg, columnOffsets[i]});
+      continue;
+    }
     if (auto barrier = dyn_cast<BarrierLikeType>(type)) {
       auto words = MemRefType::get({barrier.getCount()}, b.getI64Type(),
                                    MemRefLayoutAttrInterface(),
@@ -265,6 +298,9 @@ LogicalResult lowerLaunch(LaunchOp launch) {
     CommitSmemOp::create(b, loc);
   if (!launch.getSharedScratchTypes().empty())
     gpu::BarrierOp::create(b, loc);
+  for (auto [arg, columnOffset] : tmemArgs)
+    mapping.map(
+        arg, TmemRefOp::create(b, loc, arg.getType(), tmemSlot, columnOffset));
   // Other CTAs arrive on a cluster barrier (or complete a multicast copy's
   // bytes on a barrier): only once every CTA of the cluster has initialized
   // its barriers, and a CTA exits only once no other may still arrive on
@@ -283,6 +319,10 @@ LogicalResult lowerLaunch(LaunchOp launch) {
 
   for (Operation &op : body.without_terminator())
     b.clone(op, mapping);
+  if (tmemSlot) {
+    gpu::BarrierOp::create(b, loc);
+    inFirstWarp([&] { TmemDeallocOp::create(b, loc, tmemSlot, tmemColumns); });
+  }
   if (clusterBarriers)
     ClusterSyncOp::create(b, loc);
   b.setInsertionPointAfter(gpuLaunch);

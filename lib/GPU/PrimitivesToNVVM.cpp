@@ -10,6 +10,7 @@
 
 #include "mgpu/GPU/PrimitivesToNVVM.h"
 #include "ClusterToNVVM.h"
+#include "Tcgen05ToNVVM.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/GPU/WarpgroupDistribution.h"
@@ -46,6 +47,10 @@ void mlir::mgpu::populateBarrierToSharedMemoryConversion(
         {type.getCount()}, IntegerType::get(ctx, 64),
         MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+  });
+  // A TMEM buffer is its tensor-memory address (Tcgen05ToNVVM.cpp).
+  converter.addConversion([](TmemType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext(), 6);
   });
 }
 
@@ -876,9 +881,13 @@ struct PrimitivesToNVVMPass
     populateBarrierToSharedMemoryConversion(converter);
     RewritePatternSet patterns(&getContext());
     populatePrimitivesToNVVMPatterns(converter, patterns, hopper);
+    populateTcgen05ToNVVMPatterns(converter, patterns,
+                                  targetInfo->tensorCores ==
+                                      TensorCoreKind::Tcgen05);
     ConversionTarget target(getContext());
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     configurePrimitivesToNVVMLegality(target);
+    configureTcgen05ToNVVMLegality(target);
     FrozenRewritePatternSet frozen(std::move(patterns));
     SmallVector<gpu::LaunchOp> launches;
     getOperation().walk(

@@ -186,6 +186,8 @@ LogicalResult Distributor::distributeOp(Operation *op) {
       .Case([&](vector::InsertOp o) { return distributeInsert(o); })
       .Case([&](vector::ContractionOp o) { return distributeContract(o); })
       .Case([&](WgmmaOp o) { return distributeWgmma(o); })
+      .Case([&](AsyncLoadTmemOp o) { return distributeTmemLoad(o); })
+      .Case([&](AsyncStoreTmemOp o) { return distributeTmemStore(o); })
       .Case([&](LayoutCastOp o) { return distributeLayoutCast(o); })
       .Case([&](vector::StepOp o) {
         // Element i is i: the lane computes its own positions.

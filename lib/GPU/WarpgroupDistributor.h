@@ -383,6 +383,9 @@ private:
 
   //--- op handlers --------------------------------------------------------
   LogicalResult distributeOp(Operation *op);
+  // DistributeTmem.cpp: moves between tensor memory and the lanes.
+  LogicalResult distributeTmemLoad(AsyncLoadTmemOp op);
+  LogicalResult distributeTmemStore(AsyncStoreTmemOp op);
   LogicalResult distributeElementwise(Operation *op);
   LogicalResult distributeLayoutCast(LayoutCastOp op);
   LogicalResult distributeRowReduction(vector::MultiDimReductionOp op);

@@ -38,6 +38,7 @@
 #include "mgpu/Host/EmulatorChecks.h"
 #include "mgpu/Host/HostRuntimeCalls.h"
 #include "mgpu/Host/HostTypes.h"
+#include "mgpu/Host/Tcgen05Emulation.h"
 #include "mgpu/Host/WgmmaEmulation.h"
 #include "mgpu/KernelForm/CopyWindows.h"
 #include "mgpu/KernelForm/IfThen.h"
@@ -476,10 +477,16 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
   if (Value dynamic = launch.getDynamicSharedMemorySize())
     smemBytes =
         b.createOrFold<arith::IndexCastOp>(loc, b.getIndexType(), dynamic);
-  // Keep every CTA's slice 128-byte aligned, like shared memory.
-  Value outerStride = mul(b.createOrFold<arith::CeilDivUIOp>(
-                              loc, smemBytes, indexConstant(b, loc, 128)),
-                          indexConstant(b, loc, 128));
+  // Keep every CTA's slice 128-byte aligned, like shared memory; its
+  // tensor memory follows its shared memory (Tcgen05Emulation.h).
+  int64_t tmemBytes = getEmulatedTmemBytes(launch);
+  replaceTcgen05Commits(launch);
+  Value outerStride = b.createOrFold<arith::AddIOp>(
+      loc,
+      mul(b.createOrFold<arith::CeilDivUIOp>(loc, smemBytes,
+                                             indexConstant(b, loc, 128)),
+          indexConstant(b, loc, 128)),
+      indexConstant(b, loc, tmemBytes));
 
   // The runtime runs groups of CTAs (EmuScheduler.cpp), one group per
   // pool thread at a time: a cluster, or every CTA at once for a kernel
@@ -577,6 +584,9 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
     SmallVector<Value> threadIds = delinearize(b, loc, tid, {bz, by, bx});
     Value tx = threadIds[2], ty = threadIds[1], tz = threadIds[0];
     Value ctaBase = arith::MulIOp::create(b, loc, slot, stride);
+    Value tmemBase = arith::SubIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, ctaBase, stride),
+        indexConstant(b, loc, tmemBytes));
     Value slotBase = arith::MulIOp::create(b, loc, slot,
                                            indexConstant(b, loc, kSlotsPerCta));
     // The slot of the cluster's first CTA: the group's CTAs have slots in
@@ -826,6 +836,12 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           }
           // The MMAs completed when they were issued, and host threads
           // see shared memory through one proxy.
+          op->erase();
+          return WalkResult::skip();
+        } else if (isEmulatedTcgen05Op(op)) {
+          if (failed(emulateTcgen05Op(nb, op, smem, tmemBase)))
+            return WalkResult::interrupt();
+          erased.insert(op);
           op->erase();
           return WalkResult::skip();
         } else if (isa<NVVM::MembarOp>(op)) {

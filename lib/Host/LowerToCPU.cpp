@@ -28,6 +28,7 @@
 
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
+#include "mgpu/Dialect/MGPU/TensorMemory.h"
 #include "mgpu/Host/HostRuntimeCalls.h"
 #include "mgpu/Host/HostThreads.h"
 #include "mgpu/Host/HostTypes.h"
@@ -80,8 +81,10 @@ class LaunchLowering {
 public:
   explicit LaunchLowering(LaunchOp launch)
       : launch(launch), b(launch), loc(launch.getLoc()),
-        arenaBytes(llvm::alignTo(launch.getSharedMemoryBytes(),
-                                 TargetInfo::kSharedAlignment)) {}
+        smemBytes(llvm::alignTo(launch.getSharedMemoryBytes(),
+                                TargetInfo::kSharedAlignment)),
+        arenaBytes(smemBytes +
+                   getTmemHostBytes(launch.getSharedScratchTypes())) {}
 
   LogicalResult lower();
 
@@ -93,6 +96,9 @@ private:
   LaunchOp launch;
   OpBuilder b;
   Location loc;
+  /// A CTA's slice of the arena: its shared memory, then its tensor memory
+  /// (TMEM scratch at 512 bytes per column).
+  int64_t smemBytes;
   int64_t arenaBytes;
   /// The body's arguments that are the same for every thread: scalars,
   /// arrays and global scratch (the shared scratch is per CTA).
@@ -239,8 +245,21 @@ private:
   /// The shared scratch of the CTA whose slice starts at byte `base`.
   SmallVector<Value> sharedScratch(OpBuilder &nb, Value arena, Value base) {
     SmallVector<Value> views;
-    for (auto [type, offset] : llvm::zip(launch.getSharedScratchTypes(),
-                                         launch.getSharedScratchOffsets())) {
+    SmallVector<Type> types = launch.getSharedScratchTypes();
+    int64_t columns = 0;
+    SmallVector<int64_t> columnOffsets = getTmemColumnOffsets(types, columns);
+    for (auto [i, type, offset] :
+         llvm::enumerate(types, launch.getSharedScratchOffsets())) {
+      if (auto tmem = dyn_cast<TmemType>(type)) {
+        Value shift = arith::AddIOp::create(
+            nb, loc, base,
+            constant(nb, smemBytes + columnOffsets[i] * 128 * 4));
+        Value view = memref::ViewOp::create(nb, loc, tmem.getMemRefType(),
+                                            arena, shift, ValueRange());
+        views.push_back(UnrealizedConversionCastOp::create(nb, loc, type, view)
+                            .getResult(0));
+        continue;
+      }
       Value shift = arith::AddIOp::create(nb, loc, base, constant(nb, offset));
       if (auto barrier = dyn_cast<BarrierLikeType>(type)) {
         auto words = MemRefType::get({barrier.getCount()}, nb.getI64Type());

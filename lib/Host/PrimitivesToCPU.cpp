@@ -30,6 +30,8 @@ void mlir::mgpu::populateBarrierTypeConversion(TypeConverter &converter) {
     return MemRefType::get({type.getCount()},
                            IntegerType::get(type.getContext(), 64));
   });
+  converter.addConversion(
+      [](TmemType type) -> Type { return type.getMemRefType(); });
 }
 
 namespace {
@@ -479,6 +481,7 @@ void mlir::mgpu::populatePrimitivesToCPUPatterns(const TypeConverter &converter,
            EraseOnCPU<AsyncPrefetchOp>, EraseOnCPU<GriddepcontrolWaitOp>,
            EraseOnCPU<GriddepcontrolLaunchDependentsOp>, LayoutCastToCPU>(
           converter, patterns.getContext());
+  populateTcgen05ToCPUPatterns(converter, patterns);
 }
 
 void mlir::mgpu::configurePrimitivesToCPULegality(ConversionTarget &target) {
@@ -487,5 +490,7 @@ void mlir::mgpu::configurePrimitivesToCPULegality(ConversionTarget &target) {
       CommitSmemToGmemGroupOp, BarrierInitOp, BarrierArriveOp, BarrierWaitOp,
       SemaphoreSignalOp, SemaphoreWaitOp, SemaphoreReadOp, AtomicStoreOp,
       DebugPrintOp, WgmmaOp, WgmmaWaitOp, SetMaxRegistersOp, AsyncPrefetchOp,
-      GriddepcontrolWaitOp, GriddepcontrolLaunchDependentsOp, LayoutCastOp>();
+      GriddepcontrolWaitOp, GriddepcontrolLaunchDependentsOp, LayoutCastOp,
+      Tcgen05MmaOp, Tcgen05CommitArriveOp, AsyncLoadTmemOp, AsyncStoreTmemOp,
+      WaitLoadTmemOp>();
 }

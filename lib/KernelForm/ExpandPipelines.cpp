@@ -119,7 +119,8 @@ BlockSpecAttr wholeArraySpec(MLIRContext *ctx, Type type, size_t gridRank) {
 /// when its view `views[i]` in the body is read only, through subviews, as a
 /// shared operand of wgmma ops that run on the tensor cores and accept the
 /// layout (tile-aligned views; their verifier decides, silenced here: a
-/// block they cannot read in place stays row-major).
+/// block they cannot read in place stays row-major), or as an operand of
+/// tcgen05 MMAs, which always read it in the layout they name.
 void applyTransformsForWgmma(ArrayRef<Value> views,
                              MutableArrayRef<PipelinedBlock> blocks) {
   for (auto [block, view] : llvm::zip(blocks, views)) {
@@ -127,7 +128,7 @@ void applyTransformsForWgmma(ArrayRef<Value> views,
       continue;
     MLIRContext *ctx = view.getContext();
     SmallVector<std::pair<WgmmaOp, StringAttr>> readers;
-    bool onlyWgmma = true;
+    bool onlyWgmma = true, tcgen05 = false;
     SmallVector<Value> worklist = {view};
     while (!worklist.empty() && onlyWgmma) {
       Value value = worklist.pop_back_val();
@@ -154,6 +155,17 @@ void applyTransformsForWgmma(ArrayRef<Value> views,
           worklist.push_back(select.getResult());
           continue;
         }
+        if (auto mma = dyn_cast<Tcgen05MmaOp>(use.getOwner());
+            mma && use.getOperandNumber() > 0) {
+          ArrayAttr named = use.get() == mma.getA() ? mma.getATransformsAttr()
+                                                    : mma.getBTransformsAttr();
+          if (!named || named.getValue() != block.spec.getTransforms()) {
+            onlyWgmma = false;
+            break;
+          }
+          tcgen05 = true;
+          continue;
+        }
         auto wgmma = dyn_cast<WgmmaOp>(use.getOwner());
         if (!wgmma || !isOnTensorCores(wgmma) || use.getOperandNumber() == 0) {
           onlyWgmma = false;
@@ -164,7 +176,7 @@ void applyTransformsForWgmma(ArrayRef<Value> views,
                                       : wgmma.getBTransformsAttrName()});
       }
     }
-    if (!onlyWgmma || readers.empty())
+    if (!onlyWgmma || (readers.empty() && !tcgen05))
       continue;
     auto transforms = ArrayAttr::get(ctx, block.spec.getTransforms());
     bool accepted = true;

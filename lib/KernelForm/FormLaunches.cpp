@@ -23,6 +23,7 @@
 
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
+#include "mgpu/Dialect/MGPU/TensorMemory.h"
 #include "mgpu/KernelForm/MoveBody.h"
 #include "mgpu/Passes.h"
 
@@ -142,7 +143,7 @@ struct ScratchPlan {
     int64_t globalIndex = 0;
     for (Attribute attr : *scratch) {
       Type type = cast<TypeAttr>(attr).getValue();
-      if (!isa<BarrierLikeType>(type) && !isWorkgroupMemRef(type)) {
+      if (!isa<BarrierLikeType, TmemType>(type) && !isWorkgroupMemRef(type)) {
         if (!globalPlaced)
           global.push_back(type);
         where.push_back(globalIndex++);
@@ -151,6 +152,8 @@ struct ScratchPlan {
       int64_t bytes = 0;
       if (auto barrier = dyn_cast<BarrierLikeType>(type))
         bytes = barrier.getSharedMemoryBytes();
+      else if (isa<TmemType>(type))
+        bytes = kTmemSlotBytes;
       else
         bytes = getBufferBytes(cast<MemRefType>(type).getShape(),
                                cast<MemRefType>(type).getElementType())

@@ -65,10 +65,21 @@ struct SelectTensorCoresPass
         // Turned off by the user: nothing to report.
         if (enable)
           kernel->walk([&](WgmmaOp op) {
-            remarkMissed(op, "the target chip " + target.chip.str() +
-                                 " has no wgmma");
+            remarkMissed(
+                op, "the target chip " + target.chip.str() + " has no wgmma" +
+                        (target.tensorCores == TensorCoreKind::Tcgen05
+                             ? "; its tensor cores run mgpu.tcgen05_mma, "
+                               "with the accumulator in tensor memory "
+                               "(!mgpu.tmem)"
+                             : ""));
           });
-        dropTensorCoreTransforms(kernel);
+        // tcgen05 MMAs read their operands in the tiled layout they name,
+        // whatever the option: the copies keep it.
+        bool tcgen05 =
+            kernel->walk([](Tcgen05MmaOp) { return WalkResult::interrupt(); })
+                .wasInterrupted();
+        if (!tcgen05)
+          dropTensorCoreTransforms(kernel);
         return WalkResult::skip();
       }
       kernel->walk([](WgmmaOp op) {

@@ -129,8 +129,9 @@ LogicalResult splitMpmdMap(MpmdMapOp op) {
   SmallVector<unsigned> globalScratch, sharedScratch;
   // Barrier arrays live in shared memory too.
   for (auto [i, type] : llvm::enumerate(scratchTypes))
-    (isWorkgroupMemRef(type) || isa<BarrierLikeType>(type) ? sharedScratch
-                                                           : globalScratch)
+    (isWorkgroupMemRef(type) || isa<BarrierLikeType, TmemType>(type)
+         ? sharedScratch
+         : globalScratch)
         .push_back(i);
 
   SmallVector<Value> outs(op.getOuts());

@@ -65,3 +65,23 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_80">} {
     return
   }
 }
+
+// -----
+
+// On Blackwell the remark names the way to its tensor cores: a JAX-shaped
+// dot (made wgmma) stays on the lanes there, tcgen05_mma does not.
+#m = #mgpu.mesh<grid = [1], grid_names = ["i"]>
+!a = memref<64x16xf16, #gpu.address_space<workgroup>>
+!b = memref<16x64xf16, #gpu.address_space<workgroup>>
+module attributes {mgpu.target = #mgpu.target<chip = "sm_100a">} {
+  func.func @blackwell_wgmma() {
+    mgpu.mpmd_map meshes [#m] scratch [!a, !b] {
+    ^bb0(%a: !a, %b: !b):
+      %acc = arith.constant dense<0.0> : vector<64x64xf32>
+      // expected-remark @below {{[Missed] OrdinaryInstructions | Category:mgpu-tensor-cores:select-tensor-cores | Reason="this wgmma runs on ordinary instructions: the target chip sm_100a has no wgmma; its tensor cores run mgpu.tcgen05_mma, with the accumulator in tensor memory (!mgpu.tmem)"}}
+      %r = mgpu.wgmma %acc, %a, %b : vector<64x64xf32>, !a, !b
+      mgpu.wgmma_wait 0
+    }
+    return
+  }
+}

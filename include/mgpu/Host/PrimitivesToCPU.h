@@ -29,6 +29,11 @@ void populatePrimitivesToCPUPatterns(const TypeConverter &converter,
 /// Marks the ops those patterns lower illegal.
 void configurePrimitivesToCPULegality(ConversionTarget &target);
 
+/// The Blackwell ops in interpret mode (Tcgen05ToCPU.cpp); a TMEM buffer is
+/// a row-major host memref (populateBarrierTypeConversion says so).
+void populateTcgen05ToCPUPatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns);
+
 } // namespace mlir::mgpu
 
 #endif // MGPU_HOST_PRIMITIVESTOCPU_H

@@ -10,6 +10,7 @@
 
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
+#include "mgpu/Dialect/MGPU/TensorMemory.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -73,13 +74,14 @@ static LogicalResult verifyScratchTypes(Operation *op,
     return success();
   for (auto [i, attr] : llvm::enumerate(*scratch)) {
     Type type = cast<TypeAttr>(attr).getValue();
-    if (isa<BarrierLikeType>(type))
+    if (isa<BarrierLikeType, TmemType>(type))
       continue;
     auto memref = dyn_cast<MemRefType>(type);
     if (!memref || !memref.hasStaticShape())
       return op->emitOpError() << "scratch[" << i
                                << "] must be a statically shaped memref, a "
-                                  "!mgpu.barrier or a !mgpu.cluster_barrier, "
+                                  "!mgpu.barrier, a !mgpu.cluster_barrier or a "
+                                  "!mgpu.tmem, "
                                   "got "
                                << type;
     // The backends zero-fill and compute on scratch: no signed, unsigned or
@@ -89,7 +91,9 @@ static LogicalResult verifyScratchTypes(Operation *op,
                                << memref.getElementType()
                                << ", which no backend stages or computes on";
   }
-  return success();
+  SmallVector<Type> types = llvm::map_to_vector(
+      *scratch, [](Attribute a) { return cast<TypeAttr>(a).getValue(); });
+  return verifyTmemScratch(op, types);
 }
 
 /// `a + b * c` for byte counts, saturating instead of wrapping around, so
@@ -110,6 +114,10 @@ static int64_t getWorkgroupScratchBytes(std::optional<ArrayAttr> scratch) {
     Type type = cast<TypeAttr>(attr).getValue();
     if (auto barrier = dyn_cast<BarrierLikeType>(type)) {
       bytes = addBytes(bytes, barrier.getSharedMemoryBytes());
+      continue;
+    }
+    if (isa<TmemType>(type)) {
+      bytes = addBytes(bytes, kTmemSlotBytes);
       continue;
     }
     auto memref = cast<MemRefType>(type);

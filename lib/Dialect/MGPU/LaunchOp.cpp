@@ -9,6 +9,7 @@
 
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
+#include "mgpu/Dialect/MGPU/TensorMemory.h"
 
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -47,6 +48,8 @@ ArrayRef<int64_t> LaunchOp::getSharedScratchOffsets() {
 static int64_t getSharedEntryBytes(Type type) {
   if (auto barrier = dyn_cast<BarrierLikeType>(type))
     return barrier.getSharedMemoryBytes();
+  if (isa<TmemType>(type))
+    return kTmemSlotBytes;
   auto memref = cast<MemRefType>(type);
   return getBufferBytes(memref.getShape(), memref.getElementType()).value_or(0);
 }
@@ -166,10 +169,11 @@ LogicalResult LaunchOp::verify() {
     auto memref = dyn_cast<MemRefType>(type);
     bool buffer = memref && memref.hasStaticShape() &&
                   memref.getLayout().isIdentity() && isWorkgroupMemRef(memref);
-    if (!buffer && !isa<BarrierLikeType>(type))
+    if (!buffer && !isa<BarrierLikeType, TmemType>(type))
       return emitOpError()
              << "expects shared scratch of statically shaped, row-major "
-                "workgroup-memory buffers and barrier arrays, got "
+                "workgroup-memory buffers, barrier arrays and TMEM buffers, "
+                "got "
              << type;
     if (offset < end || offset % TargetInfo::kSharedAlignment)
       return emitOpError() << "expects shared scratch #" << i

@@ -64,7 +64,7 @@ func.func @global_in_shared_memory() {
 // -----
 
 func.func @shared_in_global_memory() {
-  // expected-error @below {{'mgpu.launch' op expects shared scratch of statically shaped, row-major workgroup-memory buffers and barrier arrays, got 'memref<4xi32>'}}
+  // expected-error @below {{'mgpu.launch' op expects shared scratch of statically shaped, row-major workgroup-memory buffers, barrier arrays and TMEM buffers, got 'memref<4xi32>'}}
   mgpu.launch grid [1] warpgroups 1 shared [memref<4xi32>] at [0] {
   ^bb0(%i: index, %wg: index, %s: memref<4xi32>):
   }

@@ -163,7 +163,7 @@ func.func @s22_scratch_type() {
 
 // Scratch buffers are statically shaped memrefs.
 func.func @scratch_dynamic() {
-  // expected-error @+1 {{'mgpu.mpmd_map' op scratch[0] must be a statically shaped memref, a !mgpu.barrier or a !mgpu.cluster_barrier, got 'memref<?xi32>'}}
+  // expected-error @+1 {{'mgpu.mpmd_map' op scratch[0] must be a statically shaped memref, a !mgpu.barrier, a !mgpu.cluster_barrier or a !mgpu.tmem, got 'memref<?xi32>'}}
   mgpu.mpmd_map meshes [#mgpu.mesh<grid = [1], grid_names = ["g12"]>] scratch [memref<?xi32>] {
   ^bb0(%s: memref<?xi32>):
   }

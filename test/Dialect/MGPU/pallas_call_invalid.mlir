@@ -260,7 +260,7 @@ func.func @s22_scratch_type() {
 
 // Scratch buffers have a static shape.
 func.func @scratch_dynamic() {
-  // expected-error @+1 {{'mgpu.pallas_call' op scratch[0] must be a statically shaped memref, a !mgpu.barrier or a !mgpu.cluster_barrier, got 'memref<?xf32, #gpu.address_space<workgroup>>'}}
+  // expected-error @+1 {{'mgpu.pallas_call' op scratch[0] must be a statically shaped memref, a !mgpu.barrier, a !mgpu.cluster_barrier or a !mgpu.tmem, got 'memref<?xf32, #gpu.address_space<workgroup>>'}}
   mgpu.pallas_call grid [8] in_specs [] out_specs []
       scratch [memref<?xf32, #gpu.address_space<workgroup>>] {
   ^bb0(%s: memref<?xf32, #gpu.address_space<workgroup>>):
@@ -272,7 +272,7 @@ func.func @scratch_dynamic() {
 
 // Scratch buffers are memrefs.
 func.func @scratch_tensor() {
-  // expected-error @+1 {{'mgpu.pallas_call' op scratch[0] must be a statically shaped memref, a !mgpu.barrier or a !mgpu.cluster_barrier, got 'tensor<8xf32>'}}
+  // expected-error @+1 {{'mgpu.pallas_call' op scratch[0] must be a statically shaped memref, a !mgpu.barrier, a !mgpu.cluster_barrier or a !mgpu.tmem, got 'tensor<8xf32>'}}
   mgpu.pallas_call grid [8] in_specs [] out_specs [] scratch [tensor<8xf32>] {
   ^bb0(%s: tensor<8xf32>):
   }

@@ -305,6 +305,7 @@ def MGPU_SemaphoreReadOp : MGPU_Op<"semaphore_read"> {
 
 include "mgpu/Dialect/MGPU/MGPUPrimitiveOps.td"
 include "mgpu/Dialect/MGPU/MGPUClusterOps.td"
+include "mgpu/Dialect/MGPU/MGPUBlackwellOps.td"
 include "mgpu/Dialect/MGPU/MGPULaunchOp.td"
 
 #endif // MGPU_DIALECT_MGPU_MGPUOPS_TD

@@ -92,6 +92,42 @@ def MGPU_ClusterBarrierType
   let genVerifyDecl = 1;
 }
 
+def MGPU_TmemType : TypeDef<MGPU_Dialect, "Tmem"> {
+  let mnemonic = "tmem";
+  let summary = "a buffer in the tensor memory of a CTA (plgpu.TMEM)";
+  let description = [{
+    A `rows x columns` buffer of 32-bit elements in the tensor memory (TMEM)
+    of each CTA on Blackwell (sm_100a): 128 rows (the TMEM lanes) and 1 to
+    512 columns of f32. It is declared as a scratch operand of a kernel, as
+    JAX declares `plgpu.TMEM((128, n), jnp.float32)`; `mgpu.tcgen05_mma`
+    accumulates into it and `mgpu.async_load_tmem` / `mgpu.async_store_tmem`
+    move it to and from registers. The TMEM scratch of a kernel is one
+    allocation of the sum of its columns rounded up to a power of two (at
+    least 32, at most 512). The CPU backend and the emulator keep it as
+    plain per-CTA memory.
+
+    ```mlir
+    !mgpu.tmem<128x128xf32>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t", "rows and columns">:$shape,
+                        "::mlir::Type":$elementType);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getRows() const { return getShape()[0]; }
+    /// TMEM columns: one per 32-bit element of a row.
+    int64_t getColumns() const { return getShape()[1]; }
+    /// The same shape as a vector or memref type.
+    ::mlir::VectorType getVectorType() const {
+      return ::mlir::VectorType::get(getShape(), getElementType());
+    }
+    ::mlir::MemRefType getMemRefType() const {
+      return ::mlir::MemRefType::get(getShape(), getElementType());
+    }
+  }];
+}
+
 /// Either kind of barrier array.
 def MGPU_AnyBarrierType
     : Type<CPred<"::llvm::isa<::mlir::mgpu::BarrierLikeType>($_self)">,

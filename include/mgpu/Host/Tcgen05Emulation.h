@@ -1,0 +1,38 @@
+//===- Tcgen05Emulation.h - Tensor memory and tcgen05 on host threads -*- C++
+//-*-===//
+//
+// The emulator's Blackwell ops (Tcgen05Emulation.cpp): a CTA's tensor
+// memory is a region of its slice of the emulated shared-memory buffer,
+// after its shared memory; an MMA is computed when it is issued, reading
+// its operands where the swizzled tiled layout puts them, so a commit is a
+// plain arrival.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGPU_HOST_TCGEN05EMULATION_H
+#define MGPU_HOST_TCGEN05EMULATION_H
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::mgpu {
+
+/// Bytes of tensor memory a CTA of `launch` uses (its mgpu.tmem_ref ops).
+int64_t getEmulatedTmemBytes(Operation *launch);
+
+/// Replaces the tcgen05_commit_arrive ops of `launch` by barrier_arrive:
+/// the MMAs they wait for completed when issued.
+void replaceTcgen05Commits(Operation *launch);
+
+/// Whether `op` is a Blackwell op the emulator rewrites here.
+bool isEmulatedTcgen05Op(Operation *op);
+
+/// Emits at `b`'s insertion point the host code of `op` (see
+/// isEmulatedTcgen05Op) and replaces its results; the caller erases it.
+/// `smem` is the emulated shared memory (memref<?xi8>) and `tmemBase` the
+/// byte offset of this CTA's tensor memory in it.
+LogicalResult emulateTcgen05Op(OpBuilder &b, Operation *op, Value smem,
+                               Value tmemBase);
+
+} // namespace mlir::mgpu
+
+#endif // MGPU_HOST_TCGEN05EMULATION_H

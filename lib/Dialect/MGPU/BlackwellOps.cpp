@@ -1,0 +1,216 @@
+//===- BlackwellOps.cpp - Tensor memory and tcgen05 MMAs ------------------===//
+//
+// The `!mgpu.tmem` type (its textual form `!mgpu.tmem<128x128xf32>` and its
+// rules), the plan of a kernel's TMEM scratch (TensorMemory.h), and the
+// verifiers of the Blackwell ops of SPEC section 8: what one tcgen05 MMA of
+// a CTA takes (M = 128, N a multiple of 16 up to 256, K a multiple of 16,
+// f16 or bf16 operands read in place from tiled, swizzled shared memory, an
+// f32 accumulator in TMEM), and the moves between TMEM and registers. The
+// column rules and their messages are JAX's (_alloc_ncols in
+// jax/experimental/mosaic/gpu/tcgen05.py).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mgpu/Dialect/MGPU/MGPURules.h"
+#include "mgpu/Dialect/MGPU/TensorMemory.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+//===----------------------------------------------------------------------===//
+// The type and the plan
+//===----------------------------------------------------------------------===//
+
+Type TmemType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type element;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
+      parser.parseType(element) || parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    ArrayRef<int64_t>(shape), element);
+}
+
+void TmemType::print(AsmPrinter &printer) const {
+  printer << '<';
+  for (int64_t size : getShape())
+    printer << size << 'x';
+  printer << getElementType() << '>';
+}
+
+LogicalResult TmemType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               ArrayRef<int64_t> shape, Type elementType) {
+  if (shape.size() != 2 || shape[0] != 128)
+    return emitError() << "tensor memory holds 128 rows (its lanes) of "
+                          "columns: expects a 128 x N buffer, got "
+                       << formatTuple(shape);
+  if (!elementType.isF32())
+    return emitError() << "tensor memory buffers hold f32 (the "
+                          "accumulators of tcgen05 MMAs), got "
+                       << elementType;
+  if (shape[1] < 1 || shape[1] > kTmemMaxColumns)
+    return emitError() << "a tensor memory buffer has 1 to " << kTmemMaxColumns
+                       << " columns, got " << shape[1];
+  return success();
+}
+
+int64_t mlir::mgpu::getTmemAllocationColumns(int64_t columns) {
+  return std::max<int64_t>(32, llvm::PowerOf2Ceil(columns));
+}
+
+SmallVector<int64_t> mlir::mgpu::getTmemColumnOffsets(ArrayRef<Type> types,
+                                                      int64_t &total) {
+  SmallVector<int64_t> offsets;
+  total = 0;
+  for (Type type : types) {
+    offsets.push_back(total);
+    if (auto tmem = dyn_cast<TmemType>(type))
+      total += tmem.getColumns();
+  }
+  return offsets;
+}
+
+int64_t mlir::mgpu::getTmemHostBytes(ArrayRef<Type> types) {
+  int64_t total = 0;
+  (void)getTmemColumnOffsets(types, total);
+  return total * 128 * 4;
+}
+
+LogicalResult mlir::mgpu::verifyTmemScratch(Operation *op,
+                                            ArrayRef<Type> types) {
+  int64_t total = 0;
+  (void)getTmemColumnOffsets(types, total);
+  if (!total)
+    return success();
+  int64_t columns = getTmemAllocationColumns(total);
+  if (columns > kTmemMaxColumns)
+    return op->emitOpError()
+           << "After rounding up, got " << columns
+           << " columns, exceeding the limit of " << kTmemMaxColumns;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Ops
+//===----------------------------------------------------------------------===//
+
+/// An operand read in place: tiled, swizzled, and for `a` 128 rows (for `b`
+/// K rows, or all N rows when transposed) in evenly spaced 8-row groups.
+static LogicalResult verifyTiledOperand(Tcgen05MmaOp op, StringRef name,
+                                        Type type, ArrayAttr transforms,
+                                        int64_t span) {
+  if (!transforms)
+    return op.emitOpError()
+           << "expects " << name << "_transforms: the tensor cores read "
+           << name
+           << " in place, in a tiled buffer with the 128-byte swizzle "
+              "([#mgpu.tile<[R, C]>, #mgpu.swizzle<128>])";
+  FailureOr<TiledOperand> tiled = getTiledOperand(op, name, type, transforms);
+  if (failed(tiled))
+    return failure();
+  if (tiled->transposed)
+    span = cast<ShapedType>(type).getDimSize(1);
+  if (!getTiledGroupStride(*tiled, span))
+    return op.emitOpError()
+           << "expects the 8-row groups the MMA reads of " << name
+           << " to be evenly spaced: tiles of 8 rows, of a multiple of " << span
+           << " rows, or one tile per row of tiles; got tiles of "
+           << tiled->tiling.rows << " rows, "
+           << tiled->width / tiled->tiling.cols << " per row";
+  return success();
+}
+
+LogicalResult Tcgen05MmaOp::verify() {
+  if (failed(verifyInsideKernel(*this)))
+    return failure();
+  auto accType = cast<TmemType>(getAcc().getType());
+  auto aType = cast<MemRefType>(getA().getType());
+  auto bType = cast<MemRefType>(getB().getType());
+  if (aType.getElementType() != bType.getElementType())
+    return emitOpError() << "expects a and b of the same element type, got "
+                         << aType.getElementType() << " and "
+                         << bType.getElementType();
+  if (!isWorkgroupMemRef(aType) || !isWorkgroupMemRef(bType))
+    return emitOpError() << "expects a and b in shared memory "
+                            "(#gpu.address_space<workgroup>), got "
+                         << aType << " and " << bType;
+  if (!aType.hasStaticShape() || !bType.hasStaticShape())
+    return emitOpError() << "expects statically shaped operands";
+  int64_t m = accType.getRows(), n = accType.getColumns();
+  int64_t k = aType.getDimSize(1);
+  if (aType.getDimSize(0) != m || bType.getDimSize(0) != k ||
+      bType.getDimSize(1) != n)
+    return emitOpError() << "expects a (M x K) x b (K x N) + acc (M x N), "
+                            "got a "
+                         << formatTuple(aType.getShape()) << ", b "
+                         << formatTuple(bType.getShape()) << ", acc "
+                         << formatTuple(accType.getShape());
+  if (n % 16 || n > 256)
+    return emitOpError() << "expects N to be a multiple of 16 up to 256, got "
+                         << n;
+  if (k % 16)
+    return emitOpError() << "expects K to be a multiple of 16 for "
+                         << aType.getElementType() << " inputs, got " << k;
+  if (failed(verifyTiledOperand(*this, "a", aType, getATransformsAttr(), m)) ||
+      failed(verifyTiledOperand(*this, "b", bType, getBTransformsAttr(), 16)))
+    return failure();
+  return success();
+}
+
+LogicalResult Tcgen05CommitArriveOp::verify() {
+  if (failed(verifyInsideKernel(*this)))
+    return failure();
+  std::optional<int64_t> index = getConstantIntValue(getIndex());
+  if (index && (*index < 0 || *index >= getBarrier().getType().getCount()))
+    return emitOpError() << "barrier index " << *index
+                         << " is out of range for " << getBarrier().getType()
+                         << " (count " << getBarrier().getType().getCount()
+                         << ")";
+  return success();
+}
+
+/// A move between TMEM and registers: the vector has the buffer's shape.
+static LogicalResult verifyTmemMove(Operation *op, VectorType vector,
+                                    TmemType tmem) {
+  if (failed(verifyInsideKernel(op)))
+    return failure();
+  if (vector != tmem.getVectorType())
+    return op->emitOpError() << "moves a whole tensor memory buffer: expects "
+                             << vector << " to be " << tmem.getVectorType();
+  return success();
+}
+
+LogicalResult AsyncLoadTmemOp::verify() {
+  return verifyTmemMove(*this, getResult().getType(), getSrc().getType());
+}
+
+LogicalResult AsyncStoreTmemOp::verify() {
+  return verifyTmemMove(*this, getValue().getType(), getDst().getType());
+}
+
+LogicalResult WaitLoadTmemOp::verify() { return verifyInsideKernel(*this); }
+
+/// An allocation of JAX's exact form: a power of two in [32, 512].
+static LogicalResult verifyAllocationColumns(Operation *op, int64_t columns) {
+  if (!llvm::isPowerOf2_64(columns) || columns < 32 ||
+      columns > kTmemMaxColumns)
+    return op->emitOpError()
+           << "ncols must be a power of 2 and within [32, 512], got: "
+           << columns;
+  return success();
+}
+
+LogicalResult TmemAllocOp::verify() {
+  return verifyAllocationColumns(*this, getColumns());
+}
+
+LogicalResult TmemDeallocOp::verify() {
+  return verifyAllocationColumns(*this, getColumns());
+}

@@ -1,0 +1,401 @@
+//===- Tcgen05ToNVVM.cpp - Tensor memory and tcgen05 on the GPU -----------===//
+//
+// See the header. A TMEM buffer is its 32-bit tensor-memory address (TMEM
+// lane in the high half, column in the low half) as an `!llvm.ptr<6>`. The
+// conventions are the PTX ISA's (tcgen05): a shared-memory descriptor holds
+// the start address, the leading and stride byte offsets (divided by 16, as
+// for wgmma, whose canonical layouts tcgen05 shares), the fixed version
+// 0b001 at bit 46 and the swizzle mode at bits 61-63 (2: 128 bytes); the
+// instruction descriptor of kind::f16 holds the accumulator type (bits 4-5,
+// 1: f32), the input types (bits 7-9 and 10-12, 1: bf16), whether b is
+// N-major (bit 16), N / 8 (bits 17-22) and M / 16 (bits 24-28).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tcgen05ToNVVM.h"
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mgpu/Dialect/MGPU/MGPURules.h"
+#include "mgpu/KernelForm/IndexArithmetic.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+namespace {
+
+constexpr unsigned kSharedSpace = 3, kTensorSpace = 6;
+/// The K of one tcgen05.mma of kind::f16.
+constexpr int64_t kStep = 16;
+/// The most 32-bit columns one tcgen05.ld / st of shape 32x32b moves.
+constexpr int64_t kMaxMoveColumns = 128;
+
+Value i32(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, v, 32);
+}
+Value i64(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, v, 64);
+}
+
+NVVM::CTAGroupKindAttr ctaGroup1(OpBuilder &b) {
+  return NVVM::CTAGroupKindAttr::get(b.getContext(), NVVM::CTAGroupKind::CTA_1);
+}
+
+/// The shared-memory address (as i64) of element `element` of `memref`.
+Value sharedAddress(OpBuilder &b, Location loc, Value memref, Value element) {
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+      b, loc, metadata.getBaseBuffer());
+  int64_t bytes =
+      cast<MemRefType>(memref.getType()).getElementTypeBitWidth() / 8;
+  Value offset = arith::AddIOp::create(b, loc, metadata.getOffset(), element);
+  Value address = arith::AddIOp::create(
+      b, loc, base,
+      arith::MulIOp::create(b, loc, offset, indexConstant(b, loc, bytes)));
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+}
+
+Value sharedPointer(OpBuilder &b, Location loc, Value memref, Value element) {
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), kSharedSpace),
+      sharedAddress(b, loc, memref, element));
+}
+
+/// The TMEM address `tmem` moved by `lanes` TMEM lanes and `columns`.
+Value tmemAt(OpBuilder &b, Location loc, Value tmem, Value lanes,
+             int64_t columns) {
+  Value bits = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), tmem);
+  bits = arith::AddIOp::create(
+      b, loc, bits,
+      arith::AddIOp::create(
+          b, loc, arith::ShLIOp::create(b, loc, lanes, i32(b, loc, 16)),
+          i32(b, loc, columns)));
+  return LLVM::IntToPtrOp::create(b, loc, tmem.getType(), bits);
+}
+
+template <typename OpTy>
+struct Tcgen05Pattern : public OpConversionPattern<OpTy> {
+  Tcgen05Pattern(const TypeConverter &converter, MLIRContext *ctx,
+                 bool blackwell)
+      : OpConversionPattern<OpTy>(converter, ctx), blackwell(blackwell) {}
+
+  /// The chip has no tcgen05: an error at the op.
+  LogicalResult unsupported(OpTy op) const {
+    return op.emitOpError()
+           << "needs Blackwell's tensor cores (tcgen05, tensor memory): "
+              "compile for chip=sm_100a";
+  }
+
+  bool blackwell;
+};
+
+/// tmem_alloc -> tcgen05.alloc of the columns into the slot, then
+/// tcgen05.relinquish_alloc_permit (the first warp runs it).
+struct TmemAllocToNVVM : public Tcgen05Pattern<TmemAllocOp> {
+  using Tcgen05Pattern::Tcgen05Pattern;
+  LogicalResult
+  matchAndRewrite(TmemAllocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!blackwell)
+      return unsupported(op);
+    Location loc = op.getLoc();
+    NVVM::Tcgen05AllocOp::create(rewriter, loc,
+                                 sharedPointer(rewriter, loc, adaptor.getSlot(),
+                                               indexConstant(rewriter, loc, 0)),
+                                 i32(rewriter, loc, op.getColumns()),
+                                 ctaGroup1(rewriter));
+    NVVM::Tcgen05RelinquishAllocPermitOp::create(rewriter, loc,
+                                                 ctaGroup1(rewriter));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The TMEM address that tcgen05.alloc wrote to `slot`, moved `columns`.
+Value loadTmemAddress(OpBuilder &b, Location loc, Value slot, int64_t columns) {
+  Value bits = memref::LoadOp::create(b, loc, slot,
+                                      ValueRange{indexConstant(b, loc, 0)});
+  bits = arith::AddIOp::create(b, loc, bits, i32(b, loc, columns));
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), kTensorSpace), bits);
+}
+
+/// tmem_dealloc -> tcgen05.dealloc of the allocation at the slot's address.
+struct TmemDeallocToNVVM : public Tcgen05Pattern<TmemDeallocOp> {
+  using Tcgen05Pattern::Tcgen05Pattern;
+  LogicalResult
+  matchAndRewrite(TmemDeallocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!blackwell)
+      return unsupported(op);
+    Location loc = op.getLoc();
+    NVVM::Tcgen05DeallocOp::create(
+        rewriter, loc, loadTmemAddress(rewriter, loc, adaptor.getSlot(), 0),
+        i32(rewriter, loc, op.getColumns()), ctaGroup1(rewriter));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// tmem_ref -> the slot's address plus the buffer's column offset.
+struct TmemRefToNVVM : public Tcgen05Pattern<TmemRefOp> {
+  using Tcgen05Pattern::Tcgen05Pattern;
+  LogicalResult
+  matchAndRewrite(TmemRefOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!blackwell)
+      return unsupported(op);
+    rewriter.replaceOp(op,
+                       loadTmemAddress(rewriter, op.getLoc(), adaptor.getSlot(),
+                                       op.getColumnOffset()));
+    return success();
+  }
+};
+
+/// The descriptors of a tiled operand, one per K step (see
+/// DistributeContractions.cpp for wgmma's, whose layout rules these
+/// share).
+struct Descriptors {
+  Value base;
+  int64_t origin = 0, leading = 0, stride = 0;
+  SwizzledTiling tiling;
+  int64_t tilesPerRow = 0;
+  bool kMajor = true;
+
+  Value at(OpBuilder &b, Location loc, int64_t step) const {
+    int64_t offset = origin;
+    if (kMajor) {
+      int64_t col = step * kStep;
+      offset += (col / tiling.cols) * tiling.tileBytes() +
+                (col % tiling.cols) * tiling.elementBytes;
+    } else {
+      int64_t row = step * kStep;
+      offset += (row / tiling.rows) * tilesPerRow * tiling.tileBytes() +
+                (row % tiling.rows) * SwizzledTiling::kSwizzleBytes;
+    }
+    Value address = arith::AddIOp::create(b, loc, base, i64(b, loc, offset));
+    Value start = arith::ShRUIOp::create(
+        b, loc, arith::AndIOp::create(b, loc, address, i64(b, loc, 0x3ffff)),
+        i64(b, loc, 4));
+    uint64_t fields = (uint64_t(leading >> 4) << 16) |
+                      (uint64_t(stride >> 4) << 32) | (uint64_t(1) << 46) |
+                      (uint64_t(2) << 61);
+    return arith::OrIOp::create(b, loc, start,
+                                i64(b, loc, static_cast<int64_t>(fields)));
+  }
+};
+
+Descriptors getDescriptors(OpBuilder &b, Tcgen05MmaOp op, Value operand,
+                           Type originalType, ArrayAttr transforms, bool isA) {
+  FailureOr<TiledOperand> tiled =
+      getTiledOperand(op, isA ? "a" : "b", originalType, transforms);
+  assert(succeeded(tiled) && "verified tiled operand");
+  Descriptors d;
+  d.tiling = tiled->tiling;
+  d.tilesPerRow = tiled->width / tiled->tiling.cols;
+  d.origin =
+      getSwizzledByteOffset(d.tiling, tiled->width, tiled->row, tiled->col);
+  Location loc = op.getLoc();
+  d.base = arith::IndexCastOp::create(
+      b, loc, b.getI64Type(),
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand));
+  int64_t span = isA ? 128
+                 : tiled->transposed
+                     ? cast<ShapedType>(originalType).getDimSize(1)
+                     : kStep;
+  d.stride = *getTiledGroupStride(*tiled, span);
+  d.kMajor = isA || tiled->transposed;
+  d.leading = d.kMajor ? 16 : d.tiling.tileBytes();
+  return d;
+}
+
+/// tcgen05_mma -> tcgen05.fence::after_thread_sync, then one
+/// tcgen05.mma.cta_group::1.kind::f16 per K step of 16, the first one
+/// adding to the accumulator only with `accumulate` (the distribution puts
+/// the op on lane 0: one thread issues).
+struct Tcgen05MmaToNVVM : public Tcgen05Pattern<Tcgen05MmaOp> {
+  using Tcgen05Pattern::Tcgen05Pattern;
+  LogicalResult
+  matchAndRewrite(Tcgen05MmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!blackwell)
+      return unsupported(op);
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Descriptors a = getDescriptors(rewriter, op, adaptor.getA(),
+                                   op.getA().getType(), op.getATransformsAttr(),
+                                   /*isA=*/true);
+    Descriptors b = getDescriptors(rewriter, op, adaptor.getB(),
+                                   op.getB().getType(), op.getBTransformsAttr(),
+                                   /*isA=*/false);
+    TmemType accType = op.getAcc().getType();
+    bool bf16 = isa<BFloat16Type>(
+        cast<MemRefType>(op.getA().getType()).getElementType());
+    uint32_t idesc = (1u << 4) | (uint32_t(bf16) << 7) |
+                     (uint32_t(bf16) << 10) | (uint32_t(!b.kMajor) << 16) |
+                     (uint32_t(accType.getColumns() >> 3) << 17) |
+                     (uint32_t(accType.getRows() >> 4) << 24);
+    Value instr = i32(rewriter, loc, static_cast<int32_t>(idesc));
+    Value accumulate =
+        adaptor.getAccumulate()
+            ? adaptor.getAccumulate()
+            : Value(arith::ConstantIntOp::create(rewriter, loc, 1, 1));
+    Value always = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
+    NVVM::Tcgen05FenceOp::create(rewriter, loc,
+                                 NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    int64_t k = cast<MemRefType>(op.getA().getType()).getDimSize(1);
+    for (int64_t step = 0; step < k / kStep; ++step)
+      NVVM::Tcgen05MMAOp::create(
+          rewriter, loc,
+          NVVM::Tcgen05MMAKindAttr::get(ctx, NVVM::Tcgen05MMAKind::F16),
+          ctaGroup1(rewriter),
+          NVVM::Tcgen05MMACollectorOpAttr::get(
+              ctx, NVVM::Tcgen05MMACollectorOp::DISCARD),
+          UnitAttr(), adaptor.getAcc(), a.at(rewriter, loc, step),
+          b.at(rewriter, loc, step), instr, step ? always : accumulate, Value(),
+          Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// tcgen05_commit_arrive -> tcgen05.commit.cta_group::1.mbarrier::arrive::one
+/// on the barrier (lane 0, the thread that issued the MMAs).
+struct Tcgen05CommitArriveToNVVM
+    : public Tcgen05Pattern<Tcgen05CommitArriveOp> {
+  using Tcgen05Pattern::Tcgen05Pattern;
+  LogicalResult
+  matchAndRewrite(Tcgen05CommitArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!blackwell)
+      return unsupported(op);
+    Location loc = op.getLoc();
+    NVVM::Tcgen05CommitOp::create(
+        rewriter, loc,
+        sharedPointer(rewriter, loc, adaptor.getBarrier(), adaptor.getIndex()),
+        Value(), ctaGroup1(rewriter));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The columns of the next tcgen05.ld / st of a row with `left` columns
+/// to go: a power of two (its .x{n}), at most 128.
+int64_t getMoveColumns(int64_t left) {
+  return std::min<int64_t>(kMaxMoveColumns, llvm::bit_floor(uint64_t(left)));
+}
+
+/// The TMEM address of this lane's row: warp w of the warpgroup reaches
+/// TMEM lanes 32w to 32w + 31, the lane its own (row is the lane).
+Value rowAddress(OpBuilder &b, Location loc, Value tmem, Value row,
+                 int64_t column) {
+  Value warpRow = arith::IndexCastOp::create(
+      b, loc, b.getI32Type(),
+      arith::MulIOp::create(
+          b, loc,
+          arith::DivUIOp::create(b, loc, row, indexConstant(b, loc, 32)),
+          indexConstant(b, loc, 32)));
+  return tmemAt(b, loc, tmem, warpRow, column);
+}
+
+/// tmem_lane_load -> tcgen05.ld.sync.aligned.32x32b.x{n} per power-of-two
+/// piece of at most 128 columns,
+/// then tcgen05.wait::ld.
+struct TmemLaneLoadToNVVM : public Tcgen05Pattern<TmemLaneLoadOp> {
+  using Tcgen05Pattern::Tcgen05Pattern;
+  LogicalResult
+  matchAndRewrite(TmemLaneLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!blackwell)
+      return unsupported(op);
+    Location loc = op.getLoc();
+    VectorType type = op.getType();
+    int64_t columns = type.getNumElements();
+    Value result = arith::ConstantOp::create(rewriter, loc, type,
+                                             rewriter.getZeroAttr(type));
+    auto shape = NVVM::Tcgen05LdStShapeAttr::get(
+        rewriter.getContext(), NVVM::Tcgen05LdStShape::SHAPE_32X32B);
+    for (int64_t first = 0, count; first < columns; first += count) {
+      count = getMoveColumns(columns - first);
+      Value bits = NVVM::Tcgen05LdOp::create(
+          rewriter, loc, VectorType::get({count}, rewriter.getI32Type()),
+          UnitAttr(), shape,
+          rowAddress(rewriter, loc, adaptor.getSrc(), adaptor.getRow(), first),
+          Value());
+      Value chunk = vector::BitCastOp::create(
+          rewriter, loc, VectorType::get({count}, rewriter.getF32Type()), bits);
+      result = vector::InsertStridedSliceOp::create(rewriter, loc, chunk,
+                                                    result, first, 1);
+    }
+    NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::LOAD);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// tmem_lane_store -> tcgen05.st.sync.aligned.32x32b.x{n} per power-of-two
+/// piece of at most 128 columns,
+/// tcgen05.wait::st, then tcgen05.fence::before_thread_sync so that the
+/// barrier that follows orders the stores before an MMA.
+struct TmemLaneStoreToNVVM : public Tcgen05Pattern<TmemLaneStoreOp> {
+  using Tcgen05Pattern::Tcgen05Pattern;
+  LogicalResult
+  matchAndRewrite(TmemLaneStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!blackwell)
+      return unsupported(op);
+    Location loc = op.getLoc();
+    int64_t columns = op.getValue().getType().getNumElements();
+    auto shape = NVVM::Tcgen05LdStShapeAttr::get(
+        rewriter.getContext(), NVVM::Tcgen05LdStShape::SHAPE_32X32B);
+    for (int64_t first = 0, count; first < columns; first += count) {
+      count = getMoveColumns(columns - first);
+      Value chunk = vector::ExtractStridedSliceOp::create(
+          rewriter, loc, adaptor.getValue(), first, count, 1);
+      Value bits = vector::BitCastOp::create(
+          rewriter, loc, VectorType::get({count}, rewriter.getI32Type()),
+          chunk);
+      NVVM::Tcgen05StOp::create(
+          rewriter, loc, UnitAttr(), shape,
+          rowAddress(rewriter, loc, adaptor.getDst(), adaptor.getRow(), first),
+          bits, Value());
+    }
+    NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::STORE);
+    NVVM::Tcgen05FenceOp::create(rewriter, loc,
+                                 NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// wait_load_tmem -> nothing: each lane load already waited.
+struct WaitLoadTmemToNVVM : public Tcgen05Pattern<WaitLoadTmemOp> {
+  using Tcgen05Pattern::Tcgen05Pattern;
+  LogicalResult
+  matchAndRewrite(WaitLoadTmemOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::mgpu::populateTcgen05ToNVVMPatterns(const TypeConverter &converter,
+                                               RewritePatternSet &patterns,
+                                               bool blackwell) {
+  patterns.add<TmemAllocToNVVM, TmemDeallocToNVVM, TmemRefToNVVM,
+               Tcgen05MmaToNVVM, Tcgen05CommitArriveToNVVM, TmemLaneLoadToNVVM,
+               TmemLaneStoreToNVVM, WaitLoadTmemToNVVM>(
+      converter, patterns.getContext(), blackwell);
+}
+
+void mlir::mgpu::configureTcgen05ToNVVMLegality(ConversionTarget &target) {
+  target.addIllegalOp<TmemAllocOp, TmemDeallocOp, TmemRefOp, Tcgen05MmaOp,
+                      Tcgen05CommitArriveOp, TmemLaneLoadOp, TmemLaneStoreOp,
+                      WaitLoadTmemOp>();
+}

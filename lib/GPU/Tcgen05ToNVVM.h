@@ -1,0 +1,26 @@
+//===- Tcgen05ToNVVM.h - Tensor memory and tcgen05 on the GPU ---*- C++ -*-===//
+//
+// The Blackwell part of --mgpu-primitives-to-nvvm (Tcgen05ToNVVM.cpp): TMEM
+// allocation, tcgen05 MMAs with their shared-memory and instruction
+// descriptors, commits, and the lane moves between TMEM and registers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGPU_LIB_GPU_TCGEN05TONVVM_H
+#define MGPU_LIB_GPU_TCGEN05TONVVM_H
+
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::mgpu {
+
+/// Adds the patterns; `blackwell` says whether the chip has tcgen05
+/// (sm_100a): if not, the ops are errors that say so.
+void populateTcgen05ToNVVMPatterns(const TypeConverter &converter,
+                                   RewritePatternSet &patterns, bool blackwell);
+
+/// Marks the ops the patterns rewrite illegal.
+void configureTcgen05ToNVVMLegality(ConversionTarget &target);
+
+} // namespace mlir::mgpu
+
+#endif // MGPU_LIB_GPU_TCGEN05TONVVM_H

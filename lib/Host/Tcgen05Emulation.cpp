@@ -1,0 +1,208 @@
+//===- Tcgen05Emulation.cpp - Tensor memory and tcgen05 on host threads ---===//
+//
+// See the header. TMEM buffers are row-major f32 views of the CTA's tensor
+// memory region, at 512 bytes per column of their column offset; the lane
+// moves are vector loads and stores of one row. An MMA runs on the lane that
+// issues it (the distribution puts it under lane 0) and reads a and b
+// element by element at the byte offsets of their buffers' tiled, 128-byte
+// swizzled layout, as TMA wrote them, summing in f32 in k order like every
+// other backend (WgmmaSemantics.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Host/Tcgen05Emulation.h"
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mgpu/Dialect/MGPU/MGPURules.h"
+#include "mgpu/Dialect/MGPU/WgmmaSemantics.h"
+#include "mgpu/KernelForm/IndexArithmetic.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+static constexpr int64_t kColumnBytes = 128 * 4;
+
+int64_t mlir::mgpu::getEmulatedTmemBytes(Operation *launch) {
+  int64_t columns = 0;
+  launch->walk([&](TmemRefOp ref) {
+    columns = std::max(columns, static_cast<int64_t>(ref.getColumnOffset()) +
+                                    ref.getType().getColumns());
+  });
+  return columns * kColumnBytes;
+}
+
+void mlir::mgpu::replaceTcgen05Commits(Operation *launch) {
+  launch->walk([](Tcgen05CommitArriveOp commit) {
+    OpBuilder b(commit);
+    BarrierArriveOp::create(b, commit.getLoc(), commit.getBarrier(),
+                            commit.getIndex());
+    commit.erase();
+  });
+}
+
+bool mlir::mgpu::isEmulatedTcgen05Op(Operation *op) {
+  return isa<TmemAllocOp, TmemDeallocOp, TmemRefOp, Tcgen05MmaOp,
+             TmemLaneLoadOp, TmemLaneStoreOp, WaitLoadTmemOp>(op);
+}
+
+/// The host buffer of a TMEM value (the view a tmem_ref became).
+static Value getStorage(Value tmem) {
+  auto cast = tmem.getDefiningOp<UnrealizedConversionCastOp>();
+  return cast ? cast.getInputs()[0] : Value();
+}
+
+namespace {
+/// Element reads of a tiled, swizzled operand.
+struct SwizzledReader {
+  TiledOperand tiled;
+  Value flat;
+
+  /// Element (`row`, `col`) of the buffer, relative to the view's origin.
+  Value load(OpBuilder &b, Location loc, Value row, Value col) const {
+    const SwizzledTiling &t = tiled.tiling;
+    auto c = [&](int64_t v) { return indexConstant(b, loc, v); };
+    auto add = [&](Value x, Value y) -> Value {
+      return arith::AddIOp::create(b, loc, x, y);
+    };
+    auto mul = [&](Value x, int64_t y) -> Value {
+      return arith::MulIOp::create(b, loc, x, c(y));
+    };
+    auto div = [&](Value x, int64_t y) -> Value {
+      return arith::DivUIOp::create(b, loc, x, c(y));
+    };
+    auto rem = [&](Value x, int64_t y) -> Value {
+      return arith::RemUIOp::create(b, loc, x, c(y));
+    };
+    Value r = add(row, c(tiled.row)), k = add(col, c(tiled.col));
+    Value tile = add(mul(div(r, t.rows), tiled.width / t.cols), div(k, t.cols));
+    Value inRow = mul(rem(k, t.cols), t.elementBytes);
+    Value rr = rem(r, t.rows);
+    Value chunk = arith::XOrIOp::create(b, loc, div(inRow, 16), rem(rr, 8));
+    Value bytes = add(
+        add(mul(tile, t.tileBytes()), mul(rr, SwizzledTiling::kSwizzleBytes)),
+        add(mul(chunk, 16), rem(inRow, 16)));
+    return memref::LoadOp::create(b, loc, flat,
+                                  ValueRange{div(bytes, t.elementBytes)});
+  }
+};
+} // namespace
+
+/// A reader of `operand` of `op` (a or b) through a flat view of its whole
+/// buffer.
+static FailureOr<SwizzledReader> getReader(OpBuilder &b, Tcgen05MmaOp op,
+                                           StringRef name, Value operand,
+                                           ArrayAttr transforms) {
+  FailureOr<TiledOperand> tiled =
+      getTiledOperand(op, name, operand.getType(), transforms);
+  if (failed(tiled))
+    return failure();
+  auto type = cast<MemRefType>(operand.getType());
+  // The buffer's tile rows up to the view's end.
+  int64_t rows = tiled->row +
+                 (tiled->transposed ? type.getDimSize(1) : type.getDimSize(0));
+  rows = llvm::alignTo(rows, tiled->tiling.rows);
+  int64_t elements = rows * tiled->width;
+  Location loc = op.getLoc();
+  Value flat = memref::ReinterpretCastOp::create(
+      b, loc, MemRefType::get({elements}, type.getElementType()), operand,
+      /*offset=*/0, ArrayRef<int64_t>{elements}, ArrayRef<int64_t>{1});
+  return SwizzledReader{*tiled, flat};
+}
+
+static LogicalResult emulateMma(OpBuilder &b, Tcgen05MmaOp op) {
+  Location loc = op.getLoc();
+  Value acc = getStorage(op.getAcc());
+  if (!acc)
+    return op.emitOpError() << "cannot be emulated: its accumulator is not "
+                               "a TMEM scratch buffer of the launch";
+  FailureOr<SwizzledReader> a =
+      getReader(b, op, "a", op.getA(), op.getATransformsAttr());
+  FailureOr<SwizzledReader> bReader =
+      getReader(b, op, "b", op.getB(), op.getBTransformsAttr());
+  if (failed(a) || failed(bReader))
+    return failure();
+  TmemType accType = op.getAcc().getType();
+  int64_t k = cast<MemRefType>(op.getA().getType()).getDimSize(1);
+  Value zero = indexConstant(b, loc, 0), one = indexConstant(b, loc, 1);
+  Value accumulate = op.getAccumulate()
+                         ? op.getAccumulate()
+                         : Value(arith::ConstantIntOp::create(b, loc, 1, 1));
+  scf::buildLoopNest(
+      b, loc, ValueRange{zero, zero},
+      ValueRange{indexConstant(b, loc, accType.getRows()),
+                 indexConstant(b, loc, accType.getColumns())},
+      ValueRange{one, one}, [&](OpBuilder &nb, Location l, ValueRange ivs) {
+        Value i = ivs[0], j = ivs[1];
+        Value old = memref::LoadOp::create(nb, l, acc, ivs);
+        Value start = arith::SelectOp::create(
+            nb, l, accumulate, old,
+            arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(0)));
+        auto steps =
+            scf::ForOp::create(nb, l, zero, indexConstant(nb, l, k), one,
+                               ValueRange{buildWgmmaStart(nb, l, start)});
+        OpBuilder::InsertionGuard guard(nb);
+        nb.setInsertionPointToStart(steps.getBody());
+        Value kk = steps.getInductionVar();
+        Value x = a->load(nb, l, i, kk);
+        Value y = bReader->tiled.transposed ? bReader->load(nb, l, j, kk)
+                                            : bReader->load(nb, l, kk, j);
+        scf::YieldOp::create(
+            nb, l,
+            buildWgmmaAccumulate(nb, l, steps.getRegionIterArgs()[0], x, y));
+        nb.setInsertionPointAfter(steps);
+        memref::StoreOp::create(
+            nb, l, buildWgmmaFinish(nb, l, steps.getResult(0), nb.getF32Type()),
+            acc, ivs);
+      });
+  return success();
+}
+
+LogicalResult mlir::mgpu::emulateTcgen05Op(OpBuilder &b, Operation *op,
+                                           Value smem, Value tmemBase) {
+  Location loc = op->getLoc();
+  if (auto ref = dyn_cast<TmemRefOp>(op)) {
+    Value shift = arith::AddIOp::create(
+        b, loc, tmemBase,
+        indexConstant(b, loc, ref.getColumnOffset() * kColumnBytes));
+    Value view = memref::ViewOp::create(b, loc, ref.getType().getMemRefType(),
+                                        smem, shift, ValueRange());
+    ref.getResult().replaceAllUsesWith(
+        UnrealizedConversionCastOp::create(b, loc, ref.getType(), view)
+            .getResult(0));
+    return success();
+  }
+  if (auto mma = dyn_cast<Tcgen05MmaOp>(op))
+    return emulateMma(b, mma);
+  auto rowOf = [&](Value tmem, Value row) -> FailureOr<SmallVector<Value>> {
+    Value storage = getStorage(tmem);
+    if (!storage)
+      return op->emitOpError() << "cannot be emulated: its buffer is not a "
+                                  "TMEM scratch buffer of the launch";
+    return SmallVector<Value>{storage, row, indexConstant(b, loc, 0)};
+  };
+  if (auto load = dyn_cast<TmemLaneLoadOp>(op)) {
+    FailureOr<SmallVector<Value>> at = rowOf(load.getSrc(), load.getRow());
+    if (failed(at))
+      return failure();
+    load.getResult().replaceAllUsesWith(
+        vector::LoadOp::create(b, loc, load.getType(), (*at)[0],
+                               ValueRange{(*at)[1], (*at)[2]})
+            .getResult());
+    return success();
+  }
+  if (auto store = dyn_cast<TmemLaneStoreOp>(op)) {
+    FailureOr<SmallVector<Value>> at = rowOf(store.getDst(), store.getRow());
+    if (failed(at))
+      return failure();
+    vector::StoreOp::create(b, loc, store.getValue(), (*at)[0],
+                            ValueRange{(*at)[1], (*at)[2]});
+    return success();
+  }
+  // tmem_alloc, tmem_dealloc: the region is the CTA's for the whole launch;
+  // wait_load_tmem: the loads were done when issued.
+  return success();
+}

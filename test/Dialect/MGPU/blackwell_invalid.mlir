@@ -1,0 +1,151 @@
+// RUN: mgpu-opt %s -split-input-file -verify-diagnostics
+
+// The rules of the Blackwell ops (SPEC section 8, docs/SPEC-additions.md):
+// TMEM buffers and their columns (JAX's words for the allocation), the
+// shapes and types of tcgen05_mma, its operands read in place, barrier
+// indices, whole-buffer TMEM moves, and all of them only in kernels.
+
+// expected-error @below {{tensor memory holds 128 rows (its lanes) of columns: expects a 128 x N buffer, got (64, 128)}}
+func.func private @rows(!mgpu.tmem<64x128xf32>)
+
+// -----
+
+// expected-error @below {{tensor memory buffers hold f32 (the accumulators of tcgen05 MMAs), got 'f16'}}
+func.func private @element(!mgpu.tmem<128x128xf16>)
+
+// -----
+
+// expected-error @below {{a tensor memory buffer has 1 to 512 columns, got 1024}}
+func.func private @columns(!mgpu.tmem<128x1024xf32>)
+
+// -----
+
+func.func @too_much_tmem() {
+  // expected-error @below {{'mgpu.pallas_call' op After rounding up, got 1024 columns, exceeding the limit of 512}}
+  mgpu.pallas_call grid [1] in_specs [] out_specs []
+      scratch [!mgpu.tmem<128x512xf32>, !mgpu.tmem<128x32xf32>] {
+  ^bb0(%t0: !mgpu.tmem<128x512xf32>, %t1: !mgpu.tmem<128x32xf32>):
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+#t = [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]
+func.func @n_not_16(%a: memref<128x64xf16, #s>, %b: memref<64x24xf16, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] scratch [!mgpu.tmem<128x24xf32>] {
+  ^bb0(%acc: !mgpu.tmem<128x24xf32>):
+    // expected-error @below {{'mgpu.tcgen05_mma' op expects N to be a multiple of 16 up to 256, got 24}}
+    mgpu.tcgen05_mma %acc, %a, %b a_transforms #t b_transforms #t
+        : !mgpu.tmem<128x24xf32>, memref<128x64xf16, #s>, memref<64x24xf16, #s>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+#t = [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>]
+func.func @k_not_16(%a: memref<128x8xf16, #s>, %b: memref<8x64xf16, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] scratch [!mgpu.tmem<128x64xf32>] {
+  ^bb0(%acc: !mgpu.tmem<128x64xf32>):
+    // expected-error @below {{'mgpu.tcgen05_mma' op expects K to be a multiple of 16 for 'f16' inputs, got 8}}
+    mgpu.tcgen05_mma %acc, %a, %b a_transforms #t b_transforms #t
+        : !mgpu.tmem<128x64xf32>, memref<128x8xf16, #s>, memref<8x64xf16, #s>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+func.func @no_transforms(%a: memref<128x64xbf16, #s>, %b: memref<64x64xbf16, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] scratch [!mgpu.tmem<128x64xf32>] {
+  ^bb0(%acc: !mgpu.tmem<128x64xf32>):
+    // expected-error @below {{'mgpu.tcgen05_mma' op expects a_transforms: the tensor cores read a in place, in a tiled buffer with the 128-byte swizzle ([#mgpu.tile<[R, C]>, #mgpu.swizzle<128>])}}
+    mgpu.tcgen05_mma %acc, %a, %b
+        : !mgpu.tmem<128x64xf32>, memref<128x64xbf16, #s>, memref<64x64xbf16, #s>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+#t = [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]
+func.func @mixed_types(%a: memref<128x64xbf16, #s>, %b: memref<64x64xf16, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] scratch [!mgpu.tmem<128x64xf32>] {
+  ^bb0(%acc: !mgpu.tmem<128x64xf32>):
+    // expected-error @below {{'mgpu.tcgen05_mma' op expects a and b of the same element type, got 'bf16' and 'f16'}}
+    mgpu.tcgen05_mma %acc, %a, %b a_transforms #t b_transforms #t
+        : !mgpu.tmem<128x64xf32>, memref<128x64xbf16, #s>, memref<64x64xf16, #s>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+#t = [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]
+func.func @shapes(%a: memref<128x64xbf16, #s>, %b: memref<64x64xbf16, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] scratch [!mgpu.tmem<128x128xf32>] {
+  ^bb0(%acc: !mgpu.tmem<128x128xf32>):
+    // expected-error @below {{'mgpu.tcgen05_mma' op expects a (M x K) x b (K x N) + acc (M x N), got a (128, 64), b (64, 64), acc (128, 128)}}
+    mgpu.tcgen05_mma %acc, %a, %b a_transforms #t b_transforms #t
+        : !mgpu.tmem<128x128xf32>, memref<128x64xbf16, #s>, memref<64x64xbf16, #s>
+  }
+  return
+}
+
+// -----
+
+#t = [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]
+func.func @global_a(%a: memref<128x64xbf16>, %b: memref<64x64xbf16, #gpu.address_space<workgroup>>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] scratch [!mgpu.tmem<128x64xf32>] {
+  ^bb0(%acc: !mgpu.tmem<128x64xf32>):
+    // expected-error @below {{'mgpu.tcgen05_mma' op expects a and b in shared memory (#gpu.address_space<workgroup>)}}
+    mgpu.tcgen05_mma %acc, %a, %b a_transforms #t b_transforms #t
+        : !mgpu.tmem<128x64xf32>, memref<128x64xbf16>, memref<64x64xbf16, #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
+func.func @commit_index() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] scratch [!mgpu.barrier<count = 2>] {
+  ^bb0(%bar: !mgpu.barrier<count = 2>):
+    %c2 = arith.constant 2 : index
+    // expected-error @below {{'mgpu.tcgen05_commit_arrive' op barrier index 2 is out of range for '!mgpu.barrier<count = 2>' (count 2)}}
+    mgpu.tcgen05_commit_arrive %bar[%c2] : !mgpu.barrier<count = 2>
+  }
+  return
+}
+
+// -----
+
+func.func @load_shape() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] scratch [!mgpu.tmem<128x64xf32>] {
+  ^bb0(%acc: !mgpu.tmem<128x64xf32>):
+    // expected-error @below {{'mgpu.async_load_tmem' op moves a whole tensor memory buffer: expects 'vector<128x32xf32>' to be 'vector<128x64xf32>'}}
+    %v = mgpu.async_load_tmem %acc : !mgpu.tmem<128x64xf32> -> vector<128x32xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @outside(%v: vector<128x64xf32>, %acc: !mgpu.tmem<128x64xf32>) {
+  // expected-error @below {{'mgpu.async_store_tmem' op must be inside}}
+  mgpu.async_store_tmem %v, %acc : vector<128x64xf32>, !mgpu.tmem<128x64xf32>
+  return
+}
+
+// -----
+
+func.func @alloc_columns(%slot: memref<1xi32, #gpu.address_space<workgroup>>) {
+  // expected-error @below {{'mgpu.tmem_alloc' op ncols must be a power of 2 and within [32, 512], got: 48}}
+  mgpu.tmem_alloc %slot columns 48 : memref<1xi32, #gpu.address_space<workgroup>>
+  return
+}
