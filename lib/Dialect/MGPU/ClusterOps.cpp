@@ -64,7 +64,7 @@ LogicalResult mlir::mgpu::verifyClusterBarrierAxes(Operation *op,
 /// The mesh of the kernel region around `op`: std::nullopt where there is
 /// none to check against (kernel form, launches, an mpmd_map region whose
 /// mesh is reported elsewhere); a null mesh for a pallas_call without one.
-static std::optional<MeshAttr> getKernelRegionMesh(Operation *op) {
+std::optional<MeshAttr> mlir::mgpu::getKernelRegionMesh(Operation *op) {
   for (Region *region = op->getParentRegion(); region;
        region = region->getParentOp()->getParentRegion()) {
     Operation *parent = region->getParentOp();
