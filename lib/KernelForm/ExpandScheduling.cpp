@@ -5,9 +5,10 @@
 // and mgpu.axis_size, the first axis outermost) runs the linear steps
 // p + w P below the grid's size, w = 0, 1, ..., and unravels each into the
 // grid's indices (over the tiles then inside the tile when tiled), as
-// JAX's nd_loop does. planar_snake becomes JAX's index arithmetic, with the
-// operands of the branch it does not take kept in range (a division by a
-// zero-wide last strip would trap on the host).
+// JAX's nd_loop does. dynamic_scheduling_loop becomes an scf.while whose
+// next step comes from an atomic add on a global counter. planar_snake becomes
+// JAX's index arithmetic, with the operands of the branch it does not take kept
+// in range (a division by a zero-wide last strip would trap on the host).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@
 #include "mgpu/KernelForm/IndexArithmetic.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -25,6 +27,82 @@ using namespace mlir;
 using namespace mlir::mgpu;
 
 namespace {
+
+/// This program's linear index along `axes` (the first outermost) and the
+/// number of programs along them.
+std::pair<Value, Value> placeAlong(PatternRewriter &rewriter, Location loc,
+                                   ArrayAttr axes) {
+  Value place = indexConstant(rewriter, loc, 0);
+  Value programs = indexConstant(rewriter, loc, 1);
+  for (StringRef axis : axes.getAsValueRange<StringAttr>()) {
+    Value size = AxisSizeOp::create(rewriter, loc, axis);
+    place = arith::AddIOp::create(
+        rewriter, loc, arith::MulIOp::create(rewriter, loc, place, size),
+        AxisIndexOp::create(rewriter, loc, axis));
+    programs = arith::MulIOp::create(rewriter, loc, programs, size);
+  }
+  return {place, programs};
+}
+
+/// `step` unravelled over `dims`, the last innermost.
+SmallVector<Value> unravel(PatternRewriter &rewriter, Location loc, Value step,
+                           ArrayRef<Value> dims) {
+  SmallVector<Value> indices(dims.size());
+  for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
+    indices[d] = arith::RemUIOp::create(rewriter, loc, step, dims[d]);
+    step = arith::DivUIOp::create(rewriter, loc, step, dims[d]);
+  }
+  return indices;
+}
+
+/// dynamic_scheduling_loop -> scf.while over (step, local step): the first
+/// step is the program's own place, each next one the number of programs
+/// plus what an atomic add on the counter returned.
+struct ExpandDynamicSchedulingLoop
+    : public OpRewritePattern<DynamicSchedulingLoopOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DynamicSchedulingLoopOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type index = rewriter.getIndexType();
+    auto [place, programs] = placeAlong(rewriter, loc, op.getCollectiveAxes());
+    SmallVector<Value> dims(op.getGrid());
+    Value total = indexConstant(rewriter, loc, 1);
+    for (Value dim : dims)
+      total = arith::MulIOp::create(rewriter, loc, total, dim);
+    auto loop = scf::WhileOp::create(
+        rewriter, loc, TypeRange{index, index},
+        ValueRange{place, indexConstant(rewriter, loc, 0)});
+    OpBuilder::InsertionGuard guard(rewriter);
+    Block *before =
+        rewriter.createBlock(&loop.getBefore(), {}, {index, index}, {loc, loc});
+    Value more = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                       before->getArgument(0), total);
+    scf::ConditionOp::create(rewriter, loc, more, before->getArguments());
+    Block *after =
+        rewriter.createBlock(&loop.getAfter(), {}, {index, index}, {loc, loc});
+    Value step = after->getArgument(0), local = after->getArgument(1);
+    SmallVector<Value> indices = unravel(rewriter, loc, step, dims);
+    indices.push_back(local);
+    // The next step, taken once this one's work is done.
+    Value one = arith::ConstantIntOp::create(rewriter, loc, 1, 32);
+    Value taken = memref::AtomicRMWOp::create(
+        rewriter, loc, arith::AtomicRMWKind::addi, one, op.getCounter(),
+        ValueRange{op.getCounterIndex()});
+    Value next = arith::AddIOp::create(
+        rewriter, loc, programs,
+        arith::IndexCastUIOp::create(rewriter, loc, index, taken));
+    Value nextLocal = arith::AddIOp::create(rewriter, loc, local,
+                                            indexConstant(rewriter, loc, 1));
+    scf::YieldOp::create(rewriter, loc, ValueRange{next, nextLocal});
+    Block &body = op.getBody().front();
+    Operation *yield = body.getTerminator();
+    rewriter.inlineBlockBefore(&body, one.getDefiningOp(), indices);
+    rewriter.eraseOp(yield);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
 
 struct ExpandNdLoop : public OpRewritePattern<NdLoopOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -163,13 +241,14 @@ struct ExpandPlanarSnake : public OpRewritePattern<PlanarSnakeOp> {
 LogicalResult mlir::mgpu::expandSchedulingOps(Operation *root) {
   bool any = false;
   root->walk([&](Operation *op) {
-    if (isa<NdLoopOp, PlanarSnakeOp>(op))
+    if (isa<NdLoopOp, PlanarSnakeOp, DynamicSchedulingLoopOp>(op))
       any = true;
   });
   if (!any)
     return success();
   RewritePatternSet patterns(root->getContext());
-  patterns.add<ExpandNdLoop, ExpandPlanarSnake>(root->getContext());
+  patterns.add<ExpandNdLoop, ExpandPlanarSnake, ExpandDynamicSchedulingLoop>(
+      root->getContext());
   GreedyRewriteConfig config;
   config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
   return applyPatternsGreedily(root, std::move(patterns), config);

@@ -17,19 +17,54 @@
 using namespace mlir;
 using namespace mlir::mgpu;
 
-LogicalResult NdLoopOp::verifyRegions() {
-  if (failed(verifyInsideKernel(*this)))
+/// The body's arguments and the collective axes of a persistent loop.
+static LogicalResult verifyPersistentLoop(Operation *op, size_t rank,
+                                          Block &body, ArrayAttr axes) {
+  if (failed(verifyInsideKernel(op)))
     return failure();
-  size_t rank = getGrid().size();
   if (!rank)
-    return emitOpError() << "expects a grid of at least one dimension";
-  Block &body = getBody().front();
+    return op->emitOpError() << "expects a grid of at least one dimension";
   if (body.getNumArguments() != rank + 1 ||
       !llvm::all_of(body.getArgumentTypes(),
                     [](Type type) { return type.isIndex(); }))
-    return emitOpError() << "expects the body to take " << rank + 1
-                         << " index arguments: one per grid dimension, then "
-                            "the local step";
+    return op->emitOpError()
+           << "expects the body to take " << rank + 1
+           << " index arguments: one per grid dimension, then the local step";
+  if (axes.empty())
+    return op->emitOpError() << "expects at least one collective axis";
+  llvm::SmallSet<StringRef, 4> seen;
+  for (StringRef axis : axes.getAsValueRange<StringAttr>())
+    if (!seen.insert(axis).second)
+      return op->emitOpError()
+             << "collective axis '" << axis << "' is listed twice";
+  std::optional<MeshAttr> mesh = getKernelRegionMesh(op);
+  if (!mesh)
+    return success();
+  SmallVector<StringRef> available;
+  if (*mesh)
+    for (auto [axis, size] : mesh->getNamedAxes())
+      available.push_back(axis.getValue());
+  for (StringRef axis : axes.getAsValueRange<StringAttr>()) {
+    if (llvm::is_contained(available, axis))
+      continue;
+    InFlightDiagnostic diag = op->emitOpError()
+                              << "Axis " << axis
+                              << " does not refer to a GPU mesh axis "
+                                 "(available axes: [";
+    llvm::interleave(
+        available, [&](StringRef name) { diag << "'" << name << "'"; },
+        [&] { diag << ", "; });
+    diag << "])";
+    return diag;
+  }
+  return success();
+}
+
+LogicalResult NdLoopOp::verifyRegions() {
+  size_t rank = getGrid().size();
+  if (failed(verifyPersistentLoop(*this, rank, getBody().front(),
+                                  getCollectiveAxes())))
+    return failure();
   if (std::optional<ArrayRef<int64_t>> tiling = getTiling()) {
     SmallVector<int64_t> grid;
     for (Value size : getGrid())
@@ -44,33 +79,17 @@ LogicalResult NdLoopOp::verifyRegions() {
                << "Tiling " << formatTuple(*tiling) << " does not divide grid "
                << formatTuple(grid) << ".";
   }
-  if (getCollectiveAxes().empty())
-    return emitOpError() << "expects at least one collective axis";
-  llvm::SmallSet<StringRef, 4> seen;
-  for (StringRef axis : getCollectiveAxes().getAsValueRange<StringAttr>())
-    if (!seen.insert(axis).second)
-      return emitOpError() << "collective axis '" << axis
-                           << "' is listed twice";
-  std::optional<MeshAttr> mesh = getKernelRegionMesh(*this);
-  if (!mesh)
-    return success();
-  SmallVector<StringRef> available;
-  if (*mesh)
-    for (auto [axis, size] : mesh->getNamedAxes())
-      available.push_back(axis.getValue());
-  for (StringRef axis : getCollectiveAxes().getAsValueRange<StringAttr>()) {
-    if (llvm::is_contained(available, axis))
-      continue;
-    InFlightDiagnostic diag = emitOpError()
-                              << "Axis " << axis
-                              << " does not refer to a GPU mesh axis "
-                                 "(available axes: [";
-    llvm::interleave(
-        available, [&](StringRef name) { diag << "'" << name << "'"; },
-        [&] { diag << ", "; });
-    diag << "])";
-    return diag;
-  }
+  return success();
+}
+
+LogicalResult DynamicSchedulingLoopOp::verifyRegions() {
+  if (failed(verifyPersistentLoop(*this, getGrid().size(), getBody().front(),
+                                  getCollectiveAxes())))
+    return failure();
+  if (isWorkgroupMemRef(getCounter().getType()))
+    return emitOpError() << "expects its counter in global memory (a global "
+                            "scratch buffer), got "
+                         << getCounter().getType();
   return success();
 }
 

@@ -44,3 +44,35 @@ func.func @loops(%o: memref<8xf32>) {
   }
   return
 }
+
+// A dynamic scheduling loop takes its next step from a global counter:
+// an scf.while whose body ends with an atomic add on it.
+#one = #mgpu.mesh<grid = [4], grid_names = ["sm"]>
+
+// CHECK-LABEL: func.func @dynamic
+// CHECK: mgpu.dynamic_scheduling_loop [%{{.*}}, %{{.*}}] collective_axes ["sm"] counter %{{.*}}[%{{.*}}] : memref<1xi32> {
+// CHECK-NEXT: ^bb0(%{{.*}}: index, %{{.*}}: index, %{{.*}}: index):
+
+// EXPAND-LABEL: func.func @dynamic
+// EXPAND-NOT: mgpu.dynamic_scheduling_loop
+// EXPAND: scf.while
+// EXPAND: arith.cmpi ult
+// EXPAND: scf.condition
+// EXPAND: memref.store
+// EXPAND: memref.atomic_rmw addi
+// EXPAND: scf.yield
+func.func @dynamic(%o: memref<8xf32>) {
+  mgpu.mpmd_map meshes [#one] outs(%o : memref<8xf32>) scratch [memref<1xi32>] {
+  ^bb0(%g: memref<8xf32>, %count: memref<1xi32>):
+    %c0 = arith.constant 0 : index
+    %c8 = arith.constant 8 : index
+    %c2 = arith.constant 2 : index
+    %one = arith.constant 1.0 : f32
+    mgpu.dynamic_scheduling_loop [%c8, %c2] collective_axes ["sm"]
+        counter %count[%c0] : memref<1xi32> {
+    ^bb0(%i: index, %j: index, %step: index):
+      memref.store %one, %g[%i] : memref<8xf32>
+    }
+  }
+  return
+}

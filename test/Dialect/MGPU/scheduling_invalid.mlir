@@ -112,3 +112,39 @@ func.func @snake_width(%i: index, %n: index) {
   %a, %b = mgpu.planar_snake %i in [%n, %n] minor_dim 0 tile_width 0
   return
 }
+
+// -----
+
+#mesh = #mgpu.mesh<grid = [4], grid_names = ["sm"]>
+#all = #mgpu.block_spec<shape = [8], index_map = affine_map<(i) -> (0)>, memory_space = gmem>
+func.func @counter_in_smem(%o: memref<8xf32>) {
+  mgpu.pallas_call grid [4] outs(%o : memref<8xf32>)
+      in_specs [] out_specs [#all] scratch [memref<1xi32, #gpu.address_space<workgroup>>] mesh #mesh {
+  ^bb0(%g: memref<8xf32>, %count: memref<1xi32, #gpu.address_space<workgroup>>):
+    %c0 = arith.constant 0 : index
+    %c8 = arith.constant 8 : index
+    // expected-error @below {{'mgpu.dynamic_scheduling_loop' op expects its counter in global memory (a global scratch buffer), got 'memref<1xi32, #gpu.address_space<workgroup>>'}}
+    mgpu.dynamic_scheduling_loop [%c8] collective_axes ["sm"]
+        counter %count[%c0] : memref<1xi32, #gpu.address_space<workgroup>> {
+    ^bb0(%i: index, %step: index):
+    }
+  }
+  return
+}
+
+// -----
+
+#mesh = #mgpu.mesh<grid = [4], grid_names = ["sm"]>
+func.func @dynamic_axis(%o: memref<8xf32>) {
+  mgpu.mpmd_map meshes [#mesh] outs(%o : memref<8xf32>) scratch [memref<1xi32>] {
+  ^bb0(%g: memref<8xf32>, %count: memref<1xi32>):
+    %c0 = arith.constant 0 : index
+    %c8 = arith.constant 8 : index
+    // expected-error @below {{'mgpu.dynamic_scheduling_loop' op Axis q does not refer to a GPU mesh axis (available axes: ['sm'])}}
+    mgpu.dynamic_scheduling_loop [%c8] collective_axes ["q"]
+        counter %count[%c0] : memref<1xi32> {
+    ^bb0(%i: index, %step: index):
+    }
+  }
+  return
+}

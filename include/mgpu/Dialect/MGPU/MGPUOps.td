@@ -173,11 +173,12 @@ def MGPU_MpmdMapOp : MGPU_Op<"mpmd_map", MGPU_KernelTraits> {
 
 def MGPU_YieldOp : MGPU_Op<"yield", [
     Pure, Terminator,
-    HasParent<"PallasCallOp, MpmdMapOp, EmitPipelineOp, LaunchOp, RunScopedOp, NdLoopOp">]> {
+    HasParent<"PallasCallOp, MpmdMapOp, EmitPipelineOp, LaunchOp, RunScopedOp, " #
+              "NdLoopOp, DynamicSchedulingLoopOp">]> {
   let summary = "terminator of a kernel region";
   let description = [{
-    Ends a pallas_call, mpmd_map, emit_pipeline, launch, run_scoped or
-    nd_loop region. Kernels return through their output refs, so there it takes no
+    Ends a pallas_call, mpmd_map, emit_pipeline, launch, run_scoped,
+    nd_loop or dynamic_scheduling_loop region. Kernels return through their output refs, so there it takes no
     operands and may be omitted in the text; a `run_scoped` yields its
     results.
   }];

@@ -80,4 +80,46 @@ def MGPU_PlanarSnakeOp : MGPU_Op<"planar_snake", [Pure]> {
   let hasVerifier = 1;
 }
 
+def MGPU_DynamicSchedulingLoopOp : MGPU_Op<"dynamic_scheduling_loop", [
+    SingleBlockImplicitTerminator<"YieldOp">,
+    RecursiveMemoryEffects]> {
+  let summary = "a loop over a grid of tiles that programs take dynamically";
+  let description = [{
+    A persistent loop like `mgpu.nd_loop` whose programs take work as they
+    become free instead of in a fixed order, JAX's
+    `plgpu.dynamic_scheduling_loop` in the form sm_90 allows: program `p`
+    of the `P` programs along `collective_axes` first runs linear step
+    `p`, then takes step `P + n` where `n` is what an atomic add of 1 to
+    the global counter `%counter[%i]` (an `i32` that starts at 0: a global
+    scratch buffer) returned, until a step is beyond the grid. Every
+    point of the grid is run exactly once, by whichever program got there
+    first. The body's arguments are the point's indices (the linear step
+    unravelled row-major) then the local step. The atomic add is a scalar
+    side effect, so each Pallas thread takes its own steps: use it in
+    kernels of one Pallas thread per CTA (JAX's version, with
+    `thread_axis`, lets the threads of a CTA share a step).
+
+    The counter is left at the grid's size plus `P`.
+    --mgpu-expand-pipelines makes it an `scf.while` around the body and
+    a `memref.atomic_rmw`. JAX uses cluster launch control on sm_100a
+    (`clusterlaunchcontrol.try_cancel`), which mgpu does not lower.
+
+    ```mlir
+    mgpu.dynamic_scheduling_loop [%m, %n] collective_axes ["sm"]
+        counter %count[%c0] : memref<1xi32> {
+    ^bb0(%i: index, %j: index, %step: index):
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Index>:$grid, StrArrayAttr:$collective_axes,
+                       MemRefOf<[I32]>:$counter, Index:$counter_index);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    ` ` `[` $grid `]` `collective_axes` $collective_axes `counter` $counter
+    `[` $counter_index `]` `:` type($counter) attr-dict-with-keyword $body
+  }];
+  let hasRegionVerifier = 1;
+}
+
 #endif // MGPU_DIALECT_MGPU_MGPUSCHEDULINGOPS_TD
