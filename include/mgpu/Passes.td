@@ -201,7 +201,10 @@ def MGPUExpandPipelines : Pass<"mgpu-expand-pipelines"> {
   let summary = "pallas_call and emit_pipeline to explicit step loops over "
                 "kernel-level ops";
   let description = [{
-    Rewrites every memref-form `mgpu.pallas_call` into the kernel form that
+    First makes every persistent loop an `scf.for` over the program's
+    local steps (`mgpu.nd_loop`) or an `scf.while` taking steps from a
+    global counter (`mgpu.dynamic_scheduling_loop`), and every
+    `mgpu.planar_snake` index arithmetic. Then rewrites every memref-form `mgpu.pallas_call` into the kernel form that
     the backends lower (`expanded`: blocks are whole arrays in global
     memory, the body runs once per point of the parallel axes) and every
     `mgpu.emit_pipeline` into its loop. The step loop stages blocks through

@@ -11,11 +11,13 @@
 
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
+#include "mgpu/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -23,8 +25,8 @@ using namespace mlir::mgpu;
 
 namespace {
 
-/// shared::cluster addresses.
-constexpr unsigned kClusterSharedSpace = 7;
+/// shared::cta and shared::cluster addresses.
+constexpr unsigned kSharedSpace = 3, kClusterSharedSpace = 7;
 
 const gpu::Dimension kDims[3] = {gpu::Dimension::x, gpu::Dimension::y,
                                  gpu::Dimension::z};
@@ -67,12 +69,180 @@ struct ClusterSyncToNVVM : public OpConversionPattern<ClusterSyncOp> {
   bool hopper;
 };
 
+/// The cluster rank of the CTA that `ref` views: this CTA's cluster
+/// coordinates, with `ref`'s indices along its cluster dimensions.
+Value peerRank(OpBuilder &b, Location loc, ClusterRefOp ref) {
+  SmallVector<Value> sizes, coords;
+  for (gpu::Dimension d : kDims) {
+    sizes.push_back(gpu::ClusterDimBlocksOp::create(b, loc, d));
+    coords.push_back(gpu::ClusterBlockIdOp::create(b, loc, d));
+  }
+  for (auto [d, index] : llvm::zip(*ref.getClusterDims(), ref.getCtas()))
+    coords[d] = index;
+  return toI32(b, loc, clusterRank(b, loc, coords, sizes));
+}
+
+/// A `!llvm.ptr<3>` to the first element of the shared memref `memref`.
+Value sharedBase(OpBuilder &b, Location loc, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+      b, loc, metadata.getBaseBuffer());
+  int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  Value address = arith::AddIOp::create(
+      b, loc, base,
+      arith::MulIOp::create(b, loc, metadata.getOffset(),
+                            indexConstant(b, loc, bytes)));
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), kSharedSpace),
+      Value(arith::IndexCastOp::create(b, loc, b.getI64Type(), address)));
+}
+
+LogicalResult needsClusterDims(ClusterRefOp ref) {
+  if (ref.getClusterDims())
+    return success();
+  return ref.emitOpError()
+         << "needs its cluster_dims (run --mgpu-form-launches)";
+}
+
+/// cluster_ref -> the buffer's address `mapa`'d to the peer's rank
+/// (shared::cluster), cast to a generic address, as a memref descriptor of
+/// the result's type (the same offset, sizes and strides). Before sm_90
+/// there are no clusters: the CTA's own buffer.
+struct ClusterRefToNVVM : public OpConversionPattern<ClusterRefOp> {
+  ClusterRefToNVVM(const TypeConverter &converter, MLIRContext *ctx,
+                   bool hopper)
+      : OpConversionPattern(converter, ctx), hopper(hopper) {}
+  LogicalResult
+  matchAndRewrite(ClusterRefOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(needsClusterDims(op)))
+      return failure();
+    Location loc = op.getLoc();
+    auto type = cast<MemRefType>(op.getResult().getType());
+    auto metadata = memref::ExtractStridedMetadataOp::create(rewriter, loc,
+                                                             adaptor.getSmem());
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+        rewriter, loc, metadata.getBaseBuffer());
+    auto i64 = [&](Value v) -> Value {
+      return arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(),
+                                        v);
+    };
+    MLIRContext *ctx = rewriter.getContext();
+    auto generic = LLVM::LLVMPointerType::get(ctx);
+    Value local = LLVM::IntToPtrOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(ctx, kSharedSpace),
+        i64(base));
+    Value pointer;
+    if (hopper) {
+      Value remote = NVVM::MapaOp::create(
+          rewriter, loc, LLVM::LLVMPointerType::get(ctx, kClusterSharedSpace),
+          local, peerRank(rewriter, loc, op));
+      pointer = LLVM::AddrSpaceCastOp::create(rewriter, loc, generic, remote);
+    } else {
+      pointer = LLVM::AddrSpaceCastOp::create(rewriter, loc, generic, local);
+    }
+    // The descriptor memref-to-llvm gives the result's type: {allocated,
+    // aligned, offset, sizes[rank], strides[rank]}.
+    int64_t rank = type.getRank();
+    auto i64Type = rewriter.getI64Type();
+    SmallVector<Type> fields = {generic, generic, i64Type};
+    if (rank) {
+      fields.push_back(LLVM::LLVMArrayType::get(i64Type, rank));
+      fields.push_back(LLVM::LLVMArrayType::get(i64Type, rank));
+    }
+    auto structType = LLVM::LLVMStructType::getLiteral(ctx, fields);
+    Value desc = LLVM::PoisonOp::create(rewriter, loc, structType);
+    desc = LLVM::InsertValueOp::create(rewriter, loc, desc, pointer,
+                                       ArrayRef<int64_t>{0});
+    desc = LLVM::InsertValueOp::create(rewriter, loc, desc, pointer,
+                                       ArrayRef<int64_t>{1});
+    desc = LLVM::InsertValueOp::create(
+        rewriter, loc, desc, i64(metadata.getOffset()), ArrayRef<int64_t>{2});
+    for (int64_t d = 0; d < rank; ++d) {
+      desc = LLVM::InsertValueOp::create(rewriter, loc, desc,
+                                         i64(metadata.getSizes()[d]),
+                                         ArrayRef<int64_t>{3, d});
+      desc = LLVM::InsertValueOp::create(rewriter, loc, desc,
+                                         i64(metadata.getStrides()[d]),
+                                         ArrayRef<int64_t>{4, d});
+    }
+    rewriter.replaceOpWithNewOp<UnrealizedConversionCastOp>(op, type, desc);
+    return success();
+  }
+  bool hopper;
+};
+
+/// async_store_smem -> on lane 0, an arrival expecting the copy's bytes on
+/// the peer's barrier (mapa), then one bulk copy from this CTA's buffer to
+/// the peer's that completes its bytes there. The intrinsic types the
+/// barrier operand as shared::cta; the instruction reads a shared::cluster
+/// address, which the peer's mapped address is (its bits passed as is).
+struct AsyncStoreSmemToNVVM : public OpConversionPattern<AsyncStoreSmemOp> {
+  AsyncStoreSmemToNVVM(const TypeConverter &converter, MLIRContext *ctx,
+                       bool hopper)
+      : OpConversionPattern(converter, ctx), hopper(hopper) {}
+  LogicalResult
+  matchAndRewrite(AsyncStoreSmemOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto ref = op.getDst().getDefiningOp<ClusterRefOp>();
+    if (!ref || failed(needsClusterDims(ref)))
+      return failure();
+    if (!hopper)
+      return op.emitOpError() << "needs sm_90 or later (bulk copies between "
+                                 "the CTAs of a cluster)";
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto src = cast<MemRefType>(op.getSrc().getType());
+    int64_t bytes = src.getNumElements() * src.getElementTypeBitWidth() / 8;
+    auto clusterPtr = LLVM::LLVMPointerType::get(ctx, kClusterSharedSpace);
+    auto sharedPtr = LLVM::LLVMPointerType::get(ctx, kSharedSpace);
+    Value lane = arith::RemUIOp::create(
+        rewriter, loc,
+        gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x),
+        indexConstant(rewriter, loc, kWarpgroupLanes));
+    Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                        lane, indexConstant(rewriter, loc, 0));
+    auto ifOp = scf::IfOp::create(rewriter, loc, first, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(ifOp.thenBlock());
+    Value rank = peerRank(rewriter, loc, ref);
+    Value size = arith::ConstantIntOp::create(rewriter, loc, bytes, 32);
+    // The barrier's element `index`: 8 bytes each.
+    Value barriers = sharedBase(rewriter, loc, adaptor.getBarrier());
+    Value barrier = LLVM::GEPOp::create(
+        rewriter, loc, sharedPtr, rewriter.getI64Type(), barriers,
+        ValueRange{arith::IndexCastOp::create(
+            rewriter, loc, rewriter.getI64Type(), adaptor.getIndex())});
+    Value peerBarrier =
+        NVVM::MapaOp::create(rewriter, loc, clusterPtr, barrier, rank);
+    NVVM::MBarrierArriveExpectTxOp::create(rewriter, loc, Type(), peerBarrier,
+                                           size, NVVM::MemScopeKind::CLUSTER,
+                                           /*relaxed=*/false, Value());
+    Value peerDst = NVVM::MapaOp::create(
+        rewriter, loc, clusterPtr,
+        sharedBase(rewriter, loc, rewriter.getRemappedValue(ref.getSmem())),
+        rank);
+    Value barrierBits = LLVM::PtrToIntOp::create(
+        rewriter, loc, rewriter.getI64Type(), peerBarrier);
+    Value barrierOperand =
+        LLVM::IntToPtrOp::create(rewriter, loc, sharedPtr, barrierBits);
+    NVVM::CpAsyncBulkSharedCTAToSharedClusterOp::create(
+        rewriter, loc, peerDst, sharedBase(rewriter, loc, adaptor.getSrc()),
+        barrierOperand, size);
+    rewriter.eraseOp(op);
+    return success();
+  }
+  bool hopper;
+};
+
 } // namespace
 
 void mlir::mgpu::populateClusterToNVVMPatterns(const TypeConverter &converter,
                                                RewritePatternSet &patterns,
                                                bool hopper) {
-  patterns.add<ClusterSyncToNVVM>(converter, patterns.getContext(), hopper);
+  patterns.add<ClusterSyncToNVVM, ClusterRefToNVVM, AsyncStoreSmemToNVVM>(
+      converter, patterns.getContext(), hopper);
 }
 
 void mlir::mgpu::arriveOnClusterPeers(OpBuilder &b, Location loc, Value local,

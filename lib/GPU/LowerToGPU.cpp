@@ -302,18 +302,22 @@ LogicalResult lowerLaunch(LaunchOp launch) {
     mapping.map(
         arg, TmemRefOp::create(b, loc, arg.getType(), tmemSlot, columnOffset));
   // Other CTAs arrive on a cluster barrier (or complete a multicast copy's
-  // bytes on a barrier): only once every CTA of the cluster has initialized
-  // its barriers, and a CTA exits only once no other may still arrive on
-  // its own.
-  bool clusterBarriers = llvm::any_of(launch.getSharedScratchTypes(),
-                                      llvm::IsaPred<ClusterBarrierType>) ||
-                         launch.getBody()
-                             .walk([](CopyGmemToSmemOp copy) {
-                               return copy.getCollectiveAxes()
-                                          ? WalkResult::interrupt()
-                                          : WalkResult::advance();
-                             })
-                             .wasInterrupted();
+  // or a peer's async_store_smem's bytes on a barrier): only once every CTA
+  // of the cluster has initialized its barriers, and a CTA exits only once
+  // no other may still arrive on its own or access its shared memory
+  // (cluster_ref).
+  bool clusterBarriers =
+      llvm::any_of(launch.getSharedScratchTypes(),
+                   llvm::IsaPred<ClusterBarrierType>) ||
+      launch.getBody()
+          .walk([](Operation *op) {
+            auto copy = dyn_cast<CopyGmemToSmemOp>(op);
+            return (copy && copy.getCollectiveAxes()) ||
+                           isa<ClusterRefOp, AsyncStoreSmemOp>(op)
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+          .wasInterrupted();
   if (clusterBarriers)
     ClusterSyncOp::create(b, loc);
 

@@ -856,7 +856,8 @@ void mlir::mgpu::configurePrimitivesToNVVMLegality(ConversionTarget &target) {
   target.addIllegalOp<BarrierInitOp, BarrierArriveOp, BarrierWaitOp,
                       CommitSmemOp, WaitSmemToGmemOp, CommitSmemToGmemGroupOp,
                       CopyGmemToSmemOp, CopySmemToGmemOp, WgmmaWaitOp,
-                      SetMaxRegistersOp, ClusterSyncOp, AsyncPrefetchOp>();
+                      SetMaxRegistersOp, ClusterSyncOp, AsyncPrefetchOp,
+                      ClusterRefOp, AsyncStoreSmemOp>();
   configureSyncToNVVMLegality(target);
 }
 

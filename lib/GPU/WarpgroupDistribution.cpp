@@ -257,7 +257,7 @@ LogicalResult Distributor::distributeOp(Operation *op) {
       .Case<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp,
             CommitSmemToGmemGroupOp, WaitSmemToGmemOp, BarrierArriveOp,
             BarrierWaitOp, WgmmaWaitOp, SetMaxRegistersOp, ClusterSyncOp,
-            AsyncPrefetchOp, GriddepcontrolWaitOp,
+            AsyncPrefetchOp, AsyncStoreSmemOp, GriddepcontrolWaitOp,
             GriddepcontrolLaunchDependentsOp>(
           [&](Operation *o) { return distributePrimitive(o); })
       .Case<memref::AllocOp, memref::AllocaOp>([&](Operation *o) {
@@ -356,7 +356,7 @@ LogicalResult Distributor::distributeSemaphore(SemaphoreWaitOp op) {
 /// accesses; after a commit or a wait for copies out, every lane knows.
 LogicalResult Distributor::distributePrimitive(Operation *op) {
   Location loc = op->getLoc();
-  if (isa<CopyGmemToSmemOp>(op))
+  if (isa<CopyGmemToSmemOp, AsyncStoreSmemOp>(op))
     beforeWrite(loc);
   else if (isa<BarrierArriveOp>(op) && (hazards.read || hazards.wrote()))
     barrier(loc);

@@ -29,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ClusterMemory.h"
 #include "EmulateSync.h"
 
 #include "mgpu/Dialect/MGPU/MGPURules.h"
@@ -380,6 +381,27 @@ LogicalResult emulateClusterArrive(OpBuilder &b, BarrierArriveOp arrive,
   return success();
 }
 
+/// The bytes from this CTA's slice of the host shared memory to that of
+/// the CTA `ref` names: its slot less this CTA's (slots as in
+/// emulateClusterArrive) times the slice stride.
+Value emulatePeerBytes(OpBuilder &b, ClusterRefOp ref, Value stride,
+                       ArrayRef<Value> block, ArrayRef<Value> sizes,
+                       ArrayRef<Value> group) {
+  Location loc = ref.getLoc();
+  Value groupStrides[3] = {indexConstant(b, loc, 1), group[0],
+                           arith::MulIOp::create(b, loc, group[0], group[1])};
+  Value slots = indexConstant(b, loc, 0);
+  for (auto [d, index] : llvm::zip(*ref.getClusterDims(), ref.getCtas())) {
+    Value mine = arith::RemUIOp::create(b, loc, block[d], sizes[d]);
+    slots = arith::AddIOp::create(
+        b, loc, slots,
+        arith::MulIOp::create(b, loc,
+                              arith::SubIOp::create(b, loc, index, mine),
+                              groupStrides[d]));
+  }
+  return arith::MulIOp::create(b, loc, slots, stride);
+}
+
 struct Emulator {
   /// Barrier slots per CTA: 16 named barriers, then one per warp (32 warps),
   /// then the cluster's (in its first CTA's slots).
@@ -671,6 +693,8 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           sharedAccesses.insert(op);
       }
     llvm::SmallPtrSet<Operation *, 16> erased;
+    // cluster_ref results and their bytes from this CTA's shared memory.
+    DenseMap<Value, Value> peerOffsets;
     for (Operation *op : ops) {
       if (erased.contains(op))
         continue;
@@ -745,6 +769,49 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           if (failed(emulateClusterArrive(nb, arrive, slot, stride, tid,
                                           {bxId, byId, bzId}, {cx, cy, cz},
                                           {groupX, groupY})))
+            return WalkResult::interrupt();
+          erased.insert(op);
+          op->erase();
+          return WalkResult::skip();
+        } else if (auto ref = dyn_cast<ClusterRefOp>(op)) {
+          // The peer's slice of the host shared memory (ClusterMemory.h).
+          Value bytes =
+              ref.getClusterDims()
+                  ? emulatePeerBytes(nb, ref, stride, {bxId, byId, bzId},
+                                     {cx, cy, cz}, {groupX, groupY})
+                  : Value();
+          Value peer =
+              bytes ? viewInPeer(nb, l, ref.getSmem(), bytes) : Value();
+          if (!peer) {
+            ref.emitOpError() << "cannot be emulated: needs its cluster_dims "
+                                 "and a view of shared memory";
+            return WalkResult::interrupt();
+          }
+          Value view = memref::CastOp::create(
+              nb, l, cast<MemRefType>(toHostType(ref.getType())), peer);
+          ref.getResult().replaceAllUsesWith(view);
+          peerOffsets[view] = bytes;
+          erased.insert(op);
+          op->erase();
+          return WalkResult::skip();
+        } else if (auto store = dyn_cast<AsyncStoreSmemOp>(op)) {
+          // Lane 0 copies and arrives on the peer's barrier.
+          Value bytes = peerOffsets.lookup(store.getDst());
+          Value words = barrierStorage(store.getBarrier());
+          if (!bytes || !words) {
+            store.emitOpError() << "cannot be emulated: needs its cluster_ref "
+                                   "and its barrier's storage";
+            return WalkResult::interrupt();
+          }
+          Value lane = arith::RemUIOp::create(
+              nb, l, tid, indexConstant(nb, l, kWarpgroupLanes));
+          LogicalResult stored = success();
+          onLaneZero(nb, l, lane, [&](OpBuilder &lb) {
+            stored =
+                storeToPeerOnHost(lb, store, store.getSrc(), store.getDst(),
+                                  words, store.getIndex(), bytes);
+          });
+          if (failed(stored))
             return WalkResult::interrupt();
           erased.insert(op);
           op->erase();

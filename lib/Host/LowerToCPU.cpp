@@ -26,6 +26,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ClusterMemory.h"
+
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/Dialect/MGPU/TensorMemory.h"
@@ -65,7 +67,7 @@ bool isClusterOp(Operation *op) {
     return isa<ClusterBarrierType>(arrive.getBarrier().getType());
   if (auto wait = dyn_cast<BarrierWaitOp>(op))
     return isa<ClusterBarrierType>(wait.getBarrier().getType());
-  return isa<ClusterSyncOp>(op);
+  return isa<ClusterSyncOp, ClusterRefOp, AsyncStoreSmemOp>(op);
 }
 
 bool waitsOn(Operation *op, function_ref<bool(Operation *)> isWait) {
@@ -104,6 +106,9 @@ private:
   /// arrays and global scratch (the shared scratch is per CTA).
   SmallVector<Value> common;
   SmallVector<Value> toFree;
+  /// cluster_ref results (host views of a peer's buffer) and their bytes
+  /// from the viewing CTA's in the arena.
+  DenseMap<Value, Value> peerOffsets;
   /// Whether the body's cluster ops could be lowered.
   LogicalResult status = success();
   /// Where a Pallas thread's cluster meets: the host barrier word of its
@@ -171,20 +176,88 @@ private:
     return success();
   }
 
+  /// The bytes from the CTA at `clusterIds` to the one `ref` names, in the
+  /// arena (CTA slices in the order lowerClusterArrive describes).
+  Value peerBytes(OpBuilder &rb, ClusterRefOp ref, ValueRange clusterIds) {
+    ArrayRef<int64_t> shape = launch.getClusterShape();
+    Value ctas = constant(rb, 0);
+    for (auto [d, index] : llvm::zip(*ref.getClusterDims(), ref.getCtas())) {
+      int64_t stride = 1;
+      for (int64_t inner = d + 1; inner < static_cast<int64_t>(shape.size());
+           ++inner)
+        stride *= shape[inner];
+      ctas = arith::AddIOp::create(
+          rb, loc, ctas,
+          arith::MulIOp::create(
+              rb, loc, arith::SubIOp::create(rb, loc, index, clusterIds[d]),
+              constant(rb, stride)));
+    }
+    return arith::MulIOp::create(rb, loc, ctas, constant(rb, arenaBytes));
+  }
+
+  /// cluster_ref: the same views of the peer's arena slice. Each result is
+  /// remembered with its bytes from this CTA for the async_store_smem ops
+  /// that copy into it.
+  LogicalResult lowerClusterRef(ClusterRefOp ref, ValueRange clusterIds) {
+    if (!ref.getClusterDims())
+      return ref.emitOpError() << "needs its cluster_dims";
+    OpBuilder rb(ref);
+    Value bytes = peerBytes(rb, ref, clusterIds);
+    Value peer = viewInPeer(rb, ref.getLoc(), ref.getSmem(), bytes);
+    if (!peer)
+      return ref.emitOpError() << "cannot run in interpret mode: its buffer is "
+                                  "not a view of the CTA's shared scratch";
+    Value cast = memref::CastOp::create(rb, ref.getLoc(),
+                                        ref.getResult().getType(), peer);
+    ref.getResult().replaceAllUsesWith(cast);
+    peerOffsets[cast] = bytes;
+    ref.erase();
+    return success();
+  }
+
+  /// async_store_smem into a cluster_ref's result: a copy, then an arrival
+  /// on the peer's barrier.
+  LogicalResult lowerAsyncStore(AsyncStoreSmemOp store) {
+    Value bytes = peerOffsets.lookup(store.getDst());
+    auto cast = store.getBarrier().getDefiningOp<UnrealizedConversionCastOp>();
+    if (!bytes || !cast)
+      return store.emitOpError() << "cannot run in interpret mode: needs its "
+                                    "cluster_ref and its barrier's storage";
+    OpBuilder sb(store);
+    if (failed(storeToPeerOnHost(sb, store, store.getSrc(), store.getDst(),
+                                 cast.getInputs().front(), store.getIndex(),
+                                 bytes)))
+      return failure();
+    store.erase();
+    return success();
+  }
+
   /// The cluster ops of the copy `op` of the body, as host code.
   LogicalResult lowerClusterOps(Operation *op, const ClusterContext &cluster,
                                 ValueRange clusterIds) {
-    // Both kinds are collected before any is rewritten: `op` may be one of
-    // them, and is gone once rewritten.
+    // They are collected before any is rewritten: `op` may be one of them,
+    // and is gone once rewritten.
     SmallVector<BarrierArriveOp> arrives;
     SmallVector<ClusterSyncOp> syncs;
+    SmallVector<Operation *> peerOps;
     op->walk([&](Operation *inner) {
       if (auto arrive = dyn_cast<BarrierArriveOp>(inner);
           arrive && isa<ClusterBarrierType>(arrive.getBarrier().getType()))
         arrives.push_back(arrive);
       else if (auto sync = dyn_cast<ClusterSyncOp>(inner))
         syncs.push_back(sync);
+      else if (isa<ClusterRefOp, AsyncStoreSmemOp>(inner))
+        peerOps.push_back(inner);
     });
+    // In program order: a cluster_ref before the stores into it.
+    for (Operation *peerOp : peerOps) {
+      if (auto ref = dyn_cast<ClusterRefOp>(peerOp)) {
+        if (failed(lowerClusterRef(ref, clusterIds)))
+          return failure();
+      } else if (failed(lowerAsyncStore(cast<AsyncStoreSmemOp>(peerOp)))) {
+        return failure();
+      }
+    }
     for (BarrierArriveOp arrive : arrives)
       if (failed(lowerClusterArrive(arrive, clusterIds)))
         return failure();

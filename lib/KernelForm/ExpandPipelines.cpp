@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mgpu/Dialect/MGPU/MGPURules.h"
+#include "mgpu/KernelForm/ExpandScheduling.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
 #include "mgpu/KernelForm/KernelScratch.h"
 #include "mgpu/KernelForm/LayoutAssignment.h"
@@ -536,6 +537,9 @@ struct ExpandPipelinesPass
     : public mgpu::impl::MGPUExpandPipelinesBase<ExpandPipelinesPass> {
   using Base::Base;
   void runOnOperation() override {
+    // Persistent loops first: a kernel's body is plain loops after.
+    if (failed(expandSchedulingOps(getOperation())))
+      return signalPassFailure();
     SmallVector<PallasCallOp> calls;
     getOperation()->walk([&](PallasCallOp op) { calls.push_back(op); });
     for (PallasCallOp op : calls)

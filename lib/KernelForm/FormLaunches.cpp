@@ -238,9 +238,9 @@ bool isOnlyWritten(Value ref) {
   return true;
 }
 
-/// Gives every arrival on a cluster barrier and every multicast copy in
-/// `body` the launch's cluster dimensions of their axes (names of `mesh`'s
-/// cluster axes, which the launch no longer has).
+/// Gives every arrival on a cluster barrier, every multicast copy and every
+/// cluster_ref in `body` the launch's cluster dimensions of their axes
+/// (names of `mesh`'s cluster axes, which the launch no longer has).
 void setClusterDims(Block &body, MeshAttr mesh) {
   body.walk([&](BarrierArriveOp arrive) {
     auto type = dyn_cast<ClusterBarrierType>(arrive.getBarrier().getType());
@@ -262,6 +262,15 @@ void setClusterDims(Block &body, MeshAttr mesh) {
       dims.push_back(llvm::find(mesh.getClusterNames(), axis) -
                      mesh.getClusterNames().begin());
     copy.setClusterDimsAttr(DenseI64ArrayAttr::get(copy.getContext(), dims));
+  });
+  body.walk([&](ClusterRefOp ref) {
+    if (!mesh)
+      return;
+    SmallVector<int64_t> dims;
+    for (StringAttr axis : ref.getAxes().getAsRange<StringAttr>())
+      dims.push_back(llvm::find(mesh.getClusterNames(), axis) -
+                     mesh.getClusterNames().begin());
+    ref.setClusterDimsAttr(DenseI64ArrayAttr::get(ref.getContext(), dims));
   });
 }
 

@@ -125,3 +125,4 @@ func.func @multicast(%x: memref<32x64xf32>) {
 // SM80-LABEL: func.func @multicast
 // SM80-NOT: multicast_mask
 // SM80: nvvm.mbarrier.arrive
+

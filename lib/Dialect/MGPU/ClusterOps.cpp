@@ -64,7 +64,7 @@ LogicalResult mlir::mgpu::verifyClusterBarrierAxes(Operation *op,
 /// The mesh of the kernel region around `op`: std::nullopt where there is
 /// none to check against (kernel form, launches, an mpmd_map region whose
 /// mesh is reported elsewhere); a null mesh for a pallas_call without one.
-static std::optional<MeshAttr> getKernelRegionMesh(Operation *op) {
+std::optional<MeshAttr> mlir::mgpu::getKernelRegionMesh(Operation *op) {
   for (Region *region = op->getParentRegion(); region;
        region = region->getParentOp()->getParentRegion()) {
     Operation *parent = region->getParentOp();
@@ -137,5 +137,91 @@ LogicalResult mlir::mgpu::verifyCollectiveCopy(CopyGmemToSmemOp op) {
            << " CTAs, each loading a share of the window's leading dimension, "
               "which must be a multiple of "
            << group << ", got " << formatTuple(dst.getShape());
+  return success();
+}
+
+/// Axes named once each and, where the kernel's mesh is known, cluster
+/// axes of it (JAX resolves a cluster_ref's axis names against the mesh).
+static LogicalResult verifyNamedClusterAxes(Operation *op, ArrayAttr axes) {
+  llvm::SmallSet<StringRef, 4> seen;
+  for (StringRef axis : axes.getAsValueRange<StringAttr>())
+    if (!seen.insert(axis).second)
+      return op->emitOpError()
+             << "cluster axis '" << axis << "' is listed twice";
+  std::optional<MeshAttr> mesh = getKernelRegionMesh(op);
+  if (!mesh)
+    return success();
+  ArrayRef<StringAttr> names;
+  if (*mesh)
+    names = mesh->getClusterNames();
+  for (StringAttr axis : axes.getAsRange<StringAttr>()) {
+    if (llvm::is_contained(names, axis))
+      continue;
+    InFlightDiagnostic diag = op->emitOpError()
+                              << "axis '" << axis.getValue()
+                              << "' is not a cluster axis of the mesh "
+                                 "(cluster axes: [";
+    llvm::interleave(
+        names, [&](StringAttr name) { diag << "'" << name.getValue() << "'"; },
+        [&] { diag << ", "; });
+    diag << "])";
+    return diag;
+  }
+  return success();
+}
+
+LogicalResult ClusterRefOp::verify() {
+  if (failed(verifyInsideKernel(*this)))
+    return failure();
+  auto source = cast<MemRefType>(getSmem().getType());
+  if (!isWorkgroupMemRef(source))
+    return emitOpError() << "expects a buffer in shared memory "
+                            "(#gpu.address_space<workgroup>), got "
+                         << source;
+  auto result = cast<MemRefType>(getResult().getType());
+  MemRefType want = MemRefType::get(source.getShape(), source.getElementType(),
+                                    source.getLayout());
+  if (result != want)
+    return emitOpError() << "result must be " << want
+                         << " (the buffer's type without a memory space: a "
+                            "generic address of the peer's buffer)";
+  if (getAxes().empty())
+    return emitOpError() << "names at least one cluster axis (along [\"c\"])";
+  if (getAxes().size() != getCtas().size())
+    return emitOpError() << "expects one index per cluster axis, got "
+                         << getCtas().size() << " for " << getAxes().size()
+                         << " axes";
+  if (std::optional<ArrayRef<int64_t>> dims = getClusterDims();
+      dims && dims->size() != getAxes().size())
+    return emitOpError() << "expects one cluster_dims entry per axis";
+  return verifyNamedClusterAxes(*this, getAxes());
+}
+
+LogicalResult AsyncStoreSmemOp::verify() {
+  if (failed(verifyInsideKernel(*this)))
+    return failure();
+  auto src = cast<MemRefType>(getSrc().getType());
+  auto dst = cast<MemRefType>(getDst().getType());
+  if (!isWorkgroupMemRef(src))
+    return emitOpError() << "expects the source in this CTA's shared memory "
+                            "(#gpu.address_space<workgroup>), got "
+                         << src;
+  if (!getDst().getDefiningOp<ClusterRefOp>())
+    return emitOpError() << "expects the destination to be a mgpu.cluster_ref "
+                            "of a peer CTA's buffer";
+  if (src.getShape() != dst.getShape() ||
+      src.getElementType() != dst.getElementType())
+    return emitOpError() << "copies between buffers of the same shape and "
+                            "element type, got "
+                         << src << " and " << dst;
+  if (!src.hasStaticShape())
+    return emitOpError() << "expects a static shape, got " << src;
+  if (!src.areTrailingDimsContiguous(src.getRank()) ||
+      !dst.areTrailingDimsContiguous(dst.getRank()))
+    return emitOpError() << "copies contiguous buffers only (one bulk copy)";
+  int64_t bits = src.getNumElements() * src.getElementTypeBitWidth();
+  if (bits % (16 * 8))
+    return emitOpError() << "copies a multiple of 16 bytes, got " << bits / 8
+                         << " bytes";
   return success();
 }

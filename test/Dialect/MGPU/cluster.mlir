@@ -75,3 +75,40 @@ func.func @multicast(%x: memref<32x64xf32>) {
   }
   return
 }
+
+// Distributed shared memory: a view of a buffer in the peer CTA, before
+// and after --mgpu-form-launches sets its cluster_dims, and a bulk copy
+// into it counted on the peer's barrier.
+!row = memref<64xf32, #gpu.address_space<workgroup>>
+!sub = memref<32xf32, strided<[1], offset: 32>, #gpu.address_space<workgroup>>
+!dbar = !mgpu.barrier<count = 1>
+
+// CHECK-LABEL: func.func @dsmem
+// CHECK: %[[P:.*]] = mgpu.cluster_ref %{{.*}}[%{{.*}}] along ["c"] : memref<64xf32, #gpu.address_space<workgroup>> -> memref<64xf32>
+// CHECK: mgpu.async_store_smem %{{.*}}, %[[P]], %{{.*}}[%{{.*}}] : memref<64xf32, #gpu.address_space<workgroup>>, memref<64xf32>, !mgpu.barrier<count = 1>
+func.func @dsmem(%o: memref<8xf32>) {
+  mgpu.pallas_call grid [4, 2] outs(%o : memref<8xf32>)
+      in_specs [] out_specs [#all] scratch [!row, !row, !dbar] mesh #mesh {
+  ^bb0(%g: memref<8xf32>, %a: !row, %b: !row, %bar: !dbar):
+    %c0 = arith.constant 0 : index
+    %c = mgpu.axis_index "c"
+    %p = mgpu.cluster_ref %b[%c] along ["c"] : !row -> memref<64xf32>
+    mgpu.async_store_smem %a, %p, %bar[%c0] : !row, memref<64xf32>, !dbar
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @dsmem_2d
+// CHECK: mgpu.cluster_ref %{{.*}}[%{{.*}}, %{{.*}}] along ["y", "x"] cluster_dims [1, 0] : memref<32xf32, strided<[1], offset: 32>, #gpu.address_space<workgroup>> -> memref<32xf32, strided<[1], offset: 32>>
+func.func @dsmem_2d(%o: memref<8xf32>) {
+  mgpu.pallas_call grid [2, 2, 2] outs(%o : memref<8xf32>)
+      in_specs [] out_specs [#all2] scratch [!row] mesh #mesh2 {
+  ^bb0(%g: memref<8xf32>, %a: !row):
+    %c0 = arith.constant 0 : index
+    %x = mgpu.axis_index "x"
+    %s = memref.subview %a[32] [32] [1] : !row to !sub
+    %q = mgpu.cluster_ref %s[%c0, %x] along ["y", "x"] cluster_dims [1, 0]
+        : !sub -> memref<32xf32, strided<[1], offset: 32>>
+  }
+  return
+}

@@ -148,3 +148,145 @@ func.func @multicast_transforms(%x: memref<128x64xf16>) {
   }
   return
 }
+
+// -----
+
+!row = memref<64xf32, #gpu.address_space<workgroup>>
+func.func @ref_outside(%a: !row, %c: index) {
+  // expected-error @below {{'mgpu.cluster_ref' op must be inside a kernel}}
+  %p = mgpu.cluster_ref %a[%c] along ["c"] : !row -> memref<64xf32>
+  return
+}
+
+// -----
+
+#mesh = #mgpu.mesh<grid = [4], grid_names = ["i"], cluster = [2], cluster_names = ["c"]>
+#all = #mgpu.block_spec<shape = [8], index_map = affine_map<(i, c) -> (0)>, memory_space = gmem>
+func.func @ref_of_gmem(%o: memref<8xf32>) {
+  mgpu.pallas_call grid [4, 2] outs(%o : memref<8xf32>)
+      in_specs [] out_specs [#all] mesh #mesh {
+  ^bb0(%g: memref<8xf32>):
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{'mgpu.cluster_ref' op expects a buffer in shared memory (#gpu.address_space<workgroup>), got 'memref<8xf32>'}}
+    %p = mgpu.cluster_ref %g[%c0] along ["c"] : memref<8xf32> -> memref<8xf32>
+  }
+  return
+}
+
+// -----
+
+#mesh = #mgpu.mesh<grid = [4], grid_names = ["i"], cluster = [2], cluster_names = ["c"]>
+#all = #mgpu.block_spec<shape = [8], index_map = affine_map<(i, c) -> (0)>, memory_space = gmem>
+!row = memref<64xf32, #gpu.address_space<workgroup>>
+func.func @ref_result(%o: memref<8xf32>) {
+  mgpu.pallas_call grid [4, 2] outs(%o : memref<8xf32>)
+      in_specs [] out_specs [#all] scratch [!row] mesh #mesh {
+  ^bb0(%g: memref<8xf32>, %a: !row):
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{'mgpu.cluster_ref' op result must be 'memref<64xf32>' (the buffer's type without a memory space: a generic address of the peer's buffer)}}
+    %p = mgpu.cluster_ref %a[%c0] along ["c"] : !row -> memref<64xf16>
+  }
+  return
+}
+
+// -----
+
+#mesh = #mgpu.mesh<grid = [4], grid_names = ["i"], cluster = [2], cluster_names = ["c"]>
+#all = #mgpu.block_spec<shape = [8], index_map = affine_map<(i, c) -> (0)>, memory_space = gmem>
+!row = memref<64xf32, #gpu.address_space<workgroup>>
+func.func @ref_grid_axis(%o: memref<8xf32>) {
+  mgpu.pallas_call grid [4, 2] outs(%o : memref<8xf32>)
+      in_specs [] out_specs [#all] scratch [!row] mesh #mesh {
+  ^bb0(%g: memref<8xf32>, %a: !row):
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{'mgpu.cluster_ref' op axis 'i' is not a cluster axis of the mesh (cluster axes: ['c'])}}
+    %p = mgpu.cluster_ref %a[%c0] along ["i"] : !row -> memref<64xf32>
+  }
+  return
+}
+
+// -----
+
+#mesh = #mgpu.mesh<grid = [4], grid_names = ["i"], cluster = [2], cluster_names = ["c"]>
+#all = #mgpu.block_spec<shape = [8], index_map = affine_map<(i, c) -> (0)>, memory_space = gmem>
+!row = memref<64xf32, #gpu.address_space<workgroup>>
+func.func @ref_counts(%o: memref<8xf32>) {
+  mgpu.pallas_call grid [4, 2] outs(%o : memref<8xf32>)
+      in_specs [] out_specs [#all] scratch [!row] mesh #mesh {
+  ^bb0(%g: memref<8xf32>, %a: !row):
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{'mgpu.cluster_ref' op expects one index per cluster axis, got 2 for 1 axes}}
+    %p = mgpu.cluster_ref %a[%c0, %c0] along ["c"] : !row -> memref<64xf32>
+  }
+  return
+}
+
+// -----
+
+#mesh = #mgpu.mesh<grid = [4], grid_names = ["i"], cluster = [2], cluster_names = ["c"]>
+#all = #mgpu.block_spec<shape = [8], index_map = affine_map<(i, c) -> (0)>, memory_space = gmem>
+!row = memref<64xf32, #gpu.address_space<workgroup>>
+func.func @ref_twice(%o: memref<8xf32>) {
+  mgpu.pallas_call grid [4, 2] outs(%o : memref<8xf32>)
+      in_specs [] out_specs [#all] scratch [!row] mesh #mesh {
+  ^bb0(%g: memref<8xf32>, %a: !row):
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{'mgpu.cluster_ref' op cluster axis 'c' is listed twice}}
+    %p = mgpu.cluster_ref %a[%c0, %c0] along ["c", "c"] : !row -> memref<64xf32>
+  }
+  return
+}
+
+// -----
+
+#mesh = #mgpu.mesh<grid = [4], grid_names = ["i"], cluster = [2], cluster_names = ["c"]>
+#all = #mgpu.block_spec<shape = [8], index_map = affine_map<(i, c) -> (0)>, memory_space = gmem>
+!row = memref<64xf32, #gpu.address_space<workgroup>>
+!bar = !mgpu.barrier<count = 1>
+func.func @store_not_remote(%o: memref<8xf32>) {
+  mgpu.pallas_call grid [4, 2] outs(%o : memref<8xf32>)
+      in_specs [] out_specs [#all] scratch [!row, !row, !bar] mesh #mesh {
+  ^bb0(%g: memref<8xf32>, %a: !row, %b: !row, %bar: !bar):
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{'mgpu.async_store_smem' op expects the destination to be a mgpu.cluster_ref of a peer CTA's buffer}}
+    mgpu.async_store_smem %a, %b, %bar[%c0] : !row, !row, !bar
+  }
+  return
+}
+
+// -----
+
+#mesh = #mgpu.mesh<grid = [4], grid_names = ["i"], cluster = [2], cluster_names = ["c"]>
+#all = #mgpu.block_spec<shape = [8], index_map = affine_map<(i, c) -> (0)>, memory_space = gmem>
+!row = memref<64xf32, #gpu.address_space<workgroup>>
+!small = memref<2xf32, #gpu.address_space<workgroup>>
+!bar = !mgpu.barrier<count = 1>
+func.func @store_mismatch(%o: memref<8xf32>) {
+  mgpu.pallas_call grid [4, 2] outs(%o : memref<8xf32>)
+      in_specs [] out_specs [#all] scratch [!row, !small, !bar] mesh #mesh {
+  ^bb0(%g: memref<8xf32>, %a: !row, %b: !small, %bar: !bar):
+    %c0 = arith.constant 0 : index
+    %p = mgpu.cluster_ref %b[%c0] along ["c"] : !small -> memref<2xf32>
+    // expected-error @below {{'mgpu.async_store_smem' op copies between buffers of the same shape and element type, got 'memref<64xf32, #gpu.address_space<workgroup>>' and 'memref<2xf32>'}}
+    mgpu.async_store_smem %a, %p, %bar[%c0] : !row, memref<2xf32>, !bar
+  }
+  return
+}
+
+// -----
+
+#mesh = #mgpu.mesh<grid = [4], grid_names = ["i"], cluster = [2], cluster_names = ["c"]>
+#all = #mgpu.block_spec<shape = [8], index_map = affine_map<(i, c) -> (0)>, memory_space = gmem>
+!small = memref<2xf32, #gpu.address_space<workgroup>>
+!bar = !mgpu.barrier<count = 1>
+func.func @store_bytes(%o: memref<8xf32>) {
+  mgpu.pallas_call grid [4, 2] outs(%o : memref<8xf32>)
+      in_specs [] out_specs [#all] scratch [!small, !small, !bar] mesh #mesh {
+  ^bb0(%g: memref<8xf32>, %a: !small, %b: !small, %bar: !bar):
+    %c0 = arith.constant 0 : index
+    %p = mgpu.cluster_ref %b[%c0] along ["c"] : !small -> memref<2xf32>
+    // expected-error @below {{'mgpu.async_store_smem' op copies a multiple of 16 bytes, got 8 bytes}}
+    mgpu.async_store_smem %a, %p, %bar[%c0] : !small, memref<2xf32>, !bar
+  }
+  return
+}

@@ -173,11 +173,12 @@ def MGPU_MpmdMapOp : MGPU_Op<"mpmd_map", MGPU_KernelTraits> {
 
 def MGPU_YieldOp : MGPU_Op<"yield", [
     Pure, Terminator,
-    HasParent<"PallasCallOp, MpmdMapOp, EmitPipelineOp, LaunchOp, RunScopedOp">]> {
+    HasParent<"PallasCallOp, MpmdMapOp, EmitPipelineOp, LaunchOp, RunScopedOp, " #
+              "NdLoopOp, DynamicSchedulingLoopOp">]> {
   let summary = "terminator of a kernel region";
   let description = [{
-    Ends a pallas_call, mpmd_map, emit_pipeline, launch or run_scoped
-    region. Kernels return through their output refs, so there it takes no
+    Ends a pallas_call, mpmd_map, emit_pipeline, launch, run_scoped,
+    nd_loop or dynamic_scheduling_loop region. Kernels return through their output refs, so there it takes no
     operands and may be omitted in the text; a `run_scoped` yields its
     results.
   }];
@@ -306,6 +307,7 @@ def MGPU_SemaphoreReadOp : MGPU_Op<"semaphore_read"> {
 include "mgpu/Dialect/MGPU/MGPUPrimitiveOps.td"
 include "mgpu/Dialect/MGPU/MGPUClusterOps.td"
 include "mgpu/Dialect/MGPU/MGPUBlackwellOps.td"
+include "mgpu/Dialect/MGPU/MGPUSchedulingOps.td"
 include "mgpu/Dialect/MGPU/MGPULaunchOp.td"
 
 #endif // MGPU_DIALECT_MGPU_MGPUOPS_TD

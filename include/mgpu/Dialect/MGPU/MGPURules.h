@@ -138,6 +138,11 @@ LogicalResult verifyPipelineCarries(EmitPipelineOp op);
 /// gpu.func) where the backends put them; else an error naming `op`.
 LogicalResult verifyInsideKernel(Operation *op);
 
+/// The mesh of the kernel region around `op`: std::nullopt where there is
+/// none to check against (kernel form, launches, an mpmd_map region without
+/// a mesh of its own); a null mesh for a pallas_call without one.
+std::optional<MeshAttr> getKernelRegionMesh(Operation *op);
+
 /// The axes of a cluster barrier are cluster axes of `mesh` (none without
 /// a mesh); reported at `op`, which declares or uses `type`.
 LogicalResult verifyClusterBarrierAxes(Operation *op, ClusterBarrierType type,
