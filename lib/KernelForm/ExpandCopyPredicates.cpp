@@ -7,7 +7,8 @@
 // its barrier (with no bytes, as JAX's lowering expects zero transaction
 // bytes then), and a copy out that closes a bulk group still closes one, so
 // barrier phases and `wait_smem_to_gmem` counts do not depend on the
-// predicate.
+// predicate. The patterns run in one walk: a greedy rewrite would also
+// delete ops that only read (async_prefetch, unused loads).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,7 +17,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace mlir::mgpu {
 #define GEN_PASS_DEF_MGPUEXPANDCOPYPREDICATES
@@ -82,8 +83,10 @@ struct ExpandCopyPredicatesPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<ExpandCopyIn, ExpandCopyOut>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
+    // One walk, no folding or dead-code elimination: the greedy driver
+    // would erase ops whose only effect is a read (an async_prefetch, a
+    // load whose value is unused but whose bounds the host backends check).
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };
 
