@@ -303,8 +303,8 @@ Value rowAddress(OpBuilder &b, Location loc, Value tmem, Value row,
 }
 
 /// tmem_lane_load -> tcgen05.ld.sync.aligned.32x32b.x{n} per power-of-two
-/// piece of at most 128 columns,
-/// then tcgen05.wait::ld.
+/// piece of at most 128 columns, from the op's first column, then
+/// tcgen05.wait::ld.
 struct TmemLaneLoadToNVVM : public Tcgen05Pattern<TmemLaneLoadOp> {
   using Tcgen05Pattern::Tcgen05Pattern;
   LogicalResult
@@ -324,7 +324,8 @@ struct TmemLaneLoadToNVVM : public Tcgen05Pattern<TmemLaneLoadOp> {
       Value bits = NVVM::Tcgen05LdOp::create(
           rewriter, loc, VectorType::get({count}, rewriter.getI32Type()),
           UnitAttr(), shape,
-          rowAddress(rewriter, loc, adaptor.getSrc(), adaptor.getRow(), first),
+          rowAddress(rewriter, loc, adaptor.getSrc(), adaptor.getRow(),
+                     op.getColumn() + first),
           Value());
       Value chunk = vector::BitCastOp::create(
           rewriter, loc, VectorType::get({count}, rewriter.getF32Type()), bits);

@@ -149,6 +149,8 @@ bool mlir::mgpu::detail::hasVectorType(Operation *op) {
 
 LogicalResult Distributor::distributeBlock(Block &block) {
   for (Operation &op : block.without_terminator()) {
+    if (absorbed.contains(&op))
+      continue;
     if (op.getNumResults() &&
         llvm::all_of(op.getResults(), [&](Value r) { return map.contains(r); }))
       continue;

@@ -100,6 +100,9 @@ private:
   IRMapping &map;
   const WarpgroupContext &ctx;
   Hazards hazards;
+  /// Ops done as part of an earlier op (a TMEM load's store to shared
+  /// memory), skipped when reached.
+  llvm::SmallPtrSet<Operation *, 4> absorbed;
   /// Values held in a fragment layout: `wgmma` (for M x N, (M / 64) * (N / 2)
   /// f32 per lane, element `tile * N / 2 + reg` being register `reg` of the
   /// tile's fragment) or `wgmma_row` (for M or M x 1, (M / 64) * 2 f32 per
@@ -385,6 +388,7 @@ private:
   LogicalResult distributeOp(Operation *op);
   // DistributeTmem.cpp: moves between tensor memory and the lanes.
   LogicalResult distributeTmemLoad(AsyncLoadTmemOp op);
+  LogicalResult distributeTmemLoadToSmem(AsyncLoadTmemOp op, Operation *store);
   LogicalResult distributeTmemStore(AsyncStoreTmemOp op);
   LogicalResult distributeElementwise(Operation *op);
   LogicalResult distributeLayoutCast(LayoutCastOp op);

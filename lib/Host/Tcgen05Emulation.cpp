@@ -177,15 +177,17 @@ LogicalResult mlir::mgpu::emulateTcgen05Op(OpBuilder &b, Operation *op,
   }
   if (auto mma = dyn_cast<Tcgen05MmaOp>(op))
     return emulateMma(b, mma);
-  auto rowOf = [&](Value tmem, Value row) -> FailureOr<SmallVector<Value>> {
+  auto rowOf = [&](Value tmem, Value row,
+                   int64_t column = 0) -> FailureOr<SmallVector<Value>> {
     Value storage = getStorage(tmem);
     if (!storage)
       return op->emitOpError() << "cannot be emulated: its buffer is not a "
                                   "TMEM scratch buffer of the launch";
-    return SmallVector<Value>{storage, row, indexConstant(b, loc, 0)};
+    return SmallVector<Value>{storage, row, indexConstant(b, loc, column)};
   };
   if (auto load = dyn_cast<TmemLaneLoadOp>(op)) {
-    FailureOr<SmallVector<Value>> at = rowOf(load.getSrc(), load.getRow());
+    FailureOr<SmallVector<Value>> at =
+        rowOf(load.getSrc(), load.getRow(), load.getColumn());
     if (failed(at))
       return failure();
     load.getResult().replaceAllUsesWith(

@@ -28,14 +28,15 @@
 // RUN: %python %mgpu_src_root/bench/tensor-core-report.py --build %mgpu_obj_root --ptxas %ptxas --min 50 %mgpu_src_root/examples/attention_pallas_call.mlir | FileCheck %s --check-prefix=ATTN
 // ATTN: | attention_pallas_call | 8 | 8 x m64n64k16 | 16 | >= {{[0-9]+}} | {{[0-9]+}} | {{[0-9]+}} | 0 | {{[0-9]+}} | {{[0-9]+}} | 256 | {{[0-9]+}} | <= {{5[0-9]|[6-9][0-9]}}% ({{[0-9]+}} TFLOP/s) |
 // The Blackwell matmul (examples/blackwell_matmul.mlir, --chip sm_100a:
-// B200's 2.25 PFLOP/s, 8192 flops per SM and clock) per step: 8
-// tcgen05.mma m128n64k16 (two per K 16, one per half of the tile), the
-// unrolled producer's 32 KiB of TMA, no lane access in the step, no spill.
-// Twice Hopper's flops per clock against the same shared-memory bytes:
-// 256 MMA clocks against 640, a bound of 40%.
-// RUN: %python %mgpu_src_root/bench/tensor-core-report.py --build %mgpu_obj_root --ptxas %ptxas --chip sm_100a --min 35 | FileCheck %s --check-prefix=BW
+// B200's 2.25 PFLOP/s, 8192 flops per SM and clock) per step: 4
+// tcgen05.mma m128n256k16 (one per K 16 over the whole 128x256 tile), the
+// unrolled producer's 48 KiB of TMA (16 KiB of a, 32 KiB of b), no lane
+// access in the step, no spill. 512 MMA clocks against 768 shared-memory
+// clocks (48 KiB of TMA and 48 KiB that the MMAs read): a bound of 67%,
+// the most a CTA's M = 128 tile reaches in this model.
+// RUN: %python %mgpu_src_root/bench/tensor-core-report.py --build %mgpu_obj_root --ptxas %ptxas --chip sm_100a --min 65 | FileCheck %s --check-prefix=BW
 // BW: | kernel | MMAs/step | shapes |
-// BW: | blackwell_matmul | 8 | 8 x m128n64k16 | 32 | 0 | 0 | {{[0-9]+}} | 0 | {{[0-9]+}} | 1 | 256 | 640 | 40% ({{[0-9]+}} TFLOP/s) |
+// BW: | blackwell_matmul | 4 | 4 x m128n256k16 | 48 | 0 | 0 | {{[0-9]+}} | 0 | {{[0-9]+}} | 1 | 512 | 768 | 67% ({{[0-9]+}} TFLOP/s) |
 // PLAIN: | matmul_pallas_call | 8 | 8 x m64n128k16 | 32 | 0 | 0 | {{[0-9]+}} | 0 | {{[0-9]+}} | 1 | 512 | 640 | 80% ({{[0-9]+}} TFLOP/s) |
 
 // CHECK: | kernel | wgmma/step | shapes | TMA KiB | lane KiB | inner loops | regs | spill | smem B | CTAs/SM | MMA clk | smem clk | bound |

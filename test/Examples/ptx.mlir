@@ -14,12 +14,13 @@
 // RUN: rm -rf %t && %python %mgpu_src_root/utils/examples.py compile --mgpu-opt mgpu-opt --ptx %t --ptxas %ptxas --cubin --allow-spills matmul_warp_specialized | FileCheck %s --check-prefix=ALL
 // ALL: examples.py: {{[1-9][0-9]*}} examples, 0 failures
 // examples/blackwell_matmul.mlir (`// Chip: sm_100a`) is assembled for
-// sm_100a: its MMAs are tcgen05, issued by one thread, into TMEM.
+// sm_100a: its MMAs are tcgen05, issued by one thread, into TMEM; the
+// epilogue reads TMEM 32 columns at a time, straight into shared memory.
 // RUN: FileCheck %s --check-prefix=BW < %t/blackwell_matmul.ptx
 // BW: tcgen05.alloc.cta_group::1
 // BW: tcgen05.mma.cta_group::1.kind::f16
 // BW: tcgen05.commit.cta_group::1
-// BW: tcgen05.ld.sync.aligned.32x32b.x64.b32
+// BW: tcgen05.ld.sync.aligned.32x32b.x32.b32
 // BW: tcgen05.dealloc.cta_group::1
 
 // RUN: FileCheck %s --check-prefix=DIRECT --implicit-check-not=.shared --implicit-check-not=bar.sync < %t/vector_add.ptx

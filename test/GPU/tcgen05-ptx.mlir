@@ -1,7 +1,8 @@
 // The Blackwell ops assemble for sm_100a: one warp allocates the TMEM
 // scratch (128 columns) and gives up its permit, one thread issues the
 // tcgen05 MMAs (4 of K 16 per 64-wide step) with their descriptors and
-// commits them to the barrier, every lane reads its TMEM row (32x32b) and
+// commits them to the barrier, every lane reads its TMEM row (32x32b, 32
+// columns at a time, each piece stored straight into the output block) and
 // waits, and the first warp frees the tensor memory at the end.
 // REQUIRES: ptxas
 // RUN: mgpu-opt --mgpu-to-binary="chip=sm_100a format=isa" %s | %extract_ptx -o %t.ptx
@@ -21,10 +22,10 @@
 // PTX: tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [__dynamic_shmem__0], %r{{[0-9]+}};
 // PTX: tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
 // PTX: tcgen05.fence::after_thread_sync;
-// PTX-NEXT: mov.b32 %r{{[0-9]+}}, 136381584;
+// PTX: mov.b32 %r{{[0-9]+}}, 136381584;
 // PTX-COUNT-4: tcgen05.mma.cta_group::1.kind::f16.collector::a::discard [%r{{[0-9]+}}], %rd{{[0-9]+}}, %rd{{[0-9]+}}, %r{{[0-9]+}}, %p{{[0-9]+}};
 // PTX: tcgen05.commit.cta_group::1.mbarrier::arrive::one
-// PTX: tcgen05.ld.sync.aligned.32x32b.x128.b32
+// PTX-COUNT-4: tcgen05.ld.sync.aligned.32x32b.x32.b32
 // PTX: tcgen05.wait::ld.sync.aligned;
 // PTX: tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r{{[0-9]+}}, %r{{[0-9]+}};
 // HOPPER: error: 'mgpu.tmem_alloc' op needs Blackwell's tensor cores (tcgen05, tensor memory): compile for chip=sm_100a

@@ -214,3 +214,13 @@ LogicalResult TmemAllocOp::verify() {
 LogicalResult TmemDeallocOp::verify() {
   return verifyAllocationColumns(*this, getColumns());
 }
+
+LogicalResult TmemLaneLoadOp::verify() {
+  int64_t columns = getSrc().getType().getVectorType().getDimSize(1);
+  int64_t count = getType().getNumElements();
+  auto first = static_cast<int64_t>(getColumn());
+  if (first < 0 || first + count > columns)
+    return emitOpError() << "reads columns [" << first << ", " << first + count
+                         << ") of a buffer of " << columns << " columns";
+  return success();
+}

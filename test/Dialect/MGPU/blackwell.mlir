@@ -52,6 +52,8 @@ func.func @lowering_ops(%slot: memref<1xi32, #s>, %row: index) {
   %r = mgpu.tmem_lane_load %t[%row] : !acc -> vector<256xf32>
   // CHECK: mgpu.tmem_lane_store %[[R]], %[[T]][%{{.*}}] : vector<256xf32>, !mgpu.tmem<128x256xf32>
   mgpu.tmem_lane_store %r, %t[%row] : vector<256xf32>, !acc
+  // CHECK: mgpu.tmem_lane_load %[[T]][%{{.*}}] column 224 : !mgpu.tmem<128x256xf32> -> vector<32xf32>
+  %p = mgpu.tmem_lane_load %t[%row] column 224 : !acc -> vector<32xf32>
   // CHECK: mgpu.tmem_dealloc %{{.*}} columns 512
   mgpu.tmem_dealloc %slot columns 512 : memref<1xi32, #s>
   return

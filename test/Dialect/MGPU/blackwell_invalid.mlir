@@ -149,3 +149,11 @@ func.func @alloc_columns(%slot: memref<1xi32, #gpu.address_space<workgroup>>) {
   mgpu.tmem_alloc %slot columns 48 : memref<1xi32, #gpu.address_space<workgroup>>
   return
 }
+
+// -----
+
+func.func @lane_load_columns(%t: !mgpu.tmem<128x64xf32>, %row: index) {
+  // expected-error @below {{'mgpu.tmem_lane_load' op reads columns [48, 80) of a buffer of 64 columns}}
+  %p = mgpu.tmem_lane_load %t[%row] column 48 : !mgpu.tmem<128x64xf32> -> vector<32xf32>
+  return
+}

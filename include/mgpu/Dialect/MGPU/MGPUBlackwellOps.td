@@ -216,16 +216,23 @@ def MGPU_TmemLaneLoadOp : MGPU_Op<"tmem_lane_load",
     Row `%row` of `%src`, read by one lane: `%row` must be the lane's index
     in its warpgroup, as warp w of a warpgroup reaches TMEM rows 32w to
     32w + 31 only (`tcgen05.ld.32x32b` then `tcgen05.wait::ld` on the GPU).
+    The result's columns start at `column` (absent: 0), so that a wide
+    accumulator can be read a chunk of columns at a time.
 
     ```mlir
     %r = mgpu.tmem_lane_load %acc[%lane] : !mgpu.tmem<128x128xf32> -> vector<128xf32>
+    %c = mgpu.tmem_lane_load %acc[%lane] column 64
+        : !mgpu.tmem<128x256xf32> -> vector<32xf32>
     ```
   }];
-  let arguments = (ins MGPU_TmemType:$src, Index:$row);
+  let arguments = (ins MGPU_TmemType:$src, Index:$row,
+                       DefaultValuedAttr<I64Attr, "0">:$column);
   let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
   let assemblyFormat = [{
-    $src `[` $row `]` attr-dict `:` qualified(type($src)) `->` type($result)
+    $src `[` $row `]` (`column` $column^)? attr-dict `:` qualified(type($src))
+    `->` type($result)
   }];
+  let hasVerifier = 1;
 }
 
 def MGPU_TmemLaneStoreOp : MGPU_Op<"tmem_lane_store",
