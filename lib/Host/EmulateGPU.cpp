@@ -38,6 +38,7 @@
 #include "mgpu/Host/EmulatorChecks.h"
 #include "mgpu/Host/HostRuntimeCalls.h"
 #include "mgpu/Host/HostTypes.h"
+#include "mgpu/Host/WgmmaDeferral.h"
 #include "mgpu/Host/WgmmaEmulation.h"
 #include "mgpu/KernelForm/CopyWindows.h"
 #include "mgpu/KernelForm/IfThen.h"
@@ -661,6 +662,8 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           sharedAccesses.insert(op);
       }
     llvm::SmallPtrSet<Operation *, 16> erased;
+    // The fragments of the deferred MMAs (placeholders until their wait).
+    SmallVector<Value> mmaResults;
     for (Operation *op : ops) {
       if (erased.contains(op))
         continue;
@@ -800,15 +803,23 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
             onLaneZero(nb, l, lane, [&](OpBuilder &cb) {
               emitWgmmaReadChecks(cb, mma, smem, ctaBase, where(cb, op));
             });
+          // Computed at the wait that completes its group (WgmmaDeferral.h).
           FailureOr<Value> result =
-              emulateWgmmaMmaAsync(nb, mma, smem, ctaBase, lane);
+              issueDeferredWgmma(nb, mma, smem, ctaBase, lane, where(nb, op));
           if (failed(result))
             return WalkResult::interrupt();
           mma.getResult().replaceAllUsesWith(*result);
+          mmaResults.push_back(*result);
           op->erase();
           return WalkResult::skip();
         } else if (isa<NVVM::WgmmaFenceAlignedOp, NVVM::WgmmaGroupSyncAlignedOp,
                        NVVM::WgmmaWaitGroupSyncOp, NVVM::FenceProxyOp>(op)) {
+          // Every lane keeps its own MMA groups in the runtime.
+          if (isa<NVVM::WgmmaGroupSyncAlignedOp>(op))
+            callHostRuntime(nb, op, "mgpuEmuWgmmaCommit", {});
+          else if (auto wait = dyn_cast<NVVM::WgmmaWaitGroupSyncOp>(op))
+            callHostRuntime(nb, op, "mgpuEmuWgmmaWait",
+                            {getI64(nb, l, wait.getGroup())});
           if (checks) {
             Value lane = arith::RemUIOp::create(
                 nb, l, tid, indexConstant(nb, l, kWarpgroupLanes));
@@ -824,8 +835,7 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
                                 {getI64(cb, l, wait.getGroup())});
               });
           }
-          // The MMAs completed when they were issued, and host threads
-          // see shared memory through one proxy.
+          // Host threads see shared memory through one proxy.
           op->erase();
           return WalkResult::skip();
         } else if (isa<NVVM::MembarOp>(op)) {
@@ -879,6 +889,9 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
       if (rewrite().wasInterrupted())
         return failure();
     }
+    resolveDeferredResults(mmaResults, [&](OpBuilder &nb, Operation *op) {
+      return where(nb, op);
+    });
   }
   return success();
 }
