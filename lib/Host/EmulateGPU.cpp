@@ -17,7 +17,9 @@
 // one on the barrier words of each CTA of its group; the CTAs of a group
 // have consecutive slots, so a CTA finds its cluster's others from its
 // own. A multicast copy lands the whole window in each CTA's own buffer
-// (the bytes the group's shares deliver on the GPU).
+// (the bytes the group's shares deliver on the GPU). A wgmma is computed at
+// the wait that completes it (WgmmaDeferral.h), and the runtime picks when
+// copies land and read (lib/Runtime/EmuAsync.cpp).
 //
 // With checks on (the `checks` option), shared-memory accesses, fences, CTA
 // barriers and wgmma operand reads also call the runtime's checker

@@ -45,6 +45,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
@@ -98,8 +99,6 @@ struct WorkerSchedule {
   }
 };
 
-thread_local WorkerSchedule schedule;
-
 //===----------------------------------------------------------------------===//
 // Deferred MMAs
 //===----------------------------------------------------------------------===//
@@ -141,8 +140,28 @@ struct LaneMmas {
   std::vector<const char *> pendingAt; // the MMA's op until it completes
 };
 
-/// By lane (mgpu::emu::laneKey): a fiber runs on one host thread only.
-thread_local std::unordered_map<const void *, LaneMmas> laneMmas;
+/// A host thread's state: its schedule, and its lanes' MMAs by lane
+/// (mgpu::emu::laneKey: a fiber runs on one host thread only).
+struct ThreadState {
+  WorkerSchedule schedule;
+  std::unordered_map<const void *, LaneMmas> laneMmas;
+};
+
+/// The calling thread's state, made on first use. Every lane that ends and
+/// every scheduling point look for it, so the pointer is initial-exec TLS
+/// (as EmuScheduler.cpp's worker: no __tls_get_addr call) and trivial; the
+/// owner, touched once per thread, frees it when the thread exits.
+__attribute__((tls_model("initial-exec"))) thread_local ThreadState *fast =
+    nullptr;
+thread_local std::unique_ptr<ThreadState> owner;
+
+ThreadState &getThreadState() {
+  if (ThreadState *state = fast)
+    return *state;
+  owner = std::make_unique<ThreadState>();
+  fast = owner.get();
+  return *fast;
+}
 
 [[noreturn]] void report(const char *where, const char *message,
                          const char *other) {
@@ -245,6 +264,9 @@ void completeGroup(LaneMmas &lane, std::vector<MmaRecord> &group) {
 namespace mgpu::emu::async {
 
 void startGroup(int64_t group) {
+  if (!getSettings().seeded)
+    return;
+  WorkerSchedule &schedule = getThreadState().schedule;
   schedule.deferred.clear();
   schedule.state = getSettings().seed ^ uint64_t(group);
   schedule.next();
@@ -253,7 +275,7 @@ void startGroup(int64_t group) {
 When choose(bool copyIn) {
   if (!getSettings().seeded)
     return copyIn ? When::Wait : When::Issue;
-  switch (schedule.next() % 3) {
+  switch (getThreadState().schedule.next() % 3) {
   case 0:
     return When::Issue;
   case 1:
@@ -264,15 +286,20 @@ When choose(bool copyIn) {
 }
 
 void deferCopyIn(int64_t *barrier) {
-  schedule.deferred.push_back({barrier, nullptr, 0});
+  getThreadState().schedule.deferred.push_back({barrier, nullptr, 0});
 }
 
 void deferCopyOut(const void *lane, uint64_t id) {
-  schedule.deferred.push_back({nullptr, lane, id});
+  getThreadState().schedule.deferred.push_back({nullptr, lane, id});
 }
 
 void atSchedulingPoint() {
-  if (schedule.deferred.empty() || schedule.next() % 4 != 0)
+  // Only seeded schedules defer copies to a scheduling point.
+  ThreadState *state = fast;
+  if (!state || state->schedule.deferred.empty())
+    return;
+  WorkerSchedule &schedule = state->schedule;
+  if (schedule.next() % 4 != 0)
     return;
   size_t at = schedule.next() % schedule.deferred.size();
   WorkerSchedule::Deferred item = schedule.deferred[at];
@@ -285,11 +312,16 @@ void atSchedulingPoint() {
 }
 
 void maybePreempt() {
-  if (getSettings().seeded && inFiber() && schedule.next() % 2 == 0)
+  if (getSettings().seeded && inFiber() &&
+      getThreadState().schedule.next() % 2 == 0)
     yieldLane();
 }
 
-void laneEnded() { laneMmas.erase(laneKey()); }
+void laneEnded() {
+  ThreadState *state = fast;
+  if (state && !state->laneMmas.empty())
+    state->laneMmas.erase(laneKey());
+}
 
 bool eager() { return getSettings().eager; }
 
@@ -306,7 +338,7 @@ MGPU_HOST_EXPORT void mgpuEmuWgmmaIssue(float *regs, int64_t n, int64_t descA,
                                         int64_t descB, int64_t flags,
                                         const char *slice, int64_t sliceBytes,
                                         int64_t lane, const char *where) {
-  LaneMmas &state = laneMmas[laneKey()];
+  LaneMmas &state = getThreadState().laneMmas[laneKey()];
   MmaRecord r{n,          descA,      descB,
               flags,      lane % 128, slice,
               sliceBytes, where,      std::vector<float>(regs, regs + n / 2),
@@ -337,7 +369,7 @@ MGPU_HOST_EXPORT void mgpuEmuWgmmaIssue(float *regs, int64_t n, int64_t descA,
 MGPU_HOST_EXPORT void mgpuEmuWgmmaCommit() {
   if (mgpu::emu::async::eager())
     return;
-  LaneMmas &state = laneMmas[laneKey()];
+  LaneMmas &state = getThreadState().laneMmas[laneKey()];
   state.groups.push_back(std::move(state.open));
   state.open.clear();
 }
@@ -346,8 +378,11 @@ MGPU_HOST_EXPORT void mgpuEmuWgmmaCommit() {
 /// `pending` latest complete now, oldest first.
 MGPU_HOST_EXPORT void mgpuEmuWgmmaWait(int64_t pending) {
   mgpu::emu::async::maybePreempt();
-  auto it = laneMmas.find(laneKey());
-  if (it == laneMmas.end())
+  ThreadState *thread = fast;
+  if (!thread)
+    return;
+  auto it = thread->laneMmas.find(laneKey());
+  if (it == thread->laneMmas.end())
     return;
   LaneMmas &state = it->second;
   while (int64_t(state.groups.size()) > pending) {
@@ -362,8 +397,11 @@ MGPU_HOST_EXPORT void mgpuEmuWgmmaWait(int64_t pending) {
 /// NaN, as undefined as the GPU's register).
 MGPU_HOST_EXPORT void mgpuEmuWgmmaResolve(float *values, int64_t count,
                                           const char *where) {
-  auto it = laneMmas.find(laneKey());
-  if (it == laneMmas.end())
+  ThreadState *thread = fast;
+  if (!thread)
+    return;
+  auto it = thread->laneMmas.find(laneKey());
+  if (it == thread->laneMmas.end())
     return;
   LaneMmas &state = it->second;
   for (int64_t i = 0; i < count; ++i) {
