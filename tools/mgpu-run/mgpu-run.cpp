@@ -397,10 +397,12 @@ int main(int argc, char **argv) {
   if (!engine)
     return fail("cannot compile the module: " + toString(engine.takeError()));
   // MGPU_EMULATE_SCHEDULES: the default of --emulate-schedules (the lit
-  // parameter emulate_schedules sets it for a whole test run).
+  // parameter emulate_schedules sets it for a whole test run) where the
+  // command names no schedule.
   unsigned schedules = emulateSchedules;
   if (const char *text = std::getenv("MGPU_EMULATE_SCHEDULES");
-      text && !emulateSchedules.getNumOccurrences())
+      text && !emulateSchedules.getNumOccurrences() &&
+      !emulateSeed.getNumOccurrences())
     schedules = std::max(1, std::atoi(text));
   if (emulate && (emulateSeed.getNumOccurrences() || schedules > 1)) {
     uint64_t first = 1;

@@ -16,7 +16,7 @@
 // RUN: sed 's/^ *gpu.barrier$/      \/\/ removed/' %t/reverse.mlir > %t/no-barrier.mlir
 // RUN: not mgpu-run %t/no-barrier.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=NO-BARRIER
 // RUN: not mgpu-run %t/no-barrier.mlir -e main --backend=emulate --check=races 2>&1 | FileCheck %s --check-prefix=RACE
-// RUN: mgpu-run %t/no-barrier.mlir -e main --backend=emulate --check=none | FileCheck %s --check-prefix=UNCHECKED
+// RUN: mgpu-run %t/no-barrier.mlir -e main --backend=emulate --check=none --emulate-schedules 1 | FileCheck %s --check-prefix=UNCHECKED
 // NO-BARRIER: no-barrier.mlir:19:12: error: reads shared memory that nothing wrote (an emulator check; --check=none turns them off)
 // RACE: no-barrier.mlir:16:7: error: data race: writes shared memory that thread {{[0-9]+}} reads at {{.*}}no-barrier.mlir:19:12 with no barrier in between (an emulator check; --check=none turns them off)
 // UNCHECKED: [{{.*}}]

@@ -63,7 +63,7 @@
 // A copy out whose buffer is written again before its wait: it reads the
 // buffer at its issue on the deterministic schedule, later on some seeded
 // ones, so the schedules disagree; the async check reports the write.
-// RUN: mgpu-run %t/overwrite.mlir -e main --backend=emulate --check=none | FileCheck %s --check-prefix=SEVEN
+// RUN: mgpu-run %t/overwrite.mlir -e main --backend=emulate --check=none --emulate-schedules 1 | FileCheck %s --check-prefix=SEVEN
 // RUN: not mgpu-run %t/overwrite.mlir -e main --backend=emulate --check=none --emulate-schedules 4 2>&1 | FileCheck %s --check-prefix=DISAGREE
 // RUN: not mgpu-run %t/overwrite.mlir -e main --backend=emulate --emulate-schedules 2 2>&1 | FileCheck %s --check-prefix=REWRITE
 // SEVEN: copied: 7
