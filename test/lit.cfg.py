@@ -20,6 +20,12 @@ config.substitutions.append(("%mgpu_obj_root", config.mgpu_obj_root))
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
                                      "ASAN_OPTIONS", "UBSAN_OPTIONS"])
 llvm_config.use_default_substitutions()
+# `lit -D emulate_schedules=K`: every emulate run of mgpu-run runs K seeded
+# schedules of the emulator's async operations (mgpu-run's default of
+# --emulate-schedules); a RUN line that names --emulate-schedules keeps it.
+emulate_schedules = lit_config.params.get("emulate_schedules")
+if emulate_schedules:
+    config.environment["MGPU_EMULATE_SCHEDULES"] = emulate_schedules
 # `not`, `count` and `split-file` at the start of a RUN line come from PATH.
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 

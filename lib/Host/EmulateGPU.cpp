@@ -17,7 +17,9 @@
 // one on the barrier words of each CTA of its group; the CTAs of a group
 // have consecutive slots, so a CTA finds its cluster's others from its
 // own. A multicast copy lands the whole window in each CTA's own buffer
-// (the bytes the group's shares deliver on the GPU).
+// (the bytes the group's shares deliver on the GPU). A wgmma is computed at
+// the wait that completes it (WgmmaDeferral.h), and the runtime picks when
+// copies land and read (lib/Runtime/EmuAsync.cpp).
 //
 // With checks on (the `checks` option), shared-memory accesses, fences, CTA
 // barriers and wgmma operand reads also call the runtime's checker
@@ -40,6 +42,7 @@
 #include "mgpu/Host/HostRuntimeCalls.h"
 #include "mgpu/Host/HostTypes.h"
 #include "mgpu/Host/Tcgen05Emulation.h"
+#include "mgpu/Host/WgmmaDeferral.h"
 #include "mgpu/Host/WgmmaEmulation.h"
 #include "mgpu/KernelForm/CopyWindows.h"
 #include "mgpu/KernelForm/IfThen.h"
@@ -695,6 +698,8 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
     llvm::SmallPtrSet<Operation *, 16> erased;
     // cluster_ref results and their bytes from this CTA's shared memory.
     DenseMap<Value, Value> peerOffsets;
+    // The fragments of the deferred MMAs (placeholders until their wait).
+    SmallVector<Value> mmaResults;
     for (Operation *op : ops) {
       if (erased.contains(op))
         continue;
@@ -877,15 +882,23 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
             onLaneZero(nb, l, lane, [&](OpBuilder &cb) {
               emitWgmmaReadChecks(cb, mma, smem, ctaBase, where(cb, op));
             });
+          // Computed at the wait that completes its group (WgmmaDeferral.h).
           FailureOr<Value> result =
-              emulateWgmmaMmaAsync(nb, mma, smem, ctaBase, lane);
+              issueDeferredWgmma(nb, mma, smem, ctaBase, lane, where(nb, op));
           if (failed(result))
             return WalkResult::interrupt();
           mma.getResult().replaceAllUsesWith(*result);
+          mmaResults.push_back(*result);
           op->erase();
           return WalkResult::skip();
         } else if (isa<NVVM::WgmmaFenceAlignedOp, NVVM::WgmmaGroupSyncAlignedOp,
                        NVVM::WgmmaWaitGroupSyncOp, NVVM::FenceProxyOp>(op)) {
+          // Every lane keeps its own MMA groups in the runtime.
+          if (isa<NVVM::WgmmaGroupSyncAlignedOp>(op))
+            callHostRuntime(nb, op, "mgpuEmuWgmmaCommit", {});
+          else if (auto wait = dyn_cast<NVVM::WgmmaWaitGroupSyncOp>(op))
+            callHostRuntime(nb, op, "mgpuEmuWgmmaWait",
+                            {getI64(nb, l, wait.getGroup())});
           if (checks) {
             Value lane = arith::RemUIOp::create(
                 nb, l, tid, indexConstant(nb, l, kWarpgroupLanes));
@@ -901,8 +914,7 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
                                 {getI64(cb, l, wait.getGroup())});
               });
           }
-          // The MMAs completed when they were issued, and host threads
-          // see shared memory through one proxy.
+          // Host threads see shared memory through one proxy.
           op->erase();
           return WalkResult::skip();
         } else if (isEmulatedTcgen05Op(op)) {
@@ -962,6 +974,9 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
       if (rewrite().wasInterrupted())
         return failure();
     }
+    resolveDeferredResults(mmaResults, [&](OpBuilder &nb, Operation *op) {
+      return where(nb, op);
+    });
   }
   return success();
 }

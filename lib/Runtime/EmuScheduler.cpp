@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "EmuAsync.h"
 #include "EmuChecks.h"
 #include "EmuFibers.h"
 
@@ -243,6 +244,7 @@ void runFiber(Fiber *fiber) {
   grid.lane(grid.captures, fiber->slot, fiber->tid, fiber->block[0],
             fiber->block[1], fiber->block[2]);
   mgpu::emu::checks::laneEnded();
+  mgpu::emu::async::laneEnded();
   fiber->done = true;
   switchFromCurrent(*fiber->worker);
   std::abort(); // a finished fiber is never resumed
@@ -279,6 +281,7 @@ Fiber *takeFiber(Worker &worker) {
 /// from `firstSlot`, each CTA's barrier words cleared.
 void startGroup(Worker &worker, const Grid &grid, int64_t g,
                 int64_t firstSlot) {
+  mgpu::emu::async::startGroup(g);
   int64_t origin[3];
   for (int d = 0; d < 3; ++d) {
     origin[d] = (g % grid.groupsPer[d]) * grid.group[d];
@@ -373,6 +376,8 @@ void yieldLane() {
     sched_yield();
     return;
   }
+  // A scheduling point: a deferred async copy may go now.
+  mgpu::emu::async::atSchedulingPoint();
   switchFromCurrent(*worker);
 }
 

@@ -11,7 +11,10 @@
 //
 // The emulator's async copies (mgpuEmu*) are queued on the barrier they
 // arrive on and land when a thread waits for it, so that a kernel reading a
-// buffer before waiting reads stale data, as it would on a GPU.
+// buffer before waiting reads stale data, as it would on a GPU; with a
+// seeded schedule (EmuAsync.cpp) some land at their issue or at a later
+// scheduling point instead, and copies out read shared memory at their
+// issue, later, or at their wait.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,12 +33,17 @@
 #include <unordered_map>
 #include <vector>
 
+#include "EmuAsync.h"
 #include "EmuChecks.h"
 #include "EmuFibers.h"
+#include "EmuFloats.h"
 
 #define MGPU_HOST_EXPORT __attribute__((visibility("default")))
 
 namespace {
+
+using mgpu::emu::bf16ToFloat;
+using mgpu::emu::halfToFloat;
 
 double getWaitTimeoutSeconds() {
   static const double timeout = [] {
@@ -141,10 +149,13 @@ bool phaseDone(int64_t *barrier, int64_t parity) {
 struct BoxCopy {
   char *global;
   char *shared;
-  /// A copy out reads shared memory when it is issued (the earliest a TMA
-  /// store may), so a missing commit shows; it writes global memory when
-  /// waited for.
+  /// A copy out reads shared memory when the schedule says (at its issue
+  /// by default, the earliest a TMA store may, so that a missing commit
+  /// shows) into `snapshot` (`read`); it writes global memory when waited
+  /// for. `id` names it for a read deferred to a scheduling point.
   std::vector<char> snapshot;
+  bool read = false;
+  uint64_t id = 0;
   int64_t elementBytes;
   std::vector<int64_t> sizes, offsets, extents, strides;
   bool toShared;
@@ -162,25 +173,6 @@ int64_t boxBytes(const BoxCopy &copy) {
   for (int64_t size : copy.sizes)
     bytes *= size;
   return bytes;
-}
-
-float halfToFloat(uint16_t h) {
-  uint32_t sign = uint32_t(h & 0x8000) << 16;
-  int32_t exponent = (h >> 10) & 0x1f;
-  uint32_t mantissa = h & 0x3ff;
-  uint32_t bits;
-  if (exponent == 0x1f) {
-    bits = sign | 0x7f800000u | (mantissa << 13);
-  } else if (exponent == 0) {
-    // Zero or subnormal: mantissa * 2^-24.
-    float value = std::ldexp(static_cast<float>(mantissa), -24);
-    return sign ? -value : value;
-  } else {
-    bits = sign | uint32_t(exponent - 15 + 127) << 23 | (mantissa << 13);
-  }
-  float result;
-  std::memcpy(&result, &bits, 4);
-  return result;
 }
 
 /// Round to nearest even, as PTX's f16 add does.
@@ -203,13 +195,6 @@ uint16_t floatToHalf(float f) {
   uint32_t rounded = m + 0xfffu + ((m >> 13) & 1);
   return sign |
          static_cast<uint16_t>(((rounded >> 13) - ((127 - 15) << 10)) & 0x7fff);
-}
-
-float bf16ToFloat(uint16_t h) {
-  uint32_t bits = uint32_t(h) << 16;
-  float result;
-  std::memcpy(&result, &bits, 4);
-  return result;
 }
 
 uint16_t floatToBf16(float f) {
@@ -331,9 +316,8 @@ void runBoxCopy(const BoxCopy &copy) {
       inside &= g >= 0 && g < copy.extents[d];
       globalOffset += g * copy.strides[d];
     }
-    const char *shared =
-        (copy.snapshot.empty() ? copy.shared : copy.snapshot.data()) +
-        flat * copy.elementBytes;
+    const char *shared = (!copy.read ? copy.shared : copy.snapshot.data()) +
+                         flat * copy.elementBytes;
     if (copy.toShared) {
       char *target = copy.shared + sharedByteOffset(copy, flat);
       if (inside)
@@ -381,10 +365,19 @@ BoxCopy decode(void *global, void *shared, const int64_t *desc, bool toShared) {
   return copy;
 }
 
+/// Lands `copy`, which arrives on `barrier` (under the pending lock).
+void landCopy(int64_t *barrier, const BoxCopy &copy) {
+  runBoxCopy(copy);
+  mgpu::emu::checks::copyInLanded(copy.shared, boxBytes(copy));
+  arrive(barrier, getPending().arrivalsOf[barrier]);
+}
+
 /// Queues a copy in on `barrier` (one of its `arrivals`); the checker sees
-/// it first, before the issuing lane's clock moves.
+/// it first, before the issuing lane's clock moves. The schedule may land
+/// it at once or at a later scheduling point.
 void queueCopyIn(int64_t *barrier, int64_t arrivals, BoxCopy copy,
                  const char *where) {
+  namespace async = mgpu::emu::async;
   PendingCopies &pending = getPending();
   std::lock_guard<std::mutex> lock(pending.mutex);
   std::vector<BoxCopy> &queue = pending.byBarrier[barrier];
@@ -393,11 +386,46 @@ void queueCopyIn(int64_t *barrier, int64_t arrivals, BoxCopy copy,
     mgpu::emu::checks::barrierCopyIssued(barrier, arrivals,
                                          int64_t(queue.size()), where);
   }
-  queue.push_back(std::move(copy));
   pending.arrivalsOf[barrier] = arrivals;
+  async::When when = async::choose(/*copyIn=*/true);
+  // Landing at issue keeps the barrier's copies in order: only when none
+  // is queued before this one.
+  if (when == async::When::Issue && queue.empty()) {
+    landCopy(barrier, copy);
+    return;
+  }
+  queue.push_back(std::move(copy));
+  if (when == async::When::Later)
+    async::deferCopyIn(barrier);
 }
 
 } // namespace
+
+void mgpu::emu::landCopyIn(int64_t *barrier) {
+  PendingCopies &pending = getPending();
+  std::lock_guard<std::mutex> lock(pending.mutex);
+  auto it = pending.byBarrier.find(barrier);
+  if (it == pending.byBarrier.end() || it->second.empty())
+    return;
+  BoxCopy copy = std::move(it->second.front());
+  it->second.erase(it->second.begin());
+  landCopy(barrier, copy);
+}
+
+void mgpu::emu::readCopyOut(const void *lane, uint64_t id) {
+  PendingCopies &pending = getPending();
+  std::lock_guard<std::mutex> lock(pending.mutex);
+  auto read = [&](std::vector<BoxCopy> &copies) {
+    for (BoxCopy &copy : copies)
+      if (copy.id == id && !copy.read) {
+        copy.snapshot.assign(copy.shared, copy.shared + boxBytes(copy));
+        copy.read = true;
+      }
+  };
+  read(pending.open[lane]);
+  for (std::vector<BoxCopy> &group : pending.groups[lane])
+    read(group);
+}
 
 extern "C" {
 
@@ -428,6 +456,7 @@ MGPU_HOST_EXPORT void mgpuEmuBarrierArrive(int64_t *barrier, int64_t arrivals,
     mgpu::emu::checks::barrierArrive(barrier, arrivals, queued, where);
   }
   arrive(barrier, arrivals);
+  mgpu::emu::async::maybePreempt();
 }
 
 MGPU_HOST_EXPORT void mgpuHostBarrierWait(int64_t *barrier, int64_t parity,
@@ -519,6 +548,7 @@ MGPU_HOST_EXPORT void mgpuEmuCopyToShared(int64_t *barrier, int64_t arrivals,
                                           const int64_t *desc,
                                           const char *where) {
   queueCopyIn(barrier, arrivals, decode(global, shared, desc, true), where);
+  mgpu::emu::async::maybePreempt();
 }
 
 /// The emulator's copy_gmem_to_smem into a tiled buffer whose 128-byte
@@ -532,6 +562,7 @@ mgpuEmuCopyToSharedSwizzled(int64_t *barrier, int64_t arrivals, void *global,
   copy.tileRows = tileRows;
   copy.tileCols = tileCols;
   queueCopyIn(barrier, arrivals, std::move(copy), where);
+  mgpu::emu::async::maybePreempt();
 }
 
 /// The emulator's barrier_wait: lands the copies queued on the barrier, one
@@ -550,9 +581,7 @@ MGPU_HOST_EXPORT void mgpuEmuBarrierWait(int64_t *barrier, int64_t parity,
           return false;
         BoxCopy copy = std::move(it->second.front());
         it->second.erase(it->second.begin());
-        runBoxCopy(copy);
-        mgpu::emu::checks::copyInLanded(copy.shared, boxBytes(copy));
-        arrive(barrier, pending.arrivalsOf[barrier]);
+        landCopy(barrier, copy);
         return phaseDone(barrier, parity);
       },
       "mgpu.barrier_wait", where);
@@ -587,7 +616,20 @@ MGPU_HOST_EXPORT void mgpuEmuReduceToGlobal(void *global, void *shared,
   copy.elementType = elementType;
   int64_t bytes = boxBytes(copy);
   mgpu::emu::checks::copyOutIssued(copy.shared, bytes, commit, where);
-  copy.snapshot.assign(copy.shared, copy.shared + bytes);
+  namespace async = mgpu::emu::async;
+  static std::atomic<uint64_t> nextId{1};
+  copy.id = nextId.fetch_add(1, std::memory_order_relaxed);
+  switch (async::choose(/*copyIn=*/false)) {
+  case async::When::Issue:
+    copy.snapshot.assign(copy.shared, copy.shared + bytes);
+    copy.read = true;
+    break;
+  case async::When::Later:
+    async::deferCopyOut(self, copy.id);
+    break;
+  case async::When::Wait:
+    break; // runBoxCopy reads shared memory at the wait
+  }
   pending.open[self].push_back(std::move(copy));
   if (commit) {
     pending.groups[self].push_back(std::move(pending.open[self]));

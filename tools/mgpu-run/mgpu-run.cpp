@@ -43,6 +43,14 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/WithColor.h"
 
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 using namespace mlir;
 using namespace llvm;
 
@@ -96,6 +104,19 @@ cl::opt<std::string> checks(
              "deadlocks at once), init (reads of never-written shared "
              "memory), bounds (accesses outside the CTA's shared memory)"),
     cl::init("all"));
+cl::opt<std::string> emulateSeed(
+    "emulate-seed",
+    cl::desc("emulate backend: run a seeded schedule of the emulator's async "
+             "operations (when TMA copies land and copies out read shared "
+             "memory); without it, the one deterministic schedule"),
+    cl::value_desc("N"));
+cl::opt<unsigned> emulateSchedules(
+    "emulate-schedules",
+    cl::desc("emulate backend: run the program under K seeded schedules "
+             "(seeds N..N+K-1, N from --emulate-seed or 1), each in its own "
+             "process; fails, naming the seed, when one fails or prints "
+             "other output than the first (default 1)"),
+    cl::value_desc("K"), cl::init(1));
 cl::opt<bool> verbose("verbose", cl::desc("Say which backend runs and why"));
 cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level (0-3)"),
                            cl::init(3));
@@ -109,6 +130,79 @@ cl::opt<std::string> outputFilename("o", cl::desc("The executable to write"),
 int fail(const Twine &message) {
   WithColor::error(errs(), "mgpu-run") << message << "\n";
   return 1;
+}
+
+/// Runs `entry` under each seeded schedule of the emulator, seeds `first`
+/// on, each in a child process (a failed check ends its process) with
+/// MGPU_EMULATE_SEED set (lib/Runtime/EmuAsync.cpp). The first schedule's
+/// output is printed; every schedule that fails or prints other lines (in
+/// any order: the debug prints of several threads have none) is reported
+/// with its seed, so a test sees which schedules catch a bug.
+int runSchedules(void (*entry)(void **), uint64_t first, unsigned count) {
+  auto sortedLines = [](StringRef text) {
+    SmallVector<StringRef> lines;
+    text.split(lines, '\n');
+    llvm::sort(lines);
+    return lines;
+  };
+  std::string expected;
+  int result = 0;
+  for (unsigned i = 0; i < count; ++i) {
+    uint64_t seed = first + i;
+    std::fflush(stdout);
+    std::fflush(stderr);
+    int fds[2];
+    if (pipe(fds) != 0)
+      return fail("--emulate-schedules: cannot make a pipe");
+    pid_t child = fork();
+    if (child < 0)
+      return fail("--emulate-schedules: cannot fork");
+    if (child == 0) {
+      // A schedule does not outlive mgpu-run (a test's timeout kills it).
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      close(fds[0]);
+      dup2(fds[1], STDOUT_FILENO);
+      close(fds[1]);
+      setenv("MGPU_EMULATE_SEED", std::to_string(seed).c_str(), 1);
+      entry(nullptr);
+      std::fflush(stdout);
+      outs().flush();
+      _exit(0);
+    }
+    close(fds[1]);
+    std::string output;
+    char buffer[4096];
+    for (ssize_t n; (n = read(fds[0], buffer, sizeof(buffer))) != 0;) {
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        break;
+      output.append(buffer, size_t(n));
+    }
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+      ;
+    if (i == 0) {
+      expected = output;
+      std::fwrite(output.data(), 1, output.size(), stdout);
+      std::fflush(stdout);
+    }
+    std::string rerun =
+        "; rerun it with --emulate-seed " + std::to_string(seed);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+      result = fail("the emulator's schedule with seed " + Twine(seed) +
+                    " failed (" +
+                    (WIFEXITED(status)
+                         ? "exit status " + std::to_string(WEXITSTATUS(status))
+                         : "signal " + std::to_string(WTERMSIG(status))) +
+                    ")" + rerun);
+    else if (sortedLines(output) != sortedLines(expected))
+      result = fail("the emulator's schedule with seed " + Twine(seed) +
+                    " printed other output than seed " + Twine(first) + rerun +
+                    "; its output:\n" + output);
+  }
+  return result;
 }
 
 /// The directory holding this tool's libraries (build/lib beside build/bin).
@@ -302,6 +396,25 @@ int main(int argc, char **argv) {
   auto engine = mlir::ExecutionEngine::create(*module, options);
   if (!engine)
     return fail("cannot compile the module: " + toString(engine.takeError()));
+  // MGPU_EMULATE_SCHEDULES: the default of --emulate-schedules (the lit
+  // parameter emulate_schedules sets it for a whole test run) where the
+  // command names no schedule.
+  unsigned schedules = emulateSchedules;
+  if (const char *text = std::getenv("MGPU_EMULATE_SCHEDULES");
+      text && !emulateSchedules.getNumOccurrences() &&
+      !emulateSeed.getNumOccurrences())
+    schedules = std::max(1, std::atoi(text));
+  if (emulate && (emulateSeed.getNumOccurrences() || schedules > 1)) {
+    uint64_t first = 1;
+    if (emulateSeed.getNumOccurrences() &&
+        StringRef(emulateSeed).getAsInteger(10, first))
+      return fail("--emulate-seed: not a number: " + emulateSeed);
+    auto entry = (*engine)->lookupPacked(entryPoint);
+    if (!entry)
+      return fail("cannot run '@" + entryPoint +
+                  "': " + toString(entry.takeError()));
+    return runSchedules(*entry, first, std::max(1u, schedules));
+  }
   if (Error error = (*engine)->invokePacked(entryPoint))
     return fail("cannot run '@" + entryPoint +
                 "': " + toString(std::move(error)));

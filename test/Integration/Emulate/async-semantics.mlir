@@ -3,9 +3,9 @@
 // into shared memory lands only when a thread waits on its barrier, a copy
 // out only when its bulk group is waited for. Interpret mode copies
 // synchronously, so there both kernels happen to work. The emulator's checks
-// (on by default; off here to show the numbers) report both bugs:
-// checks.mlir.
-// RUN: mgpu-run %s -e main --backend=emulate --check=none | FileCheck %s --check-prefix=EMULATE
+// (on by default; off here to show the numbers of the deterministic
+// schedule) report both bugs: checks.mlir.
+// RUN: mgpu-run %s -e main --backend=emulate --check=none --emulate-schedules 1 | FileCheck %s --check-prefix=EMULATE
 // RUN: not mgpu-run %s -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=EARLY
 // RUN: sed 's/^ *func.call @early_read.*$//' %s > %t.mlir
 // RUN: not mgpu-run %t.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=UNWAITED

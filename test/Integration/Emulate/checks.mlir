@@ -16,7 +16,7 @@
 // RUN: sed 's/^ *gpu.barrier$/      \/\/ removed/' %t/reverse.mlir > %t/no-barrier.mlir
 // RUN: not mgpu-run %t/no-barrier.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=NO-BARRIER
 // RUN: not mgpu-run %t/no-barrier.mlir -e main --backend=emulate --check=races 2>&1 | FileCheck %s --check-prefix=RACE
-// RUN: mgpu-run %t/no-barrier.mlir -e main --backend=emulate --check=none | FileCheck %s --check-prefix=UNCHECKED
+// RUN: mgpu-run %t/no-barrier.mlir -e main --backend=emulate --check=none --emulate-schedules 1 | FileCheck %s --check-prefix=UNCHECKED
 // NO-BARRIER: no-barrier.mlir:19:12: error: reads shared memory that nothing wrote (an emulator check; --check=none turns them off)
 // RACE: no-barrier.mlir:16:7: error: data race: writes shared memory that thread {{[0-9]+}} reads at {{.*}}no-barrier.mlir:19:12 with no barrier in between (an emulator check; --check=none turns them off)
 // UNCHECKED: [{{.*}}]
@@ -70,6 +70,21 @@
 // RUN: sed 's/^ *mgpu.wait_smem_to_gmem 0$/      \/\/ removed/' %mgpu_src_root/examples/matmul_warp_specialized.mlir | cat - %S/../TensorCores/matmul_warp_specialized.mlir > %t/no-copy-wait.mlir
 // RUN: not mgpu-run %t/no-copy-wait.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=COPY-WAIT
 // COPY-WAIT: no-copy-wait.mlir:150:7: error: the kernel ends while this copy_smem_to_gmem may still read shared memory: no mgpu.wait_smem_to_gmem waits for it
+
+// Each planted bug is caught on every one of 3 seeded schedules of the
+// emulator's async operations (copies landing and read at other points,
+// lanes reordered at arrivals, copies and wgmma waits: schedules.mlir), not
+// only on the deterministic one.
+// RUN: not mgpu-run %t/no-barrier.mlir -e main --backend=emulate --emulate-schedules 3 2>&1 | grep -c "schedule with seed [123] failed" | FileCheck %s --check-prefix=THREE
+// RUN: not mgpu-run %t/no-store.mlir -e main --backend=emulate --emulate-schedules 3 2>&1 | grep -c "schedule with seed [123] failed" | FileCheck %s --check-prefix=THREE
+// RUN: not mgpu-run %t/no-done.mlir -e main --backend=emulate --emulate-schedules 3 2>&1 | grep -c "schedule with seed [123] failed" | FileCheck %s --check-prefix=THREE
+// RUN: not mgpu-run %t/no-commit.mlir -e main --backend=emulate --emulate-schedules 3 2>&1 | grep -c "schedule with seed [123] failed" | FileCheck %s --check-prefix=THREE
+// RUN: not mgpu-run %t/no-wgmma-wait.mlir -e main --backend=emulate --emulate-schedules 3 2>&1 | grep -c "schedule with seed [123] failed" | FileCheck %s --check-prefix=THREE
+// RUN: not mgpu-run %t/expect-one.mlir -e main --backend=emulate --emulate-schedules 3 2>&1 | grep -c "schedule with seed [123] failed" | FileCheck %s --check-prefix=THREE
+// RUN: not mgpu-run %t/no-empty.mlir -e main --backend=emulate --emulate-schedules 3 2>&1 | grep -c "schedule with seed [123] failed" | FileCheck %s --check-prefix=THREE
+// RUN: not mgpu-run %t/skipped.mlir -e main --backend=emulate --emulate-schedules 3 2>&1 | grep -c "schedule with seed [123] failed" | FileCheck %s --check-prefix=THREE
+// RUN: not mgpu-run %t/no-copy-wait.mlir -e main --backend=emulate --emulate-schedules 3 2>&1 | grep -c "schedule with seed [123] failed" | FileCheck %s --check-prefix=THREE
+// THREE: 3
 
 // An unknown check is refused.
 // RUN: not mgpu-run %t/reverse.mlir -e main --backend=emulate --check=races,speed 2>&1 | FileCheck %s --check-prefix=UNKNOWN

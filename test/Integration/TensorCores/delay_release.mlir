@@ -13,6 +13,10 @@
 // RUN: grep -c "delay_release = 1" %t.ws.mlir | FileCheck %s --check-prefix=EDITED
 // RUN: cat %t.ws.mlir %S/matmul_ws_pipeline.mlir > %t.mlir
 // RUN: %run_on_backends %t.mlir --match-full-lines
+// Both release correctly on several seeded schedules of the emulator's
+// async operations (Integration/Emulate/schedules.mlir plants the bugs).
+// RUN: mgpu-run %s -e main --backend=emulate --emulate-schedules 3 | FileCheck %s --match-full-lines
+// RUN: mgpu-run %t.mlir -e main --backend=emulate --emulate-schedules 3 | FileCheck %t.mlir --match-full-lines
 // REQUIRES: ptxas
 // RUN: mgpu-opt --mgpu-to-binary="format=isa" %s | %extract_ptx -o %t.0.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.0.ptx -o %t.0.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS

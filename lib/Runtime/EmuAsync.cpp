@@ -1,0 +1,424 @@
+//===- EmuAsync.cpp - The emulator's deferred, reordered asynchrony -------===//
+//
+// On a GPU an async operation does its work some time between its issue and
+// the wait that needs it: a TMA copy in lands, a copy out reads shared
+// memory, a wgmma reads its operands and writes its accumulator. A kernel
+// that releases a buffer too early is only wrong on the schedules where that
+// time falls after the release. The emulator (part of
+// libmgpu_host_runtime.so) therefore defers that work:
+//
+//  - wgmma (mgpuEmuWgmmaIssue) computes nothing when issued: each lane keeps
+//    a record of its MMA (descriptors, its accumulator registers) and gets
+//    placeholders for its result registers, signalling NaNs whose payload
+//    names the register. wgmma.wait_group N computes the lane's committed
+//    groups older than the last N, reading shared memory then, in issue
+//    order. The emulator makes every op that reads a value derived from an
+//    MMA result other than by moving it (WgmmaDeferral.cpp) call
+//    mgpuEmuWgmmaResolve first, which swaps completed placeholders for their
+//    values and reports a register read before its wait.
+//  - Copies in and copies out (HostRuntime.cpp) ask the schedule when to
+//    land / to read shared memory: at issue, at a later scheduling point of
+//    the group (any lane's wait, where the next lane runs), or at the wait.
+//
+// The schedule is per worker (the host thread a group of CTAs runs on) and
+// seeded by MGPU_EMULATE_SEED xor the group's index, so a seed gives the
+// same schedule whatever the host threads do (mgpu-run --emulate-seed,
+// --emulate-schedules). A seeded schedule also reorders the lanes: at an
+// mbarrier arrival, an async copy's issue and a wgmma wait the lane may let
+// the next one run, so that a lane that frees a buffer does not always
+// reach its next wait before the others (round robin alone would hide a
+// release that comes before the MMAs reading the buffer complete). Without a
+// seed the schedule is deterministic: copies in land at the wait, copies out
+// read at their issue, MMAs complete at their wait. MGPU_EMULATE_EAGER=1
+// computes MMAs when they are issued instead (the emulator before deferral), to
+// show what deferral catches.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmuAsync.h"
+#include "EmuChecks.h"
+#include "EmuFibers.h"
+#include "EmuFloats.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#define MGPU_HOST_EXPORT __attribute__((visibility("default")))
+
+namespace {
+
+using namespace mgpu::emu;
+
+//===----------------------------------------------------------------------===//
+// The schedule
+//===----------------------------------------------------------------------===//
+
+struct Settings {
+  bool seeded = false;
+  uint64_t seed = 0;
+  bool eager = false;
+};
+
+const Settings &getSettings() {
+  static const Settings settings = [] {
+    Settings s;
+    if (const char *text = std::getenv("MGPU_EMULATE_SEED"); text && *text) {
+      s.seeded = true;
+      s.seed = std::strtoull(text, nullptr, 10);
+    }
+    const char *eager = std::getenv("MGPU_EMULATE_EAGER");
+    s.eager = eager && *eager && *eager != '0';
+    return s;
+  }();
+  return settings;
+}
+
+/// A worker's schedule: its random numbers (splitmix64) and the copies
+/// deferred to one of its later scheduling points.
+struct WorkerSchedule {
+  uint64_t state = 0;
+  struct Deferred {
+    int64_t *barrier; // a copy in; null for a copy out
+    const void *lane;
+    uint64_t id;
+  };
+  std::vector<Deferred> deferred;
+
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Deferred MMAs
+//===----------------------------------------------------------------------===//
+
+/// Placeholders: signalling NaNs 0x7f800000 | id, id in [1, 2^22).
+constexpr uint32_t kPlaceholderMask = 0xffc00000u, kPlaceholder = 0x7f800000u;
+constexpr uint32_t kMaxId = 0x3fffffu;
+
+uint32_t bitsOf(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return bits;
+}
+float fromBits(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+uint32_t placeholderId(float f) {
+  uint32_t bits = bitsOf(f);
+  return (bits & kPlaceholderMask) == kPlaceholder ? bits & kMaxId : 0;
+}
+
+/// One lane's wgmma.mma_async (m64nNk16, f32 accumulator).
+struct MmaRecord {
+  int64_t n, descA, descB, flags, lane;
+  const char *slice;
+  int64_t sliceBytes;
+  const char *where;
+  std::vector<float> in;
+  uint32_t firstId;
+};
+
+/// A lane's MMAs in flight and the registers they produce (by id - 1).
+struct LaneMmas {
+  std::vector<MmaRecord> open;
+  std::deque<std::vector<MmaRecord>> groups;
+  std::vector<float> values;
+  std::vector<const char *> pendingAt; // the MMA's op until it completes
+};
+
+/// A host thread's state: its schedule, and its lanes' MMAs by lane
+/// (mgpu::emu::laneKey: a fiber runs on one host thread only).
+struct ThreadState {
+  WorkerSchedule schedule;
+  std::unordered_map<const void *, LaneMmas> laneMmas;
+};
+
+/// The calling thread's state, made on first use. Every lane that ends and
+/// every scheduling point look for it, so the pointer is initial-exec TLS
+/// (as EmuScheduler.cpp's worker: no __tls_get_addr call) and trivial; the
+/// owner, touched once per thread, frees it when the thread exits.
+__attribute__((tls_model("initial-exec"))) thread_local ThreadState *fast =
+    nullptr;
+thread_local std::unique_ptr<ThreadState> owner;
+
+ThreadState &getThreadState() {
+  if (ThreadState *state = fast)
+    return *state;
+  owner = std::make_unique<ThreadState>();
+  fast = owner.get();
+  return *fast;
+}
+
+[[noreturn]] void report(const char *where, const char *message,
+                         const char *other) {
+  static std::mutex reporting;
+  reporting.lock();
+  std::fprintf(stderr, "%s: error: ", where ? where : "<unknown>");
+  std::fprintf(stderr, message, other ? other : "<unknown>");
+  std::fprintf(stderr, " (an emulator check; --check=none turns them off)\n");
+  std::fflush(stderr);
+  std::_Exit(1);
+}
+
+/// An operand's place in the CTA's slice, from its descriptor (see
+/// lib/Host/WgmmaEmulation.cpp, which builds the same in IR).
+struct Decoded {
+  int64_t start, leading, stride;
+  bool swizzled;
+};
+
+int64_t field(int64_t desc, int shift) {
+  return ((uint64_t(desc) >> shift) & 0x3fff) << 4;
+}
+
+Decoded decode(int64_t desc, uint64_t sliceLow18) {
+  Decoded d;
+  d.start = int64_t((uint64_t(field(desc, 0)) - sliceLow18) & 0x3ffff);
+  d.leading = field(desc, 16);
+  d.stride = field(desc, 32);
+  d.swizzled = (uint64_t(desc) >> 62) == 1;
+  return d;
+}
+
+/// The byte offset of element (row, col) (M or N, K) of a decoded operand.
+int64_t elementBytes(const Decoded &d, int64_t row, int64_t col, bool mnMajor) {
+  if (d.swizzled) {
+    int64_t bytes =
+        mnMajor ? d.start + (col / 8) * d.stride + (col % 8) * 128 +
+                      (row / 64) * d.leading + (row % 64) * 2
+                : d.start + (row / 8) * d.stride + (row % 8) * 128 + col * 2;
+    return (bytes ^ (((bytes / 128) % 8) * 16)) & ~int64_t(1);
+  }
+  int64_t coreRow = mnMajor ? col : row, inRow = mnMajor ? row : col;
+  return (d.start + (row / 8) * d.stride + (col / 8) * d.leading +
+          (coreRow % 8) * 16 + (inRow % 8) * 2) &
+         ~int64_t(1);
+}
+
+float readInput(const MmaRecord &r, const Decoded &d, int64_t row, int64_t col,
+                bool mnMajor) {
+  int64_t at = elementBytes(d, row, col, mnMajor);
+  if (at < 0 || at + 2 > r.sliceBytes)
+    report(r.where, "wgmma reads an operand outside the CTA's shared memory%s",
+           "");
+  uint16_t h;
+  std::memcpy(&h, r.slice + at, 2);
+  return (r.flags & 1) ? bf16ToFloat(h) : halfToFloat(h);
+}
+
+/// The value of input register `f` of an MMA of `lane`: a placeholder of an
+/// MMA completed before it is replaced.
+float inputValue(LaneMmas &lane, float f) {
+  uint32_t id = placeholderId(f);
+  if (!id || id > lane.values.size())
+    return f;
+  return lane.values[id - 1];
+}
+
+/// Computes `r` for its lane into `out` (n / 2 registers), reading shared
+/// memory now, adding the products in k order in f32 as every backend does.
+void compute(LaneMmas &lane, const MmaRecord &r, float *out) {
+  uint64_t low18 = uint64_t(reinterpret_cast<uintptr_t>(r.slice)) & 0x3ffff;
+  Decoded a = decode(r.descA, low18), b = decode(r.descB, low18);
+  bool bMnMajor = r.flags & 2;
+  int64_t warp = r.lane / 32, inWarp = r.lane % 32;
+  for (int64_t reg = 0; reg < r.n / 2; ++reg) {
+    // The wgmma fragment layout (buildFragmentPosition).
+    int64_t row = warp * 16 + inWarp / 4 + ((reg / 2) % 2) * 8;
+    int64_t col = (inWarp % 4) * 2 + (reg / 4) * 8 + reg % 2;
+    float acc = inputValue(lane, r.in[reg]);
+    for (int64_t k = 0; k < 16; ++k) {
+      float x = readInput(r, a, row, k, false);
+      float y = readInput(r, b, col, k, bMnMajor);
+      float product = x * y;
+      acc = acc + product;
+    }
+    out[reg] = acc;
+  }
+}
+
+void completeGroup(LaneMmas &lane, std::vector<MmaRecord> &group) {
+  for (const MmaRecord &r : group) {
+    compute(lane, r, lane.values.data() + (r.firstId - 1));
+    for (int64_t reg = 0; reg < r.n / 2; ++reg)
+      lane.pendingAt[r.firstId - 1 + reg] = nullptr;
+  }
+}
+
+} // namespace
+
+namespace mgpu::emu::async {
+
+void startGroup(int64_t group) {
+  if (!getSettings().seeded)
+    return;
+  WorkerSchedule &schedule = getThreadState().schedule;
+  schedule.deferred.clear();
+  schedule.state = getSettings().seed ^ uint64_t(group);
+  schedule.next();
+}
+
+When choose(bool copyIn) {
+  if (!getSettings().seeded)
+    return copyIn ? When::Wait : When::Issue;
+  switch (getThreadState().schedule.next() % 3) {
+  case 0:
+    return When::Issue;
+  case 1:
+    return When::Later;
+  default:
+    return When::Wait;
+  }
+}
+
+void deferCopyIn(int64_t *barrier) {
+  getThreadState().schedule.deferred.push_back({barrier, nullptr, 0});
+}
+
+void deferCopyOut(const void *lane, uint64_t id) {
+  getThreadState().schedule.deferred.push_back({nullptr, lane, id});
+}
+
+void atSchedulingPoint() {
+  // Only seeded schedules defer copies to a scheduling point.
+  ThreadState *state = fast;
+  if (!state || state->schedule.deferred.empty())
+    return;
+  WorkerSchedule &schedule = state->schedule;
+  if (schedule.next() % 4 != 0)
+    return;
+  size_t at = schedule.next() % schedule.deferred.size();
+  WorkerSchedule::Deferred item = schedule.deferred[at];
+  schedule.deferred[at] = schedule.deferred.back();
+  schedule.deferred.pop_back();
+  if (item.barrier)
+    landCopyIn(item.barrier);
+  else
+    readCopyOut(item.lane, item.id);
+}
+
+void maybePreempt() {
+  if (getSettings().seeded && inFiber() &&
+      getThreadState().schedule.next() % 2 == 0)
+    yieldLane();
+}
+
+void laneEnded() {
+  ThreadState *state = fast;
+  if (state && !state->laneMmas.empty())
+    state->laneMmas.erase(laneKey());
+}
+
+bool eager() { return getSettings().eager; }
+
+} // namespace mgpu::emu::async
+
+extern "C" {
+
+/// The emulator's wgmma.mma_async for thread `lane` (0..127) of its
+/// warpgroup: `regs` holds its n / 2 accumulator registers; `flags` bit 0:
+/// bf16 inputs (else f16), bit 1: b N-major; `slice` is the CTA's shared
+/// memory (`sliceBytes`). The registers become placeholders of the MMA's
+/// results, computed at the wait that completes its group.
+MGPU_HOST_EXPORT void mgpuEmuWgmmaIssue(float *regs, int64_t n, int64_t descA,
+                                        int64_t descB, int64_t flags,
+                                        const char *slice, int64_t sliceBytes,
+                                        int64_t lane, const char *where) {
+  LaneMmas &state = getThreadState().laneMmas[laneKey()];
+  MmaRecord r{n,          descA,      descB,
+              flags,      lane % 128, slice,
+              sliceBytes, where,      std::vector<float>(regs, regs + n / 2),
+              0};
+  if (mgpu::emu::async::eager()) {
+    compute(state, r, regs);
+    return;
+  }
+  if (state.values.size() + n / 2 >= kMaxId) {
+    if (!state.open.empty() || !state.groups.empty())
+      report(where,
+             "the emulator cannot keep more wgmma registers in "
+             "flight in one thread%s",
+             "");
+    state.values.clear();
+    state.pendingAt.clear();
+  }
+  r.firstId = uint32_t(state.values.size() + 1);
+  for (int64_t reg = 0; reg < n / 2; ++reg) {
+    state.values.push_back(0.0f);
+    state.pendingAt.push_back(where);
+    regs[reg] = fromBits(kPlaceholder | (r.firstId + uint32_t(reg)));
+  }
+  state.open.push_back(std::move(r));
+}
+
+/// wgmma.commit_group by the calling thread.
+MGPU_HOST_EXPORT void mgpuEmuWgmmaCommit() {
+  if (mgpu::emu::async::eager())
+    return;
+  LaneMmas &state = getThreadState().laneMmas[laneKey()];
+  state.groups.push_back(std::move(state.open));
+  state.open.clear();
+}
+
+/// wgmma.wait_group `pending` by the calling thread: its groups but the
+/// `pending` latest complete now, oldest first.
+MGPU_HOST_EXPORT void mgpuEmuWgmmaWait(int64_t pending) {
+  mgpu::emu::async::maybePreempt();
+  ThreadState *thread = fast;
+  if (!thread)
+    return;
+  auto it = thread->laneMmas.find(laneKey());
+  if (it == thread->laneMmas.end())
+    return;
+  LaneMmas &state = it->second;
+  while (int64_t(state.groups.size()) > pending) {
+    completeGroup(state, state.groups.front());
+    state.groups.pop_front();
+  }
+}
+
+/// Before an op reads `count` f32 values derived from MMA results: the
+/// placeholders of completed MMAs become their values; one of an MMA not
+/// yet waited for is reported at `where` (with the checks off it reads as
+/// NaN, as undefined as the GPU's register).
+MGPU_HOST_EXPORT void mgpuEmuWgmmaResolve(float *values, int64_t count,
+                                          const char *where) {
+  ThreadState *thread = fast;
+  if (!thread)
+    return;
+  auto it = thread->laneMmas.find(laneKey());
+  if (it == thread->laneMmas.end())
+    return;
+  LaneMmas &state = it->second;
+  for (int64_t i = 0; i < count; ++i) {
+    uint32_t id = placeholderId(values[i]);
+    if (!id || id > state.values.size())
+      continue;
+    if (const char *issued = state.pendingAt[id - 1]) {
+      if (mgpu::emu::checks::enabled(mgpu::emu::checks::kAsync))
+        report(where,
+               "reads a wgmma accumulator register before the "
+               "mgpu.wgmma_wait that completes its MMA (at %s)",
+               issued);
+      values[i] = fromBits(0x7fc00000u);
+      continue;
+    }
+    values[i] = state.values[id - 1];
+  }
+}
+
+} // extern "C"
