@@ -1,4 +1,4 @@
-//===- WgmmaEmulation.cpp - wgmma.mma_async on host threads ---------------===//
+//===- WgmmaEmulation.cpp - wgmma operand reads on the host ---------------===//
 //
 // See the header. A descriptor keeps 14 bits of (shared address / 16), so the
 // emulator recovers the host address of an operand from those bits and the
@@ -8,7 +8,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "mgpu/Host/WgmmaEmulation.h"
-#include "mgpu/GPU/WgmmaToNVVM.h"
 #include "mgpu/Host/HostRuntimeCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -98,71 +97,6 @@ struct Emitter {
 };
 
 } // namespace
-
-FailureOr<Value> mlir::mgpu::emulateWgmmaMmaAsync(OpBuilder &b,
-                                                  NVVM::WgmmaMmaAsyncOp op,
-                                                  Value smem, Value ctaBase,
-                                                  Value lane) {
-  Location loc = op.getLoc();
-  NVVM::MMAShapeAttr shape = op.getShape();
-  bool f16 = op.getTypeA() == NVVM::WGMMATypes::f16;
-  bool bf16 = op.getTypeA() == NVVM::WGMMATypes::bf16;
-  if ((!f16 && !bf16) || op.getTypeB() != op.getTypeA() ||
-      op.getTypeD() != NVVM::WGMMATypes::f32 ||
-      op.getLayoutA() != NVVM::MMALayout::row || shape.getM() != 64 ||
-      shape.getK() != 16 || op.getScaleD() != NVVM::WGMMAScaleOut::one ||
-      op.getScaleA() != NVVM::WGMMAScaleIn::one ||
-      op.getScaleB() != NVVM::WGMMAScaleIn::one)
-    return op.emitOpError()
-           << "cannot be emulated: only f16/bf16 inputs (a K-major) into an "
-              "f32 m64nNk16 accumulator are";
-  bool bMnMajor = op.getLayoutB() == NVVM::MMALayout::row;
-  Emitter e{b, loc};
-  Type input = f16 ? Type(b.getF16Type()) : Type(b.getBF16Type());
-  Type f32 = b.getF32Type();
-
-  // The CTA's slice as 2-byte elements, and its low 18 address bits.
-  Value total = memref::DimOp::create(b, loc, smem, 0);
-  Value count = arith::DivUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, total, ctaBase), e.index(2));
-  Value elements = memref::ViewOp::create(
-      b, loc, MemRefType::get({ShapedType::kDynamic}, input), smem, ctaBase,
-      ValueRange{count});
-  Value base = arith::AddIOp::create(
-      b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem),
-      ctaBase);
-  Value low18 = arith::AndIOp::create(
-      b, loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), base),
-      e.i64(0x3ffff));
-  DecodedDescriptor a = e.decode(op.getDescriptorA(), low18);
-  DecodedDescriptor bDesc = e.decode(op.getDescriptorB(), low18);
-
-  Value fragment = op.getInouts();
-  for (int64_t reg = 0; reg < shape.getN() / 2; ++reg) {
-    auto [row, col] = buildFragmentPosition(b, loc, lane, reg);
-    Value acc = LLVM::ExtractValueOp::create(b, loc, fragment, reg);
-    auto loop = scf::ForOp::create(b, loc, e.index(0), e.index(16), e.index(1),
-                                   ValueRange{acc});
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(loop.getBody());
-      Value k = loop.getInductionVar();
-      Value x = memref::LoadOp::create(b, loc, elements,
-                                       ValueRange{e.element(a, row, k, false)});
-      Value y = memref::LoadOp::create(
-          b, loc, elements, ValueRange{e.element(bDesc, col, k, bMnMajor)});
-      Value product =
-          arith::MulFOp::create(b, loc, arith::ExtFOp::create(b, loc, f32, x),
-                                arith::ExtFOp::create(b, loc, f32, y));
-      scf::YieldOp::create(b, loc,
-                           ValueRange{arith::AddFOp::create(
-                               b, loc, loop.getRegionIterArgs()[0], product)});
-    }
-    fragment =
-        LLVM::InsertValueOp::create(b, loc, fragment, loop.getResult(0), reg);
-  }
-  return fragment;
-}
 
 void mlir::mgpu::emitWgmmaReadChecks(OpBuilder &b, NVVM::WgmmaMmaAsyncOp op,
                                      Value smem, Value ctaBase, Value where) {
