@@ -512,6 +512,12 @@ def MGPULowerToGPU : Pass<"mgpu-lower-to-gpu", "::mlir::ModuleOp"> {
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect"
   ];
+  let options = [
+    Option<"copyWriteOnlyOuts", "copy-write-only-outs", "bool", "false",
+           "copy write-only outputs to the device too, so that what a "
+           "kernel leaves unwritten keeps its host values, as in interpret "
+           "mode (the emulator sets it: host memory costs no transfer)">
+  ];
 }
 
 def MGPUPrimitivesToNVVM : Pass<"mgpu-primitives-to-nvvm", "::mlir::ModuleOp"> {

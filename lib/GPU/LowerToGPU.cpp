@@ -142,7 +142,7 @@ void zeroShared(OpBuilder &b, Location loc, Value buffer, Value tid,
   vector::StoreOp::create(b, loc, zero, flat, at, false, llvm::MaybeAlign(16));
 }
 
-LogicalResult lowerLaunch(LaunchOp launch) {
+LogicalResult lowerLaunch(LaunchOp launch, bool copyWriteOnlyOuts) {
   if (!launch.getLanes())
     return launch.emitOpError()
            << "must be per-lane code before --mgpu-lower-to-gpu (run "
@@ -162,7 +162,9 @@ LogicalResult lowerLaunch(LaunchOp launch) {
   for (auto [array, ref] : llvm::zip(launch.getIns(), refs))
     mapping.map(ref, device.copyIn(array));
   ArrayRef<int64_t> writeOnly =
-      launch.getWriteOnlyOuts().value_or(ArrayRef<int64_t>());
+      copyWriteOnlyOuts
+          ? ArrayRef<int64_t>()
+          : launch.getWriteOnlyOuts().value_or(ArrayRef<int64_t>());
   for (auto [i, array] : llvm::enumerate(launch.getOuts()))
     mapping.map(refs[launch.getIns().size() + i],
                 device.copyIn(array, !llvm::is_contained(writeOnly, i)));
@@ -353,7 +355,7 @@ struct LowerToGPUPass : public mgpu::impl::MGPULowerToGPUBase<LowerToGPUPass> {
                "compile: move its function to the top-level module";
         return signalPassFailure();
       }
-      if (failed(lowerLaunch(launch)))
+      if (failed(lowerLaunch(launch, copyWriteOnlyOuts)))
         return signalPassFailure();
     }
   }

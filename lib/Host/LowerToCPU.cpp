@@ -109,6 +109,10 @@ private:
   /// cluster_ref results (host views of a peer's buffer) and their bytes
   /// from the viewing CTA's in the arena.
   DenseMap<Value, Value> peerOffsets;
+  /// The host values that replaced the results of lowered cluster_refs: a
+  /// later op of the body, cloned after a top-level cluster_ref was
+  /// rewritten, must map its operand to these, not to the erased result.
+  DenseMap<Value, Value> replacedResults;
   /// Whether the body's cluster ops could be lowered.
   LogicalResult status = success();
   /// Where a Pallas thread's cluster meets: the host barrier word of its
@@ -210,6 +214,7 @@ private:
     Value cast = memref::CastOp::create(rb, ref.getLoc(),
                                         ref.getResult().getType(), peer);
     ref.getResult().replaceAllUsesWith(cast);
+    replacedResults[ref.getResult()] = cast;
     peerOffsets[cast] = bytes;
     ref.erase();
     return success();
@@ -375,6 +380,11 @@ private:
       Block *block = copy->getBlock();
       if (cluster && failed(lowerClusterOps(copy, *cluster, clusterIds)))
         return failure();
+      for (Value result : op.getResults())
+        if (Value replaced = replacedResults.lookup(mapping.lookup(result))) {
+          replacedResults.erase(mapping.lookup(result));
+          mapping.map(result, replaced);
+        }
       // The copy, or what a top-level cluster op became in its place.
       for (Operation &made : llvm::make_range(
                before ? std::next(before->getIterator()) : block->begin(),

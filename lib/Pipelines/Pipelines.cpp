@@ -126,7 +126,8 @@ static void addLaunchSplitting(OpPassManager &pm) {
 
 /// Kernel form to GPU launches with per-lane bodies and device copies: what
 /// the GPU and emulator pipelines share.
-static void addGPULowering(OpPassManager &pm, StringRef mpmdForm) {
+static void addGPULowering(OpPassManager &pm, StringRef mpmdForm,
+                           bool emulated = false) {
   addLaunchSplitting(pm);
   pm.addPass(createMGPUPromoteAccumulators());
   MGPUFormLaunchesOptions launches;
@@ -134,7 +135,9 @@ static void addGPULowering(OpPassManager &pm, StringRef mpmdForm) {
   pm.addPass(createMGPUFormLaunches(launches));
   pm.addPass(createMGPUAssignLayouts());
   pm.addPass(createMGPUDistributeWarpgroups());
-  pm.addPass(createMGPULowerToGPU());
+  MGPULowerToGPUOptions lower;
+  lower.copyWriteOnlyOuts = emulated;
+  pm.addPass(createMGPULowerToGPU(lower));
   pm.addPass(createMGPUDeviceMemory());
 }
 
@@ -189,7 +192,9 @@ void mlir::mgpu::buildMGPUToGPUEmulatorPipeline(OpPassManager &pm,
     return;
   pm.addPass(createMGPUCheckModuleLevel());
   addKernelFormPasses(pm, /*identityLayout=*/true, tensorCores);
-  addGPULowering(pm, mpmdForm);
+  // Unwritten output elements are undefined; the emulator keeps the host's
+  // values there, as interpret mode does, so the two agree.
+  addGPULowering(pm, mpmdForm, /*emulated=*/true);
   MGPUEmulateGPUOptions emulate;
   emulate.checks = checks.str();
   pm.addPass(createMGPUEmulateGPU(emulate));

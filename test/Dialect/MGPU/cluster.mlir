@@ -1,5 +1,9 @@
 // RUN: mgpu-opt %s | mgpu-opt | FileCheck %s
 // RUN: mgpu-opt %s --mlir-print-op-generic | mgpu-opt | FileCheck %s
+// Interpret mode lowers every kernel here: a top-level cluster_ref followed
+// by an async_store_smem into it once made the CPU lowering clone the store
+// with the erased cluster_ref's result (a fuzz finding, SIGSEGV).
+// RUN: mgpu-opt %s --mgpu-to-cpu -o /dev/null
 
 // The cluster ops (SPEC section 8) round trip: cluster_sync in a kernel
 // whose mesh has a cluster; a cluster barrier as scratch, arrived on and
