@@ -187,7 +187,10 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
   auto aType = cast<ShapedType>(op.getA().getType());
   // a in registers held in fragments (p = exp(s) of attention) is staged
   // from them; otherwise from the lanes.
-  Value aFragments = fragmentOf.lookup(op.getA());
+  Value aFragments = isa<VectorType>(op.getA().getType()) &&
+                             heldKindOf(op.getA()) == LayoutKind::wgmma
+                         ? fragmentOf.lookup(op.getA())
+                         : Value();
   Value a = aFragments ? aFragments : lookup(op.getA());
   Value bMatrix = lookup(op.getB());
   int64_t m = accType.getDimSize(0), n = accType.getDimSize(1),
@@ -422,9 +425,58 @@ bool Distributor::reusesB(WgmmaOp op) const {
          previous.getB().getType() == op.getB().getType();
 }
 
+std::pair<Value, Value>
+Distributor::fragmentPosition(Location loc, LayoutKind kind, int64_t reg) {
+  if (kind == LayoutKind::wgmma)
+    return buildFragmentPosition(b, loc, ctx.lane, reg);
+  // Register reg is element v of row half h of column group g; warp w holds
+  // rows 16w..16w+15 of the tile, lane l of it rows l/4 (+ 8), except in
+  // the transposed layout (see #mgpu.layout).
+  auto [columns, vector] = getFragmentTiling(kind);
+  int64_t group = reg / (2 * vector), half = (reg / vector) % 2,
+          v = reg % vector;
+  auto mul = [&](Value x, int64_t c) {
+    return arith::MulIOp::create(b, loc, x, index(loc, c));
+  };
+  auto div = [&](Value x, int64_t c) {
+    return arith::DivUIOp::create(b, loc, x, index(loc, c));
+  };
+  auto rem = [&](Value x, int64_t c) {
+    return arith::RemUIOp::create(b, loc, x, index(loc, c));
+  };
+  auto add = [&](Value x, Value y) {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  Value inWarp = rem(ctx.lane, 32);
+  Value row = add(mul(div(ctx.lane, 32), 16), index(loc, 8 * half));
+  Value col = index(loc, group * columns);
+  switch (kind) {
+  case LayoutKind::wgmma_transposed:
+    // The 2 x 2 blocks of wgmma transposed: rows 2(l/8) + v, column
+    // 2(l%4) + (l/4)%2.
+    row = add(row, add(mul(div(inWarp, 8), 2), index(loc, v)));
+    col = add(col, add(mul(rem(inWarp, 4), 2), rem(div(inWarp, 4), 2)));
+    break;
+  case LayoutKind::wgmma_upcast_2x: {
+    // Lane quarters 0, 2, 1, 3 from left to right: bit 0 picks the half of
+    // the group, bit 1 the quarter within it.
+    Value quarter = rem(inWarp, 4);
+    row = add(row, div(inWarp, 4));
+    col = add(col, add(add(mul(rem(quarter, 2), 8), mul(div(quarter, 2), 4)),
+                       index(loc, v)));
+    break;
+  }
+  default:
+    row = add(row, div(inWarp, 4));
+    col = add(col, add(mul(rem(inWarp, 4), vector), index(loc, v)));
+    break;
+  }
+  return {row, col};
+}
+
 Value Distributor::fragmentElementIndex(Location loc, int64_t tile, int64_t reg,
-                                        int64_t n) {
-  auto [row, col] = buildFragmentPosition(b, loc, ctx.lane, reg);
+                                        int64_t n, LayoutKind kind) {
+  auto [row, col] = fragmentPosition(loc, kind, reg);
   return arith::AddIOp::create(
       b, loc,
       arith::MulIOp::create(
@@ -433,10 +485,10 @@ Value Distributor::fragmentElementIndex(Location loc, int64_t tile, int64_t reg,
       col);
 }
 
-/// The accumulator handed over from the lane layout to the fragment layout
-/// through the scratch.
-Value Distributor::lanesToFragments(Location loc, Value lanes,
-                                    VectorType type) {
+/// A value handed over from the lane layout to a fragment layout through
+/// the scratch.
+Value Distributor::lanesToFragments(Location loc, Value lanes, VectorType type,
+                                    LayoutKind kind) {
   int64_t m = type.getDimSize(0), n = type.getDimSize(1);
   Type element = type.getElementType();
   beginExchange(loc);
@@ -445,7 +497,7 @@ Value Distributor::lanesToFragments(Location loc, Value lanes,
   Value result = zeroVector(loc, getLaneType(type));
   for (int64_t tile = 0; tile < m / 64; ++tile)
     for (int64_t reg = 0; reg < n / 2; ++reg) {
-      Value flat = fragmentElementIndex(loc, tile, reg, n);
+      Value flat = fragmentElementIndex(loc, tile, reg, n, kind);
       result = vector::InsertOp::create(b, loc,
                                         loadStaged(loc, buffer, flat, element),
                                         result, tile * (n / 2) + reg);
@@ -453,23 +505,27 @@ Value Distributor::lanesToFragments(Location loc, Value lanes,
   return result;
 }
 
-/// Writes the elements of `fragments` (a `type` value in the wgmma layout)
-/// to a fresh row-major scratch buffer. The caller places the barrier.
+/// Writes the elements of `fragments` (a `type` value in the fragment
+/// layout `kind`) to a fresh row-major scratch buffer. The caller places
+/// the barrier.
 Value Distributor::stageFragments(Location loc, Value fragments,
-                                  VectorType type) {
+                                  VectorType type, LayoutKind kind) {
   int64_t m = type.getDimSize(0), n = type.getDimSize(1);
   Type element = type.getElementType();
   Value buffer = ctx.scratch->allocate(b, loc, element, m * n);
-  // Registers 2j and 2j + 1 are adjacent columns of one row.
+  // Registers reg..reg + V - 1 are adjacent columns of one row (one
+  // element at a time where they are rows).
+  int64_t step =
+      kind == LayoutKind::wgmma_transposed ? 1 : getFragmentTiling(kind).vector;
   for (int64_t tile = 0; tile < m / 64; ++tile)
-    for (int64_t reg = 0; reg < n / 2; reg += 2) {
-      Value flat = fragmentElementIndex(loc, tile, reg, n);
+    for (int64_t reg = 0; reg < n / 2; reg += step) {
+      Value flat = fragmentElementIndex(loc, tile, reg, n, kind);
       vector::StoreOp::create(
           b, loc,
           vector::ExtractStridedSliceOp::create(b, loc, fragments,
-                                                tile * (n / 2) + reg, 2, 1),
+                                                tile * (n / 2) + reg, step, 1),
           buffer, ValueRange{flat}, false,
-          llvm::MaybeAlign(2 * storageBytes(element)));
+          llvm::MaybeAlign(step * storageBytes(element)));
     }
   hazards.scratch = true;
   return buffer;
@@ -477,10 +533,10 @@ Value Distributor::stageFragments(Location loc, Value fragments,
 
 /// The way back, also through the scratch.
 Value Distributor::fragmentsToLanes(Location loc, Value fragments,
-                                    VectorType type) {
+                                    VectorType type, LayoutKind kind) {
   completeMmas(loc);
   beginExchange(loc);
-  Value buffer = stageFragments(loc, fragments, type);
+  Value buffer = stageFragments(loc, fragments, type, kind);
   barrier(loc);
   Value result = unstage(loc, buffer, type);
   hazards.read = true;

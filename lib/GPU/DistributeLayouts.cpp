@@ -22,7 +22,8 @@ using namespace mlir::mgpu::detail;
 Value Distributor::lookupIn(Value v, LayoutKind kind) {
   if (!isFragmentLayout(kind))
     return lookup(v);
-  if (Value held = fragmentOf.lookup(v))
+  Value held = fragmentOf.lookup(v);
+  if (held && heldKindOf(v) == kind)
     return held;
   auto type = cast<VectorType>(v.getType());
   Location loc = v.getLoc();
@@ -31,17 +32,19 @@ Value Distributor::lookupIn(Value v, LayoutKind kind) {
     return vector::BroadcastOp::create(
         b, loc, laneTypeIn(type, kind),
         vector::ExtractOp::create(b, loc, lookup(v), 0));
-  return kind == LayoutKind::wgmma ? lanesToFragments(loc, lookup(v), type)
-                                   : lanesToRows(loc, lookup(v), type);
+  // Held in another fragment layout: through the lanes' layout.
+  return kind == LayoutKind::wgmma_row
+             ? lanesToRows(loc, lookup(v), type)
+             : lanesToFragments(loc, lookup(v), type, kind);
 }
 
 void Distributor::setHeld(Location loc, Value original, Value held) {
   fragmentOf[original] = held;
   auto type = cast<VectorType>(original.getType());
-  LayoutKind kind = heldKind(type);
+  LayoutKind kind = heldKindOf(original);
   if (!llvm::all_of(original.getUses(),
                     [&](OpOperand &use) { return takenLayout(use) == kind; }))
-    map.map(original, heldToLanes(loc, held, type));
+    map.map(original, heldToLanes(loc, held, type, kind));
 }
 
 LayoutKind Distributor::takenLayout(OpOperand &use) const {
@@ -187,7 +190,7 @@ LogicalResult Distributor::distributeHeldAccess(VectorTransferOpInterface op) {
   Location loc = op.getLoc();
   auto read = dyn_cast<vector::TransferReadOp>(op.getOperation());
   VectorType type = op.getVectorType();
-  LayoutKind kind = heldKind(type);
+  LayoutKind kind = layoutOf(op.getVector());
   Value base = lookup(op.getBase());
   SmallVector<Value> indices = lookupAll(op.getIndices());
   int64_t rankDiff = static_cast<int64_t>(indices.size()) - type.getRank();
@@ -206,27 +209,34 @@ LogicalResult Distributor::distributeHeldAccess(VectorTransferOpInterface op) {
     return result;
   };
   int64_t m = type.getDimSize(0);
-  if (kind == LayoutKind::wgmma) {
+  if (kind != LayoutKind::wgmma_row) {
     int64_t n = type.getDimSize(1);
-    auto pair = VectorType::get({2}, type.getElementType());
+    // V adjacent columns per access (one element where they are rows).
+    int64_t step = kind == LayoutKind::wgmma_transposed
+                       ? 1
+                       : getFragmentTiling(kind).vector;
+    auto piece = VectorType::get({step}, type.getElementType());
+    int64_t pieceBytes = step * storageBytes(type.getElementType());
     for (int64_t tile = 0; tile < m / 64; ++tile)
-      for (int64_t reg = 0; reg < n / 2; reg += 2) {
-        auto [row, col] = buildFragmentPosition(b, loc, ctx.lane, reg);
+      for (int64_t reg = 0; reg < n / 2; reg += step) {
+        auto [row, col] = fragmentPosition(loc, kind, reg);
         row = arith::AddIOp::create(b, loc, row, index(loc, tile * 64));
         SmallVector<Value> position = at(row, col);
-        int64_t align = std::min<int64_t>(getKnownAlignment(base, position), 8);
+        int64_t align =
+            std::min<int64_t>(getKnownAlignment(base, position), pieceBytes);
         int64_t offset = tile * (n / 2) + reg;
         if (read)
           held = vector::InsertStridedSliceOp::create(
               b, loc,
-              vector::LoadOp::create(b, loc, pair, base, position, false,
+              vector::LoadOp::create(b, loc, piece, base, position, false,
                                      llvm::MaybeAlign(align)),
               held, offset, 1);
         else
-          vector::StoreOp::create(
-              b, loc,
-              vector::ExtractStridedSliceOp::create(b, loc, held, offset, 2, 1),
-              base, position, false, llvm::MaybeAlign(align));
+          vector::StoreOp::create(b, loc,
+                                  vector::ExtractStridedSliceOp::create(
+                                      b, loc, held, offset, step, 1),
+                                  base, position, false,
+                                  llvm::MaybeAlign(align));
       }
   } else {
     Value first = arith::CmpIOp::create(

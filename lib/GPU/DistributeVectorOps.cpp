@@ -28,7 +28,7 @@ using namespace mlir::mgpu::detail;
 /// op applies to the lane vectors (which have the same type in both).
 LogicalResult Distributor::distributeElementwise(Operation *op) {
   LayoutKind kind = layoutOf(op->getResult(0));
-  bool held = kind == LayoutKind::wgmma || kind == LayoutKind::wgmma_row;
+  bool held = isFragmentLayout(kind);
   // The registers of MMAs in flight are not readable yet.
   if (held)
     completeMmas(op->getLoc());

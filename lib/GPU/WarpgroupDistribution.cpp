@@ -380,7 +380,7 @@ LogicalResult Distributor::distributeRegionOp(scf::ForOp op) {
   auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
   auto inFragments = [&](BlockArgument arg) {
     LayoutKind kind = layoutOf(arg);
-    return kind == LayoutKind::wgmma || kind == LayoutKind::wgmma_row;
+    return isFragmentLayout(kind);
   };
   auto carried = [&](BlockArgument arg, Value v) {
     return inFragments(arg) ? lookupIn(v, layoutOf(arg)) : lookup(v);
@@ -429,7 +429,7 @@ LogicalResult Distributor::distributeRegionOp(scf::IfOp op) {
   Location loc = op.getLoc();
   auto inFragments = [&](unsigned i) {
     LayoutKind kind = layoutOf(op.getResult(i));
-    return kind == LayoutKind::wgmma || kind == LayoutKind::wgmma_row;
+    return isFragmentLayout(kind);
   };
   SmallVector<Type> types;
   for (auto [i, t] : llvm::enumerate(op.getResultTypes())) {

@@ -144,7 +144,8 @@ private:
   Value lookup(Value v) {
     if (!map.contains(v))
       if (Value held = fragmentOf.lookup(v))
-        return heldToLanes(v.getLoc(), held, cast<VectorType>(v.getType()));
+        return heldToLanes(v.getLoc(), held, cast<VectorType>(v.getType()),
+                           heldKindOf(v));
     return map.lookupOrDefault(v);
   }
   SmallVector<Value> lookupAll(ValueRange values) {
@@ -159,6 +160,14 @@ private:
     return type.getRank() == 1 || type.getDimSize(1) == 1
                ? LayoutKind::wgmma_row
                : LayoutKind::wgmma;
+  }
+  /// The fragment layout `original`'s value is held in: its assigned
+  /// layout (every value setHeld records has one), else by its shape.
+  static LayoutKind heldKindOf(Value original) {
+    LayoutKind kind = layoutOf(original);
+    return isFragmentLayout(kind)
+               ? kind
+               : heldKind(cast<VectorType>(original.getType()));
   }
   /// The lane vector of a value of `type` in `kind`.
   static VectorType laneTypeIn(VectorType type, LayoutKind kind) {
@@ -176,19 +185,27 @@ private:
   void setHeld(Location loc, Value original, Value held);
   /// The layout in which `use` takes its value.
   LayoutKind takenLayout(OpOperand &use) const;
+  /// The row and column, in its 64-row tile, of the element register `reg`
+  /// of a tile holds on this lane in the 2-D fragment layout `kind`.
+  std::pair<Value, Value> fragmentPosition(Location loc, LayoutKind kind,
+                                           int64_t reg);
   /// The row-major index, in an M x `n` buffer, of the element that
-  /// register `reg` of wgmma tile `tile` holds on this lane.
-  Value fragmentElementIndex(Location loc, int64_t tile, int64_t reg,
-                             int64_t n);
-  Value lanesToFragments(Location loc, Value lanes, VectorType type);
-  Value fragmentsToLanes(Location loc, Value fragments, VectorType type);
-  Value stageFragments(Location loc, Value fragments, VectorType type);
+  /// register `reg` of tile `tile` holds on this lane in `kind`.
+  Value fragmentElementIndex(Location loc, int64_t tile, int64_t reg, int64_t n,
+                             LayoutKind kind = LayoutKind::wgmma);
+  Value lanesToFragments(Location loc, Value lanes, VectorType type,
+                         LayoutKind kind = LayoutKind::wgmma);
+  Value fragmentsToLanes(Location loc, Value fragments, VectorType type,
+                         LayoutKind kind = LayoutKind::wgmma);
+  Value stageFragments(Location loc, Value fragments, VectorType type,
+                       LayoutKind kind = LayoutKind::wgmma);
   Value lanesToRows(Location loc, Value lanes, VectorType type);
   Value rowsToLanes(Location loc, Value rows, VectorType type);
-  Value heldToLanes(Location loc, Value held, VectorType type) {
-    return heldKind(type) == LayoutKind::wgmma
-               ? fragmentsToLanes(loc, held, type)
-               : rowsToLanes(loc, held, type);
+  Value heldToLanes(Location loc, Value held, VectorType type,
+                    LayoutKind kind) {
+    return kind == LayoutKind::wgmma_row
+               ? rowsToLanes(loc, held, type)
+               : fragmentsToLanes(loc, held, type, kind);
   }
 
   void barrier(Location loc) {
@@ -474,10 +491,6 @@ private:
 };
 
 InFlightDiagnostic cannotDistribute(Operation *op, StringRef why);
-
-inline bool isFragmentLayout(LayoutKind kind) {
-  return kind == LayoutKind::wgmma || kind == LayoutKind::wgmma_row;
-}
 
 /// The neutral element of `kind` for `type`.
 Value getIdentity(OpBuilder &b, Location loc, vector::CombiningKind kind,

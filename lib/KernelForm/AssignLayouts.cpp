@@ -61,9 +61,7 @@ private:
   /// a fragment layout (wgmma or wgmma_row).
   DenseMap<Value, LayoutKind> carriedFragments;
 
-  static bool isFragment(LayoutKind kind) {
-    return kind == LayoutKind::wgmma || kind == LayoutKind::wgmma_row;
-  }
+  static bool isFragment(LayoutKind kind) { return isFragmentLayout(kind); }
 
   static bool fits(LayoutKind kind, Value v) {
     return succeeded(verifyLayoutFits(kind, cast<VectorType>(v.getType())));
@@ -229,10 +227,6 @@ struct AssignLayoutsPass
 
 } // namespace
 
-static bool isFragmentLayout(LayoutKind kind) {
-  return kind == LayoutKind::wgmma || kind == LayoutKind::wgmma_row;
-}
-
 bool mlir::mgpu::canAccessInFragments(Operation *op) {
   auto access = dyn_cast<VectorTransferOpInterface>(op);
   if (!access || access.getMask())
@@ -242,8 +236,9 @@ bool mlir::mgpu::canAccessInFragments(Operation *op) {
   return memref && access.getPermutationMap().isMinorIdentity() &&
          llvm::all_of(access.getInBoundsValues(), [](bool b) { return b; }) &&
          memref.isLastDimUnitStride() &&
-         (succeeded(verifyLayoutFits(LayoutKind::wgmma, type)) ||
-          succeeded(verifyLayoutFits(LayoutKind::wgmma_row, type)));
+         llvm::any_of(kFragmentLayouts, [&](LayoutKind kind) {
+           return succeeded(verifyLayoutFits(kind, type));
+         });
 }
 
 LayoutKind mlir::mgpu::getUseLayout(OpOperand &use,

@@ -34,9 +34,25 @@ mlir::mgpu::verifyLayoutFits(LayoutKind kind, VectorType type,
                   << type;
     return success(fits);
   }
-  if (kind != LayoutKind::wgmma)
+  if (kind == LayoutKind::strided || kind == LayoutKind::splat)
     return success();
   Type element = type.getElementType();
+  if (kind != LayoutKind::wgmma) {
+    FragmentTiling tiling = getFragmentTiling(kind);
+    unsigned width =
+        element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
+    bool fits = type.getRank() == 2 && !type.isScalable() && width >= 8 &&
+                width <= 32 && type.getDimSize(0) % 64 == 0 &&
+                type.getDimSize(1) % tiling.columns == 0 &&
+                type.getNumElements() * width / 8 <= kMaxWgmmaLayoutBytes;
+    if (!fits && emitError)
+      emitError() << "the " << stringifyLayoutKind(kind)
+                  << " layout holds a 2-D vector of 8- to 32-bit elements "
+                     "with a multiple of 64 rows and of "
+                  << tiling.columns << " columns, at most "
+                  << kMaxWgmmaLayoutBytes / 1024 << " KiB; got " << type;
+    return success(fits);
+  }
   bool fits = type.getRank() == 2 &&
               (element.isF32() || isa<Float16Type, BFloat16Type>(element)) &&
               !type.isScalable() && type.getDimSize(0) % 64 == 0 &&
@@ -50,6 +66,18 @@ mlir::mgpu::verifyLayoutFits(LayoutKind kind, VectorType type,
                    "with a multiple of 64 rows and of 8 columns, at most "
                 << kMaxWgmmaLayoutBytes / 1024 << " KiB; got " << type;
   return failure();
+}
+
+FragmentTiling mlir::mgpu::getFragmentTiling(LayoutKind kind) {
+  switch (kind) {
+  case LayoutKind::wgmma_8bit:
+  case LayoutKind::wgmma_upcast_2x:
+    return {16, 4};
+  case LayoutKind::wgmma_upcast_4x:
+    return {32, 8};
+  default:
+    return {8, 2};
+  }
 }
 
 static bool isSplatValue(Value value, int depth) {

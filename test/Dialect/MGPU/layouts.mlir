@@ -31,6 +31,16 @@ func.func @layouts() {
     %r1 = mgpu.layout_cast %row : vector<64xf32> to #mgpu.layout<wgmma_row>
     // CHECK: vector.shape_cast %{{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma_row>]} : vector<64xf32> to vector<64x1xf32>
     %r2 = vector.shape_cast %r1 {mgpu.out_layouts = [#mgpu.layout<wgmma_row>]} : vector<64xf32> to vector<64x1xf32>
+    // JAX's other fragment layouts (plgpu.Layout.WGMMA_8BIT, ...).
+    %q = arith.constant dense<1> : vector<64x32xi8>
+    // CHECK: mgpu.layout_cast %{{.*}} : vector<64x32xi8> to #mgpu.layout<wgmma_8bit>
+    %q1 = mgpu.layout_cast %q : vector<64x32xi8> to #mgpu.layout<wgmma_8bit>
+    // CHECK: mgpu.layout_cast %{{.*}} : vector<64x32xi8> to #mgpu.layout<wgmma_upcast_2x>
+    %q2 = mgpu.layout_cast %q : vector<64x32xi8> to #mgpu.layout<wgmma_upcast_2x>
+    // CHECK: mgpu.layout_cast %{{.*}} : vector<64x32xi8> to #mgpu.layout<wgmma_upcast_4x>
+    %q4 = mgpu.layout_cast %q : vector<64x32xi8> to #mgpu.layout<wgmma_upcast_4x>
+    // CHECK: mgpu.layout_cast %{{.*}} : vector<64x8xf32> to #mgpu.layout<wgmma_transposed>
+    %qt = mgpu.layout_cast %s : vector<64x8xf32> to #mgpu.layout<wgmma_transposed>
     %f = arith.constant 1.0 : f16
     // Any vector can be strided, and a broadcast scalar is a splat.
     // CHECK: vector.broadcast {{.*}} {mgpu.out_layouts = [#mgpu.layout<splat>]} : f16 to vector<3x5xf16>

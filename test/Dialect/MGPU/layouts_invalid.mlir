@@ -149,3 +149,49 @@ func.func @row_columns() {
   }
   return
 }
+
+// -----
+
+// JAX's 8-bit and upcast layouts cut 64-row tiles into 16- and 32-column
+// groups.
+func.func @eight_bit_columns() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0> : vector<64x8xi8>
+    // expected-error @below {{'mgpu.layout_cast' op the wgmma_8bit layout holds a 2-D vector of 8- to 32-bit elements with a multiple of 64 rows and of 16 columns, at most 64 KiB; got 'vector<64x8xi8>'}}
+    %r = mgpu.layout_cast %z : vector<64x8xi8> to #mgpu.layout<wgmma_8bit>
+  }
+  return
+}
+
+// -----
+
+func.func @upcast_4x_columns() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0> : vector<64x16xi8>
+    // expected-error @below {{'mgpu.layout_cast' op the wgmma_upcast_4x layout holds a 2-D vector of 8- to 32-bit elements with a multiple of 64 rows and of 32 columns, at most 64 KiB; got 'vector<64x16xi8>'}}
+    %r = mgpu.layout_cast %z : vector<64x16xi8> to #mgpu.layout<wgmma_upcast_4x>
+  }
+  return
+}
+
+// -----
+
+func.func @transposed_rows() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<32x8xf32>
+    // expected-error @below {{'mgpu.layout_cast' op the wgmma_transposed layout holds a 2-D vector of 8- to 32-bit elements with a multiple of 64 rows and of 8 columns, at most 64 KiB; got 'vector<32x8xf32>'}}
+    %r = mgpu.layout_cast %z : vector<32x8xf32> to #mgpu.layout<wgmma_transposed>
+  }
+  return
+}
+
+// -----
+
+func.func @upcast_2x_wide() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<64x16xf64>
+    // expected-error @below {{'mgpu.layout_cast' op the wgmma_upcast_2x layout holds a 2-D vector of 8- to 32-bit elements with a multiple of 64 rows and of 16 columns, at most 64 KiB; got 'vector<64x16xf64>'}}
+    %r = mgpu.layout_cast %z : vector<64x16xf64> to #mgpu.layout<wgmma_upcast_2x>
+  }
+  return
+}

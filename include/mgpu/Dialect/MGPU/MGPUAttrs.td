@@ -290,6 +290,26 @@ def MGPU_LayoutAttr : MGPU_Attr<"Layout", "layout"> {
       M x 1 over the columns gives `wgmma` without moving data.
     - `splat`: every element is the same scalar (a splat constant or a
       broadcast of a scalar); it fits any other layout for free.
+    - JAX's other layouts of a 2-D vector with a multiple of 64 rows, cut
+      like `wgmma` into 64-row tiles of C-column groups, warp w holding
+      rows 16w..16w+15 of each tile, and lane l of a warp the rows l/4 and
+      l/4 + 8 of them, V elements each (any element type of 8 to 32 bits):
+      - `wgmma_8bit` (`Layout.WGMMA_8BIT`, C = 16, V = 4): columns
+        4(l%4)..4(l%4)+3 of each group, 32 bits of 8-bit data, as the
+        tensor cores take an 8-bit a from registers;
+      - `wgmma_upcast_2x` (`Layout.WGMMA_UPCAST_2X`, C = 16, V = 4): the
+        same with the middle two quarters of each group swapped (lane
+        quarters 0, 2, 1, 3 from left to right), so that a 2x wider type
+        made of it reaches `wgmma` with one shuffle;
+      - `wgmma_upcast_4x` (`Layout.WGMMA_UPCAST_4X`, C = 32, V = 8):
+        columns 8(l%4)..8(l%4)+7, for 4x wider types;
+      - `wgmma_transposed` (`Layout.WGMMA_TRANSPOSED`, C = 8, V = 2): each
+        8 x 8 block of `wgmma` with its 2 x 2 blocks transposed: lane l
+        holds rows 2(l/8) and 2(l/8) + 1 of column 2(l%4) + (l/4)%2 (and
+        8 rows below), as a value read through a transposed ref is.
+      Elementwise ops keep them; reads and writes of row-major memory move
+      V elements at a time (`wgmma_transposed`: one at a time); a value
+      meets another layout through the warpgroup scratch.
 
     `--mgpu-assign-layouts` gives every vector value of a kernel body a
     layout, in the discardable attribute `mgpu.out_layouts` of its op (one

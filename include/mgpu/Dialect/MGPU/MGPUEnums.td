@@ -74,7 +74,11 @@ def MGPU_LayoutKind : I32EnumAttr<"LayoutKind",
       I32EnumAttrCase<"strided", 0>,
       I32EnumAttrCase<"wgmma", 1>,
       I32EnumAttrCase<"splat", 2>,
-      I32EnumAttrCase<"wgmma_row", 3>
+      I32EnumAttrCase<"wgmma_row", 3>,
+      I32EnumAttrCase<"wgmma_8bit", 4>,
+      I32EnumAttrCase<"wgmma_upcast_2x", 5>,
+      I32EnumAttrCase<"wgmma_upcast_4x", 6>,
+      I32EnumAttrCase<"wgmma_transposed", 7>
     ]> {
   let cppNamespace = "::mlir::mgpu";
   let genSpecializedAttr = 0;

@@ -25,6 +25,24 @@ constexpr StringLiteral kOutLayoutsAttrName = "mgpu.out_layouts";
 /// buffers.
 constexpr int64_t kMaxWgmmaLayoutBytes = 64 * 1024;
 
+/// Whether values in `kind` are held in registers laid out for the tensor
+/// cores (every kind but `strided` and `splat`).
+inline bool isFragmentLayout(LayoutKind kind) {
+  return kind != LayoutKind::strided && kind != LayoutKind::splat;
+}
+/// Every fragment layout.
+constexpr LayoutKind kFragmentLayouts[] = {
+    LayoutKind::wgmma,           LayoutKind::wgmma_row,
+    LayoutKind::wgmma_8bit,      LayoutKind::wgmma_upcast_2x,
+    LayoutKind::wgmma_upcast_4x, LayoutKind::wgmma_transposed};
+/// How a 2-D fragment layout (every fragment layout but `wgmma_row`) cuts a
+/// 64-row tile: groups of `columns` columns, `vector` consecutive elements
+/// per lane and row half (consecutive rows for `wgmma_transposed`).
+struct FragmentTiling {
+  int64_t columns;
+  int64_t vector;
+};
+FragmentTiling getFragmentTiling(LayoutKind kind);
 /// Whether `type` can be held in `kind`; if not and `emitError` is given,
 /// says why.
 LogicalResult
