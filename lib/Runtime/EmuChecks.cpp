@@ -20,6 +20,13 @@
 // them. Two accesses of threads of different warps race when neither
 // happens before the other and one writes.
 //
+// Barriers of every thread of the CTA (the common case) cost O(1) per
+// thread, not O(threads): an arrival records only its own entry (the join
+// of all arrivals' clocks is each thread's own entry), and a thread leaving
+// takes the phase's clocks as its base instead of copying them. A CTA slot
+// starts a new CTA by raising an epoch rather than clearing threads^2
+// entries. (A 2^20-program grid spent 3/4 of its time in those joins.)
+//
 // All threads of a CTA run on one host thread (EmuScheduler.cpp) and CTAs in
 // different slots touch disjoint shadow bytes, so the per-CTA state needs no
 // lock; the mbarrier table, shared by a group's CTAs, has one.
@@ -72,15 +79,30 @@ struct SyncClocks {
   int64_t phaseOf[kRing] = {-1, -1, -1, -1};
 };
 
-/// A CTA barrier (__mgpu_emu_barrier slot): generation and arrivals.
+/// A CTA barrier (__mgpu_emu_barrier slot): generation and arrivals, and
+/// whether every thread of the CTA takes part (see mgpuEmuCheckSyncArrive).
 struct CtaBarrier {
   int64_t generation = 0, arrived = 0;
+  bool everyThread = false;
   SyncClocks clocks;
 };
 
+/// The barrier slots with a table entry of their own; others go to a map.
+constexpr int64_t kDirectBarriers = 16;
+
 struct Cta {
-  /// perCta x perCta clocks, thread-major.
+  /// perCta x perCta clocks, thread-major. A thread's clock is the
+  /// elementwise max of its row and of its base (below). Entries below
+  /// `epoch` are left from an earlier CTA of the slot and mean 0: a CTA
+  /// starts without clearing n^2 entries.
   std::vector<uint32_t> clocks;
+  uint32_t epoch = 0, latest = 0;
+  /// Per thread: the clocks of the last phase of a barrier of every thread
+  /// it left (null: none), and that barrier's slot. Leaving such a barrier
+  /// only moves this pointer: every thread's clock is then that phase's,
+  /// but for the thread's own later events.
+  std::vector<const uint32_t *> base;
+  std::vector<int64_t> baseBarrier;
   std::vector<uint32_t> fences;
   std::vector<int64_t> pendingGeneration;
   std::vector<uint32_t> wgmmaCommitted, wgmmaCompleted;
@@ -92,7 +114,11 @@ struct Cta {
   /// Each thread's last copy out, and whether its bulk group is open.
   std::vector<const char *> outWhere;
   std::vector<bool> outOpen;
+  CtaBarrier direct[kDirectBarriers];
   std::unordered_map<int64_t, CtaBarrier> barriers;
+  CtaBarrier &barrier(int64_t id) {
+    return id >= 0 && id < kDirectBarriers ? direct[id] : barriers[id];
+  }
 };
 
 struct MBarrier {
@@ -133,7 +159,12 @@ const char *orUnknown(const char *where) { return where ? where : "<unknown>"; }
 struct Lane {
   int64_t slot = -1, tid = -1;
   Cta *cta = nullptr;
-  uint32_t *clock = nullptr; // this thread's vector clock
+  uint32_t *clock = nullptr; // this thread's row of clocks
+  const uint32_t *base = nullptr;
+  /// Component `thread` of this thread's vector clock.
+  uint32_t at(int64_t thread) const {
+    return base ? std::max(clock[thread], base[thread]) : clock[thread];
+  }
 };
 
 Lane getLane() {
@@ -143,15 +174,27 @@ Lane getLane() {
     return Lane();
   lane.cta = &current->ctas[lane.slot];
   lane.clock = lane.cta->clocks.data() + lane.tid * current->perCta;
+  lane.base = lane.cta->base[lane.tid];
   return lane;
 }
 
-/// A release by `lane`: later events of the thread are after it.
-void tick(const Lane &lane) { ++lane.clock[lane.tid]; }
+/// A release by `lane`: later events of the thread are after it. (A
+/// thread's own entry is never below its base's.)
+void tick(const Lane &lane) {
+  uint32_t now = ++lane.clock[lane.tid];
+  lane.cta->latest = std::max(lane.cta->latest, now);
+}
 
 void join(uint32_t *into, const uint32_t *from, int64_t n) {
   for (int64_t i = 0; i < n; ++i)
     into[i] = std::max(into[i], from[i]);
+}
+
+/// Joins `lane`'s whole vector clock into `into`.
+void joinClock(uint32_t *into, const Lane &lane) {
+  join(into, lane.clock, current->perCta);
+  if (lane.base)
+    join(into, lane.base, current->perCta);
 }
 
 /// The clocks of phase `phase` in `ring`, cleared when first used for it.
@@ -174,7 +217,7 @@ bool ordered(const Lane &lane, uint16_t other, uint32_t clock) {
   int64_t thread = other - 1;
   if (thread / 32 == lane.tid / 32)
     return true;
-  return clock <= lane.clock[thread];
+  return clock <= lane.at(thread);
 }
 
 /// The shadow of [p, p + bytes) or null where checks are off; reports an
@@ -262,9 +305,18 @@ void startCta(int64_t slot) {
             launch->shadow.begin() + low + launch->sliceBytes, ShadowByte());
   Cta &cta = launch->ctas[slot];
   int64_t n = launch->perCta, groups = (n + 127) / 128;
-  cta.clocks.assign(size_t(n * n), 0);
+  // Entries of earlier CTAs stay, below the new epoch; all are cleared
+  // once the clocks near their range's end.
+  if (cta.clocks.size() != size_t(n * n) || cta.latest > (1u << 30)) {
+    cta.clocks.assign(size_t(n * n), 0);
+    cta.latest = 0;
+  }
+  cta.epoch = cta.latest + 1;
+  cta.latest = cta.epoch;
   for (int64_t t = 0; t < n; ++t)
-    cta.clocks[t * n + t] = 1;
+    cta.clocks[t * n + t] = cta.epoch;
+  cta.base.assign(n, nullptr);
+  cta.baseBarrier.assign(n, -1);
   cta.fences.assign(n, 0);
   cta.pendingGeneration.assign(n, 0);
   cta.wgmmaCommitted.assign(groups, 0);
@@ -275,6 +327,11 @@ void startCta(int64_t slot) {
   cta.outDone.assign(n, {});
   cta.outWhere.assign(n, nullptr);
   cta.outOpen.assign(n, false);
+  for (CtaBarrier &barrier : cta.direct) {
+    barrier.generation = barrier.arrived = 0;
+    std::fill(std::begin(barrier.clocks.phaseOf),
+              std::end(barrier.clocks.phaseOf), -1);
+  }
   cta.barriers.clear();
 }
 
@@ -292,7 +349,7 @@ static void arriveOn(const Lane &lane, int64_t *barrier, int64_t arrivals,
   std::lock_guard<std::mutex> lock(current->mbarrierMutex);
   MBarrier &state = current->mbarriers[barrier];
   state.arrivals = arrivals;
-  join(phaseClocks(state.clocks, phase).data(), lane.clock, current->perCta);
+  joinClock(phaseClocks(state.clocks, phase).data(), lane);
 }
 
 static int64_t completedPhases(int64_t *barrier) {
@@ -566,10 +623,31 @@ MGPU_HOST_EXPORT void mgpuEmuCheckSyncArrive(int64_t id, int64_t count) {
   if (!lane.cta)
     return;
   noteProgress();
-  CtaBarrier &barrier = lane.cta->barriers[id];
-  join(phaseClocks(barrier.clocks, barrier.generation).data(), lane.clock,
-       current->perCta);
-  lane.cta->pendingGeneration[lane.tid] = barrier.generation;
+  Cta &cta = *lane.cta;
+  CtaBarrier &barrier = cta.barrier(id);
+  // A phase's clocks are reused four phases later: threads still based on
+  // them (only possible where the barrier's count changed) keep them.
+  int at = int(barrier.generation % SyncClocks::kRing);
+  if (barrier.clocks.phaseOf[at] != barrier.generation &&
+      barrier.clocks.phaseOf[at] >= 0) {
+    const uint32_t *old = barrier.clocks.clocks[at].data();
+    for (int64_t t = 0; t < current->perCta; ++t)
+      if (cta.base[t] == old) {
+        join(cta.clocks.data() + t * current->perCta, old, current->perCta);
+        cta.base[t] = nullptr;
+        cta.baseBarrier[t] = -1;
+      }
+  }
+  uint32_t *phase = phaseClocks(barrier.clocks, barrier.generation).data();
+  // Where every thread arrives, the join of their clocks is each thread's
+  // own entry (only thread t advances entry t; the others' copies of it
+  // are older): one entry per arrival instead of the whole vector.
+  barrier.everyThread = count >= current->perCta;
+  if (barrier.everyThread)
+    phase[lane.tid] = std::max(phase[lane.tid], lane.clock[lane.tid]);
+  else
+    joinClock(phase, lane);
+  cta.pendingGeneration[lane.tid] = barrier.generation;
   if (++barrier.arrived >= count) {
     barrier.arrived = 0;
     ++barrier.generation;
@@ -580,11 +658,24 @@ MGPU_HOST_EXPORT void mgpuEmuCheckSyncLeave(int64_t id) {
   Lane lane = getLane();
   if (!lane.cta)
     return;
-  CtaBarrier &barrier = lane.cta->barriers[id];
-  int64_t generation = lane.cta->pendingGeneration[lane.tid];
+  Cta &cta = *lane.cta;
+  CtaBarrier &barrier = cta.barrier(id);
+  int64_t generation = cta.pendingGeneration[lane.tid];
   int at = int(generation % SyncClocks::kRing);
-  if (barrier.clocks.phaseOf[at] == generation)
-    join(lane.clock, barrier.clocks.clocks[at].data(), current->perCta);
+  if (barrier.clocks.phaseOf[at] != generation)
+    return;
+  const uint32_t *phase = barrier.clocks.clocks[at].data();
+  if (!barrier.everyThread) {
+    join(lane.clock, phase, current->perCta);
+    return;
+  }
+  // The phase becomes the thread's base. The one it replaces, an earlier
+  // phase of a barrier of every thread, is below it: every thread arrived
+  // there before arriving here (a thread arriving here first would wait
+  // for threads that wait for it there).
+  lane.clock[lane.tid] = std::max(lane.clock[lane.tid], phase[lane.tid]);
+  cta.base[lane.tid] = phase;
+  cta.baseBarrier[lane.tid] = id;
 }
 
 /// A wgmma of the calling lane's warpgroup reads `bytes` at `p` (called by
