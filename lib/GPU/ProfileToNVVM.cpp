@@ -22,8 +22,7 @@ struct GlobalTimerToNVVM : public OpConversionPattern<GlobalTimerOp> {
   LogicalResult
   matchAndRewrite(GlobalTimerOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<NVVM::GlobalTimerOp>(op,
-                                                     rewriter.getI64Type());
+    rewriter.replaceOpWithNewOp<NVVM::GlobalTimerOp>(op, rewriter.getI64Type());
     return success();
   }
 };

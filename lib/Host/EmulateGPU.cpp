@@ -599,9 +599,9 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           return WalkResult::skip();
         } else if (isa<GlobalTimerOp>(op)) {
           // The profiler's clock: the host's (HostRuntime.cpp).
-          replacement = callHostRuntime(nb, op, "mgpuHostClockNs", {},
-                                        nb.getI64Type())
-                            ->getResult(0);
+          replacement =
+              callHostRuntime(nb, op, "mgpuHostClockNs", {}, nb.getI64Type())
+                  ->getResult(0);
         } else if (isa<NVVM::MembarOp>(op)) {
           op->erase(); // host atomics are already sequentially consistent
           return WalkResult::skip();

@@ -155,11 +155,11 @@ LogicalResult profile(PallasCallOp call, CompilerParamsAttr params,
   unsigned argIndex = call.getIns().size() + call.getOuts().size();
   call.getOutsMutable().append(buffer);
   SmallVector<Attribute> outSpecs(call.getOutSpecs().getValue());
-  outSpecs.push_back(BlockSpecAttr::get(
-      ctx, {traces * stride},
-      AffineMapAttr::get(AffineMap::get(grid.size(), 0,
-                                        getAffineConstantExpr(0, ctx))),
-      MemorySpace::gmem));
+  outSpecs.push_back(
+      BlockSpecAttr::get(ctx, {traces * stride},
+                         AffineMapAttr::get(AffineMap::get(
+                             grid.size(), 0, getAffineConstantExpr(0, ctx))),
+                         MemorySpace::gmem));
   call.setOutSpecsAttr(ArrayAttr::get(ctx, outSpecs));
   Block &body = call.getBody().front();
   Value trace = body.insertArgument(argIndex, bufferType, loc);

@@ -23,15 +23,15 @@ void mlir::mgpu::emitProfileRecord(OpBuilder &b, ProfileEventOp op,
   Value time = GlobalTimerOp::create(b, loc, b.getI64Type());
   Value count = memref::LoadOp::create(b, loc, buffer, base);
   Value capacity = arith::ConstantIntOp::create(b, loc, op.getCapacity(), 64);
-  Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, count,
-                                     capacity);
+  Value fits =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, count, capacity);
   buildIfThen(b, loc, fits, [&] {
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     Value two = arith::ConstantIndexOp::create(b, loc, 2);
     Value n = arith::IndexCastOp::create(b, loc, b.getIndexType(), count);
-    Value tagAt = arith::AddIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, base, one),
-        arith::MulIOp::create(b, loc, n, two));
+    Value tagAt =
+        arith::AddIOp::create(b, loc, arith::AddIOp::create(b, loc, base, one),
+                              arith::MulIOp::create(b, loc, n, two));
     Value timeAt = arith::AddIOp::create(b, loc, tagAt, one);
     Value tag = arith::ConstantIntOp::create(b, loc, op.getTag(), 64);
     memref::StoreOp::create(b, loc, tag, buffer, tagAt);

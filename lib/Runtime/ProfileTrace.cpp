@@ -79,8 +79,7 @@ MGPU_PROFILE_EXPORT int64_t mgpuHostClockNs() {
 MGPU_PROFILE_EXPORT void mgpuWriteProfile(int64_t buffer, int64_t traces,
                                           int64_t warpgroups, int64_t capacity,
                                           const char *names, int64_t namesSize,
-                                          const char *dir,
-                                          const char *kernel) {
+                                          const char *dir, const char *kernel) {
   const auto *words = reinterpret_cast<const int64_t *>(buffer);
   std::vector<std::string> scopes;
   for (int64_t at = 0; at < namesSize;) {
@@ -108,8 +107,8 @@ MGPU_PROFILE_EXPORT void mgpuWriteProfile(int64_t buffer, int64_t traces,
     json += first ? "\n" : ",\n";
     first = false;
     json += "  {\"name\": \"" + escape(name) + "\", \"ph\": \"" + phase +
-            "\", \"ts\": " + stamp + ", \"pid\": 1, \"tid\": " +
-            std::to_string(tid) + "}";
+            "\", \"ts\": " + stamp +
+            ", \"pid\": 1, \"tid\": " + std::to_string(tid) + "}";
   };
   for (int64_t t = 0; t < traces; ++t) {
     const int64_t *trace = words + t * stride;

@@ -469,14 +469,12 @@ mlir::mgpu::verifyBlockTransforms(function_ref<InFlightDiagnostic()> emitError,
 // CompilerParamsAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-CompilerParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                           ArrayRef<DimensionSemantics> dimensionSemantics,
-                           int64_t maxConcurrentSteps, bool approxMath,
-                           bool unsafeNoAutoBarriers,
-                           LoweringSemantics loweringSemantics,
-                           int64_t profileSpace, StringRef profileDir,
-                           bool profileBoundsCheck) {
+LogicalResult CompilerParamsAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError,
+    ArrayRef<DimensionSemantics> dimensionSemantics, int64_t maxConcurrentSteps,
+    bool approxMath, bool unsafeNoAutoBarriers,
+    LoweringSemantics loweringSemantics, int64_t profileSpace,
+    StringRef profileDir, bool profileBoundsCheck) {
   if (maxConcurrentSteps < 1)
     return emitError() << "max_concurrent_steps must be at least 1, got "
                        << maxConcurrentSteps;
