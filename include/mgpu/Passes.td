@@ -174,17 +174,18 @@ def MGPUExpandCopyPredicates : Pass<"mgpu-expand-copy-predicates"> {
 def MGPUProfileKernels : Pass<"mgpu-profile-kernels", "::mlir::ModuleOp"> {
   let summary = "Named scopes to profiler events (JAX's in-kernel profiler)";
   let description = [{
-    A bufferized `pallas_call` whose compiler params set `profile_space`
-    and `profile_dir` gets a hidden output: a zeroed `i64` buffer in global
-    memory with one trace of `1 + 4 * profile_space` words per Pallas
-    thread (its parallel grid point and thread). Its body records the
-    implicit scope named after the enclosing function around the whole body
-    and an event (`mgpu.profile_event`) at the entry and exit of each
-    `mgpu.trace_scope`, whose region is inlined. After the call the host
-    writes the trace (`mgpuWriteProfile`: `<profile_dir>/<function>-<n>.json`,
-    Chrome's trace event format) and frees the buffer. Kernels that are not
-    profiled just lose their scopes. Profiling an `mpmd_map` or a dynamic
-    grid is refused.
+    A bufferized `pallas_call` or `mpmd_map` whose compiler params set
+    `profile_space` and `profile_dir` gets a hidden output: a zeroed `i64`
+    buffer in global memory with one trace of `1 + 4 * profile_space` words
+    per Pallas thread (a pallas_call's parallel grid point and thread; each
+    point of an mpmd_map region's mesh, the regions one after another). Its
+    bodies record the implicit scope named after the enclosing function
+    around the whole body and an event (`mgpu.profile_event`) at the entry
+    and exit of each `mgpu.trace_scope`, whose region is inlined. After the
+    kernel the host writes the traces (`mgpuWriteProfile`:
+    `<profile_dir>/<function>-<n>.json`, Chrome's trace event format) and
+    frees the buffer. Kernels that are not profiled just lose their scopes.
+    Profiling a dynamic grid is refused.
 
     ```mlir
     mgpu.trace_scope "compute" { ... }

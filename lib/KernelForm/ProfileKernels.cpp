@@ -34,13 +34,13 @@ using namespace mlir::mgpu;
 
 namespace {
 
-/// How a profiled kernel records: its trace buffer, where this Pallas
-/// thread's trace starts, the events a trace holds, and the scope names
-/// (index = scope id; 0 is the whole body).
+/// How one kernel region records: its trace buffer, where this Pallas
+/// thread's trace starts, the events a trace holds, and the kernel's scope
+/// names (index = scope id; 0 is the whole body).
 struct Recorder {
   Value buffer, base;
   int64_t capacity;
-  SmallVector<std::string> names;
+  SmallVector<std::string> &names;
 
   int64_t intern(StringRef name) {
     auto *it = llvm::find(names, name);
@@ -72,11 +72,11 @@ void inlineScope(TraceScopeOp scope, Recorder *recorder, IRRewriter &rw) {
   rw.eraseOp(yield);
 }
 
-/// Every trace_scope under `root`, outermost first (so that scope ids
+/// Every trace_scope in `region`, outermost first (so that scope ids
 /// follow the text).
-void inlineScopes(Operation *root, Recorder *recorder, IRRewriter &rw) {
+void inlineScopes(Region &region, Recorder *recorder, IRRewriter &rw) {
   SmallVector<TraceScopeOp> scopes;
-  root->walk<WalkOrder::PreOrder>(
+  region.walk<WalkOrder::PreOrder>(
       [&](TraceScopeOp scope) { scopes.push_back(scope); });
   for (TraceScopeOp scope : scopes)
     inlineScope(scope, recorder, rw);
@@ -104,44 +104,129 @@ Value getCString(OpBuilder &b, ModuleOp module, Location loc, StringRef text) {
   return LLVM::AddressOfOp::create(b, loc, global);
 }
 
-/// The profiled kernel's setup and write-out around `call`, and its body's
-/// events.
-LogicalResult profile(PallasCallOp call, CompilerParamsAttr params,
-                      IRRewriter &rw) {
-  if (!call.getResultTensors().empty())
-    return call.emitOpError()
-           << "must be bufferized before it is profiled (run --mgpu-bufferize)";
+/// The traces of one kernel region: `count` of them from trace `first`;
+/// `index` builds, at the start of its body, which one is this Pallas
+/// thread's (row-major over the axes that tell the Pallas threads apart).
+struct RegionTraces {
+  Region *region;
+  int64_t first = 0, count = 1;
+  std::function<Value(OpBuilder &, Location)> index;
+};
+
+/// `ids` (each of `sizes`) row-major.
+Value linearize(OpBuilder &b, Location loc, ArrayRef<Value> ids,
+                ArrayRef<int64_t> sizes) {
+  Value linear = arith::ConstantIndexOp::create(b, loc, 0);
+  for (auto [id, size] : llvm::zip(ids, sizes))
+    linear = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, linear,
+                              arith::ConstantIndexOp::create(b, loc, size)),
+        id);
+  return linear;
+}
+
+/// A pallas_call has one trace per point of its parallel axes (a mesh's
+/// cluster and thread axes among them): the launch's CTAs and their
+/// warpgroups. The sequential axes are steps of the same Pallas thread.
+FailureOr<RegionTraces> getTraces(PallasCallOp call,
+                                  CompilerParamsAttr params) {
   ArrayRef<int64_t> grid = call.getStaticGrid();
   if (llvm::any_of(grid, ShapedType::isDynamic))
     return call.emitOpError()
            << "cannot be profiled with a dynamic grid: the trace buffer is "
               "sized by the grid";
-  MLIRContext *ctx = call.getContext();
-  Location loc = call.getLoc();
-  auto module = call->getParentOfType<ModuleOp>();
-  auto func = call->getParentOfType<FunctionOpInterface>();
-  std::string kernel = func ? func.getName().str() : "kernel";
-
-  // One trace per point of the parallel axes (a mesh's cluster and thread
-  // axes among them): the launch's CTAs and their warpgroups.
   SmallVector<unsigned> parallel;
-  int64_t traces = 1;
+  SmallVector<int64_t> sizes;
   for (auto [d, size] : llvm::enumerate(grid)) {
     if (isSequential(params, d))
       continue;
     parallel.push_back(d);
-    traces *= size;
+    sizes.push_back(size);
   }
+  RegionTraces traces{&call.getBody()};
+  traces.count = llvm::product_of(sizes);
+  traces.index = [parallel, sizes](OpBuilder &b, Location loc) {
+    SmallVector<Value> ids = llvm::map_to_vector(parallel, [&](unsigned d) {
+      return Value(ProgramIdOp::create(b, loc, d));
+    });
+    return linearize(b, loc, ids, sizes);
+  };
+  return traces;
+}
+
+/// An mpmd_map region has one trace per point of its mesh (grid, cluster
+/// and thread axes, by name); the regions' traces follow each other.
+FailureOr<RegionTraces> getTraces(MpmdMapOp map, unsigned i, int64_t first) {
+  MeshAttr mesh = map.getMeshAttrOrNull(i);
+  if (!mesh)
+    return map.emitOpError()
+           << "cannot be profiled: region #" << i << " has no #mgpu.mesh";
+  SmallVector<int64_t> shape = mesh.getShape();
+  auto axes = mesh.getNamedAxes();
+  if (axes.size() != shape.size())
+    return map.emitOpError()
+           << "cannot be profiled: the axes of region #" << i
+           << "'s mesh must all be named (the trace of a Pallas thread is "
+              "found by axis_index)";
+  RegionTraces traces{&map.getBodies()[i], first, llvm::product_of(shape)};
+  SmallVector<StringAttr> names =
+      llvm::map_to_vector(axes, [](auto axis) { return axis.first; });
+  traces.index = [names, shape](OpBuilder &b, Location loc) {
+    SmallVector<Value> ids = llvm::map_to_vector(names, [&](StringAttr name) {
+      return Value(AxisIndexOp::create(b, loc, name));
+    });
+    return linearize(b, loc, ids, shape);
+  };
+  return traces;
+}
+
+/// The profiled kernel's setup and write-out around `kernel`, and its
+/// bodies' events.
+LogicalResult profile(Operation *kernel, CompilerParamsAttr params,
+                      IRRewriter &rw) {
+  if (kernel->getNumResults())
+    return kernel->emitOpError()
+           << "must be bufferized before it is profiled (run --mgpu-bufferize)";
+  MLIRContext *ctx = kernel->getContext();
+  Location loc = kernel->getLoc();
+  auto module = kernel->getParentOfType<ModuleOp>();
+  auto func = kernel->getParentOfType<FunctionOpInterface>();
+  std::string name = func ? func.getName().str() : "kernel";
+
+  // The regions' traces; warpgroups per CTA for the threads' names (0 when
+  // the regions differ).
+  SmallVector<RegionTraces> regions;
   int64_t warpgroups = 1;
-  if (MeshAttr mesh = call.getMeshAttrOrNull())
-    warpgroups = mesh.getNumThreads().value_or(1);
+  auto call = dyn_cast<PallasCallOp>(kernel);
+  if (call) {
+    FailureOr<RegionTraces> traces = getTraces(call, params);
+    if (failed(traces))
+      return failure();
+    regions.push_back(*traces);
+    if (MeshAttr mesh = call.getMeshAttrOrNull())
+      warpgroups = mesh.getNumThreads().value_or(1);
+  } else {
+    auto map = cast<MpmdMapOp>(kernel);
+    int64_t first = 0;
+    for (unsigned i = 0; i < map.getBodies().size(); ++i) {
+      FailureOr<RegionTraces> traces = getTraces(map, i, first);
+      if (failed(traces))
+        return failure();
+      regions.push_back(*traces);
+      first += traces->count;
+      int64_t threads = map.getMeshAttrOrNull(i).getNumThreads().value_or(1);
+      warpgroups = i == 0 || warpgroups == threads ? threads : 0;
+    }
+  }
+  int64_t traces = regions.back().first + regions.back().count;
   // JAX's profile_space counts scopes: two events each.
   int64_t capacity = 2 * params.getProfileSpace();
   int64_t stride = getTraceWords(capacity);
   auto bufferType = MemRefType::get({traces * stride}, rw.getI64Type());
 
   // Host side: a zeroed buffer, an extra output, the write-out.
-  rw.setInsertionPoint(call);
+  rw.setInsertionPoint(kernel);
   Value buffer = memref::AllocOp::create(rw, loc, bufferType);
   Value zero64 = arith::ConstantIntOp::create(rw, loc, 0, 64);
   Value c0 = arith::ConstantIndexOp::create(rw, loc, 0);
@@ -152,55 +237,62 @@ LogicalResult profile(PallasCallOp call, CompilerParamsAttr params,
                        memref::StoreOp::create(b, l, zero64, buffer, i);
                        scf::YieldOp::create(b, l);
                      });
-  unsigned argIndex = call.getIns().size() + call.getOuts().size();
-  call.getOutsMutable().append(buffer);
-  SmallVector<Attribute> outSpecs(call.getOutSpecs().getValue());
-  outSpecs.push_back(
-      BlockSpecAttr::get(ctx, {traces * stride},
-                         AffineMapAttr::get(AffineMap::get(
-                             grid.size(), 0, getAffineConstantExpr(0, ctx))),
-                         MemorySpace::gmem));
-  call.setOutSpecsAttr(ArrayAttr::get(ctx, outSpecs));
-  Block &body = call.getBody().front();
-  Value trace = body.insertArgument(argIndex, bufferType, loc);
+  unsigned argIndex;
+  if (call) {
+    argIndex = call.getIns().size() + call.getOuts().size();
+    call.getOutsMutable().append(buffer);
+    SmallVector<Attribute> outSpecs(call.getOutSpecs().getValue());
+    outSpecs.push_back(BlockSpecAttr::get(
+        ctx, {traces * stride},
+        AffineMapAttr::get(AffineMap::get(call.getStaticGrid().size(), 0,
+                                          getAffineConstantExpr(0, ctx))),
+        MemorySpace::gmem));
+    call.setOutSpecsAttr(ArrayAttr::get(ctx, outSpecs));
+  } else {
+    auto map = cast<MpmdMapOp>(kernel);
+    argIndex = map.getIns().size() + map.getOuts().size();
+    map.getOutsMutable().append(buffer);
+  }
 
-  rw.setInsertionPointAfter(call);
+  // Bodies: this Pallas thread's trace, the whole body's scope, the scopes.
+  SmallVector<std::string> names = {name};
+  for (RegionTraces &region : regions) {
+    Block &body = region.region->front();
+    Value trace = body.insertArgument(argIndex, bufferType, loc);
+    rw.setInsertionPointToStart(&body);
+    Value index = region.index(rw, loc);
+    if (region.first)
+      index = arith::AddIOp::create(
+          rw, loc, index,
+          arith::ConstantIndexOp::create(rw, loc, region.first));
+    Value base = arith::MulIOp::create(
+        rw, loc, index, arith::ConstantIndexOp::create(rw, loc, stride));
+    Recorder recorder{trace, base, capacity, names};
+    recorder.record(rw, loc, 0, /*end=*/false);
+    rw.setInsertionPoint(body.getTerminator());
+    recorder.record(rw, loc, 0, /*end=*/true);
+    inlineScopes(*region.region, &recorder, rw);
+  }
+
+  // After the launch: the traces to the host's writer, names as one string
+  // (NUL-separated).
+  std::string blob;
+  for (const std::string &scope : names) {
+    blob += scope;
+    blob.push_back('\0');
+  }
+  rw.setInsertionPointAfter(kernel);
   SmallVector<Value> args = {
       arith::IndexCastOp::create(
           rw, loc, rw.getI64Type(),
           memref::ExtractAlignedPointerAsIndexOp::create(rw, loc, buffer)),
       arith::ConstantIntOp::create(rw, loc, traces, 64),
       arith::ConstantIntOp::create(rw, loc, warpgroups, 64),
-      arith::ConstantIntOp::create(rw, loc, capacity, 64)};
-
-  // Body: this Pallas thread's trace, the whole body's scope, the scopes.
-  Recorder recorder{trace, Value(), capacity, {kernel}};
-  rw.setInsertionPointToStart(&body);
-  Value linear = arith::ConstantIndexOp::create(rw, loc, 0);
-  for (unsigned d : parallel) {
-    Value size = arith::ConstantIndexOp::create(rw, loc, grid[d]);
-    Value id = ProgramIdOp::create(rw, loc, d);
-    linear = arith::AddIOp::create(
-        rw, loc, arith::MulIOp::create(rw, loc, linear, size), id);
-  }
-  recorder.base = arith::MulIOp::create(
-      rw, loc, linear, arith::ConstantIndexOp::create(rw, loc, stride));
-  recorder.record(rw, loc, 0, /*end=*/false);
-  rw.setInsertionPoint(body.getTerminator());
-  recorder.record(rw, loc, 0, /*end=*/true);
-  inlineScopes(call, &recorder, rw);
-
-  // The names go to the host as one string, NUL-separated.
-  std::string names;
-  for (const std::string &name : recorder.names) {
-    names += name;
-    names.push_back('\0');
-  }
-  rw.setInsertionPointAfter(args.back().getDefiningOp());
-  args.push_back(getCString(rw, module, loc, names));
-  args.push_back(arith::ConstantIntOp::create(rw, loc, names.size(), 64));
-  args.push_back(getCString(rw, module, loc, params.getProfileDir()));
-  args.push_back(getCString(rw, module, loc, kernel));
+      arith::ConstantIntOp::create(rw, loc, capacity, 64),
+      getCString(rw, module, loc, blob),
+      arith::ConstantIntOp::create(rw, loc, blob.size(), 64),
+      getCString(rw, module, loc, params.getProfileDir()),
+      getCString(rw, module, loc, name)};
   auto writeType = rw.getFunctionType(ValueRange(args).getTypes(), {});
   StringRef writeName = "mgpuWriteProfile";
   if (!module.lookupSymbol(writeName)) {
@@ -228,16 +320,11 @@ struct ProfileKernelsPass
           else
             params = cast<MpmdMapOp>(op).getParamsAttr();
           if (!params || !params.getProfileSpace()) {
-            inlineScopes(op, nullptr, rw);
+            for (Region &region : op->getRegions())
+              inlineScopes(region, nullptr, rw);
             return WalkResult::skip();
           }
-          auto call = dyn_cast<PallasCallOp>(op);
-          if (!call) {
-            op->emitOpError() << "cannot be profiled yet (profile_space): "
-                                 "mgpu profiles pallas_call kernels";
-            return WalkResult::interrupt();
-          }
-          if (failed(profile(call, params, rw)))
+          if (failed(profile(op, params, rw)))
             return WalkResult::interrupt();
           return WalkResult::skip();
         });

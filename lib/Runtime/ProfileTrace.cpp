@@ -73,7 +73,8 @@ MGPU_PROFILE_EXPORT int64_t mgpuHostClockNs() {
 }
 
 /// Writes the `traces` traces at `buffer` (each the event count, then
-/// `capacity` (tag, time) pairs; `warpgroups` traces per CTA) as a trace
+/// `capacity` (tag, time) pairs; `warpgroups` traces per CTA, 0 when the
+/// CTAs differ: an mpmd_map's regions) as a trace
 /// file of `kernel` in `dir`. `names` holds `namesSize` bytes: the scope
 /// names, each NUL-terminated, indexed by scope id.
 MGPU_PROFILE_EXPORT void mgpuWriteProfile(int64_t buffer, int64_t traces,
@@ -116,11 +117,13 @@ MGPU_PROFILE_EXPORT void mgpuWriteProfile(int64_t buffer, int64_t traces,
     int64_t tid = t + 1;
     json += first ? "\n" : ",\n";
     first = false;
+    std::string thread =
+        warpgroups > 0 ? "CTA " + std::to_string(t / warpgroups) +
+                             " warpgroup " + std::to_string(t % warpgroups)
+                       : "Pallas thread " + std::to_string(t);
     json += "  {\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, "
             "\"tid\": " +
-            std::to_string(tid) + ", \"args\": {\"name\": \"CTA " +
-            std::to_string(t / warpgroups) + " warpgroup " +
-            std::to_string(t % warpgroups) + "\"}}";
+            std::to_string(tid) + ", \"args\": {\"name\": \"" + thread + "\"}}";
     std::vector<std::string> open;
     int64_t last = origin;
     for (int64_t e = 0; e < count; ++e) {

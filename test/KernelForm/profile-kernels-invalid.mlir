@@ -1,19 +1,7 @@
 // RUN: mgpu-opt %s --mgpu-profile-kernels -split-input-file -verify-diagnostics
 
-// What --mgpu-profile-kernels refuses: an mpmd_map (mgpu profiles
-// pallas_call kernels), a dynamic grid (the trace buffer is sized by it),
-// a kernel still in tensor form.
-
-#m = #mgpu.mesh<grid = [2], grid_names = ["i"]>
-#p = #mgpu.compiler_params<profile_space = 2, profile_dir = "traces">
-func.func @mpmd() {
-  // expected-error @+1 {{'mgpu.mpmd_map' op cannot be profiled yet (profile_space): mgpu profiles pallas_call kernels}}
-  mgpu.mpmd_map meshes [#m] params #p {
-  }
-  return
-}
-
-// -----
+// What --mgpu-profile-kernels refuses: a dynamic grid (the trace buffer is
+// sized by it), a kernel still in tensor form.
 
 #blk = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> (i)>>
 #p = #mgpu.compiler_params<profile_space = 2, profile_dir = "traces">

@@ -94,3 +94,41 @@ func.func @unprofiled(%x: memref<512xf32>, %o: memref<512xf32>) {
   }
   return
 }
+
+// An mpmd_map: every region gets the buffer as an extra output; region 0's
+// 2 x 2 Pallas threads (grid a, thread t, by axis_index) have traces 0..3,
+// region 1's 3 programs traces 4..6, 7 traces of 1 + 2 * 2 = 5 words. The
+// regions' threads differ, so the writer is told 0 warpgroups per CTA.
+// CHECK-LABEL: func.func @mpmd
+// CHECK: %[[MB:.+]] = memref.alloc() : memref<35xi64>
+// CHECK: mgpu.mpmd_map meshes [#{{.+}}, #{{.+}}] outs(%{{.+}}, %[[MB]] : memref<8xf32>, memref<35xi64>) params
+// CHECK: ^bb0(%{{.+}}: memref<8xf32>, %[[T0:.+]]: memref<35xi64>):
+// CHECK: %[[A:.+]] = mgpu.axis_index "a"
+// CHECK: %[[TH:.+]] = mgpu.axis_index "t"
+// CHECK: %[[L0:.+]] = arith.addi %{{.+}}, %[[TH]]
+// CHECK: %[[B0:.+]] = arith.muli %[[L0]], %c5
+// CHECK: mgpu.profile_event begin 0 in %[[T0]][%[[B0]]] capacity 2
+// CHECK: mgpu.profile_event begin 1 in %[[T0]][%[[B0]]] capacity 2
+// CHECK: ^bb0(%{{.+}}: memref<8xf32>, %[[T1:.+]]: memref<35xi64>):
+// CHECK: %[[B:.+]] = mgpu.axis_index "b"
+// CHECK: %[[L1:.+]] = arith.addi %{{.+}}, %[[B]]
+// CHECK: %[[F1:.+]] = arith.addi %[[L1]], %c4
+// CHECK: %[[B1:.+]] = arith.muli %[[F1]], %c5
+// CHECK: mgpu.profile_event begin 0 in %[[T1]][%[[B1]]] capacity 2
+// CHECK: mgpu.profile_event begin 2 in %[[T1]][%[[B1]]] capacity 2
+// CHECK: call @mgpuWriteProfile(%{{.+}}, %c7_i64, %c0_i64{{.*}}, %c2_i64
+#ma = #mgpu.mesh<grid = [2], grid_names = ["a"], num_threads = 2, thread_name = "t">
+#mb = #mgpu.mesh<grid = [3], grid_names = ["b"]>
+#mp = #mgpu.compiler_params<profile_space = 1, profile_dir = "traces">
+func.func @mpmd(%o: memref<8xf32>) {
+  mgpu.mpmd_map meshes [#ma, #mb] outs(%o : memref<8xf32>) params #mp {
+  ^bb0(%oa: memref<8xf32>):
+    mgpu.trace_scope "first" {
+    }
+  }, {
+  ^bb0(%ob: memref<8xf32>):
+    mgpu.trace_scope "second" {
+    }
+  }
+  return
+}

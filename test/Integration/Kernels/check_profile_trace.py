@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks a trace file of mgpu's in-kernel profiler (--mgpu-profile-kernels).
 
-    check_profile_trace.py FILE --threads N --scopes A,B,C
+    check_profile_trace.py FILE --threads N --scopes A,B,C [--thread-scopes T=D,E]
 
 The file must parse as JSON in Chrome's trace event format: a "traceEvents"
 list of "B"/"E" events (and "M" thread names) with "name", "ph", "ts",
@@ -9,7 +9,8 @@ list of "B"/"E" events (and "M" thread names) with "name", "ph", "ts",
 thread), each with a thread name, and in each thread the events must nest
 (every "E" closes the innermost open "B" of the same name, none left open),
 the times must not decrease, and the scopes must be entered in the order
-A, B, C (each once). Prints "trace ok: N threads" on success.
+A, B, C (each once; in thread T, D, E with --thread-scopes). Prints
+"trace ok: N threads" on success.
 """
 
 import argparse
@@ -27,8 +28,13 @@ def main():
     parser.add_argument("file")
     parser.add_argument("--threads", type=int, required=True)
     parser.add_argument("--scopes", required=True)
+    parser.add_argument("--thread-scopes", action="append", default=[])
     args = parser.parse_args()
     scopes = args.scopes.split(",")
+    thread_scopes = {}
+    for spec in args.thread_scopes:
+        tid, names = spec.split("=")
+        thread_scopes[int(tid)] = names.split(",")
 
     with open(args.file) as f:
         trace = json.load(f)
@@ -68,8 +74,9 @@ def main():
                     fail(f"thread {tid}: {event['name']} ends before it begins")
         if stack:
             fail(f"thread {tid}: scopes left open: {stack}")
-        if entered != scopes:
-            fail(f"thread {tid}: scopes {entered}, expected {scopes}")
+        expected = thread_scopes.get(tid, scopes)
+        if entered != expected:
+            fail(f"thread {tid}: scopes {entered}, expected {expected}")
     print(f"trace ok: {len(threads)} threads")
 
 
