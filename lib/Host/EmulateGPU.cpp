@@ -597,11 +597,6 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           erased.insert(op);
           op->erase();
           return WalkResult::skip();
-        } else if (isa<GlobalTimerOp>(op)) {
-          // The profiler's clock: the host's (HostRuntime.cpp).
-          replacement =
-              callHostRuntime(nb, op, "mgpuHostClockNs", {}, nb.getI64Type())
-                  ->getResult(0);
         } else if (isa<NVVM::MembarOp>(op)) {
           op->erase(); // host atomics are already sequentially consistent
           return WalkResult::skip();
@@ -628,7 +623,7 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
         }
         if (isa<BarrierInitOp, BarrierArriveOp, BarrierWaitOp, CopyGmemToSmemOp,
                 CopySmemToGmemOp, CommitSmemOp, CommitSmemToGmemGroupOp,
-                WaitSmemToGmemOp, SemaphoreWaitOp>(op)) {
+                WaitSmemToGmemOp, SemaphoreWaitOp, GlobalTimerOp>(op)) {
           Value lane = arith::RemUIOp::create(
               nb, l, tid, indexConstant(nb, l, kWarpgroupLanes));
           if (failed(emulatePrimitive(nb, op, lane)))
