@@ -171,6 +171,37 @@ def MGPUExpandCopyPredicates : Pass<"mgpu-expand-copy-predicates"> {
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def MGPUProfileKernels : Pass<"mgpu-profile-kernels", "::mlir::ModuleOp"> {
+  let summary = "Named scopes to profiler events (JAX's in-kernel profiler)";
+  let description = [{
+    A bufferized `pallas_call` or `mpmd_map` whose compiler params set
+    `profile_space` and `profile_dir` gets a hidden output: a zeroed `i64`
+    buffer in global memory with one trace of `1 + 4 * profile_space` words
+    per Pallas thread (a pallas_call's parallel grid point and thread; each
+    point of an mpmd_map region's mesh, the regions one after another). Its
+    bodies record the implicit scope named after the enclosing function
+    around the whole body and an event (`mgpu.profile_event`) at the entry
+    and exit of each `mgpu.trace_scope`, whose region is inlined. After the
+    kernel the host writes the traces (`mgpuWriteProfile`:
+    `<profile_dir>/<function>-<n>.json`, Chrome's trace event format) and
+    frees the buffer. Kernels that are not profiled just lose their scopes.
+    Profiling a dynamic grid is refused.
+
+    ```mlir
+    mgpu.trace_scope "compute" { ... }
+    // becomes, in a profiled kernel:
+    mgpu.profile_event begin 1 in %prof[%base] capacity 8 : memref<68xi64>
+    ...
+    mgpu.profile_event end 1 in %prof[%base] capacity 8 : memref<68xi64>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def MGPULowerRunScoped : Pass<"mgpu-lower-run-scoped"> {
   let summary = "Give run_scoped allocations scratch entries and inline them";
   let description = [{

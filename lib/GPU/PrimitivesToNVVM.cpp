@@ -840,6 +840,7 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
   MLIRContext *ctx = patterns.getContext();
   patterns.add<BarrierArriveToNVVM, WgmmaWaitToNVVM>(converter, ctx);
   populateSyncToNVVMPatterns(converter, patterns, hopper);
+  populateProfileToNVVMPatterns(converter, patterns);
   patterns.add<BarrierInitToNVVM, BarrierWaitToNVVM, CommitSmemToNVVM,
                WaitSmemToGmemToNVVM, CommitSmemToGmemGroupToNVVM,
                SetMaxRegistersToNVVM>(converter, ctx, hopper);
@@ -859,6 +860,7 @@ void mlir::mgpu::configurePrimitivesToNVVMLegality(ConversionTarget &target) {
                       SetMaxRegistersOp, ClusterSyncOp, AsyncPrefetchOp,
                       ClusterRefOp, AsyncStoreSmemOp>();
   configureSyncToNVVMLegality(target);
+  configureProfileToNVVMLegality(target);
 }
 
 //===----------------------------------------------------------------------===//

@@ -18,6 +18,8 @@
 
 #include "WarpgroupDistributor.h"
 
+#include "mgpu/KernelForm/ProfileRecord.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -256,6 +258,14 @@ LogicalResult Distributor::distributeOp(Operation *op) {
       .Case([&](SemaphoreReadOp o) { return distributeSideEffect(o); })
       .Case([&](AtomicStoreOp o) { return distributeAtomic(o); })
       .Case([&](DebugPrintOp o) { return distributeDebugPrint(o); })
+      // Lane 0 records for its Pallas thread; no other lane touches the
+      // trace, so the hazard tracker need not know.
+      .Case([&](ProfileEventOp o) {
+        Value buffer = lookup(o.getBuffer()), base = lookup(o.getBase());
+        guarded(o.getLoc(), isLaneZero(o.getLoc()),
+                [&] { emitProfileRecord(b, o, buffer, base); });
+        return success();
+      })
       .Case<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp,
             CommitSmemToGmemGroupOp, WaitSmemToGmemOp, BarrierArriveOp,
             BarrierWaitOp, WgmmaWaitOp, SetMaxRegistersOp, ClusterSyncOp,

@@ -615,6 +615,7 @@ struct LowerToCPUPass : public mgpu::impl::MGPULowerToCPUBase<LowerToCPUPass> {
     ConversionTarget target(getContext());
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     configurePrimitivesToCPULegality(target);
+    populateProfileToCPUPatterns(converter, patterns, target);
     FrozenRewritePatternSet frozen(std::move(patterns));
     for (Operation *host : hosts)
       if (failed(applyPartialConversion(host, target, frozen)))

@@ -376,7 +376,9 @@ LogicalResult expandPallasCall(PallasCallOp op) {
   if (CompilerParamsAttr params = op.getParamsAttr())
     op.setParamsAttr(CompilerParamsAttr::get(
         ctx, params.getDimensionSemantics(), 1, params.getApproxMath(),
-        params.getUnsafeNoAutoBarriers(), params.getLoweringSemantics()));
+        params.getUnsafeNoAutoBarriers(), params.getLoweringSemantics(),
+        params.getProfileSpace(), params.getProfileDir(),
+        params.getProfileBoundsCheck()));
   op.setExpanded(true);
   op.getBody().front().erase();
   op.getBody().push_back(newBody);

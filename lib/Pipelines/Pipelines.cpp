@@ -93,6 +93,7 @@ static void addKernelFormPasses(OpPassManager &pm, bool identityLayout,
   MGPUBufferizeOptions bufferize;
   bufferize.identityLayout = identityLayout;
   pm.addPass(createMGPUBufferize(bufferize));
+  pm.addPass(createMGPUProfileKernels());
   pm.addPass(createMGPULowerRunScoped());
   pm.addPass(createMGPUExpandCopyPredicates());
   pm.addPass(createMGPUContractToWgmma());

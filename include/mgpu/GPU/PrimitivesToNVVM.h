@@ -41,6 +41,12 @@ void populateSyncToNVVMPatterns(const TypeConverter &converter,
                                 RewritePatternSet &patterns, bool hopper);
 void configureSyncToNVVMLegality(ConversionTarget &target);
 
+/// The profiler's clock, mgpu.global_timer, as %globaltimer
+/// (ProfileToNVVM.cpp); a profile_event left undistributed is illegal.
+void populateProfileToNVVMPatterns(const TypeConverter &converter,
+                                   RewritePatternSet &patterns);
+void configureProfileToNVVMLegality(ConversionTarget &target);
+
 } // namespace mlir::mgpu
 
 #endif // MGPU_GPU_PRIMITIVESTONVVM_H

@@ -32,9 +32,9 @@ void onLaneZero(OpBuilder &b, Location loc, Value lane,
                 function_ref<void(OpBuilder &)> body);
 
 /// The host code of kernel-level op `op` (a barrier init, arrival or wait, a
-/// copy in or out, a group commit or wait, a semaphore wait) for thread
-/// `lane` of its warpgroup, emitted at `b`; fails with a diagnostic at the
-/// op where it cannot be emulated.
+/// copy in or out, a group commit or wait, a semaphore wait, the profiler's
+/// clock) for thread `lane` of its warpgroup, emitted at `b`; fails with a
+/// diagnostic at the op where it cannot be emulated.
 LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane);
 
 /// An arrival on a cluster barrier: lane 0 (of thread `tid`) arrives on the

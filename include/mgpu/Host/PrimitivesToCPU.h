@@ -34,6 +34,12 @@ void configurePrimitivesToCPULegality(ConversionTarget &target);
 void populateTcgen05ToCPUPatterns(const TypeConverter &converter,
                                   RewritePatternSet &patterns);
 
+/// The profiler's profile_event and global_timer in interpret mode
+/// (ProfileToCPU.cpp), marked illegal in `target`.
+void populateProfileToCPUPatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns,
+                                  ConversionTarget &target);
+
 } // namespace mlir::mgpu
 
 #endif // MGPU_HOST_PRIMITIVESTOCPU_H

@@ -469,15 +469,24 @@ mlir::mgpu::verifyBlockTransforms(function_ref<InFlightDiagnostic()> emitError,
 // CompilerParamsAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-CompilerParamsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                           ArrayRef<DimensionSemantics> dimensionSemantics,
-                           int64_t maxConcurrentSteps, bool approxMath,
-                           bool unsafeNoAutoBarriers,
-                           LoweringSemantics loweringSemantics) {
+LogicalResult CompilerParamsAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError,
+    ArrayRef<DimensionSemantics> dimensionSemantics, int64_t maxConcurrentSteps,
+    bool approxMath, bool unsafeNoAutoBarriers,
+    LoweringSemantics loweringSemantics, int64_t profileSpace,
+    StringRef profileDir, bool profileBoundsCheck) {
   if (maxConcurrentSteps < 1)
     return emitError() << "max_concurrent_steps must be at least 1, got "
                        << maxConcurrentSteps;
+  if (profileSpace < 0)
+    return emitError() << "profile_space must be non-negative, got "
+                       << profileSpace;
+  // JAX's rule and words (jax/_src/pallas/mosaic_gpu/core.py,
+  // CompilerParams.__post_init__): the profiler needs both.
+  if ((profileSpace != 0) != !profileDir.empty())
+    return emitError()
+           << "Either both profile_space and profile_dir must be set, or "
+              "neither.";
   return success();
 }
 

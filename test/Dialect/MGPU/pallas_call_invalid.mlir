@@ -454,6 +454,6 @@ func.func @yield_operands(%n: index) {
 
 // mgpu.yield ends a kernel region only.
 func.func @yield_outside() {
-  // expected-error @+1 {{'mgpu.yield' op expects parent op to be one of 'mgpu.pallas_call, mgpu.mpmd_map, mgpu.emit_pipeline, mgpu.launch, mgpu.run_scoped, mgpu.nd_loop, mgpu.dynamic_scheduling_loop'}}
+  // expected-error @+1 {{'mgpu.yield' op expects parent op to be one of 'mgpu.pallas_call, mgpu.mpmd_map, mgpu.emit_pipeline, mgpu.launch, mgpu.run_scoped, mgpu.nd_loop, mgpu.dynamic_scheduling_loop, mgpu.trace_scope'}}
   mgpu.yield
 }

@@ -354,6 +354,16 @@ def MGPU_CompilerParamsAttr : MGPU_Attr<"CompilerParams", "compiler_params"> {
     `lane`) is JAX's choice of lowering; mgpu infers the layouts of a body
     either way, and the numbers are the same.
 
+    `profile_space` and `profile_dir` (JAX's in-kernel profiler) turn on
+    profiling: each Pallas thread (warpgroup) records the start and end
+    times of its `mgpu.trace_scope` regions, and of the whole body, in a
+    hidden global buffer with room for `profile_space` scopes (twice as many
+    events) per Pallas thread; events past that are dropped. After each
+    launch the host writes `<profile_dir>/<kernel>-<n>.json`, a Chrome trace
+    (ui.perfetto.dev) with one thread per Pallas thread. As in JAX, either
+    both are set or neither. `profile_bounds_check` is accepted for JAX's
+    sake; mgpu always drops the events that do not fit.
+
     ```mlir
     #p = #mgpu.compiler_params<dimension_semantics = [parallel, sequential],
                                max_concurrent_steps = 2, approx_math = false>
@@ -365,7 +375,12 @@ def MGPU_CompilerParamsAttr : MGPU_Attr<"CompilerParams", "compiler_params"> {
     MGPU_BoolParameter<"false", "allow approximate math">:$approx_math,
     MGPU_BoolParameter<"false", "no barriers between lanes' shared accesses">:
         $unsafe_no_auto_barriers,
-    MGPU_LoweringSemanticsParameter:$lowering_semantics
+    MGPU_LoweringSemanticsParameter:$lowering_semantics,
+    MGPU_I64Parameter<"0", "profiled scopes per Pallas thread">:$profile_space,
+    StringRefParameter<"directory of the profile traces", "\"\"">:
+        $profile_dir,
+    MGPU_BoolParameter<"false", "drop events past profile_space">:
+        $profile_bounds_check
   );
 }
 

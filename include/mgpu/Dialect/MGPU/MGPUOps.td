@@ -174,13 +174,13 @@ def MGPU_MpmdMapOp : MGPU_Op<"mpmd_map", MGPU_KernelTraits> {
 def MGPU_YieldOp : MGPU_Op<"yield", [
     Pure, Terminator,
     HasParent<"PallasCallOp, MpmdMapOp, EmitPipelineOp, LaunchOp, RunScopedOp, " #
-              "NdLoopOp, DynamicSchedulingLoopOp">]> {
+              "NdLoopOp, DynamicSchedulingLoopOp, TraceScopeOp">]> {
   let summary = "terminator of a kernel region";
   let description = [{
     Ends a pallas_call, mpmd_map, emit_pipeline, launch, run_scoped,
-    nd_loop or dynamic_scheduling_loop region. Kernels return through their output refs, so there it takes no
-    operands and may be omitted in the text; a `run_scoped` yields its
-    results.
+    nd_loop, dynamic_scheduling_loop or trace_scope region. Kernels return through their output refs, so there it takes no
+    operands and may be omitted in the text; a `run_scoped` or `trace_scope`
+    yields its results.
   }];
   let arguments = (ins Variadic<AnyType>:$values);
   let builders = [OpBuilder<(ins), [{ /* no values */ }]>];
@@ -309,5 +309,6 @@ include "mgpu/Dialect/MGPU/MGPUClusterOps.td"
 include "mgpu/Dialect/MGPU/MGPUBlackwellOps.td"
 include "mgpu/Dialect/MGPU/MGPUSchedulingOps.td"
 include "mgpu/Dialect/MGPU/MGPULaunchOp.td"
+include "mgpu/Dialect/MGPU/MGPUProfilerOps.td"
 
 #endif // MGPU_DIALECT_MGPU_MGPUOPS_TD
