@@ -257,7 +257,8 @@ LogicalResult Distributor::distributeOp(Operation *op) {
       .Case([&](AtomicStoreOp o) { return distributeAtomic(o); })
       .Case([&](DebugPrintOp o) { return distributeDebugPrint(o); })
       .Case<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp,
-            CommitSmemToGmemGroupOp, WaitSmemToGmemOp, BarrierArriveOp,
+            CommitSmemToGmemGroupOp, WaitSmemToGmemOp, WaitGmemToSmemOp,
+            BarrierArriveOp,
             BarrierWaitOp, WgmmaWaitOp, SetMaxRegistersOp, ClusterSyncOp,
             AsyncPrefetchOp, AsyncStoreSmemOp, GriddepcontrolWaitOp,
             GriddepcontrolLaunchDependentsOp>(
@@ -363,7 +364,8 @@ LogicalResult Distributor::distributePrimitive(Operation *op) {
   else if (isa<BarrierArriveOp>(op) && (hazards.read || hazards.wrote()))
     barrier(loc);
   b.clone(*op, map);
-  if (isa<CommitSmemOp, WaitSmemToGmemOp>(op))
+  // After a wait for cp.async copies every lane sees what each lane copied.
+  if (isa<CommitSmemOp, WaitSmemToGmemOp, WaitGmemToSmemOp>(op))
     barrier(loc);
   return success();
 }

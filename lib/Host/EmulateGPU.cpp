@@ -623,7 +623,7 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
         }
         if (isa<BarrierInitOp, BarrierArriveOp, BarrierWaitOp, CopyGmemToSmemOp,
                 CopySmemToGmemOp, CommitSmemOp, CommitSmemToGmemGroupOp,
-                WaitSmemToGmemOp, SemaphoreWaitOp>(op)) {
+                WaitSmemToGmemOp, WaitGmemToSmemOp, SemaphoreWaitOp>(op)) {
           Value lane = arith::RemUIOp::create(
               nb, l, tid, indexConstant(nb, l, kWarpgroupLanes));
           if (failed(emulatePrimitive(nb, op, lane)))

@@ -104,6 +104,14 @@ struct CopyGmemToSmemToCPU : public OpConversionPattern<CopyGmemToSmemOp> {
   LogicalResult
   matchAndRewrite(CopyGmemToSmemOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // Without a barrier (a pre-Hopper cp.async copy) the copy is complete
+    // before the wait_gmem_to_smem that covers it, as here.
+    if (!op.getBarrier()) {
+      copyWindow(rewriter, op.getLoc(), adaptor.getSrc(), op.getMixedOffsets(),
+                 adaptor.getDst(), /*toShared=*/true);
+      rewriter.eraseOp(op);
+      return success();
+    }
     BarrierLikeType type = op.getBarrier().getType();
     checkBarrierIndex(rewriter, op, adaptor.getBarrierIndex(), type.getCount());
     // Host buffers stay row-major whatever the transforms: only the wgmma
@@ -473,7 +481,7 @@ void mlir::mgpu::populatePrimitivesToCPUPatterns(const TypeConverter &converter,
                                                  RewritePatternSet &patterns) {
   patterns
       .add<CopyGmemToSmemToCPU, CopySmemToGmemToCPU, EraseOnCPU<CommitSmemOp>,
-           EraseOnCPU<WaitSmemToGmemOp>, EraseOnCPU<CommitSmemToGmemGroupOp>,
+           EraseOnCPU<WaitSmemToGmemOp>, EraseOnCPU<WaitGmemToSmemOp>, EraseOnCPU<CommitSmemToGmemGroupOp>,
            BarrierInitToCPU, BarrierArriveToCPU, BarrierWaitToCPU,
            SemaphoreSignalToCPU, SemaphoreWaitToCPU, SemaphoreReadToCPU,
            AtomicStoreToCPU, DebugPrintToCPU, WgmmaToCPU,
@@ -487,7 +495,7 @@ void mlir::mgpu::populatePrimitivesToCPUPatterns(const TypeConverter &converter,
 void mlir::mgpu::configurePrimitivesToCPULegality(ConversionTarget &target) {
   target.addIllegalOp<
       CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp, WaitSmemToGmemOp,
-      CommitSmemToGmemGroupOp, BarrierInitOp, BarrierArriveOp, BarrierWaitOp,
+      WaitGmemToSmemOp, CommitSmemToGmemGroupOp, BarrierInitOp, BarrierArriveOp, BarrierWaitOp,
       SemaphoreSignalOp, SemaphoreWaitOp, SemaphoreReadOp, AtomicStoreOp,
       DebugPrintOp, WgmmaOp, WgmmaWaitOp, SetMaxRegistersOp, AsyncPrefetchOp,
       GriddepcontrolWaitOp, GriddepcontrolLaunchDependentsOp, LayoutCastOp,
