@@ -188,6 +188,7 @@ LogicalResult Distributor::distributeOp(Operation *op) {
       .Case([&](vector::InsertOp o) { return distributeInsert(o); })
       .Case([&](vector::ContractionOp o) { return distributeContract(o); })
       .Case([&](WgmmaOp o) { return distributeWgmma(o); })
+      .Case([&](MmaOp o) { return distributeMma(o); })
       .Case([&](AsyncLoadTmemOp o) { return distributeTmemLoad(o); })
       .Case([&](AsyncStoreTmemOp o) { return distributeTmemStore(o); })
       .Case([&](LayoutCastOp o) { return distributeLayoutCast(o); })
@@ -258,10 +259,9 @@ LogicalResult Distributor::distributeOp(Operation *op) {
       .Case([&](DebugPrintOp o) { return distributeDebugPrint(o); })
       .Case<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp,
             CommitSmemToGmemGroupOp, WaitSmemToGmemOp, WaitGmemToSmemOp,
-            BarrierArriveOp,
-            BarrierWaitOp, WgmmaWaitOp, SetMaxRegistersOp, ClusterSyncOp,
-            AsyncPrefetchOp, AsyncStoreSmemOp, GriddepcontrolWaitOp,
-            GriddepcontrolLaunchDependentsOp>(
+            BarrierArriveOp, BarrierWaitOp, WgmmaWaitOp, SetMaxRegistersOp,
+            ClusterSyncOp, AsyncPrefetchOp, AsyncStoreSmemOp,
+            GriddepcontrolWaitOp, GriddepcontrolLaunchDependentsOp>(
           [&](Operation *o) { return distributePrimitive(o); })
       .Case<memref::AllocOp, memref::AllocaOp>([&](Operation *o) {
         return cannotDistribute(

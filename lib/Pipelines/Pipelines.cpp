@@ -134,7 +134,10 @@ static void addGPULowering(OpPassManager &pm, StringRef mpmdForm,
   launches.mpmdForm = mpmdForm.str();
   pm.addPass(createMGPUFormLaunches(launches));
   pm.addPass(createMGPUAssignLayouts());
-  pm.addPass(createMGPUDistributeWarpgroups());
+  // The emulator has no mma.sync: it computes mgpu.mma lane by lane.
+  MGPUDistributeWarpgroupsOptions distribute;
+  distribute.mmaSync = !emulated;
+  pm.addPass(createMGPUDistributeWarpgroups(distribute));
   MGPULowerToGPUOptions lower;
   lower.copyWriteOnlyOuts = emulated;
   pm.addPass(createMGPULowerToGPU(lower));

@@ -508,6 +508,38 @@ def MGPU_WgmmaOp : MGPU_Op<"wgmma", [
   }];
 }
 
+def MGPU_MmaOp : MGPU_Op<"mma", [Pure]> {
+  let summary = "synchronous matrix multiply-accumulate of arrays (Ampere)";
+  let description = [{
+    `%result = %acc + %a x %b` for one warpgroup, computed synchronously
+    (plgpu.mma): `%a` is an M x K array, `%b` K x N and `%acc` and the result
+    M x N, all of them vectors (values, not buffers). The shape and type
+    rules are JAX's (`_mma_abstract_eval`); mgpu computes f16 or bf16
+    operands into an f32 accumulator, with M a multiple of 64, N of 8 and K
+    of 16. Products are exact and summed in f32.
+
+    On the GPU the operands go through the warpgroup's exchange area in
+    shared memory, each warp of the warpgroup computes a slab of M / 4 rows
+    with `mma.sync.aligned.m16n8k16` (one 16 x 8 tile of the result per
+    instruction, K in steps of 16), and the result comes back in the lanes'
+    layout. The emulator and the CPU backend compute the same sums lane by
+    lane (the order of the f32 additions may differ).
+
+    ```mlir
+    %d = mgpu.mma %acc, %a, %b
+        : vector<64x64xf32>, vector<64x64xf16>, vector<64x64xf16>
+    ```
+  }];
+  let arguments = (ins VectorOfRank<[2]>:$acc, VectorOfRank<[2]>:$a,
+                       VectorOfRank<[2]>:$b);
+  let results = (outs VectorOfRank<[2]>:$result);
+  let assemblyFormat = [{
+    $acc `,` $a `,` $b attr-dict `:` type($acc) `,` type($a) `,` type($b)
+    custom<SameType>(type($result), ref(type($acc)))
+  }];
+  let hasVerifier = 1;
+}
+
 def MGPU_WgmmaWaitOp : MGPU_Op<"wgmma_wait",
     [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "wait for warpgroup MMAs";
