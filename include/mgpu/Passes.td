@@ -467,8 +467,8 @@ def MGPUDistributeWarpgroups : Pass<"mgpu-distribute-warpgroups"> {
     An mgpu.wgmma marked `mgpu.tensor_cores` (--mgpu-select-tensor-cores)
     runs on the tensor cores (wgmma.mma_async); another is computed lane by
     lane. An mgpu.mma runs on mma.sync, each warp a slab of rows, unless
-    `mma-sync=0` (the emulator, which has no mma.sync): then it is computed
-    lane by lane.
+    `mma-sync=0` (the pipelines' `tensor-cores=0`): then it is computed lane
+    by lane.
   }];
   let options = [
     Option<"mmaSync", "mma-sync", "bool", /*default=*/"true",

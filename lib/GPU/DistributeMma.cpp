@@ -11,9 +11,9 @@
 // runs the K steps with the accumulator in registers, and writes its four
 // sums back where it read them: each element has one owner, so the
 // accumulator is updated in place, and read back into the lanes' layout
-// after a barrier. The emulator has no mma.sync (`mma-sync=0`): each lane
-// then computes its own result elements from the staged operands, in f32
-// as mma.sync does.
+// after a barrier. Without tensor cores (`mma-sync=0`, the pipelines'
+// `tensor-cores=0`) each lane computes its own result elements from the
+// staged operands instead, in f32 as mma.sync does.
 //
 //===----------------------------------------------------------------------===//
 

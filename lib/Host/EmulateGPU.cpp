@@ -33,6 +33,7 @@
 
 #include "ClusterMemory.h"
 #include "EmulateSync.h"
+#include "MmaSyncEmulation.h"
 
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/GPU/WarpgroupDistribution.h"
@@ -535,6 +536,21 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
               fromBits(nb, l, bits, shuffle.getValue().getType()));
           shuffle.getValid().replaceAllUsesWith(
               arith::ConstantIntOp::create(nb, l, 1, 1).getResult());
+          op->erase();
+          return WalkResult::skip();
+        } else if (auto mma = dyn_cast<NVVM::MmaOp>(op)) {
+          // A warp-wide mma.sync: fragments exchanged like shuffles.
+          Value laneInWarp =
+              arith::RemUIOp::create(nb, l, tid, indexConstant(nb, l, 32));
+          Value warpSlot = arith::AddIOp::create(
+              nb, l, indexConstant(nb, l, kFirstWarpSlot),
+              arith::DivUIOp::create(nb, l, tid, indexConstant(nb, l, 32)));
+          if (failed(emulateMmaSync(
+                  nb, mma, exchange, t,
+                  arith::SubIOp::create(nb, l, t, laneInWarp), laneInWarp, [&] {
+                    callBarrier(nb, l, warpSlot, indexConstant(nb, l, 32));
+                  })))
+            return WalkResult::interrupt();
           op->erase();
           return WalkResult::skip();
         } else if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {

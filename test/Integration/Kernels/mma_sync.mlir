@@ -7,7 +7,11 @@
 // The operands are small integers, so every backend's f32 sums are exact
 // whatever their order, and the results are compared element for element
 // with the host's.
+// The emulator runs the mma.sync path (each warp's fragments exchanged as
+// the hardware holds them); with --tensor-cores=0 each lane sums its own
+// elements.
 // RUN: %run_on_backends %s --match-full-lines
+// RUN: mgpu-run %s -e main --backend=emulate --tensor-cores=0 | FileCheck %s --match-full-lines
 // REQUIRES: ptxas
 // RUN: mgpu-opt --mgpu-to-binary="format=isa" %s -o %t.mlir
 // RUN: %extract_ptx %t.mlir -o %t.ptx
