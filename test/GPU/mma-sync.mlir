@@ -6,7 +6,7 @@
 // 64 x 64 result, 16 x 8 tiles along N (8 of them) and K in steps of 16
 // (4), with mma.sync m16n8k16 on f16 pairs; its sums written back in place
 // and read back into the lanes' layout after a barrier. With mma-sync=0
-// (the emulator) no mma.sync: each lane sums its elements over K.
+// (tensor cores off) no mma.sync: each lane sums its elements over K.
 
 #one = #mgpu.mesh<grid = [1], grid_names = ["i"]>
 

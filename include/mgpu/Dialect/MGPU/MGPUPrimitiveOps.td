@@ -522,8 +522,10 @@ def MGPU_MmaOp : MGPU_Op<"mma", [Pure]> {
     shared memory, each warp of the warpgroup computes a slab of M / 4 rows
     with `mma.sync.aligned.m16n8k16` (one 16 x 8 tile of the result per
     instruction, K in steps of 16), and the result comes back in the lanes'
-    layout. The emulator and the CPU backend compute the same sums lane by
-    lane (the order of the f32 additions may differ).
+    layout. The emulator runs those mma.sync instructions (each lane's
+    fragments exchanged within its warp); with tensor cores off
+    (`--tensor-cores=0`) and on the CPU backend each element is summed lane
+    by lane instead (the order of the f32 additions may differ).
 
     ```mlir
     %d = mgpu.mma %acc, %a, %b
