@@ -497,8 +497,14 @@ def MGPUDistributeWarpgroups : Pass<"mgpu-distribute-warpgroups"> {
 
     An mgpu.wgmma marked `mgpu.tensor_cores` (--mgpu-select-tensor-cores)
     runs on the tensor cores (wgmma.mma_async); another is computed lane by
-    lane.
+    lane. An mgpu.mma runs on mma.sync, each warp a slab of rows, unless
+    `mma-sync=0` (the pipelines' `tensor-cores=0`): then it is computed lane
+    by lane.
   }];
+  let options = [
+    Option<"mmaSync", "mma-sync", "bool", /*default=*/"true",
+           "mgpu.mma on the tensor cores with mma.sync (else lane by lane)">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",

@@ -70,7 +70,7 @@ LogicalResult verifyLayoutsAssigned(Block &body) {
   return failure(result.wasInterrupted());
 }
 
-LogicalResult distribute(LaunchOp launch) {
+LogicalResult distribute(LaunchOp launch, bool mmaSync) {
   Block &body = launch.getBody().front();
   const TargetInfo &target = getTargetInfo(launch);
   if (failed(lowerLinalg(body)) || failed(verifyLayoutsAssigned(body)))
@@ -116,7 +116,7 @@ LogicalResult distribute(LaunchOp launch) {
       arith::ConstantIntOp::create(b, loc, 1, 32));
   BlockArgument exchange = laneBody->getArguments().back();
   WarpgroupScratch scratch(exchange, offset);
-  WarpgroupContext context{lanes.getLaneId(), barrierId, &scratch};
+  WarpgroupContext context{lanes.getLaneId(), barrierId, &scratch, mmaSync};
   if (failed(distributeWarpgroupBody(b, body, mapping, context)))
     return failure();
 
@@ -168,7 +168,7 @@ struct DistributeWarpgroupsPass
         launches.push_back(launch);
     });
     for (LaunchOp launch : launches)
-      if (failed(distribute(launch)))
+      if (failed(distribute(launch, mmaSync)))
         return signalPassFailure();
   }
 };

@@ -10,6 +10,7 @@
 
 #include "mgpu/GPU/PrimitivesToNVVM.h"
 #include "ClusterToNVVM.h"
+#include "CpAsyncToNVVM.h"
 #include "Tcgen05ToNVVM.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
@@ -567,6 +568,11 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
   LogicalResult rewriteCopy(ConversionPatternRewriter &rewriter, Location loc,
                             CopyGmemToSmemOp op, OpAdaptor adaptor,
                             const CopySite &site) const final {
+    // Without a barrier: a pre-Hopper cp.async copy group.
+    if (!op.getBarrier()) {
+      copyWithCpAsync(rewriter, loc, site.window, site.shared);
+      return success();
+    }
     Value barrier = barrierPointer(rewriter, loc, adaptor.getBarrier(),
                                    adaptor.getBarrierIndex());
     if (ArrayAttr transforms = op.getTransformsAttr())
@@ -845,6 +851,7 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
                WaitSmemToGmemToNVVM, CommitSmemToGmemGroupToNVVM,
                SetMaxRegistersToNVVM>(converter, ctx, hopper);
   populateClusterToNVVMPatterns(converter, patterns, hopper);
+  populateCpAsyncToNVVMPatterns(converter, patterns);
   patterns.add(
       std::make_unique<CopyGmemToSmemToNVVM>(converter, ctx, hopper, maps));
   patterns.add(
@@ -856,9 +863,9 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
 void mlir::mgpu::configurePrimitivesToNVVMLegality(ConversionTarget &target) {
   target.addIllegalOp<BarrierInitOp, BarrierArriveOp, BarrierWaitOp,
                       CommitSmemOp, WaitSmemToGmemOp, CommitSmemToGmemGroupOp,
-                      CopyGmemToSmemOp, CopySmemToGmemOp, WgmmaWaitOp,
-                      SetMaxRegistersOp, ClusterSyncOp, AsyncPrefetchOp,
-                      ClusterRefOp, AsyncStoreSmemOp>();
+                      CopyGmemToSmemOp, CopySmemToGmemOp, WaitGmemToSmemOp,
+                      WgmmaWaitOp, SetMaxRegistersOp, ClusterSyncOp,
+                      AsyncPrefetchOp, ClusterRefOp, AsyncStoreSmemOp>();
   configureSyncToNVVMLegality(target);
   configureProfileToNVVMLegality(target);
 }

@@ -190,6 +190,7 @@ LogicalResult Distributor::distributeOp(Operation *op) {
       .Case([&](vector::InsertOp o) { return distributeInsert(o); })
       .Case([&](vector::ContractionOp o) { return distributeContract(o); })
       .Case([&](WgmmaOp o) { return distributeWgmma(o); })
+      .Case([&](MmaOp o) { return distributeMma(o); })
       .Case([&](AsyncLoadTmemOp o) { return distributeTmemLoad(o); })
       .Case([&](AsyncStoreTmemOp o) { return distributeTmemStore(o); })
       .Case([&](LayoutCastOp o) { return distributeLayoutCast(o); })
@@ -267,10 +268,10 @@ LogicalResult Distributor::distributeOp(Operation *op) {
         return success();
       })
       .Case<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp,
-            CommitSmemToGmemGroupOp, WaitSmemToGmemOp, BarrierArriveOp,
-            BarrierWaitOp, WgmmaWaitOp, SetMaxRegistersOp, ClusterSyncOp,
-            AsyncPrefetchOp, AsyncStoreSmemOp, GriddepcontrolWaitOp,
-            GriddepcontrolLaunchDependentsOp>(
+            CommitSmemToGmemGroupOp, WaitSmemToGmemOp, WaitGmemToSmemOp,
+            BarrierArriveOp, BarrierWaitOp, WgmmaWaitOp, SetMaxRegistersOp,
+            ClusterSyncOp, AsyncPrefetchOp, AsyncStoreSmemOp,
+            GriddepcontrolWaitOp, GriddepcontrolLaunchDependentsOp>(
           [&](Operation *o) { return distributePrimitive(o); })
       .Case<memref::AllocOp, memref::AllocaOp>([&](Operation *o) {
         return cannotDistribute(
@@ -373,7 +374,8 @@ LogicalResult Distributor::distributePrimitive(Operation *op) {
   else if (isa<BarrierArriveOp>(op) && (hazards.read || hazards.wrote()))
     barrier(loc);
   b.clone(*op, map);
-  if (isa<CommitSmemOp, WaitSmemToGmemOp>(op))
+  // After a wait for cp.async copies every lane sees what each lane copied.
+  if (isa<CommitSmemOp, WaitSmemToGmemOp, WaitGmemToSmemOp>(op))
     barrier(loc);
   return success();
 }

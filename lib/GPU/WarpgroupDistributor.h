@@ -423,6 +423,8 @@ private:
   LogicalResult distributeContract(vector::ContractionOp op);
   LogicalResult distributeWgmma(WgmmaOp op);
   LogicalResult distributeWgmmaOnTensorCores(WgmmaOp op);
+  // DistributeMma.cpp: mgpu.mma on mma.sync, or lane by lane.
+  LogicalResult distributeMma(MmaOp op);
   LogicalResult distributeFromValues(Operation *op, Value whole);
   LogicalResult distributeExtractSlice(vector::ExtractStridedSliceOp op);
   LogicalResult distributeInsertSlice(vector::InsertStridedSliceOp op);

@@ -33,6 +33,7 @@
 
 #include "ClusterMemory.h"
 #include "EmulateSync.h"
+#include "MmaSyncEmulation.h"
 
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/GPU/WarpgroupDistribution.h"
@@ -537,6 +538,21 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
               arith::ConstantIntOp::create(nb, l, 1, 1).getResult());
           op->erase();
           return WalkResult::skip();
+        } else if (auto mma = dyn_cast<NVVM::MmaOp>(op)) {
+          // A warp-wide mma.sync: fragments exchanged like shuffles.
+          Value laneInWarp =
+              arith::RemUIOp::create(nb, l, tid, indexConstant(nb, l, 32));
+          Value warpSlot = arith::AddIOp::create(
+              nb, l, indexConstant(nb, l, kFirstWarpSlot),
+              arith::DivUIOp::create(nb, l, tid, indexConstant(nb, l, 32)));
+          if (failed(emulateMmaSync(
+                  nb, mma, exchange, t,
+                  arith::SubIOp::create(nb, l, t, laneInWarp), laneInWarp, [&] {
+                    callBarrier(nb, l, warpSlot, indexConstant(nb, l, 32));
+                  })))
+            return WalkResult::interrupt();
+          op->erase();
+          return WalkResult::skip();
         } else if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {
           // cp.async done at once: the wait that follows has nothing left
           // to wait for. Elements past srcElements are zero-filled.
@@ -623,7 +639,8 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
         }
         if (isa<BarrierInitOp, BarrierArriveOp, BarrierWaitOp, CopyGmemToSmemOp,
                 CopySmemToGmemOp, CommitSmemOp, CommitSmemToGmemGroupOp,
-                WaitSmemToGmemOp, SemaphoreWaitOp, GlobalTimerOp>(op)) {
+                WaitSmemToGmemOp, WaitGmemToSmemOp, SemaphoreWaitOp,
+                GlobalTimerOp>(op)) {
           Value lane = arith::RemUIOp::create(
               nb, l, tid, indexConstant(nb, l, kWarpgroupLanes));
           if (failed(emulatePrimitive(nb, op, lane)))

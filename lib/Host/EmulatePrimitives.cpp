@@ -221,6 +221,27 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
                     {pointer, parity, getLocationString(b, op)});
     return success();
   }
+  if (auto copy = dyn_cast<CopyGmemToSmemOp>(op); copy && !copy.getBarrier()) {
+    // A pre-Hopper cp.async copy: one copy group of the Pallas thread, which
+    // lands by the wait_gmem_to_smem that covers it (EmuCpAsync.cpp).
+    onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
+      GlobalWindow window =
+          resolveGlobalWindow(nb, loc, copy.getSrc(), copy.getMixedOffsets());
+      callWithWindow(nb, op, "mgpuEmuCpAsyncCopy", {}, window, copy.getDst(),
+                     {getLocationString(nb, op)});
+    });
+    return success();
+  }
+  if (auto wait = dyn_cast<WaitGmemToSmemOp>(op)) {
+    // Lane 0 issued the copies and lands them; the warpgroup barrier the
+    // distribution put after the wait lets the other lanes read them.
+    onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
+      callHostRuntime(
+          nb, op, "mgpuEmuCpAsyncWait",
+          {getI64(nb, loc, wait.getPending()), getLocationString(nb, op)});
+    });
+    return success();
+  }
   if (auto copy = dyn_cast<CopyGmemToSmemOp>(op)) {
     Value pointer = barrierAt(copy.getBarrier(), copy.getBarrierIndex());
     if (!pointer)

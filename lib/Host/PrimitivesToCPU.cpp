@@ -104,6 +104,14 @@ struct CopyGmemToSmemToCPU : public OpConversionPattern<CopyGmemToSmemOp> {
   LogicalResult
   matchAndRewrite(CopyGmemToSmemOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // Without a barrier (a pre-Hopper cp.async copy) the copy is complete
+    // before the wait_gmem_to_smem that covers it, as here.
+    if (!op.getBarrier()) {
+      copyWindow(rewriter, op.getLoc(), adaptor.getSrc(), op.getMixedOffsets(),
+                 adaptor.getDst(), /*toShared=*/true);
+      rewriter.eraseOp(op);
+      return success();
+    }
     BarrierLikeType type = op.getBarrier().getType();
     checkBarrierIndex(rewriter, op, adaptor.getBarrierIndex(), type.getCount());
     // Host buffers stay row-major whatever the transforms: only the wgmma
@@ -392,14 +400,16 @@ struct DebugPrintToCPU : public OpConversionPattern<DebugPrintOp> {
   }
 };
 
-/// mgpu.wgmma -> loops over the result elements on a heap copy of the
-/// accumulator (a in registers gets a heap copy too); each element is
-/// computed as WgmmaSemantics.h says. Synchronous, so wgmma_wait has
+/// mgpu.wgmma and mgpu.mma -> loops over the result elements on a heap
+/// copy of the accumulator (operands in registers get a heap copy too); each
+/// element is computed as WgmmaSemantics.h says (f32 sums of exact
+/// products, what mma.sync computes too). Synchronous, so wgmma_wait has
 /// nothing left to wait for.
-struct WgmmaToCPU : public OpConversionPattern<WgmmaOp> {
-  using OpConversionPattern::OpConversionPattern;
+template <typename OpTy> struct MatmulToCPU : public OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
   LogicalResult
-  matchAndRewrite(WgmmaOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     // Transforms lay out a buffer for the tensor cores only; on the host
     // the copies that fill it keep it row-major (CopyGmemToSmemToCPU).
@@ -423,6 +433,9 @@ struct WgmmaToCPU : public OpConversionPattern<WgmmaOp> {
     if (aInRegisters)
       a = toBuffer(a);
     Value b = adaptor.getB();
+    bool bInRegisters = isa<VectorType>(b.getType());
+    if (bInRegisters)
+      b = toBuffer(b);
     auto rows =
         scf::ForOp::create(rewriter, loc, zero,
                            indexConstant(rewriter, loc, accType.getDimSize(0)),
@@ -435,7 +448,7 @@ struct WgmmaToCPU : public OpConversionPattern<WgmmaOp> {
     rewriter.setInsertionPointToStart(columns.getBody());
     Value i = rows.getInductionVar(), j = columns.getInductionVar();
     Value old = memref::LoadOp::create(rewriter, loc, acc, ValueRange{i, j});
-    int64_t k = cast<MemRefType>(b.getType()).getDimSize(0);
+    int64_t k = cast<ShapedType>(b.getType()).getDimSize(0);
     auto steps =
         scf::ForOp::create(rewriter, loc, zero, indexConstant(rewriter, loc, k),
                            indexConstant(rewriter, loc, 1),
@@ -462,6 +475,8 @@ struct WgmmaToCPU : public OpConversionPattern<WgmmaOp> {
     memref::DeallocOp::create(rewriter, loc, acc);
     if (aInRegisters)
       memref::DeallocOp::create(rewriter, loc, a);
+    if (bInRegisters)
+      memref::DeallocOp::create(rewriter, loc, b);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -473,10 +488,11 @@ void mlir::mgpu::populatePrimitivesToCPUPatterns(const TypeConverter &converter,
                                                  RewritePatternSet &patterns) {
   patterns
       .add<CopyGmemToSmemToCPU, CopySmemToGmemToCPU, EraseOnCPU<CommitSmemOp>,
-           EraseOnCPU<WaitSmemToGmemOp>, EraseOnCPU<CommitSmemToGmemGroupOp>,
-           BarrierInitToCPU, BarrierArriveToCPU, BarrierWaitToCPU,
-           SemaphoreSignalToCPU, SemaphoreWaitToCPU, SemaphoreReadToCPU,
-           AtomicStoreToCPU, DebugPrintToCPU, WgmmaToCPU,
+           EraseOnCPU<WaitSmemToGmemOp>, EraseOnCPU<WaitGmemToSmemOp>,
+           EraseOnCPU<CommitSmemToGmemGroupOp>, BarrierInitToCPU,
+           BarrierArriveToCPU, BarrierWaitToCPU, SemaphoreSignalToCPU,
+           SemaphoreWaitToCPU, SemaphoreReadToCPU, AtomicStoreToCPU,
+           DebugPrintToCPU, MatmulToCPU<WgmmaOp>, MatmulToCPU<MmaOp>,
            EraseOnCPU<WgmmaWaitOp>, EraseOnCPU<SetMaxRegistersOp>,
            EraseOnCPU<AsyncPrefetchOp>, EraseOnCPU<GriddepcontrolWaitOp>,
            EraseOnCPU<GriddepcontrolLaunchDependentsOp>, LayoutCastToCPU>(
@@ -485,12 +501,13 @@ void mlir::mgpu::populatePrimitivesToCPUPatterns(const TypeConverter &converter,
 }
 
 void mlir::mgpu::configurePrimitivesToCPULegality(ConversionTarget &target) {
-  target.addIllegalOp<
-      CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp, WaitSmemToGmemOp,
-      CommitSmemToGmemGroupOp, BarrierInitOp, BarrierArriveOp, BarrierWaitOp,
-      SemaphoreSignalOp, SemaphoreWaitOp, SemaphoreReadOp, AtomicStoreOp,
-      DebugPrintOp, WgmmaOp, WgmmaWaitOp, SetMaxRegistersOp, AsyncPrefetchOp,
-      GriddepcontrolWaitOp, GriddepcontrolLaunchDependentsOp, LayoutCastOp,
-      Tcgen05MmaOp, Tcgen05CommitArriveOp, AsyncLoadTmemOp, AsyncStoreTmemOp,
-      WaitLoadTmemOp>();
+  target.addIllegalOp<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp,
+                      WaitSmemToGmemOp, WaitGmemToSmemOp,
+                      CommitSmemToGmemGroupOp, BarrierInitOp, BarrierArriveOp,
+                      BarrierWaitOp, SemaphoreSignalOp, SemaphoreWaitOp,
+                      SemaphoreReadOp, AtomicStoreOp, DebugPrintOp, WgmmaOp,
+                      MmaOp, WgmmaWaitOp, SetMaxRegistersOp, AsyncPrefetchOp,
+                      GriddepcontrolWaitOp, GriddepcontrolLaunchDependentsOp,
+                      LayoutCastOp, Tcgen05MmaOp, Tcgen05CommitArriveOp,
+                      AsyncLoadTmemOp, AsyncStoreTmemOp, WaitLoadTmemOp>();
 }

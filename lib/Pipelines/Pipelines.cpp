@@ -128,14 +128,18 @@ static void addLaunchSplitting(OpPassManager &pm) {
 /// Kernel form to GPU launches with per-lane bodies and device copies: what
 /// the GPU and emulator pipelines share.
 static void addGPULowering(OpPassManager &pm, StringRef mpmdForm,
-                           bool emulated = false) {
+                           bool tensorCores, bool emulated = false) {
   addLaunchSplitting(pm);
   pm.addPass(createMGPUPromoteAccumulators());
   MGPUFormLaunchesOptions launches;
   launches.mpmdForm = mpmdForm.str();
   pm.addPass(createMGPUFormLaunches(launches));
   pm.addPass(createMGPUAssignLayouts());
-  pm.addPass(createMGPUDistributeWarpgroups());
+  // mgpu.mma on mma.sync with tensor cores (the emulator exchanges the
+  // fragments as the hardware would), lane by lane without.
+  MGPUDistributeWarpgroupsOptions distribute;
+  distribute.mmaSync = tensorCores;
+  pm.addPass(createMGPUDistributeWarpgroups(distribute));
   MGPULowerToGPUOptions lower;
   lower.copyWriteOnlyOuts = emulated;
   pm.addPass(createMGPULowerToGPU(lower));
@@ -195,7 +199,7 @@ void mlir::mgpu::buildMGPUToGPUEmulatorPipeline(OpPassManager &pm,
   addKernelFormPasses(pm, /*identityLayout=*/true, tensorCores);
   // Unwritten output elements are undefined; the emulator keeps the host's
   // values there, as interpret mode does, so the two agree.
-  addGPULowering(pm, mpmdForm, /*emulated=*/true);
+  addGPULowering(pm, mpmdForm, tensorCores, /*emulated=*/true);
   MGPUEmulateGPUOptions emulate;
   emulate.checks = checks.str();
   pm.addPass(createMGPUEmulateGPU(emulate));
@@ -235,7 +239,7 @@ void mlir::mgpu::buildMGPUToBinaryPipeline(
                                  " (0, 1, 2 or 3)"))
     return;
   addKernelFormPasses(pm, options.identityLayout, options.tensorCores);
-  addGPULowering(pm, options.mpmdForm);
+  addGPULowering(pm, options.mpmdForm, options.tensorCores);
   MGPUPrimitivesToNVVMOptions primitives;
   primitives.chip = options.chip;
   pm.addPass(createMGPUPrimitivesToNVVM(primitives));

@@ -318,6 +318,7 @@ void maybePreempt() {
 }
 
 void laneEnded() {
+  cpAsyncLaneEnded();
   ThreadState *state = fast;
   if (state && !state->laneMmas.empty())
     state->laneMmas.erase(laneKey());

@@ -57,6 +57,9 @@ namespace mgpu::emu {
 /// is still pending and unread.
 void landCopyIn(int64_t *barrier);
 void readCopyOut(const void *lane, uint64_t id);
+/// EmuCpAsync.cpp: drops the cp.async groups the calling lane left in
+/// flight.
+void cpAsyncLaneEnded();
 } // namespace mgpu::emu
 
 #endif // MGPU_RUNTIME_EMUASYNC_H

@@ -54,6 +54,8 @@ struct WarpgroupContext {
   Value lane;      // index in [0, 128)
   Value barrierId; // i32, the named barrier of this warpgroup
   WarpgroupScratch *scratch;
+  /// mgpu.mma on mma.sync (the GPU), else lane by lane (the emulator).
+  bool mmaSync = true;
 };
 
 /// Emits at `b`'s insertion point the per-lane code of the ops of `body`

@@ -56,6 +56,11 @@ struct TargetInfo {
   bool archSpecific;
 
   bool hasWgmma() const { return tensorCores == TensorCoreKind::Wgmma; }
+  /// Pre-Hopper chips (no TMA) copy global memory into shared memory with
+  /// cp.async, in copy groups waited for with cp.async.wait_group; JAX
+  /// takes copy_gmem_to_smem without a barrier, and wait_gmem_to_smem, only
+  /// there.
+  bool hasCpAsyncGroups() const { return !hasTma; }
 
   /// Threads of one CTA, and CTAs along x of one launch.
   static constexpr int64_t kMaxThreadsPerCta = 1024;

@@ -185,6 +185,9 @@ LogicalResult CopyGmemToSmemOp::verify() {
   if (failed(verifyCopy(*this, dst, cast<MemRefType>(getSrc().getType()),
                         "the destination", "the source")))
     return failure();
+  // Without a barrier: a pre-Hopper cp.async copy (CpAsyncOps.cpp).
+  if (!getBarrier() || !getBarrierIndex())
+    return verifyCpAsyncCopy(*this);
   if (getTransforms() && failed(getSwizzledTiling(*this, "the destination",
                                                   *getTransforms(), dst)))
     return failure();

@@ -69,10 +69,25 @@ def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem",
     on the barrier, with no bytes, so a wait for the barrier's phase
     completes either way (`--mgpu-expand-copy-predicates`).
 
+    Without a barrier (pre-Hopper chips only, such as `sm_80`: JAX's
+    `copy_gmem_to_smem` without `barrier=`, its `cp.async` implementation)
+    the copy is one copy group of this Pallas thread, and
+    `mgpu.wait_gmem_to_smem N` waits until at most N of its groups are in
+    flight: read `dst` only after a wait that covers its group. On the GPU
+    every lane of the warpgroup copies 16-byte pieces (8 or 4 where the
+    window's rows are not whole 16-byte pieces) with `cp.async` and the
+    group is closed with `cp.async.commit_group`. The window must lie inside
+    `src` (JAX's `OOBFillMode.PROMISE_IN_BOUNDS`: `cp.async` does not
+    check bounds), and a barrier-less copy takes no predicate, transforms or
+    collective_axes.
+
     ```mlir
     mgpu.copy_gmem_to_smem %a[%row, 0], %a_smem, %bar[%slot]
         : memref<1024x64xf16>, memref<128x64xf16, #gpu.address_space<workgroup>>,
           !mgpu.barrier<count = 2>
+    // sm_80: a cp.async copy group, waited for with mgpu.wait_gmem_to_smem.
+    mgpu.copy_gmem_to_smem %a[%row, 0], %a_smem
+        : memref<1024x64xf16>, memref<128x64xf16, #gpu.address_space<workgroup>>
     ```
   }];
   let arguments = (ins
@@ -80,19 +95,19 @@ def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem",
     Variadic<Index>:$offsets,
     DenseI64ArrayAttr:$static_offsets,
     Arg<AnyMemRef, "", [MemWrite]>:$dst,
-    Arg<MGPU_BarrierType, "", [MemWrite]>:$barrier,
-    Index:$barrier_index,
+    Arg<Optional<MGPU_BarrierType>, "", [MemWrite]>:$barrier,
+    Optional<Index>:$barrier_index,
     OptionalAttr<ArrayAttr>:$transforms,
     OptionalAttr<StrArrayAttr>:$collective_axes,
     OptionalAttr<DenseI64ArrayAttr>:$cluster_dims,
     Optional<I1>:$predicate
   );
   let assemblyFormat = [{
-    $src `` custom<WindowOffsets>($offsets, $static_offsets) `,` $dst `,`
-    $barrier `[` $barrier_index `]` (`predicate` $predicate^)?
+    $src `` custom<WindowOffsets>($offsets, $static_offsets) `,` $dst
+    (`,` $barrier^ `[` $barrier_index `]`)? (`predicate` $predicate^)?
     (`transforms` $transforms^)?
     (`collective_axes` $collective_axes^)? (`cluster_dims` $cluster_dims^)?
-    attr-dict `:` type($src) `,` type($dst) `,` qualified(type($barrier))
+    attr-dict `:` type($src) `,` type($dst) (`,` qualified(type($barrier))^)?
   }];
   let builders = [
     // An unpredicated copy.
@@ -232,6 +247,25 @@ def MGPU_CommitSmemToGmemGroupOp : MGPU_Op<"commit_smem_to_gmem_group",
     ```
   }];
   let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def MGPU_WaitGmemToSmemOp : MGPU_Op<"wait_gmem_to_smem",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait for cp.async copies into shared memory";
+  let description = [{
+    Waits until at most `pending` of this Pallas thread's barrier-less
+    `mgpu.copy_gmem_to_smem` copies (one copy group each) are still in
+    flight; the bytes of the others are then in shared memory, visible to
+    every lane of the warpgroup. Pre-Hopper chips only (`sm_80`), which copy
+    with `cp.async` (plgpu.wait_gmem_to_smem; PTX `cp.async.wait_group`).
+
+    ```mlir
+    mgpu.wait_gmem_to_smem 0
+    ```
+  }];
+  let arguments = (ins I64Attr:$pending);
+  let assemblyFormat = "$pending attr-dict";
   let hasVerifier = 1;
 }
 
@@ -472,6 +506,40 @@ def MGPU_WgmmaOp : MGPU_Op<"wgmma", [
     bool isTf32() { return ::llvm::isa<::mlir::Float32Type>(getInputType()); }
     ::mlir::Type getInputType();
   }];
+}
+
+def MGPU_MmaOp : MGPU_Op<"mma", [Pure]> {
+  let summary = "synchronous matrix multiply-accumulate of arrays (Ampere)";
+  let description = [{
+    `%result = %acc + %a x %b` for one warpgroup, computed synchronously
+    (plgpu.mma): `%a` is an M x K array, `%b` K x N and `%acc` and the result
+    M x N, all of them vectors (values, not buffers). The shape and type
+    rules are JAX's (`_mma_abstract_eval`); mgpu computes f16 or bf16
+    operands into an f32 accumulator, with M a multiple of 64, N of 8 and K
+    of 16. Products are exact and summed in f32.
+
+    On the GPU the operands go through the warpgroup's exchange area in
+    shared memory, each warp of the warpgroup computes a slab of M / 4 rows
+    with `mma.sync.aligned.m16n8k16` (one 16 x 8 tile of the result per
+    instruction, K in steps of 16), and the result comes back in the lanes'
+    layout. The emulator runs those mma.sync instructions (each lane's
+    fragments exchanged within its warp); with tensor cores off
+    (`--tensor-cores=0`) and on the CPU backend each element is summed lane
+    by lane instead (the order of the f32 additions may differ).
+
+    ```mlir
+    %d = mgpu.mma %acc, %a, %b
+        : vector<64x64xf32>, vector<64x64xf16>, vector<64x64xf16>
+    ```
+  }];
+  let arguments = (ins VectorOfRank<[2]>:$acc, VectorOfRank<[2]>:$a,
+                       VectorOfRank<[2]>:$b);
+  let results = (outs VectorOfRank<[2]>:$result);
+  let assemblyFormat = [{
+    $acc `,` $a `,` $b attr-dict `:` type($acc) `,` type($a) `,` type($b)
+    custom<SameType>(type($result), ref(type($acc)))
+  }];
+  let hasVerifier = 1;
 }
 
 def MGPU_WgmmaWaitOp : MGPU_Op<"wgmma_wait",

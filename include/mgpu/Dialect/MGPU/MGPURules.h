@@ -156,6 +156,9 @@ LogicalResult verifyClusterBarrierUse(Operation *op, Type barrier);
 /// The collective axes of a multicast copy: cluster axes of the kernel's
 /// mesh, whose group's size divides the window's leading dimension.
 LogicalResult verifyCollectiveCopy(CopyGmemToSmemOp op);
+/// The rules of a copy_gmem_to_smem without a barrier: a pre-Hopper
+/// cp.async copy (CpAsyncOps.cpp).
+LogicalResult verifyCpAsyncCopy(CopyGmemToSmemOp op);
 
 /// A wait inside a kernel for all but `pending` of the groups (named
 /// `groups` in messages) in flight, of which the hardware tracks `most`.

@@ -1,0 +1,44 @@
+// RUN: mgpu-opt %s --mgpu-form-launches --mgpu-assign-layouts --mgpu-distribute-warpgroups --cse | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-form-launches --mgpu-assign-layouts --mgpu-distribute-warpgroups="mma-sync=0" --cse | FileCheck %s --check-prefix=LANES
+
+// mgpu.mma distributed: a, b and the accumulator staged in the warpgroup
+// scratch, then warp w (lane / 32) computes rows 16 w .. 16 w + 15 of the
+// 64 x 64 result, 16 x 8 tiles along N (8 of them) and K in steps of 16
+// (4), with mma.sync m16n8k16 on f16 pairs; its sums written back in place
+// and read back into the lanes' layout after a barrier. With mma-sync=0
+// (tensor cores off) no mma.sync: each lane sums its elements over K.
+
+#one = #mgpu.mesh<grid = [1], grid_names = ["i"]>
+
+module attributes {mgpu.target = #mgpu.target<chip = "sm_80">} {
+  func.func @mma(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %o: memref<64x64xf32>) {
+    mgpu.mpmd_map meshes [#one] ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>)
+        outs(%o : memref<64x64xf32>) {
+    ^bb0(%ag: memref<64x64xf16>, %bg: memref<64x64xf16>, %og: memref<64x64xf32>):
+      %c0 = arith.constant 0 : index
+      %av = vector.load %ag[%c0, %c0] : memref<64x64xf16>, vector<64x64xf16>
+      %bv = vector.load %bg[%c0, %c0] : memref<64x64xf16>, vector<64x64xf16>
+      %zero = arith.constant dense<0.0> : vector<64x64xf32>
+      %d = mgpu.mma %zero, %av, %bv : vector<64x64xf32>, vector<64x64xf16>, vector<64x64xf16>
+      vector.store %d, %og[%c0, %c0] : memref<64x64xf32>, vector<64x64xf32>
+    }
+    return
+  }
+}
+
+// CHECK-LABEL: func.func @mma
+// CHECK: mgpu.launch
+// CHECK: nvvm.barrier
+// CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32
+// CHECK: scf.for %{{.*}} = %c0 to %c1 step %c1 {
+// CHECK: scf.for %{{.*}} = %c0 to %c8 step %c1 {
+// CHECK: %[[SUMS:.*]]:4 = scf.for %{{.*}} = %c0 to %c4 step %c1 iter_args
+// CHECK-COUNT-4: vector.load %{{.*}} : memref<{{.*}}xf16, #gpu.address_space<workgroup>>, vector<2xf16>
+// CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK-COUNT-4: memref.store %[[SUMS]]#{{[0-3]}}
+// CHECK: nvvm.barrier
+
+// LANES-LABEL: func.func @mma
+// LANES-NOT: nvvm.mma.sync
+// LANES: arith.extf
+// LANES-NOT: nvvm.mma.sync
