@@ -206,11 +206,14 @@ void forEachBox(OpBuilder &b, Location loc, const TmaPlan &plan,
   issue(coordinates, element);
 }
 
-/// The pointer to barrier `index` of a converted barrier array.
-Value barrierPointer(OpBuilder &b, Location loc, Value barriers,
-                     Value barrierIndex) {
+} // namespace
+
+Value mlir::mgpu::barrierPointer(OpBuilder &b, Location loc, Value barriers,
+                                 Value barrierIndex) {
   return sharedPointer(b, loc, barriers, barrierIndex);
 }
+
+namespace {
 
 /// The warpgroup's own copy of a window (where TMA cannot move it): each
 /// lane moves elements lane, lane + 128, ...; elements outside the array
@@ -840,6 +843,7 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
   MLIRContext *ctx = patterns.getContext();
   patterns.add<BarrierArriveToNVVM, WgmmaWaitToNVVM>(converter, ctx);
   populateSyncToNVVMPatterns(converter, patterns, hopper);
+  populateBarrierTestToNVVMPatterns(converter, patterns);
   patterns.add<BarrierInitToNVVM, BarrierWaitToNVVM, CommitSmemToNVVM,
                WaitSmemToGmemToNVVM, CommitSmemToGmemGroupToNVVM,
                SetMaxRegistersToNVVM>(converter, ctx, hopper);
@@ -853,11 +857,11 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
 }
 
 void mlir::mgpu::configurePrimitivesToNVVMLegality(ConversionTarget &target) {
-  target.addIllegalOp<BarrierInitOp, BarrierArriveOp, BarrierWaitOp,
-                      CommitSmemOp, WaitSmemToGmemOp, CommitSmemToGmemGroupOp,
-                      CopyGmemToSmemOp, CopySmemToGmemOp, WgmmaWaitOp,
-                      SetMaxRegistersOp, ClusterSyncOp, AsyncPrefetchOp,
-                      ClusterRefOp, AsyncStoreSmemOp>();
+  target.addIllegalOp<
+      BarrierInitOp, BarrierArriveOp, BarrierWaitOp, BarrierTestOp,
+      CommitSmemOp, WaitSmemToGmemOp, CommitSmemToGmemGroupOp, CopyGmemToSmemOp,
+      CopySmemToGmemOp, WgmmaWaitOp, SetMaxRegistersOp, ClusterSyncOp,
+      AsyncPrefetchOp, ClusterRefOp, AsyncStoreSmemOp>();
   configureSyncToNVVMLegality(target);
 }
 

@@ -258,9 +258,9 @@ LogicalResult Distributor::distributeOp(Operation *op) {
       .Case([&](DebugPrintOp o) { return distributeDebugPrint(o); })
       .Case<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp,
             CommitSmemToGmemGroupOp, WaitSmemToGmemOp, BarrierArriveOp,
-            BarrierWaitOp, WgmmaWaitOp, SetMaxRegistersOp, ClusterSyncOp,
-            AsyncPrefetchOp, AsyncStoreSmemOp, GriddepcontrolWaitOp,
-            GriddepcontrolLaunchDependentsOp>(
+            BarrierWaitOp, BarrierTestOp, WgmmaWaitOp, SetMaxRegistersOp,
+            ClusterSyncOp, AsyncPrefetchOp, AsyncStoreSmemOp,
+            GriddepcontrolWaitOp, GriddepcontrolLaunchDependentsOp>(
           [&](Operation *o) { return distributePrimitive(o); })
       .Case<memref::AllocOp, memref::AllocaOp>([&](Operation *o) {
         return cannotDistribute(

@@ -263,6 +263,34 @@ struct BarrierWaitToCPU : public OpConversionPattern<BarrierWaitOp> {
   }
 };
 
+/// barrier_test with a parity -> mgpuHostBarrierTest. A Pallas thread is
+/// one host thread here, so its answer is already the warpgroup's.
+struct BarrierTestToCPU : public OpConversionPattern<BarrierTestOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BarrierTestOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getParity())
+      return rewriter.notifyMatchFailure(
+          op, "the phase is implicit (run --mgpu-track-barrier-phases)");
+    Location loc = op.getLoc();
+    checkBarrierIndex(rewriter, op, adaptor.getIndex(),
+                      op.getBarrier().getType().getCount());
+    Value parity = arith::ExtUIOp::create(rewriter, loc, rewriter.getI64Type(),
+                                          adaptor.getParity());
+    Value done =
+        callHostRuntime(rewriter, op, "mgpuHostBarrierTest",
+                        {getElementPointer(rewriter, loc, adaptor.getBarrier(),
+                                           adaptor.getIndex()),
+                         parity},
+                        rewriter.getI64Type())
+            ->getResult(0);
+    rewriter.replaceOpWithNewOp<arith::TruncIOp>(op, rewriter.getI1Type(),
+                                                 done);
+    return success();
+  }
+};
+
 /// semaphore_signal -> an atomic add.
 struct SemaphoreSignalToCPU : public OpConversionPattern<SemaphoreSignalOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -475,8 +503,8 @@ void mlir::mgpu::populatePrimitivesToCPUPatterns(const TypeConverter &converter,
       .add<CopyGmemToSmemToCPU, CopySmemToGmemToCPU, EraseOnCPU<CommitSmemOp>,
            EraseOnCPU<WaitSmemToGmemOp>, EraseOnCPU<CommitSmemToGmemGroupOp>,
            BarrierInitToCPU, BarrierArriveToCPU, BarrierWaitToCPU,
-           SemaphoreSignalToCPU, SemaphoreWaitToCPU, SemaphoreReadToCPU,
-           AtomicStoreToCPU, DebugPrintToCPU, WgmmaToCPU,
+           BarrierTestToCPU, SemaphoreSignalToCPU, SemaphoreWaitToCPU,
+           SemaphoreReadToCPU, AtomicStoreToCPU, DebugPrintToCPU, WgmmaToCPU,
            EraseOnCPU<WgmmaWaitOp>, EraseOnCPU<SetMaxRegistersOp>,
            EraseOnCPU<AsyncPrefetchOp>, EraseOnCPU<GriddepcontrolWaitOp>,
            EraseOnCPU<GriddepcontrolLaunchDependentsOp>, LayoutCastToCPU>(
@@ -488,9 +516,9 @@ void mlir::mgpu::configurePrimitivesToCPULegality(ConversionTarget &target) {
   target.addIllegalOp<
       CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp, WaitSmemToGmemOp,
       CommitSmemToGmemGroupOp, BarrierInitOp, BarrierArriveOp, BarrierWaitOp,
-      SemaphoreSignalOp, SemaphoreWaitOp, SemaphoreReadOp, AtomicStoreOp,
-      DebugPrintOp, WgmmaOp, WgmmaWaitOp, SetMaxRegistersOp, AsyncPrefetchOp,
-      GriddepcontrolWaitOp, GriddepcontrolLaunchDependentsOp, LayoutCastOp,
-      Tcgen05MmaOp, Tcgen05CommitArriveOp, AsyncLoadTmemOp, AsyncStoreTmemOp,
-      WaitLoadTmemOp>();
+      BarrierTestOp, SemaphoreSignalOp, SemaphoreWaitOp, SemaphoreReadOp,
+      AtomicStoreOp, DebugPrintOp, WgmmaOp, WgmmaWaitOp, SetMaxRegistersOp,
+      AsyncPrefetchOp, GriddepcontrolWaitOp, GriddepcontrolLaunchDependentsOp,
+      LayoutCastOp, Tcgen05MmaOp, Tcgen05CommitArriveOp, AsyncLoadTmemOp,
+      AsyncStoreTmemOp, WaitLoadTmemOp>();
 }

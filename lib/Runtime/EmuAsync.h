@@ -57,6 +57,9 @@ namespace mgpu::emu {
 /// is still pending and unread.
 void landCopyIn(int64_t *barrier);
 void readCopyOut(const void *lane, uint64_t id);
+/// HostRuntime.cpp: whether `barrier` has completed its phase of `parity`
+/// (its latest completed phase has the other parity).
+bool phaseDone(int64_t *barrier, int64_t parity);
 } // namespace mgpu::emu
 
 #endif // MGPU_RUNTIME_EMUASYNC_H

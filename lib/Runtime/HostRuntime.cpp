@@ -133,10 +133,16 @@ void arrive(int64_t *barrier, int64_t arrivals) {
   }
 }
 
-bool phaseDone(int64_t *barrier, int64_t parity) {
+} // namespace
+
+bool mgpu::emu::phaseDone(int64_t *barrier, int64_t parity) {
   int64_t completed = asAtomic(barrier)->load(std::memory_order_acquire) >> 32;
   return (completed & 1) != (parity & 1);
 }
+
+namespace {
+
+using mgpu::emu::phaseDone;
 
 //===----------------------------------------------------------------------===//
 // The emulator's pending async copies

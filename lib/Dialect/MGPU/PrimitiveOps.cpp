@@ -376,6 +376,12 @@ LogicalResult BarrierWaitOp::verify() {
   return verifyBarrierIndex(*this, getBarrier().getType(), getIndex());
 }
 
+LogicalResult BarrierTestOp::verify() {
+  if (failed(verifyInsideKernel(*this)))
+    return failure();
+  return verifyBarrierIndex(*this, getBarrier().getType(), getIndex());
+}
+
 //===----------------------------------------------------------------------===//
 // Atomics
 //===----------------------------------------------------------------------===//

@@ -412,6 +412,39 @@ def MGPU_BarrierWaitOp : MGPU_Op<"barrier_wait",
   let hasVerifier = 1;
 }
 
+def MGPU_BarrierTestOp : MGPU_Op<"barrier_test",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "test, without blocking, whether a barrier's phase completed";
+  let description = [{
+    The non-blocking `mgpu.barrier_wait` (plgpu.barrier_test): `%done` is
+    true when barrier `%barrier[%i]` has completed the next phase this
+    Pallas thread has not waited for yet, and then the test consumes that
+    phase as a wait would (a later wait or test is for the phase after it,
+    and memory written before the phase completed is visible); when false
+    nothing changes, and the same phase is tested again next time. With
+    `parity %p` it tests the phase of parity `%p` (i1) and tracks nothing
+    (--mgpu-track-barrier-phases gives every test its parity and flips the
+    barrier's phase bit only where `%done` is true). The answer is the same
+    on every lane of the warpgroup, so that the Pallas thread takes one
+    branch: on the GPU the lanes' answers are or-ed by the warpgroup's named
+    barrier (`bar.red.or.pred`), as JAX does. Only CTA barriers
+    (`!mgpu.barrier`) are tested.
+
+    ```mlir
+    %done = mgpu.barrier_test %bar[%slot] : !mgpu.barrier<count = 2>
+    %done2 = mgpu.barrier_test %bar[%slot] parity %p : !mgpu.barrier<count = 2>
+    ```
+  }];
+  let arguments = (ins MGPU_BarrierType:$barrier, Index:$index,
+                       Optional<I1>:$parity);
+  let results = (outs I1:$done);
+  let assemblyFormat = [{
+    $barrier `[` $index `]` (`parity` $parity^)? attr-dict `:`
+    qualified(type($barrier))
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Tensor cores
 //===----------------------------------------------------------------------===//
