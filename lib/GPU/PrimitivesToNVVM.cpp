@@ -122,15 +122,20 @@ void warpgroupBarrier(OpBuilder &b, Location loc) {
 class TensorMaps {
 public:
   /// An `!llvm.ptr` (in the launch body) to the tensor map of `base` with
-  /// boxes of `box`; `base` must be defined outside the launch.
+  /// boxes of `box`; `base` must be defined outside the launch. With
+  /// `unsignedElements`, the map's integer elements are unsigned
+  /// (CU_TENSOR_MAP_DATA_TYPE_UINT32/UINT64, where a signless integer gets
+  /// INT32/INT64): TMA reductions take their signedness from the map.
   FailureOr<Value> get(OpBuilder &b, Location loc, gpu::LaunchOp launch,
                        Value base, ArrayRef<int64_t> box,
                        nvgpu::TensorMapSwizzleKind swizzle =
-                           nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE) {
+                           nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE,
+                       bool unsignedElements = false) {
     if (launch->isAncestor(base.getParentRegion()->getParentOp()))
       return failure();
     SmallVector<int64_t> boxKey(box);
     boxKey.push_back(static_cast<int64_t>(swizzle));
+    boxKey.push_back(unsignedElements);
     auto key = std::make_tuple(launch.getOperation(), base.getAsOpaquePointer(),
                                boxKey);
     for (auto &[k, v] : maps)
@@ -139,14 +144,25 @@ public:
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(launch);
     auto type = cast<MemRefType>(base.getType());
+    Type element = type.getElementType();
     Value unranked = memref::CastOp::create(
-        b, loc, UnrankedMemRefType::get(type.getElementType(), 0), base);
+        b, loc, UnrankedMemRefType::get(element, 0), base);
+    if (unsignedElements && element.isSignlessInteger()) {
+      // The same unranked descriptor, read as unsigned: the LLVM forms of
+      // both types are one struct, so the cast disappears with the others.
+      element =
+          IntegerType::get(b.getContext(), element.getIntOrFloatBitWidth(),
+                           IntegerType::Unsigned);
+      unranked = UnrealizedConversionCastOp::create(
+                     b, loc, UnrankedMemRefType::get(element, 0), unranked)
+                     .getResult(0);
+    }
     SmallVector<Value> boxSizes;
     for (int64_t size : box)
       boxSizes.push_back(indexConstant(b, loc, size));
     MLIRContext *ctx = b.getContext();
     auto sharedBox = MemRefType::get(
-        box, type.getElementType(), MemRefLayoutAttrInterface(),
+        box, element, MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
     auto descriptorType = nvgpu::TensorMapDescriptorType::get(
         ctx, sharedBox, swizzle, nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
@@ -286,6 +302,12 @@ NVVM::TMAReduxKind getReduxKind(TmaReduction kind) {
     return NVVM::TMAReduxKind::OR;
   case TmaReduction::bit_xor:
     return NVVM::TMAReduxKind::XOR;
+  case TmaReduction::smin:
+  case TmaReduction::umin:
+    return NVVM::TMAReduxKind::MIN;
+  case TmaReduction::smax:
+  case TmaReduction::umax:
+    return NVVM::TMAReduxKind::MAX;
   }
   llvm_unreachable("unknown reduction");
 }
@@ -544,7 +566,8 @@ template <typename OpTy> struct CopyPattern : public ChipPattern<OpTy> {
   /// are copied through); nothing where it cannot: a chip without TMA, a
   /// window that no plan splits, an array made inside the launch.
   std::optional<std::pair<TmaPlan, Value>>
-  planTmaCopy(OpBuilder &b, Location loc, const CopySite &site) const {
+  planTmaCopy(OpBuilder &b, Location loc, const CopySite &site,
+              bool unsignedElements = false) const {
     if (!this->hopper)
       return std::nullopt;
     std::optional<TmaPlan> plan =
@@ -553,7 +576,8 @@ template <typename OpTy> struct CopyPattern : public ChipPattern<OpTy> {
     if (!plan)
       return std::nullopt;
     FailureOr<Value> map =
-        maps->get(b, loc, site.launch, site.window.base, plan->box);
+        maps->get(b, loc, site.launch, site.window.base, plan->box,
+                  nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE, unsignedElements);
     if (failed(map))
       return std::nullopt;
     return std::make_pair(*plan, *map);
@@ -723,15 +747,21 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
 };
 
 /// copy_smem_to_gmem -> one TMA store per box and a commit on lane 0; or
-/// the lanes' copy. With a reduction, cp.reduce.async.bulk.tensor per box,
-/// or the lanes' atomics.
+/// the lanes' copy. With a reduction, cp.reduce.async.bulk.tensor per box
+/// through a map whose element type is the reduction's PTX type, or the
+/// lanes' atomics.
 struct CopySmemToGmemToNVVM : public CopyPattern<CopySmemToGmemOp> {
   using CopyPattern::CopyPattern;
   LogicalResult rewriteCopy(ConversionPatternRewriter &rewriter, Location loc,
                             CopySmemToGmemOp op, OpAdaptor adaptor,
                             const CopySite &site) const final {
     std::optional<TmaReduction> reduction = op.getReduction();
-    auto tma = planTmaCopy(rewriter, loc, site);
+    // The map's element type gives the reduction its PTX type. As in JAX,
+    // integers are unsigned (.u32/.u64: inc and dec take only .u32, a 64-bit
+    // add only .u64) except for the signed smin/smax (.s32/.s64).
+    bool unsignedElements = reduction && *reduction != TmaReduction::smin &&
+                            *reduction != TmaReduction::smax;
+    auto tma = planTmaCopy(rewriter, loc, site, unsignedElements);
     if (!tma) {
       copyByLanes(rewriter, loc, site.window, site.shared, /*toShared=*/false,
                   reduction);

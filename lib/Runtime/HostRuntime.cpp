@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cinttypes>
@@ -237,6 +238,14 @@ template <typename T> T combineInteger(int64_t kind, T old, T x) {
     return static_cast<T>(o & v);
   case 6: // or
     return static_cast<T>(o | v);
+  case 8: // smin
+    return std::min(old, x);
+  case 9: // smax
+    return std::max(old, x);
+  case 10: // umin
+    return static_cast<T>(std::min(o, v));
+  case 11: // umax
+    return static_cast<T>(std::max(o, v));
   default: // xor
     return static_cast<T>(o ^ v);
   }

@@ -133,7 +133,10 @@ def MGPU_CopySmemToGmemOp : MGPU_Op<"copy_smem_to_gmem",
     `add`; `min` and `max` (f16 and bf16 only; a NaN operand is ignored);
     `inc`, giving `old >= src ? 0 : old + 1`, and `dec`, giving
     `old == 0 || old > src ? src : old - 1` (i32, compared unsigned); `and`,
-    `or`, `xor` (i32 and i64). `add` takes f16, bf16, f32, i32 and i64.
+    `or`, `xor` (i32 and i64); the integer minimum and maximum `smin`,
+    `smax` (compared signed) and `umin`, `umax` (unsigned), i32 and i64
+    (JAX's names: mgpu integers are signless, so the kind says how they
+    compare). `add` takes f16, bf16, f32, i32 and i64.
     Elements outside `dst` are not touched.
 
     With `predicate %p` (an i1, JAX's `predicate=`) the copy is made only
@@ -561,7 +564,8 @@ def MGPU_AtomicStoreOp : MGPU_Op<"atomic_store"> {
     some order (float addition in that order may round differently).
 
     The ref is in global memory or shared memory. The element types follow
-    JAX's Mosaic GPU: i32 for every kind (`max` and `min` compare signed),
+    JAX's Mosaic GPU: i32 for every kind (`max` and `min` compare signed,
+    as for JAX's int32; `umax` and `umin` compare unsigned, JAX's uint32),
     f32 for `add` only, f16 and bf16 for `add`, `max` and `min` in global
     memory and for `add` only in shared memory.
 
