@@ -276,17 +276,19 @@ def MGPUExpandPipelines : Pass<"mgpu-expand-pipelines"> {
 }
 
 def MGPUTrackBarrierPhases : Pass<"mgpu-track-barrier-phases"> {
-  let summary = "Give every mgpu.barrier_wait the parity of the phase it "
-                "waits for";
+  let summary = "Give every mgpu.barrier_wait and mgpu.barrier_test the "
+                "parity of the phase it is for";
   let description = [{
     A `mgpu.barrier_wait` without `parity` waits for the next phase of its
     barrier that its Pallas thread has not waited for yet. This pass makes
     that explicit: per barrier array of a kernel region it keeps an i64 of
     phase bits, starting at 0, threaded through the body as an SSA value
-    (scf.for carries it, scf.if yields it); each wait takes the parity from
-    its barrier's bit and flips it. Waits inside other region ops, or on
+    (scf.for and scf.while carry it, scf.if yields it); each wait takes the
+    parity from its barrier's bit and flips it. A `mgpu.barrier_test` takes
+    its parity the same way and flips the bit only where it returns true
+    (an `arith.select`). Waits and tests inside other region ops, or on
     arrays of more than 64 barriers, need an explicit parity (a diagnostic
-    says so). The backends lower only waits with a parity.
+    says so). The backends lower only waits and tests with a parity.
 
     ```mlir
     mgpu.barrier_wait %bar[%i] : !mgpu.barrier<count = 2>

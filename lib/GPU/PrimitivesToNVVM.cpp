@@ -123,15 +123,20 @@ void warpgroupBarrier(OpBuilder &b, Location loc) {
 class TensorMaps {
 public:
   /// An `!llvm.ptr` (in the launch body) to the tensor map of `base` with
-  /// boxes of `box`; `base` must be defined outside the launch.
+  /// boxes of `box`; `base` must be defined outside the launch. With
+  /// `unsignedElements`, the map's integer elements are unsigned
+  /// (CU_TENSOR_MAP_DATA_TYPE_UINT32/UINT64, where a signless integer gets
+  /// INT32/INT64): TMA reductions take their signedness from the map.
   FailureOr<Value> get(OpBuilder &b, Location loc, gpu::LaunchOp launch,
                        Value base, ArrayRef<int64_t> box,
                        nvgpu::TensorMapSwizzleKind swizzle =
-                           nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE) {
+                           nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE,
+                       bool unsignedElements = false) {
     if (launch->isAncestor(base.getParentRegion()->getParentOp()))
       return failure();
     SmallVector<int64_t> boxKey(box);
     boxKey.push_back(static_cast<int64_t>(swizzle));
+    boxKey.push_back(unsignedElements);
     auto key = std::make_tuple(launch.getOperation(), base.getAsOpaquePointer(),
                                boxKey);
     for (auto &[k, v] : maps)
@@ -140,14 +145,25 @@ public:
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(launch);
     auto type = cast<MemRefType>(base.getType());
+    Type element = type.getElementType();
     Value unranked = memref::CastOp::create(
-        b, loc, UnrankedMemRefType::get(type.getElementType(), 0), base);
+        b, loc, UnrankedMemRefType::get(element, 0), base);
+    if (unsignedElements && element.isSignlessInteger()) {
+      // The same unranked descriptor, read as unsigned: the LLVM forms of
+      // both types are one struct, so the cast disappears with the others.
+      element =
+          IntegerType::get(b.getContext(), element.getIntOrFloatBitWidth(),
+                           IntegerType::Unsigned);
+      unranked = UnrealizedConversionCastOp::create(
+                     b, loc, UnrankedMemRefType::get(element, 0), unranked)
+                     .getResult(0);
+    }
     SmallVector<Value> boxSizes;
     for (int64_t size : box)
       boxSizes.push_back(indexConstant(b, loc, size));
     MLIRContext *ctx = b.getContext();
     auto sharedBox = MemRefType::get(
-        box, type.getElementType(), MemRefLayoutAttrInterface(),
+        box, element, MemRefLayoutAttrInterface(),
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
     auto descriptorType = nvgpu::TensorMapDescriptorType::get(
         ctx, sharedBox, swizzle, nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
@@ -207,11 +223,14 @@ void forEachBox(OpBuilder &b, Location loc, const TmaPlan &plan,
   issue(coordinates, element);
 }
 
-/// The pointer to barrier `index` of a converted barrier array.
-Value barrierPointer(OpBuilder &b, Location loc, Value barriers,
-                     Value barrierIndex) {
+} // namespace
+
+Value mlir::mgpu::barrierPointer(OpBuilder &b, Location loc, Value barriers,
+                                 Value barrierIndex) {
   return sharedPointer(b, loc, barriers, barrierIndex);
 }
+
+namespace {
 
 /// The warpgroup's own copy of a window (where TMA cannot move it): each
 /// lane moves elements lane, lane + 128, ...; elements outside the array
@@ -284,6 +303,12 @@ NVVM::TMAReduxKind getReduxKind(TmaReduction kind) {
     return NVVM::TMAReduxKind::OR;
   case TmaReduction::bit_xor:
     return NVVM::TMAReduxKind::XOR;
+  case TmaReduction::smin:
+  case TmaReduction::umin:
+    return NVVM::TMAReduxKind::MIN;
+  case TmaReduction::smax:
+  case TmaReduction::umax:
+    return NVVM::TMAReduxKind::MAX;
   }
   llvm_unreachable("unknown reduction");
 }
@@ -542,7 +567,8 @@ template <typename OpTy> struct CopyPattern : public ChipPattern<OpTy> {
   /// are copied through); nothing where it cannot: a chip without TMA, a
   /// window that no plan splits, an array made inside the launch.
   std::optional<std::pair<TmaPlan, Value>>
-  planTmaCopy(OpBuilder &b, Location loc, const CopySite &site) const {
+  planTmaCopy(OpBuilder &b, Location loc, const CopySite &site,
+              bool unsignedElements = false) const {
     if (!this->hopper)
       return std::nullopt;
     std::optional<TmaPlan> plan =
@@ -551,7 +577,8 @@ template <typename OpTy> struct CopyPattern : public ChipPattern<OpTy> {
     if (!plan)
       return std::nullopt;
     FailureOr<Value> map =
-        maps->get(b, loc, site.launch, site.window.base, plan->box);
+        maps->get(b, loc, site.launch, site.window.base, plan->box,
+                  nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE, unsignedElements);
     if (failed(map))
       return std::nullopt;
     return std::make_pair(*plan, *map);
@@ -726,15 +753,21 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
 };
 
 /// copy_smem_to_gmem -> one TMA store per box and a commit on lane 0; or
-/// the lanes' copy. With a reduction, cp.reduce.async.bulk.tensor per box,
-/// or the lanes' atomics.
+/// the lanes' copy. With a reduction, cp.reduce.async.bulk.tensor per box
+/// through a map whose element type is the reduction's PTX type, or the
+/// lanes' atomics.
 struct CopySmemToGmemToNVVM : public CopyPattern<CopySmemToGmemOp> {
   using CopyPattern::CopyPattern;
   LogicalResult rewriteCopy(ConversionPatternRewriter &rewriter, Location loc,
                             CopySmemToGmemOp op, OpAdaptor adaptor,
                             const CopySite &site) const final {
     std::optional<TmaReduction> reduction = op.getReduction();
-    auto tma = planTmaCopy(rewriter, loc, site);
+    // The map's element type gives the reduction its PTX type. As in JAX,
+    // integers are unsigned (.u32/.u64: inc and dec take only .u32, a 64-bit
+    // add only .u64) except for the signed smin/smax (.s32/.s64).
+    bool unsignedElements = reduction && *reduction != TmaReduction::smin &&
+                            *reduction != TmaReduction::smax;
+    auto tma = planTmaCopy(rewriter, loc, site, unsignedElements);
     if (!tma) {
       copyByLanes(rewriter, loc, site.window, site.shared, /*toShared=*/false,
                   reduction);
@@ -847,6 +880,7 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
   patterns.add<BarrierArriveToNVVM, WgmmaWaitToNVVM>(converter, ctx);
   populateSyncToNVVMPatterns(converter, patterns, hopper);
   populateProfileToNVVMPatterns(converter, patterns);
+  populateBarrierTestToNVVMPatterns(converter, patterns);
   patterns.add<BarrierInitToNVVM, BarrierWaitToNVVM, CommitSmemToNVVM,
                WaitSmemToGmemToNVVM, CommitSmemToGmemGroupToNVVM,
                SetMaxRegistersToNVVM>(converter, ctx, hopper);
@@ -861,11 +895,11 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
 }
 
 void mlir::mgpu::configurePrimitivesToNVVMLegality(ConversionTarget &target) {
-  target.addIllegalOp<BarrierInitOp, BarrierArriveOp, BarrierWaitOp,
-                      CommitSmemOp, WaitSmemToGmemOp, CommitSmemToGmemGroupOp,
-                      CopyGmemToSmemOp, CopySmemToGmemOp, WaitGmemToSmemOp,
-                      WgmmaWaitOp, SetMaxRegistersOp, ClusterSyncOp,
-                      AsyncPrefetchOp, ClusterRefOp, AsyncStoreSmemOp>();
+  target.addIllegalOp<
+      BarrierInitOp, BarrierArriveOp, BarrierWaitOp, BarrierTestOp,
+      CommitSmemOp, WaitSmemToGmemOp, CommitSmemToGmemGroupOp, CopyGmemToSmemOp,
+      CopySmemToGmemOp, WaitGmemToSmemOp, WgmmaWaitOp, SetMaxRegistersOp,
+      ClusterSyncOp, AsyncPrefetchOp, ClusterRefOp, AsyncStoreSmemOp>();
   configureSyncToNVVMLegality(target);
   configureProfileToNVVMLegality(target);
 }

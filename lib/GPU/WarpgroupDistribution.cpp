@@ -269,8 +269,8 @@ LogicalResult Distributor::distributeOp(Operation *op) {
       })
       .Case<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp,
             CommitSmemToGmemGroupOp, WaitSmemToGmemOp, WaitGmemToSmemOp,
-            BarrierArriveOp, BarrierWaitOp, WgmmaWaitOp, SetMaxRegistersOp,
-            ClusterSyncOp, AsyncPrefetchOp, AsyncStoreSmemOp,
+            BarrierArriveOp, BarrierWaitOp, BarrierTestOp, WgmmaWaitOp,
+            SetMaxRegistersOp, ClusterSyncOp, AsyncPrefetchOp, AsyncStoreSmemOp,
             GriddepcontrolWaitOp, GriddepcontrolLaunchDependentsOp>(
           [&](Operation *o) { return distributePrimitive(o); })
       .Case<memref::AllocOp, memref::AllocaOp>([&](Operation *o) {

@@ -443,6 +443,16 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           callCheckedBarrier(nb, op, id, count);
           op->erase();
           return WalkResult::skip();
+        } else if (auto test = dyn_cast<BarrierTestOp>(op)) {
+          FailureOr<Value> any = emulateBarrierTest(
+              nb, test, tid, t, exchange,
+              [&](Value id, Value n) { callCheckedBarrier(nb, op, id, n); });
+          if (failed(any))
+            return WalkResult::interrupt();
+          test.getDone().replaceAllUsesWith(*any);
+          erased.insert(op);
+          op->erase();
+          return WalkResult::skip();
         } else if (auto arrive = dyn_cast<BarrierArriveOp>(op);
                    arrive &&
                    isa<ClusterBarrierType>(arrive.getBarrier().getType())) {

@@ -175,6 +175,40 @@ void onLaneZero(OpBuilder &b, Location loc, Value lane,
   buildIfThen(b, loc, first, [&] { body(b); });
 }
 
+/// barrier_test (with its parity): every lane asks mgpuEmuBarrierTest,
+/// where lane 0 may land a pending copy first (BarrierTest.cpp); then the
+/// warpgroup ORs its lanes' answers between two meetings on its named
+/// barrier (1 + warpgroup, 128 threads), as bar.red.or.pred does.
+FailureOr<Value>
+emulateBarrierTest(OpBuilder &b, BarrierTestOp test, Value tid, Value t,
+                   Value exchange,
+                   function_ref<void(Value id, Value count)> namedBarrier) {
+  Location loc = test.getLoc();
+  Value storage = barrierStorage(test.getBarrier());
+  if (!storage || !test.getParity())
+    return test.emitOpError() << "cannot be emulated: needs its barrier's "
+                                 "storage and the parity of its phase";
+  Value width = indexConstant(b, loc, kWarpgroupLanes);
+  Value lane = arith::RemUIOp::create(b, loc, tid, width);
+  Value pointer = getCheckedBarrier(b, test, storage, test.getIndex(),
+                                    test.getBarrier().getType().getCount());
+  Value parity =
+      arith::ExtUIOp::create(b, loc, b.getI64Type(), test.getParity());
+  Value first = arith::ExtUIOp::create(
+      b, loc, b.getI64Type(),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                            indexConstant(b, loc, 0)));
+  Value done = callHostRuntime(b, test, "mgpuEmuBarrierTest",
+                               {pointer, parity, first}, b.getI64Type())
+                   ->getResult(0);
+  Value mine = arith::TruncIOp::create(b, loc, b.getI1Type(), done);
+  Value id =
+      arith::AddIOp::create(b, loc, arith::DivUIOp::create(b, loc, tid, width),
+                            indexConstant(b, loc, 1));
+  return emitWarpgroupOr(b, loc, mine, exchange, t, lane,
+                         [&] { namedBarrier(id, width); });
+}
+
 /// The emulator's kernel-level ops, with their real semantics (see
 /// HostRuntime.cpp): copies in wait on their barrier until a thread waits
 /// for it, copies out wait in their bulk group until it is waited for.

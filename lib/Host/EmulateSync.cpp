@@ -3,13 +3,15 @@
 // What the GPU emulator (EmulateGPU.cpp) adds to a module for the barriers
 // among the threads of a CTA: a helper function counting arrivals in host
 // words, which lets the other lanes run while it waits (mgpuEmuYield, the
-// host runtime's step: lib/Runtime/EmuScheduler.cpp).
+// host runtime's step: lib/Runtime/EmuScheduler.cpp), and the OR of a
+// predicate over a warpgroup's lanes between two such barriers (bar.red.or).
 //
 //===----------------------------------------------------------------------===//
 
 #include "EmulateSync.h"
 
 #include "mgpu/KernelForm/IndexArithmetic.h"
+#include "mgpu/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -94,6 +96,34 @@ func::FuncOp mlir::mgpu::createEmuBarrier(ModuleOp module, func::FuncOp yield) {
   }
   func::ReturnOp::create(b, loc);
   return func;
+}
+
+Value mlir::mgpu::emitWarpgroupOr(OpBuilder &b, Location loc, Value pred,
+                                  Value exchange, Value t, Value lane,
+                                  function_ref<void()> barrier) {
+  memref::StoreOp::create(b, loc,
+                          arith::ExtUIOp::create(b, loc, b.getI64Type(), pred),
+                          exchange, t);
+  barrier();
+  Value first = arith::SubIOp::create(b, loc, t, lane);
+  Value zero = arith::ConstantIntOp::create(b, loc, 0, 64);
+  auto loop = scf::ForOp::create(b, loc, indexConstant(b, loc, 0),
+                                 indexConstant(b, loc, kWarpgroupLanes),
+                                 indexConstant(b, loc, 1), ValueRange{zero});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value word =
+        memref::LoadOp::create(b, loc, exchange,
+                               ValueRange{arith::AddIOp::create(
+                                   b, loc, first, loop.getInductionVar())});
+    scf::YieldOp::create(b, loc,
+                         ValueRange{arith::OrIOp::create(
+                             b, loc, loop.getRegionIterArgs()[0], word)});
+  }
+  barrier();
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                               loop.getResult(0), zero);
 }
 
 /// The host runtime's `void mgpuEmuYield(void)`, which lets the next lane

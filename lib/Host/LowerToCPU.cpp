@@ -418,7 +418,7 @@ void LaunchLowering::runInOrder(ArrayRef<Value> gridSizes,
   llvm::append_range(sizes, clusterSizes);
   size_t gridRank = gridSizes.size();
   bool teams = launch.getWarpgroups() > 1 && waitsOn(launch, [](Operation *op) {
-                 return isa<BarrierWaitOp>(op);
+                 return isa<BarrierWaitOp, BarrierTestOp>(op);
                });
   scf::buildLoopNest(
       b, loc, SmallVector<Value>(sizes.size(), zero), sizes,

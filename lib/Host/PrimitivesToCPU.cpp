@@ -271,6 +271,34 @@ struct BarrierWaitToCPU : public OpConversionPattern<BarrierWaitOp> {
   }
 };
 
+/// barrier_test with a parity -> mgpuHostBarrierTest. A Pallas thread is
+/// one host thread here, so its answer is already the warpgroup's.
+struct BarrierTestToCPU : public OpConversionPattern<BarrierTestOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BarrierTestOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getParity())
+      return rewriter.notifyMatchFailure(
+          op, "the phase is implicit (run --mgpu-track-barrier-phases)");
+    Location loc = op.getLoc();
+    checkBarrierIndex(rewriter, op, adaptor.getIndex(),
+                      op.getBarrier().getType().getCount());
+    Value parity = arith::ExtUIOp::create(rewriter, loc, rewriter.getI64Type(),
+                                          adaptor.getParity());
+    Value done =
+        callHostRuntime(rewriter, op, "mgpuHostBarrierTest",
+                        {getElementPointer(rewriter, loc, adaptor.getBarrier(),
+                                           adaptor.getIndex()),
+                         parity},
+                        rewriter.getI64Type())
+            ->getResult(0);
+    rewriter.replaceOpWithNewOp<arith::TruncIOp>(op, rewriter.getI1Type(),
+                                                 done);
+    return success();
+  }
+};
+
 /// semaphore_signal -> an atomic add.
 struct SemaphoreSignalToCPU : public OpConversionPattern<SemaphoreSignalOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -486,28 +514,28 @@ template <typename OpTy> struct MatmulToCPU : public OpConversionPattern<OpTy> {
 
 void mlir::mgpu::populatePrimitivesToCPUPatterns(const TypeConverter &converter,
                                                  RewritePatternSet &patterns) {
-  patterns
-      .add<CopyGmemToSmemToCPU, CopySmemToGmemToCPU, EraseOnCPU<CommitSmemOp>,
-           EraseOnCPU<WaitSmemToGmemOp>, EraseOnCPU<WaitGmemToSmemOp>,
-           EraseOnCPU<CommitSmemToGmemGroupOp>, BarrierInitToCPU,
-           BarrierArriveToCPU, BarrierWaitToCPU, SemaphoreSignalToCPU,
-           SemaphoreWaitToCPU, SemaphoreReadToCPU, AtomicStoreToCPU,
-           DebugPrintToCPU, MatmulToCPU<WgmmaOp>, MatmulToCPU<MmaOp>,
-           EraseOnCPU<WgmmaWaitOp>, EraseOnCPU<SetMaxRegistersOp>,
-           EraseOnCPU<AsyncPrefetchOp>, EraseOnCPU<GriddepcontrolWaitOp>,
-           EraseOnCPU<GriddepcontrolLaunchDependentsOp>, LayoutCastToCPU>(
-          converter, patterns.getContext());
+  patterns.add<
+      CopyGmemToSmemToCPU, CopySmemToGmemToCPU, EraseOnCPU<CommitSmemOp>,
+      EraseOnCPU<WaitSmemToGmemOp>, EraseOnCPU<WaitGmemToSmemOp>,
+      EraseOnCPU<CommitSmemToGmemGroupOp>, BarrierInitToCPU, BarrierArriveToCPU,
+      BarrierWaitToCPU, BarrierTestToCPU, SemaphoreSignalToCPU,
+      SemaphoreWaitToCPU, SemaphoreReadToCPU, AtomicStoreToCPU, DebugPrintToCPU,
+      MatmulToCPU<WgmmaOp>, MatmulToCPU<MmaOp>, EraseOnCPU<WgmmaWaitOp>,
+      EraseOnCPU<SetMaxRegistersOp>, EraseOnCPU<AsyncPrefetchOp>,
+      EraseOnCPU<GriddepcontrolWaitOp>,
+      EraseOnCPU<GriddepcontrolLaunchDependentsOp>, LayoutCastToCPU>(
+      converter, patterns.getContext());
   populateTcgen05ToCPUPatterns(converter, patterns);
 }
 
 void mlir::mgpu::configurePrimitivesToCPULegality(ConversionTarget &target) {
-  target.addIllegalOp<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp,
-                      WaitSmemToGmemOp, WaitGmemToSmemOp,
-                      CommitSmemToGmemGroupOp, BarrierInitOp, BarrierArriveOp,
-                      BarrierWaitOp, SemaphoreSignalOp, SemaphoreWaitOp,
-                      SemaphoreReadOp, AtomicStoreOp, DebugPrintOp, WgmmaOp,
-                      MmaOp, WgmmaWaitOp, SetMaxRegistersOp, AsyncPrefetchOp,
-                      GriddepcontrolWaitOp, GriddepcontrolLaunchDependentsOp,
-                      LayoutCastOp, Tcgen05MmaOp, Tcgen05CommitArriveOp,
-                      AsyncLoadTmemOp, AsyncStoreTmemOp, WaitLoadTmemOp>();
+  target.addIllegalOp<
+      CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp, WaitSmemToGmemOp,
+      WaitGmemToSmemOp, CommitSmemToGmemGroupOp, BarrierInitOp, BarrierArriveOp,
+      BarrierWaitOp, BarrierTestOp, SemaphoreSignalOp, SemaphoreWaitOp,
+      SemaphoreReadOp, AtomicStoreOp, DebugPrintOp, WgmmaOp, MmaOp, WgmmaWaitOp,
+      SetMaxRegistersOp, AsyncPrefetchOp, GriddepcontrolWaitOp,
+      GriddepcontrolLaunchDependentsOp, LayoutCastOp, Tcgen05MmaOp,
+      Tcgen05CommitArriveOp, AsyncLoadTmemOp, AsyncStoreTmemOp,
+      WaitLoadTmemOp>();
 }

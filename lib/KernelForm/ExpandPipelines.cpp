@@ -466,8 +466,8 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op) {
     schedule.privateSteps =
         !op.getBody()
              .walk([](Operation *inner) {
-               return isa<BarrierArriveOp, BarrierWaitOp, SemaphoreSignalOp,
-                          SemaphoreWaitOp>(inner)
+               return isa<BarrierArriveOp, BarrierWaitOp, BarrierTestOp,
+                          SemaphoreSignalOp, SemaphoreWaitOp>(inner)
                           ? WalkResult::interrupt()
                           : WalkResult::advance();
              })

@@ -115,10 +115,11 @@ LogicalResult verifyKernelForm(Operation *kernel) {
       return WalkResult::interrupt();
     }
     auto wait = dyn_cast<BarrierWaitOp>(op);
-    if (wait && !wait.getParity()) {
-      wait.emitOpError() << "needs the parity of its phase before "
-                            "--mgpu-form-launches (run "
-                            "--mgpu-track-barrier-phases)";
+    auto test = dyn_cast<BarrierTestOp>(op);
+    if ((wait && !wait.getParity()) || (test && !test.getParity())) {
+      op->emitOpError() << "needs the parity of its phase before "
+                           "--mgpu-form-launches (run "
+                           "--mgpu-track-barrier-phases)";
       return WalkResult::interrupt();
     }
     return WalkResult::advance();

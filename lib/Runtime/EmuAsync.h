@@ -60,6 +60,9 @@ void readCopyOut(const void *lane, uint64_t id);
 /// EmuCpAsync.cpp: drops the cp.async groups the calling lane left in
 /// flight.
 void cpAsyncLaneEnded();
+/// HostRuntime.cpp: whether `barrier` has completed its phase of `parity`
+/// (its latest completed phase has the other parity).
+bool phaseDone(int64_t *barrier, int64_t parity);
 } // namespace mgpu::emu
 
 #endif // MGPU_RUNTIME_EMUASYNC_H

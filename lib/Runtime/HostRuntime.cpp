@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cinttypes>
@@ -133,10 +134,16 @@ void arrive(int64_t *barrier, int64_t arrivals) {
   }
 }
 
-bool phaseDone(int64_t *barrier, int64_t parity) {
+} // namespace
+
+bool mgpu::emu::phaseDone(int64_t *barrier, int64_t parity) {
   int64_t completed = asAtomic(barrier)->load(std::memory_order_acquire) >> 32;
   return (completed & 1) != (parity & 1);
 }
+
+namespace {
+
+using mgpu::emu::phaseDone;
 
 //===----------------------------------------------------------------------===//
 // The emulator's pending async copies
@@ -231,6 +238,14 @@ template <typename T> T combineInteger(int64_t kind, T old, T x) {
     return static_cast<T>(o & v);
   case 6: // or
     return static_cast<T>(o | v);
+  case 8: // smin
+    return std::min(old, x);
+  case 9: // smax
+    return std::max(old, x);
+  case 10: // umin
+    return static_cast<T>(std::min(o, v));
+  case 11: // umax
+    return static_cast<T>(std::max(o, v));
   default: // xor
     return static_cast<T>(o ^ v);
   }

@@ -13,8 +13,11 @@
 #m = #mgpu.mesh<grid = [2], grid_names = ["i"]>
 !row = memref<1x64xi32, #gpu.address_space<workgroup>>
 
+// The tensor map gives the reduction its PTX type: as in JAX, integers are
+// unsigned (inc and dec take only .u32) except for smin/smax (below).
 // CHECK-LABEL: func.func @reduce
-// CHECK: %[[D:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%c1, %c64] : memref<*xi32>
+// CHECK: %[[U:.*]] = builtin.unrealized_conversion_cast %{{.*}} : memref<*xi32> to memref<*xui32>
+// CHECK: %[[D:.*]] = nvgpu.tma.create.descriptor %[[U]] box[%c1, %c64] : memref<*xui32> -> <tensor = memref<1x64xui32, #gpu.address_space<workgroup>>
 // CHECK: %[[M:.*]] = builtin.unrealized_conversion_cast %[[D]]
 // CHECK: gpu.launch
 // CHECK: scf.if
@@ -44,6 +47,41 @@ func.func @reduce(%o: memref<4x64xi32>) {
     mgpu.copy_smem_to_gmem %r, %og[%p, 0] reduction add : !row, memref<4x64xi32>
     mgpu.copy_smem_to_gmem %r, %og[2, 0] reduction inc {commit_group = false} : !row, memref<4x64xi32>
     mgpu.copy_smem_to_gmem %r, %og[3, 0] reduction xor : !row, memref<4x64xi32>
+    mgpu.wait_smem_to_gmem 0
+  }
+  return
+}
+
+// smin/smax read the elements signed (a signless i32 map: INT32), umin/umax
+// unsigned (a ui32 view of the same array: UINT32); both are PTX min/max.
+// Without TMA, and in the emulator, the kinds compare as they say.
+// CHECK-LABEL: func.func @minmax
+// CHECK-DAG: %[[S:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%c1, %c64] : memref<*xi32> -> <tensor = memref<1x64xi32,
+// CHECK-DAG: %[[U:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%c1, %c64] : memref<*xui32> -> <tensor = memref<1x64xui32,
+// CHECK-DAG: %[[MS:.*]] = builtin.unrealized_conversion_cast %[[S]]
+// CHECK-DAG: %[[MU:.*]] = builtin.unrealized_conversion_cast %[[U]]
+// CHECK: gpu.launch
+// CHECK: nvvm.cp.async.bulk.tensor.reduce %[[MS]], %{{.*}}, box[%c0_i32, %c0_i32] {redKind = #nvvm.tma_redux_kind<min>}
+// CHECK: nvvm.cp.async.bulk.tensor.reduce %[[MS]], %{{.*}}, box[%c0_i32, %c1_i32] {redKind = #nvvm.tma_redux_kind<max>}
+// CHECK: nvvm.cp.async.bulk.tensor.reduce %[[MU]], %{{.*}}, box[%c0_i32, %c2_i32] {redKind = #nvvm.tma_redux_kind<min>}
+// CHECK: nvvm.cp.async.bulk.tensor.reduce %[[MU]], %{{.*}}, box[%c0_i32, %c3_i32] {redKind = #nvvm.tma_redux_kind<max>}
+// SM80-LABEL: func.func @minmax
+// SM80: memref.atomic_rmw mins
+// SM80: memref.atomic_rmw maxs
+// SM80: memref.atomic_rmw minu
+// SM80: memref.atomic_rmw maxu
+// EMU: call @mgpuEmuReduceToGlobal(%{{.*}}, %{{.*}}, %{{.*}}, %c0_i64, %c8_i64, %c3_i64{{.*}})
+// EMU: call @mgpuEmuReduceToGlobal(%{{.*}}, %{{.*}}, %{{.*}}, %c0_i64, %c9_i64, %c3_i64{{.*}})
+// EMU: call @mgpuEmuReduceToGlobal(%{{.*}}, %{{.*}}, %{{.*}}, %c0_i64, %c10_i64, %c3_i64{{.*}})
+// EMU: call @mgpuEmuReduceToGlobal(%{{.*}}, %{{.*}}, %{{.*}}, %c1_i64, %c11_i64, %c3_i64{{.*}})
+func.func @minmax(%o: memref<4x64xi32>) {
+  mgpu.mpmd_map meshes [#m] outs(%o : memref<4x64xi32>) scratch [!row] {
+  ^bb0(%og: memref<4x64xi32>, %r: !row):
+    mgpu.commit_smem
+    mgpu.copy_smem_to_gmem %r, %og[0, 0] reduction smin {commit_group = false} : !row, memref<4x64xi32>
+    mgpu.copy_smem_to_gmem %r, %og[1, 0] reduction smax {commit_group = false} : !row, memref<4x64xi32>
+    mgpu.copy_smem_to_gmem %r, %og[2, 0] reduction umin {commit_group = false} : !row, memref<4x64xi32>
+    mgpu.copy_smem_to_gmem %r, %og[3, 0] reduction umax : !row, memref<4x64xi32>
     mgpu.wait_smem_to_gmem 0
   }
   return

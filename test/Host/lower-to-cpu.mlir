@@ -130,3 +130,33 @@ func.func @threads_wait(%o: memref<4xf32>) {
   }
   return
 }
+
+// -----
+
+#ws = #mgpu.mesh<grid = [1], grid_names = ["i"], num_threads = 2, thread_name = "wg">
+
+// Pallas threads that poll a barrier also run as a team (one may poll for
+// the other's arrival); the test asks the host runtime, and a Pallas thread
+// is one host thread, so its answer is the warpgroup's.
+// CHECK-LABEL: func.func @threads_test
+// CHECK: omp.parallel
+// CHECK: call @mgpuHostBarrierArrive
+// CHECK: %[[DONE:.+]] = func.call @mgpuHostBarrierTest(%{{.+}}, %{{.+}}) : (!llvm.ptr, i64) -> i64
+// CHECK: %[[BIT:.+]] = arith.trunci %[[DONE]] : i64 to i1
+// CHECK: scf.condition
+func.func @threads_test(%o: memref<4xf32>) {
+  mgpu.mpmd_map meshes [#ws] outs(%o : memref<4xf32>) scratch [!mgpu.barrier<count = 1, arrivals = 2>] {
+  ^bb0(%o0: memref<4xf32>, %bar: !mgpu.barrier<count = 1, arrivals = 2>):
+    %c0 = arith.constant 0 : index
+    %true = arith.constant true
+    mgpu.barrier_arrive %bar[%c0] : !mgpu.barrier<count = 1, arrivals = 2>
+    scf.while : () -> () {
+      %done = mgpu.barrier_test %bar[%c0] : !mgpu.barrier<count = 1, arrivals = 2>
+      %again = arith.xori %done, %true : i1
+      scf.condition(%again)
+    } do {
+      scf.yield
+    }
+  }
+  return
+}

@@ -3,18 +3,20 @@
 #m = #mgpu.mesh<grid = [1], grid_names = ["g0"]>
 !bar = !mgpu.barrier<count = 1>
 
-// The phase bits flow through scf.for and scf.if only.
-func.func @while_loop() {
+// The phase bits flow through scf.for, scf.while and scf.if only.
+func.func @index_switch() {
   mgpu.mpmd_map meshes [#m] scratch [!bar] {
   ^bb0(%bar: !bar):
     %c0 = arith.constant 0 : index
-    %false = arith.constant false
-    // expected-error @below {{'scf.while' op holds an mgpu.barrier_wait without a parity, whose phase cannot be tracked through this op}}
-    // expected-note @below {{give the wait its phase (`parity %p`), or use scf.for and scf.if around it}}
-    scf.while : () -> () {
-      mgpu.barrier_wait %bar[%c0] : !bar
-      scf.condition(%false)
-    } do {
+    %i = mgpu.program_id 0
+    // expected-error @below {{'scf.index_switch' op holds an mgpu.barrier_wait or mgpu.barrier_test without a parity, whose phase cannot be tracked through this op}}
+    // expected-note @below {{give the wait its phase (`parity %p`), or use scf.for, scf.while and scf.if around it}}
+    scf.index_switch %i
+    case 1 {
+      %done = mgpu.barrier_test %bar[%c0] : !bar
+      scf.yield
+    }
+    default {
       scf.yield
     }
   }

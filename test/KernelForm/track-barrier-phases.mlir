@@ -68,3 +68,66 @@ func.func @branch(%p: i1) {
   }
   return
 }
+
+// -----
+
+#m = #mgpu.mesh<grid = [1], grid_names = ["g2"]>
+!bar = !mgpu.barrier<count = 1>
+
+// A test takes its parity like a wait, and flips the bit only when it says
+// the phase completed: the wait after it takes its parity from the select.
+// CHECK-LABEL: func.func @test_then_wait
+// CHECK: %[[DONE:.*]] = mgpu.barrier_test %{{.*}}[%c0] parity %false
+// CHECK: %[[BITS:.*]] = arith.extui %[[DONE]] : i1 to i64
+// CHECK: %[[BIT:.*]] = arith.andi %[[BITS]], %c1_i64
+// CHECK: %[[PARITY:.*]] = arith.trunci %[[BIT]]
+// CHECK: mgpu.barrier_wait %{{.*}}[%c0] parity %[[PARITY]]
+func.func @test_then_wait() {
+  mgpu.mpmd_map meshes [#m] scratch [!bar] {
+  ^bb0(%bar: !bar):
+    %c0 = arith.constant 0 : index
+    %done = mgpu.barrier_test %bar[%c0] : !bar
+    mgpu.barrier_wait %bar[%c0] : !bar
+  }
+  return
+}
+
+// -----
+
+#m = #mgpu.mesh<grid = [1], grid_names = ["g3"]>
+!bar = !mgpu.barrier<count = 1>
+
+// A polling loop (lax.while_loop on barrier_test): scf.while carries the
+// bits through its before region (where the test is), scf.condition and
+// its after region.
+// CHECK-LABEL: func.func @poll
+// CHECK: %[[OUT:.*]]:2 = scf.while (%[[N:.*]] = %c0_i32, %[[IN:.*]] = %c0_i64) : (i32, i64) -> (i32, i64) {
+// CHECK: %[[DONE:.*]] = mgpu.barrier_test %{{.*}}[%c0] parity %{{.*}}
+// CHECK: %[[NEXT:.*]] = arith.select %[[DONE]], %{{.*}}, %[[IN]] : i64
+// CHECK: scf.condition(%{{.*}}) %[[N]], %[[NEXT]] : i32, i64
+// CHECK: } do {
+// CHECK: ^bb0(%{{.*}}: i32, %[[CARRIED:.*]]: i64):
+// CHECK: scf.yield %{{.*}}, %[[CARRIED]] : i32, i64
+// CHECK: %[[BIT:.*]] = arith.andi %[[OUT]]#1, %c1_i64
+// CHECK: %[[PARITY:.*]] = arith.trunci %[[BIT]]
+// CHECK: mgpu.barrier_wait %{{.*}}[%c0] parity %[[PARITY]]
+func.func @poll() {
+  mgpu.mpmd_map meshes [#m] scratch [!bar] {
+  ^bb0(%bar: !bar):
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %true = arith.constant true
+    %n = scf.while (%count = %zero) : (i32) -> i32 {
+      %done = mgpu.barrier_test %bar[%c0] : !bar
+      %again = arith.xori %done, %true : i1
+      scf.condition(%again) %count : i32
+    } do {
+    ^bb0(%count: i32):
+      %next = arith.addi %count, %one : i32
+      scf.yield %next : i32
+    }
+    mgpu.barrier_wait %bar[%c0] : !bar
+  }
+  return
+}

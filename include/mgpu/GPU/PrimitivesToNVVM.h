@@ -47,6 +47,14 @@ void populateProfileToNVVMPatterns(const TypeConverter &converter,
                                    RewritePatternSet &patterns);
 void configureProfileToNVVMLegality(ConversionTarget &target);
 
+/// barrier_test (with a parity) -> mbarrier.test_wait.parity on every lane
+/// and bar.red.or.pred over the warpgroup (BarrierTestToNVVM.cpp).
+void populateBarrierTestToNVVMPatterns(const TypeConverter &converter,
+                                       RewritePatternSet &patterns);
+
+/// The `!llvm.ptr<3>` to barrier `index` of a converted barrier array.
+Value barrierPointer(OpBuilder &b, Location loc, Value barriers, Value index);
+
 } // namespace mlir::mgpu
 
 #endif // MGPU_GPU_PRIMITIVESTONVVM_H

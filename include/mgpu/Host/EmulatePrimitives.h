@@ -37,6 +37,16 @@ void onLaneZero(OpBuilder &b, Location loc, Value lane,
 /// diagnostic at the op where it cannot be emulated.
 LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane);
 
+/// barrier_test `test` on CUDA thread `tid` of its CTA (thread `t` of the
+/// host `exchange` words, one per thread): the i1 answer, the same on every
+/// lane of the warpgroup (the OR of theirs); `namedBarrier(id, count)`
+/// emits the named barrier the lanes meet on. Fails with a diagnostic where
+/// the test cannot be emulated.
+FailureOr<Value>
+emulateBarrierTest(OpBuilder &b, BarrierTestOp test, Value tid, Value t,
+                   Value exchange,
+                   function_ref<void(Value id, Value count)> namedBarrier);
+
 /// An arrival on a cluster barrier: lane 0 (of thread `tid`) arrives on the
 /// barrier of every CTA of its group. `slot` is this CTA's slot, `stride`
 /// the bytes between slots; `block`, `sizes` and `group` are the CTA's

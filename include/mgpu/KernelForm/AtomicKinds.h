@@ -4,8 +4,9 @@
 // memref.atomic_rmw (the host's atomics on the CPU and in the emulator,
 // LLVM's atomicrmw and so PTX atom/red on the GPU), so the one choice that
 // carries meaning, which arith kind each mgpu kind is for an element type,
-// is made here once: integer max and min compare signed (JAX's int32), and
-// float max and min ignore a NaN operand as PTX's atom.max/min do.
+// is made here once: integer max and min compare signed (JAX's int32),
+// umax and umin unsigned (JAX's uint32), and float max and min ignore a NaN
+// operand as PTX's atom.max/min do.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +36,10 @@ inline arith::AtomicRMWKind getAtomicRMWKind(AtomicKind kind, Type element) {
     return arith::AtomicRMWKind::ori;
   case AtomicKind::bit_xor:
     return arith::AtomicRMWKind::xori;
+  case AtomicKind::umax:
+    return arith::AtomicRMWKind::maxu;
+  case AtomicKind::umin:
+    return arith::AtomicRMWKind::minu;
   }
   llvm_unreachable("unknown atomic kind");
 }

@@ -3,9 +3,10 @@
 // copy_smem_to_gmem with `reduction K` combines each element it copies into
 // global memory atomically. The host backend and the GPU's copy without TMA
 // (lanes copying element by element) both do so with one memref atomic per
-// element, so what each kind means is written here once: add, min, max and
-// the bitwise kinds are memref.atomic_rmw kinds (float min/max ignore a NaN
-// operand, as PTX's min/max do); inc and dec, which no arith kind has, are a
+// element, so what each kind means is written here once: add, min, max, the
+// integer smin/smax (signed) and umin/umax (unsigned) and the bitwise kinds
+// are memref.atomic_rmw kinds (float min/max ignore a NaN operand, as PTX's
+// min/max do); inc and dec, which no arith kind has, are a
 // generic_atomic_rmw with PTX's unsigned rules. The emulator's runtime
 // (lib/Runtime/HostRuntime.cpp) combines with the same rules in C++, and the
 // TMA path hands the kind to cp.reduce.async.bulk.tensor.
@@ -47,6 +48,18 @@ inline void emitTmaReductionAtomic(OpBuilder &b, Location loc,
     break;
   case TmaReduction::bit_xor:
     rmw = arith::AtomicRMWKind::xori;
+    break;
+  case TmaReduction::smin:
+    rmw = arith::AtomicRMWKind::mins;
+    break;
+  case TmaReduction::smax:
+    rmw = arith::AtomicRMWKind::maxs;
+    break;
+  case TmaReduction::umin:
+    rmw = arith::AtomicRMWKind::minu;
+    break;
+  case TmaReduction::umax:
+    rmw = arith::AtomicRMWKind::maxu;
     break;
   case TmaReduction::inc:
   case TmaReduction::dec:

@@ -224,6 +224,10 @@ static bool isTmaReductionSupported(TmaReduction kind, Type element) {
   case TmaReduction::bit_and:
   case TmaReduction::bit_or:
   case TmaReduction::bit_xor:
+  case TmaReduction::smin:
+  case TmaReduction::smax:
+  case TmaReduction::umin:
+  case TmaReduction::umax:
     return i32 || i64;
   }
   return false;
@@ -248,9 +252,8 @@ LogicalResult CopySmemToGmemOp::verify() {
   if ((*kind == TmaReduction::min || *kind == TmaReduction::max) &&
       (src.getElementType().isSignlessInteger(32) ||
        src.getElementType().isSignlessInteger(64)))
-    diag.attachNote() << "JAX's integer min/max reductions are smin/smax/umin/"
-                         "umax, which mgpu does not have; use an atomic_store "
-                         "per element";
+    diag.attachNote() << "integer min/max reductions say how they compare: "
+                         "smin/smax (signed) or umin/umax (unsigned)";
   return diag;
 }
 
@@ -379,6 +382,12 @@ LogicalResult BarrierWaitOp::verify() {
   return verifyBarrierIndex(*this, getBarrier().getType(), getIndex());
 }
 
+LogicalResult BarrierTestOp::verify() {
+  if (failed(verifyInsideKernel(*this)))
+    return failure();
+  return verifyBarrierIndex(*this, getBarrier().getType(), getIndex());
+}
+
 //===----------------------------------------------------------------------===//
 // Atomics
 //===----------------------------------------------------------------------===//
@@ -394,6 +403,10 @@ static LogicalResult verifyAtomicElement(AtomicStoreOp op, Type element,
   AtomicKind kind = op.getKind();
   if (element.isSignlessInteger(32))
     return success();
+  bool isUnsigned = kind == AtomicKind::umax || kind == AtomicKind::umin;
+  if (isUnsigned && isa<FloatType>(element))
+    return op.emitOpError() << "unsigned atomic " << stringifyAtomicKind(kind)
+                            << " needs an i32 element, got " << element;
   if (element.isF32()) {
     if (kind == AtomicKind::add)
       return success();

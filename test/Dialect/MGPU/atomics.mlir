@@ -31,6 +31,10 @@ func.func @kinds(%g: memref<16x64xi32>, %h: memref<64xbf16>) {
     mgpu.atomic_store or %x, %g0[%c0, %c0] : i32, memref<16x64xi32>
     // CHECK: mgpu.atomic_store xor %{{.*}} : vector<64xi32>, memref<16x64xi32>
     mgpu.atomic_store xor %v, %g0[%c0, %c0] : vector<64xi32>, memref<16x64xi32>
+    // CHECK: mgpu.atomic_store umax %{{.*}} : vector<64xi32>, memref<16x64xi32>
+    mgpu.atomic_store umax %v, %g0[%c0, %c0] : vector<64xi32>, memref<16x64xi32>
+    // CHECK: mgpu.atomic_store umin %{{.*}} : i32, memref<16x64xi32>
+    mgpu.atomic_store umin %x, %g0[%c0, %c0] : i32, memref<16x64xi32>
     // The whole shared buffer, as JAX's test_atomic_add stores it.
     %f = arith.constant dense<2.0> : vector<128x64xf32>
     // CHECK: mgpu.atomic_store add %{{.*}} : vector<128x64xf32>, memref<128x64xf32, #gpu.address_space<workgroup>>

@@ -175,8 +175,24 @@ func.func @unknown_kind(%g: memref<16xi32>) {
   ^bb0(%g0: memref<16xi32>):
     %c0 = arith.constant 0 : index
     %x = arith.constant 1 : i32
-    // expected-error @below {{expected string or keyword containing one of the following enum values for attribute 'kind' [add, max, min, and, or, xor]}}
+    // expected-error @below {{expected string or keyword containing one of the following enum values for attribute 'kind' [add, max, min, and, or, xor, umax, umin]}}
     mgpu.atomic_store sub %x, %g0[%c0] : i32, memref<16xi32>
+  }
+  return
+}
+
+// -----
+
+// umax and umin are the unsigned compare of i32 (JAX's uint32 atomic_max
+// and atomic_min); floats have no unsigned order.
+#m = #mgpu.mesh<grid = [1], grid_names = ["a"]>
+func.func @f16_umax(%g: memref<64xf16>) {
+  mgpu.mpmd_map meshes [#m] outs(%g : memref<64xf16>) {
+  ^bb0(%g0: memref<64xf16>):
+    %c0 = arith.constant 0 : index
+    %x = arith.constant 1.0 : f16
+    // expected-error @below {{'mgpu.atomic_store' op unsigned atomic umax needs an i32 element, got 'f16'}}
+    mgpu.atomic_store umax %x, %g0[%c0] : f16, memref<64xf16>
   }
   return
 }

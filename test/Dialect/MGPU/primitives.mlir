@@ -4,7 +4,8 @@
 // The kernel-level ops (SPEC section 7) round trip: barrier arrays as
 // scratch, both forms of each copy (a whole window, or offsets into a larger
 // array), bulk-group waits, barrier arrivals and waits with and without a
-// parity, emit_pipeline with block transforms.
+// parity, barrier tests (an i1) with and without a parity, emit_pipeline
+// with block transforms.
 
 // CHECK-DAG: #[[SPEC:.*]] = #mgpu.block_spec<shape = [64, 64], index_map = #{{.*}}, transforms = [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]>
 // CHECK-DAG: #[[T:.*]] = #mgpu.block_spec<shape = [64, 32], index_map = #{{.*}}, transforms = [#mgpu.transpose<[1, 0]>]>
@@ -34,6 +35,10 @@ func.func @primitives(%a: memref<256x256xf16>, %o: memref<256x256xf16>) {
     mgpu.barrier_wait %bar[%c0] : !mgpu.barrier<count = 2>
     // CHECK: mgpu.barrier_wait %{{.*}}[%{{.*}}] parity %{{.*}} : !mgpu.barrier<count = 2>
     mgpu.barrier_wait %bar[%c1] parity %true : !mgpu.barrier<count = 2>
+    // CHECK: %{{.*}} = mgpu.barrier_test %{{.*}}[%{{.*}}] : !mgpu.barrier<count = 2>
+    %t0 = mgpu.barrier_test %bar[%c0] : !mgpu.barrier<count = 2>
+    // CHECK: %{{.*}} = mgpu.barrier_test %{{.*}}[%{{.*}}] parity %{{.*}} : !mgpu.barrier<count = 2>
+    %t1 = mgpu.barrier_test %bar[%c1] parity %t0 : !mgpu.barrier<count = 2>
     // CHECK: mgpu.barrier_arrive %{{.*}}[%{{.*}}] : !mgpu.barrier<count = 1, arrivals = 2>
     mgpu.barrier_arrive %done[%c0] : !mgpu.barrier<count = 1, arrivals = 2>
     // CHECK: mgpu.commit_smem

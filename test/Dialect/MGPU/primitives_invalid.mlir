@@ -137,6 +137,46 @@ func.func @wait_index() {
 
 // -----
 
+#m = #mgpu.mesh<grid = [1], grid_names = ["g7t"]>
+!bar = !mgpu.barrier<count = 2>
+
+func.func @test_index() {
+  mgpu.mpmd_map meshes [#m] scratch [!bar] {
+  ^bb0(%bar: !bar):
+    %c = arith.constant 2 : index
+    // expected-error @below {{'mgpu.barrier_test' op barrier index 2 is out of range for '!mgpu.barrier<count = 2>' (count 2)}}
+    %done = mgpu.barrier_test %bar[%c] : !bar
+  }
+  return
+}
+
+// -----
+
+// A test polls this CTA's barrier: cluster barriers are not tested.
+#m = #mgpu.mesh<grid = [2], grid_names = ["g7c"], cluster = [2], cluster_names = ["c"]>
+!cbar = !mgpu.cluster_barrier<axes = ["c"], count = 1, arrivals = 2>
+
+func.func @test_cluster_barrier() {
+  mgpu.mpmd_map meshes [#m] scratch [!cbar] {
+  ^bb0(%bar: !cbar):
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{'mgpu.barrier_test' op operand #0 must be}}
+    %done = mgpu.barrier_test %bar[%c0] : !cbar
+  }
+  return
+}
+
+// -----
+
+func.func @test_outside(%bar: !mgpu.barrier<count = 1>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @below {{'mgpu.barrier_test' op must be inside a kernel}}
+  %done = mgpu.barrier_test %bar[%c0] : !mgpu.barrier<count = 1>
+  return
+}
+
+// -----
+
 // Kernel-level ops run inside kernels.
 func.func @outside(%s: memref<64xf32, #gpu.address_space<workgroup>>, %a: memref<64xf32>) {
   // expected-error @below {{'mgpu.copy_smem_to_gmem' op must be inside a kernel: an 'mgpu.pallas_call', 'mgpu.mpmd_map' or 'mgpu.emit_pipeline' region}}

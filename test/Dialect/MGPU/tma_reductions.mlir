@@ -34,6 +34,14 @@ func.func @kinds(%o: memref<4x64xi32>, %h: memref<64xf16>, %w: memref<64xi64>) {
     mgpu.copy_smem_to_gmem %hs, %hg reduction max : !half, memref<64xf16>
     // CHECK: reduction add : memref<64xi64, #gpu.address_space<workgroup>>, memref<64xi64>
     mgpu.copy_smem_to_gmem %ws, %wg reduction add : memref<64xi64, #gpu.address_space<workgroup>>, memref<64xi64>
+    // CHECK: reduction smin :
+    mgpu.copy_smem_to_gmem %r, %og[0, 0] reduction smin : !row, memref<4x64xi32>
+    // CHECK: reduction smax :
+    mgpu.copy_smem_to_gmem %r, %og[0, 0] reduction smax : !row, memref<4x64xi32>
+    // CHECK: reduction umin : memref<64xi64, #gpu.address_space<workgroup>>, memref<64xi64>
+    mgpu.copy_smem_to_gmem %ws, %wg reduction umin : memref<64xi64, #gpu.address_space<workgroup>>, memref<64xi64>
+    // CHECK: reduction umax :
+    mgpu.copy_smem_to_gmem %r, %og[0, 0] reduction umax : !row, memref<4x64xi32>
     // CHECK: mgpu.copy_smem_to_gmem %{{.*}}, %{{.*}}[0, 0] : memref
     mgpu.copy_smem_to_gmem %r, %og[0, 0] : !row, memref<4x64xi32>
     mgpu.wait_smem_to_gmem 0

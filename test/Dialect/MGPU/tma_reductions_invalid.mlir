@@ -22,7 +22,7 @@ func.func @i32_min(%o: memref<64xi32>) {
   mgpu.mpmd_map meshes [#m] outs(%o : memref<64xi32>) scratch [memref<64xi32, #gpu.address_space<workgroup>>] {
   ^bb0(%og: memref<64xi32>, %s: memref<64xi32, #gpu.address_space<workgroup>>):
     // expected-error @below {{Reduction op min not supported by the TMA implementation for element type i32}}
-    // expected-note @below {{JAX's integer min/max reductions are smin/smax/umin/umax}}
+    // expected-note @below {{integer min/max reductions say how they compare: smin/smax (signed) or umin/umax (unsigned)}}
     mgpu.copy_smem_to_gmem %s, %og reduction min : memref<64xi32, #gpu.address_space<workgroup>>, memref<64xi32>
   }
   return
@@ -70,8 +70,33 @@ func.func @i8_add(%o: memref<64xi8>) {
 func.func @unknown_kind(%o: memref<64xi32>) {
   mgpu.mpmd_map meshes [#m] outs(%o : memref<64xi32>) scratch [memref<64xi32, #gpu.address_space<workgroup>>] {
   ^bb0(%og: memref<64xi32>, %s: memref<64xi32, #gpu.address_space<workgroup>>):
-    // expected-error @below {{expected string or keyword containing one of the following enum values for attribute 'reduction' [add, min, max, inc, dec, and, or, xor]}}
-    mgpu.copy_smem_to_gmem %s, %og reduction umax : memref<64xi32, #gpu.address_space<workgroup>>, memref<64xi32>
+    // expected-error @below {{expected string or keyword containing one of the following enum values for attribute 'reduction' [add, min, max, inc, dec, and, or, xor, smin, smax, umin, umax]}}
+    mgpu.copy_smem_to_gmem %s, %og reduction mul : memref<64xi32, #gpu.address_space<workgroup>>, memref<64xi32>
+  }
+  return
+}
+
+// -----
+
+// The integer min/max kinds take i32 and i64 only (JAX's table).
+#m = #mgpu.mesh<grid = [1], grid_names = ["i"]>
+func.func @f16_umin(%o: memref<64xf16>) {
+  mgpu.mpmd_map meshes [#m] outs(%o : memref<64xf16>) scratch [memref<64xf16, #gpu.address_space<workgroup>>] {
+  ^bb0(%og: memref<64xf16>, %s: memref<64xf16, #gpu.address_space<workgroup>>):
+    // expected-error @below {{Reduction op umin not supported by the TMA implementation for element type f16}}
+    mgpu.copy_smem_to_gmem %s, %og reduction umin : memref<64xf16, #gpu.address_space<workgroup>>, memref<64xf16>
+  }
+  return
+}
+
+// -----
+
+#m = #mgpu.mesh<grid = [1], grid_names = ["i"]>
+func.func @i16_smax(%o: memref<64xi16>) {
+  mgpu.mpmd_map meshes [#m] outs(%o : memref<64xi16>) scratch [memref<64xi16, #gpu.address_space<workgroup>>] {
+  ^bb0(%og: memref<64xi16>, %s: memref<64xi16, #gpu.address_space<workgroup>>):
+    // expected-error @below {{Reduction op smax not supported by the TMA implementation for element type i16}}
+    mgpu.copy_smem_to_gmem %s, %og reduction smax : memref<64xi16, #gpu.address_space<workgroup>>, memref<64xi16>
   }
   return
 }

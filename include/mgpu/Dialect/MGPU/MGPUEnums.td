@@ -93,15 +93,18 @@ def MGPU_AtomicKind : I32EnumAttr<"AtomicKind",
       I32EnumAttrCase<"min", 2>,
       I32EnumAttrCase<"bit_and", 3, "and">,
       I32EnumAttrCase<"bit_or", 4, "or">,
-      I32EnumAttrCase<"bit_xor", 5, "xor">
+      I32EnumAttrCase<"bit_xor", 5, "xor">,
+      I32EnumAttrCase<"umax", 6>,
+      I32EnumAttrCase<"umin", 7>
     ]> {
   let cppNamespace = "::mlir::mgpu";
 }
 
 // The TMA reduce-store kinds of copy_smem_to_gmem: JAX's `reduction_op`
-// names (jax/experimental/mosaic/gpu/launch_context.py:43-56) that take
-// signless types; JAX's smin/smax/umin/umax are left out (see
-// docs/SPEC-additions.md).
+// names (jax/experimental/mosaic/gpu/launch_context.py:43-56). mgpu
+// integers are signless, so the integer min/max kinds say how they compare:
+// smin/smax signed, umin/umax unsigned (JAX's names); min/max are the float
+// kinds.
 def MGPU_TmaReduction : I32EnumAttr<"TmaReduction",
     "how a copy out of shared memory combines each element with memory", [
       I32EnumAttrCase<"add", 0>,
@@ -111,7 +114,11 @@ def MGPU_TmaReduction : I32EnumAttr<"TmaReduction",
       I32EnumAttrCase<"dec", 4>,
       I32EnumAttrCase<"bit_and", 5, "and">,
       I32EnumAttrCase<"bit_or", 6, "or">,
-      I32EnumAttrCase<"bit_xor", 7, "xor">
+      I32EnumAttrCase<"bit_xor", 7, "xor">,
+      I32EnumAttrCase<"smin", 8>,
+      I32EnumAttrCase<"smax", 9>,
+      I32EnumAttrCase<"umin", 10>,
+      I32EnumAttrCase<"umax", 11>
     ]> {
   let cppNamespace = "::mlir::mgpu";
 }

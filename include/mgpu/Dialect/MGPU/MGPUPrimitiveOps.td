@@ -148,7 +148,10 @@ def MGPU_CopySmemToGmemOp : MGPU_Op<"copy_smem_to_gmem",
     `add`; `min` and `max` (f16 and bf16 only; a NaN operand is ignored);
     `inc`, giving `old >= src ? 0 : old + 1`, and `dec`, giving
     `old == 0 || old > src ? src : old - 1` (i32, compared unsigned); `and`,
-    `or`, `xor` (i32 and i64). `add` takes f16, bf16, f32, i32 and i64.
+    `or`, `xor` (i32 and i64); the integer minimum and maximum `smin`,
+    `smax` (compared signed) and `umin`, `umax` (unsigned), i32 and i64
+    (JAX's names: mgpu integers are signless, so the kind says how they
+    compare). `add` takes f16, bf16, f32, i32 and i64.
     Elements outside `dst` are not touched.
 
     With `predicate %p` (an i1, JAX's `predicate=`) the copy is made only
@@ -446,6 +449,39 @@ def MGPU_BarrierWaitOp : MGPU_Op<"barrier_wait",
   let hasVerifier = 1;
 }
 
+def MGPU_BarrierTestOp : MGPU_Op<"barrier_test",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "test, without blocking, whether a barrier's phase completed";
+  let description = [{
+    The non-blocking `mgpu.barrier_wait` (plgpu.barrier_test): `%done` is
+    true when barrier `%barrier[%i]` has completed the next phase this
+    Pallas thread has not waited for yet, and then the test consumes that
+    phase as a wait would (a later wait or test is for the phase after it,
+    and memory written before the phase completed is visible); when false
+    nothing changes, and the same phase is tested again next time. With
+    `parity %p` it tests the phase of parity `%p` (i1) and tracks nothing
+    (--mgpu-track-barrier-phases gives every test its parity and flips the
+    barrier's phase bit only where `%done` is true). The answer is the same
+    on every lane of the warpgroup, so that the Pallas thread takes one
+    branch: on the GPU the lanes' answers are or-ed by the warpgroup's named
+    barrier (`bar.red.or.pred`), as JAX does. Only CTA barriers
+    (`!mgpu.barrier`) are tested.
+
+    ```mlir
+    %done = mgpu.barrier_test %bar[%slot] : !mgpu.barrier<count = 2>
+    %done2 = mgpu.barrier_test %bar[%slot] parity %p : !mgpu.barrier<count = 2>
+    ```
+  }];
+  let arguments = (ins MGPU_BarrierType:$barrier, Index:$index,
+                       Optional<I1>:$parity);
+  let results = (outs I1:$done);
+  let assemblyFormat = [{
+    $barrier `[` $index `]` (`parity` $parity^)? attr-dict `:`
+    qualified(type($barrier))
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Tensor cores
 //===----------------------------------------------------------------------===//
@@ -596,7 +632,8 @@ def MGPU_AtomicStoreOp : MGPU_Op<"atomic_store"> {
     some order (float addition in that order may round differently).
 
     The ref is in global memory or shared memory. The element types follow
-    JAX's Mosaic GPU: i32 for every kind (`max` and `min` compare signed),
+    JAX's Mosaic GPU: i32 for every kind (`max` and `min` compare signed,
+    as for JAX's int32; `umax` and `umin` compare unsigned, JAX's uint32),
     f32 for `add` only, f16 and bf16 for `add`, `max` and `min` in global
     memory and for `add` only in shared memory.
 
