@@ -2,15 +2,18 @@
 //
 // --mgpu-primitives-to-nvvm: the kernel-level ops in gpu.launch bodies (see the
 // header). Every lane of a warpgroup runs these ops (WarpgroupDistribution
-// keeps them whole); the patterns decide who works: lane 0 issues TMA copies,
-// arrivals and bulk-group waits, every lane waits on a barrier and fences.
-// Each pattern opens with what it rewrites into what.
+// keeps them whole); the patterns decide who works: lane 0 issues arrivals
+// and bulk-group waits, every lane waits on a barrier and fences. This file
+// holds the barrier and bulk-group patterns and the pass; the TMA copies are
+// in TmaCopiesToNVVM.cpp, the other families in their own files. Each
+// pattern opens with what it rewrites into what.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mgpu/GPU/PrimitivesToNVVM.h"
 #include "ClusterToNVVM.h"
 #include "CpAsyncToNVVM.h"
+#include "NVVMLowering.h"
 #include "Tcgen05ToNVVM.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
@@ -55,13 +58,7 @@ void mlir::mgpu::populateBarrierToSharedMemoryConversion(
   });
 }
 
-namespace {
-
-/// mbarrier.try_wait suspends for up to this many nanoseconds per try.
-constexpr int64_t kWaitTicks = 1000000;
-/// Shared memory pointers (shared::cta) and TMA destinations
-/// (shared::cluster).
-constexpr unsigned kSharedSpace = 3, kClusterSharedSpace = 7;
+namespace mlir::mgpu::nvvm_lowering {
 
 Value i32(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, v, 32);
@@ -74,10 +71,8 @@ int64_t elementBytes(Type type) {
   return type.isIndex() ? 8 : std::max(1u, type.getIntOrFloatBitWidth() / 8);
 }
 
-/// A pointer in address space `space` to the element `element` (a linear
-/// index from the first element) of shared memref `memref`.
 Value sharedPointer(OpBuilder &b, Location loc, Value memref, Value element,
-                    unsigned space = kSharedSpace) {
+                    unsigned space) {
   auto type = cast<MemRefType>(memref.getType());
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(
@@ -99,7 +94,6 @@ Value laneIndex(OpBuilder &b, Location loc) {
                                 indexConstant(b, loc, kWarpgroupLanes));
 }
 
-/// Runs `body` on lane 0 of the warpgroup.
 void onLaneZero(OpBuilder &b, Location loc, function_ref<void()> body) {
   Value first =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, laneIndex(b, loc),
@@ -107,8 +101,6 @@ void onLaneZero(OpBuilder &b, Location loc, function_ref<void()> body) {
   buildIfThen(b, loc, first, body);
 }
 
-/// The warpgroup's named barrier (bar.sync 1 + warpgroup, 128), as the
-/// distributed body uses.
 void warpgroupBarrier(OpBuilder &b, Location loc) {
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value warpgroup = arith::DivUIOp::create(
@@ -119,111 +111,9 @@ void warpgroupBarrier(OpBuilder &b, Location loc) {
                           NVVM::BarrierReductionAttr(), Value());
 }
 
-/// Tensor maps made in host code before the launch, one per array and box.
-class TensorMaps {
-public:
-  /// An `!llvm.ptr` (in the launch body) to the tensor map of `base` with
-  /// boxes of `box`; `base` must be defined outside the launch. With
-  /// `unsignedElements`, the map's integer elements are unsigned
-  /// (CU_TENSOR_MAP_DATA_TYPE_UINT32/UINT64, where a signless integer gets
-  /// INT32/INT64): TMA reductions take their signedness from the map.
-  FailureOr<Value> get(OpBuilder &b, Location loc, gpu::LaunchOp launch,
-                       Value base, ArrayRef<int64_t> box,
-                       nvgpu::TensorMapSwizzleKind swizzle =
-                           nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE,
-                       bool unsignedElements = false) {
-    if (launch->isAncestor(base.getParentRegion()->getParentOp()))
-      return failure();
-    SmallVector<int64_t> boxKey(box);
-    boxKey.push_back(static_cast<int64_t>(swizzle));
-    boxKey.push_back(unsignedElements);
-    auto key = std::make_tuple(launch.getOperation(), base.getAsOpaquePointer(),
-                               boxKey);
-    for (auto &[k, v] : maps)
-      if (k == key)
-        return v;
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(launch);
-    auto type = cast<MemRefType>(base.getType());
-    Type element = type.getElementType();
-    Value unranked = memref::CastOp::create(
-        b, loc, UnrankedMemRefType::get(element, 0), base);
-    if (unsignedElements && element.isSignlessInteger()) {
-      // The same unranked descriptor, read as unsigned: the LLVM forms of
-      // both types are one struct, so the cast disappears with the others.
-      element =
-          IntegerType::get(b.getContext(), element.getIntOrFloatBitWidth(),
-                           IntegerType::Unsigned);
-      unranked = UnrealizedConversionCastOp::create(
-                     b, loc, UnrankedMemRefType::get(element, 0), unranked)
-                     .getResult(0);
-    }
-    SmallVector<Value> boxSizes;
-    for (int64_t size : box)
-      boxSizes.push_back(indexConstant(b, loc, size));
-    MLIRContext *ctx = b.getContext();
-    auto sharedBox = MemRefType::get(
-        box, element, MemRefLayoutAttrInterface(),
-        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
-    auto descriptorType = nvgpu::TensorMapDescriptorType::get(
-        ctx, sharedBox, swizzle, nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
-        nvgpu::TensorMapOOBKind::OOB_ZERO,
-        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
-    Value descriptor = nvgpu::TmaCreateDescriptorOp::create(
-        b, loc, descriptorType, unranked, boxSizes);
-    Value pointer = UnrealizedConversionCastOp::create(
-                        b, loc, LLVM::LLVMPointerType::get(ctx), descriptor)
-                        .getResult(0);
-    maps.push_back({key, pointer});
-    return pointer;
-  }
+} // namespace mlir::mgpu::nvvm_lowering
 
-private:
-  using Key = std::tuple<Operation *, const void *, SmallVector<int64_t>>;
-  SmallVector<std::pair<Key, Value>> maps;
-};
-
-/// Issues the TMA copies of `plan` for a window at `offsets` of the tensor
-/// map `map`: `issue(coordinates innermost first, shared element offset)`
-/// per box.
-void forEachBox(OpBuilder &b, Location loc, const TmaPlan &plan,
-                ArrayRef<int64_t> window, ArrayRef<Value> offsets,
-                function_ref<void(ValueRange, Value)> issue) {
-  int64_t rank = window.size();
-  auto loop = scf::ForOp::create(b, loc, indexConstant(b, loc, 0),
-                                 indexConstant(b, loc, plan.issues),
-                                 indexConstant(b, loc, 1));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value t = loop.getInductionVar();
-  int64_t split = plan.splitDim;
-  int64_t perRow = window[split] / plan.box[split];
-  SmallVector<Value> start(rank, indexConstant(b, loc, 0));
-  start[split] = arith::MulIOp::create(
-      b, loc, arith::RemUIOp::create(b, loc, t, indexConstant(b, loc, perRow)),
-      indexConstant(b, loc, plan.box[split]));
-  SmallVector<Value> outer = delinearize(
-      b, loc, arith::DivUIOp::create(b, loc, t, indexConstant(b, loc, perRow)),
-      window.take_front(split));
-  for (int64_t d = 0; d < split; ++d)
-    start[d] = outer[d];
-  // Element offset of the box in the row-major window, and its
-  // coordinates in the array (innermost first, as PTX wants them).
-  Value element = indexConstant(b, loc, 0);
-  int64_t stride = 1;
-  SmallVector<Value> coordinates;
-  for (int64_t d = rank - 1; d >= 0; --d) {
-    element = arith::AddIOp::create(
-        b, loc, element,
-        arith::MulIOp::create(b, loc, start[d], indexConstant(b, loc, stride)));
-    stride *= window[d];
-    coordinates.push_back(
-        toI32(b, loc, arith::AddIOp::create(b, loc, offsets[d], start[d])));
-  }
-  issue(coordinates, element);
-}
-
-} // namespace
+using namespace mlir::mgpu::nvvm_lowering;
 
 Value mlir::mgpu::barrierPointer(OpBuilder &b, Location loc, Value barriers,
                                  Value barrierIndex) {
@@ -231,94 +121,6 @@ Value mlir::mgpu::barrierPointer(OpBuilder &b, Location loc, Value barriers,
 }
 
 namespace {
-
-/// The warpgroup's own copy of a window (where TMA cannot move it): each
-/// lane moves elements lane, lane + 128, ...; elements outside the array
-/// read as zero and are not written.
-void copyByLanes(OpBuilder &b, Location loc, const GlobalWindow &window,
-                 Value shared, bool toShared,
-                 std::optional<TmaReduction> reduction = std::nullopt) {
-  auto sharedType = cast<MemRefType>(shared.getType());
-  ArrayRef<int64_t> shape = sharedType.getShape();
-  int64_t total = sharedType.getNumElements();
-  auto loop = scf::ForOp::create(b, loc, laneIndex(b, loc),
-                                 indexConstant(b, loc, total),
-                                 indexConstant(b, loc, kWarpgroupLanes));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  SmallVector<Value> local = delinearize(b, loc, loop.getInductionVar(), shape);
-  SmallVector<Value> global;
-  Value inside = arith::ConstantIntOp::create(b, loc, 1, 1);
-  for (auto [d, l] : llvm::enumerate(local)) {
-    Value g = arith::AddIOp::create(b, loc, window.offsets[d], l);
-    Value extent = memref::DimOp::create(b, loc, window.base, d);
-    // Unsigned: a negative index wraps around past the extent.
-    inside = arith::AndIOp::create(
-        b, loc, inside,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, g, extent));
-    global.push_back(g);
-  }
-  Type element = sharedType.getElementType();
-  if (toShared) {
-    auto value = scf::IfOp::create(
-        b, loc, inside,
-        [&](OpBuilder &nb, Location l) {
-          scf::YieldOp::create(
-              nb, l, Value(memref::LoadOp::create(nb, l, window.base, global)));
-        },
-        [&](OpBuilder &nb, Location l) {
-          scf::YieldOp::create(
-              nb, l,
-              Value(arith::ConstantOp::create(
-                  nb, l, cast<TypedAttr>(nb.getZeroAttr(element)))));
-        });
-    memref::StoreOp::create(b, loc, value.getResult(0), shared, local);
-    return;
-  }
-  auto ifInside = scf::IfOp::create(b, loc, inside, false);
-  b.setInsertionPointToStart(ifInside.thenBlock());
-  Value v = memref::LoadOp::create(b, loc, shared, local);
-  if (reduction)
-    emitTmaReductionAtomic(b, loc, *reduction, v, window.base, global);
-  else
-    memref::StoreOp::create(b, loc, v, window.base, global);
-}
-
-/// NVVM's name of a reduce-store kind.
-NVVM::TMAReduxKind getReduxKind(TmaReduction kind) {
-  switch (kind) {
-  case TmaReduction::add:
-    return NVVM::TMAReduxKind::ADD;
-  case TmaReduction::min:
-    return NVVM::TMAReduxKind::MIN;
-  case TmaReduction::max:
-    return NVVM::TMAReduxKind::MAX;
-  case TmaReduction::inc:
-    return NVVM::TMAReduxKind::INC;
-  case TmaReduction::dec:
-    return NVVM::TMAReduxKind::DEC;
-  case TmaReduction::bit_and:
-    return NVVM::TMAReduxKind::AND;
-  case TmaReduction::bit_or:
-    return NVVM::TMAReduxKind::OR;
-  case TmaReduction::bit_xor:
-    return NVVM::TMAReduxKind::XOR;
-  case TmaReduction::smin:
-  case TmaReduction::umin:
-    return NVVM::TMAReduxKind::MIN;
-  case TmaReduction::smax:
-  case TmaReduction::umax:
-    return NVVM::TMAReduxKind::MAX;
-  }
-  llvm_unreachable("unknown reduction");
-}
-
-/// A pattern that knows whether the chip has TMA and the async proxy.
-template <typename OpTy> struct ChipPattern : public OpConversionPattern<OpTy> {
-  ChipPattern(const TypeConverter &converter, MLIRContext *ctx, bool hopper)
-      : OpConversionPattern<OpTy>(converter, ctx), hopper(hopper) {}
-  bool hopper;
-};
 
 /// barrier_init -> mbarrier.init of every barrier with its arrival count,
 /// then fence.mbarrier_init (sm_90; before, the CTA barrier that follows is
@@ -486,356 +288,6 @@ struct CommitSmemToGmemGroupToNVVM
   }
 };
 
-/// mbarrier.arrive.expect_tx on `barrier` for all the bytes of `shared`: its
-/// phase completes when the TMA loads into `shared` have landed.
-void arriveExpectingAllOf(OpBuilder &b, Location loc, Value barrier,
-                          MemRefType shared) {
-  int64_t bytes =
-      shared.getNumElements() * elementBytes(shared.getElementType());
-  NVVM::MBarrierArriveExpectTxOp::create(
-      b, loc, Type(), barrier, i32(b, loc, bytes), NVVM::MemScopeKind::CTA,
-      /*relaxed=*/false, Value());
-}
-
-/// One TMA load of the box at `coordinates` (innermost first) of tensor map
-/// `map` to element `element` of `shared`, completing on `barrier`.
-void loadBox(OpBuilder &b, Location loc, Value map, ValueRange coordinates,
-             Value shared, Value element, Value barrier) {
-  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-      b, loc, sharedPointer(b, loc, shared, element, kClusterSharedSpace), map,
-      coordinates, barrier, ValueRange(), Value(), Value(),
-      NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(),
-      Value());
-}
-
-/// One multicast TMA load: the box lands at `element` of `shared` in every
-/// CTA of the cluster whose bit is set in `mask` (i16), each completing its
-/// bytes on the barrier at `barrier`'s offset in its own shared memory.
-void loadBoxMulticast(OpBuilder &b, Location loc, Value map,
-                      ValueRange coordinates, Value shared, Value element,
-                      Value barrier, Value mask) {
-  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-      b, loc, sharedPointer(b, loc, shared, element, kClusterSharedSpace), map,
-      coordinates, barrier, ValueRange(), mask, Value(),
-      NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(),
-      Value());
-}
-
-/// Where a copy runs and what it moves.
-struct CopySite {
-  gpu::LaunchOp launch;
-  /// The global side, and the shared side (converted) with its type.
-  GlobalWindow window;
-  Value shared;
-  MemRefType sharedType;
-};
-
-/// The copy patterns. Both directions find their site alike and share the
-/// tensor maps they make; `rewriteCopy` says how each moves the window.
-template <typename OpTy> struct CopyPattern : public ChipPattern<OpTy> {
-  using OpAdaptor = typename OpTy::Adaptor;
-  CopyPattern(const TypeConverter &converter, MLIRContext *ctx, bool hopper,
-              std::shared_ptr<TensorMaps> maps)
-      : ChipPattern<OpTy>(converter, ctx, hopper), maps(std::move(maps)) {}
-
-  LogicalResult
-  matchAndRewrite(OpTy op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const final {
-    // Tensor maps are made in the host code before the launch.
-    auto launch = op->template getParentOfType<gpu::LaunchOp>();
-    if (!launch)
-      return rewriter.notifyMatchFailure(op, "not in a gpu.launch");
-    constexpr bool in = std::is_same_v<OpTy, CopyGmemToSmemOp>;
-    Value global = in ? adaptor.getSrc() : adaptor.getDst();
-    Value shared = in ? adaptor.getDst() : adaptor.getSrc();
-    CopySite site{launch,
-                  resolveGlobalWindow(rewriter, op.getLoc(), global,
-                                      op.getMixedOffsets()),
-                  shared,
-                  cast<MemRefType>((in ? op.getDst() : op.getSrc()).getType())};
-    if (failed(rewriteCopy(rewriter, op.getLoc(), op, adaptor, site)))
-      return failure();
-    rewriter.eraseOp(op);
-    return success();
-  }
-
-  virtual LogicalResult rewriteCopy(ConversionPatternRewriter &rewriter,
-                                    Location loc, OpTy op, OpAdaptor adaptor,
-                                    const CopySite &site) const = 0;
-
-  /// How TMA moves the window of `site` (the boxes, and the tensor map they
-  /// are copied through); nothing where it cannot: a chip without TMA, a
-  /// window that no plan splits, an array made inside the launch.
-  std::optional<std::pair<TmaPlan, Value>>
-  planTmaCopy(OpBuilder &b, Location loc, const CopySite &site,
-              bool unsignedElements = false) const {
-    if (!this->hopper)
-      return std::nullopt;
-    std::optional<TmaPlan> plan =
-        planTma(cast<MemRefType>(site.window.base.getType()),
-                site.sharedType.getShape());
-    if (!plan)
-      return std::nullopt;
-    FailureOr<Value> map =
-        maps->get(b, loc, site.launch, site.window.base, plan->box,
-                  nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE, unsignedElements);
-    if (failed(map))
-      return std::nullopt;
-    return std::make_pair(*plan, *map);
-  }
-
-  std::shared_ptr<TensorMaps> maps;
-};
-
-/// copy_gmem_to_smem -> mbarrier.arrive.expect_tx and one
-/// cp.async.bulk.tensor per box on lane 0; or the lanes' copy, a warpgroup
-/// barrier and mbarrier.arrive on lane 0.
-struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
-  using CopyPattern::CopyPattern;
-  LogicalResult rewriteCopy(ConversionPatternRewriter &rewriter, Location loc,
-                            CopyGmemToSmemOp op, OpAdaptor adaptor,
-                            const CopySite &site) const final {
-    // Without a barrier: a pre-Hopper cp.async copy group.
-    if (!op.getBarrier()) {
-      copyWithCpAsync(rewriter, loc, site.window, site.shared);
-      return success();
-    }
-    Value barrier = barrierPointer(rewriter, loc, adaptor.getBarrier(),
-                                   adaptor.getBarrierIndex());
-    if (ArrayAttr transforms = op.getTransformsAttr())
-      return copyTiled(op, site, barrier, transforms, rewriter);
-    if (op.getCollectiveAxes()) {
-      FailureOr<bool> multicast = copyMulticast(op, site, barrier, rewriter);
-      if (failed(multicast))
-        return failure();
-      if (*multicast)
-        return success();
-      // Without TMA each CTA loads the whole window itself: the same bytes
-      // land in each buffer of the group.
-    }
-    if (auto tma = planTmaCopy(rewriter, loc, site)) {
-      auto [plan, map] = *tma;
-      onLaneZero(rewriter, loc, [&] {
-        arriveExpectingAllOf(rewriter, loc, barrier, site.sharedType);
-        forEachBox(rewriter, loc, plan, site.sharedType.getShape(),
-                   site.window.offsets,
-                   [&](ValueRange coordinates, Value element) {
-                     loadBox(rewriter, loc, map, coordinates, site.shared,
-                             element, barrier);
-                   });
-      });
-      return success();
-    }
-    copyByLanes(rewriter, loc, site.window, site.shared, /*toShared=*/true);
-    warpgroupBarrier(rewriter, loc);
-    onLaneZero(rewriter, loc, [&] {
-      NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), barrier, Value());
-    });
-    return success();
-  }
-
-  /// A multicast copy: lane 0 expects the whole window on its barrier and
-  /// loads its share (its place in the group along the leading dimension)
-  /// into the buffer of every CTA of the group, whose cluster ranks make the
-  /// multicast mask. False where TMA cannot move the share.
-  FailureOr<bool> copyMulticast(CopyGmemToSmemOp op, const CopySite &site,
-                                Value barrier,
-                                ConversionPatternRewriter &rewriter) const {
-    Location loc = op.getLoc();
-    std::optional<ArrayRef<int64_t>> dims = op.getClusterDims();
-    if (!dims)
-      return op.emitOpError() << "multicasts but has no cluster_dims (run "
-                                 "--mgpu-form-launches)";
-    gpu::LaunchOp launch = site.launch;
-    Value sizeOperands[3] = {launch.getClusterSizeX(), launch.getClusterSizeY(),
-                             launch.getClusterSizeZ()};
-    int64_t sizes[3] = {1, 1, 1};
-    for (int d = 0; d < 3; ++d) {
-      std::optional<int64_t> size = sizeOperands[d]
-                                        ? getConstantIntValue(sizeOperands[d])
-                                        : std::optional<int64_t>(1);
-      if (!size)
-        return op.emitOpError() << "multicasts in a launch whose cluster "
-                                   "size is not a constant";
-      sizes[d] = *size;
-    }
-    int64_t group = 1;
-    for (int64_t d : *dims)
-      group *= sizes[d];
-    SmallVector<int64_t> share(site.sharedType.getShape());
-    share[0] /= group;
-    std::optional<TmaPlan> plan;
-    if (hopper)
-      plan = planTma(cast<MemRefType>(site.window.base.getType()), share);
-    if (!plan)
-      return false;
-    FailureOr<Value> map =
-        maps->get(rewriter, loc, launch, site.window.base, plan->box);
-    if (failed(map))
-      return false;
-    onLaneZero(rewriter, loc, [&] {
-      arriveExpectingAllOf(rewriter, loc, barrier, site.sharedType);
-      auto [place, mask] = getMulticastGroup(rewriter, loc, *dims, sizes);
-      // The share: rows [place * rows, (place + 1) * rows) of the window.
-      int64_t rowElements = 1;
-      for (int64_t size : ArrayRef<int64_t>(share).drop_front())
-        rowElements *= size;
-      Value first = arith::MulIOp::create(
-          rewriter, loc, place, indexConstant(rewriter, loc, share[0]));
-      SmallVector<Value> offsets(site.window.offsets);
-      offsets[0] = arith::AddIOp::create(rewriter, loc, offsets[0], first);
-      Value start = arith::MulIOp::create(
-          rewriter, loc, first, indexConstant(rewriter, loc, rowElements));
-      forEachBox(rewriter, loc, *plan, share, offsets,
-                 [&](ValueRange coordinates, Value element) {
-                   loadBoxMulticast(
-                       rewriter, loc, *map, coordinates, site.shared,
-                       arith::AddIOp::create(rewriter, loc, start, element),
-                       barrier, mask);
-                 });
-    });
-    return true;
-  }
-
-  /// A copy into a tiled, swizzled buffer: one TMA box per tile with the
-  /// 128-byte swizzle, each tile at its place in the buffer. A buffer one
-  /// tile wide holds its tiles one after another, as one taller box would
-  /// write them (the swizzle follows the address), so its tiles go in
-  /// boxes of up to 256 rows (TMA's limit): one box for a 128 x 64 block of
-  /// JAX's (8, 64) tiles instead of 16.
-  LogicalResult copyTiled(CopyGmemToSmemOp op, const CopySite &site,
-                          Value barrier, ArrayAttr transforms,
-                          ConversionPatternRewriter &rewriter) const {
-    Location loc = op.getLoc();
-    MemRefType shared = site.sharedType;
-    FailureOr<SwizzledTiling> tiling =
-        getSwizzledTiling(op, "the destination", transforms, shared);
-    if (failed(tiling))
-      return failure();
-    int64_t tileRows = shared.getDimSize(0) / tiling->rows;
-    int64_t tileCols = shared.getDimSize(1) / tiling->cols;
-    constexpr int64_t kMaxBoxRows = 256;
-    int64_t boxRows = tiling->rows;
-    if (tileCols == 1)
-      while (boxRows * 2 <= kMaxBoxRows &&
-             shared.getDimSize(0) % (boxRows * 2) == 0)
-        boxRows *= 2;
-    FailureOr<Value> map = failure();
-    if (hopper)
-      map = maps->get(rewriter, loc, site.launch, site.window.base,
-                      {boxRows, tiling->cols},
-                      nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
-    if (failed(map))
-      return op.emitOpError()
-             << "stores its window tiled and swizzled, which needs TMA: an "
-                "sm_90 target and a global array defined outside the kernel";
-    int64_t tilesPerBox = boxRows / tiling->rows;
-    onLaneZero(rewriter, loc, [&] {
-      arriveExpectingAllOf(rewriter, loc, barrier, shared);
-      for (int64_t i = 0; i < tileRows; i += tilesPerBox)
-        for (int64_t j = 0; j < tileCols; ++j) {
-          // Coordinates innermost first, as PTX wants them.
-          SmallVector<Value> coordinates;
-          int64_t starts[] = {j * tiling->cols, i * tiling->rows};
-          for (auto [offset, start] :
-               llvm::zip(llvm::reverse(site.window.offsets), starts))
-            coordinates.push_back(toI32(
-                rewriter, loc,
-                arith::AddIOp::create(rewriter, loc, offset,
-                                      indexConstant(rewriter, loc, start))));
-          int64_t element = (i * tileCols + j) * tiling->rows * tiling->cols;
-          loadBox(rewriter, loc, *map, coordinates, site.shared,
-                  indexConstant(rewriter, loc, element), barrier);
-        }
-    });
-    return success();
-  }
-};
-
-/// copy_smem_to_gmem -> one TMA store per box and a commit on lane 0; or
-/// the lanes' copy. With a reduction, cp.reduce.async.bulk.tensor per box
-/// through a map whose element type is the reduction's PTX type, or the
-/// lanes' atomics.
-struct CopySmemToGmemToNVVM : public CopyPattern<CopySmemToGmemOp> {
-  using CopyPattern::CopyPattern;
-  LogicalResult rewriteCopy(ConversionPatternRewriter &rewriter, Location loc,
-                            CopySmemToGmemOp op, OpAdaptor adaptor,
-                            const CopySite &site) const final {
-    std::optional<TmaReduction> reduction = op.getReduction();
-    // The map's element type gives the reduction its PTX type. As in JAX,
-    // integers are unsigned (.u32/.u64: inc and dec take only .u32, a 64-bit
-    // add only .u64) except for the signed smin/smax (.s32/.s64).
-    bool unsignedElements = reduction && *reduction != TmaReduction::smin &&
-                            *reduction != TmaReduction::smax;
-    auto tma = planTmaCopy(rewriter, loc, site, unsignedElements);
-    if (!tma) {
-      copyByLanes(rewriter, loc, site.window, site.shared, /*toShared=*/false,
-                  reduction);
-      return success();
-    }
-    auto [plan, map] = *tma;
-    onLaneZero(rewriter, loc, [&] {
-      forEachBox(
-          rewriter, loc, plan, site.sharedType.getShape(), site.window.offsets,
-          [&](ValueRange coordinates, Value element) {
-            Value source = sharedPointer(rewriter, loc, site.shared, element);
-            if (reduction)
-              NVVM::CpAsyncBulkTensorReduceOp::create(
-                  rewriter, loc, map, source, getReduxKind(*reduction),
-                  NVVM::TMAStoreMode::TILE, coordinates, Value());
-            else
-              NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-                  rewriter, loc, map, source, coordinates, Value(),
-                  NVVM::TMAStoreModeAttr(), Value());
-          });
-      if (op.getCommitGroup())
-        NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
-    });
-    return success();
-  }
-};
-
-/// async_prefetch -> one cp.async.bulk.prefetch.tensor per TMA box on lane
-/// 0, through the tensor map a copy of the same window uses (the copy
-/// patterns share `maps`); nothing where TMA cannot move the window (no
-/// TMA, a window no plan splits, an array made inside the launch): a
-/// prefetch is only a hint.
-struct AsyncPrefetchToNVVM : public ChipPattern<AsyncPrefetchOp> {
-  AsyncPrefetchToNVVM(const TypeConverter &converter, MLIRContext *ctx,
-                      bool hopper, std::shared_ptr<TensorMaps> maps)
-      : ChipPattern(converter, ctx, hopper), maps(std::move(maps)) {}
-
-  LogicalResult
-  matchAndRewrite(AsyncPrefetchOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto launch = op->getParentOfType<gpu::LaunchOp>();
-    auto type = cast<MemRefType>(op.getRef().getType());
-    if (hopper && launch) {
-      GlobalWindow window =
-          resolveGlobalWindow(rewriter, loc, adaptor.getRef(), {});
-      std::optional<TmaPlan> plan =
-          planTma(cast<MemRefType>(window.base.getType()), type.getShape());
-      FailureOr<Value> map = failure();
-      if (plan)
-        map = maps->get(rewriter, loc, launch, window.base, plan->box);
-      if (succeeded(map))
-        onLaneZero(rewriter, loc, [&] {
-          forEachBox(rewriter, loc, *plan, type.getShape(), window.offsets,
-                     [&](ValueRange coordinates, Value) {
-                       NVVM::CpAsyncBulkTensorPrefetchOp::create(
-                           rewriter, loc, *map, coordinates, ValueRange(),
-                           NVVM::TMALoadMode::TILE, Value());
-                     });
-        });
-    }
-    rewriter.eraseOp(op);
-    return success();
-  }
-
-  std::shared_ptr<TensorMaps> maps;
-};
-
 /// wgmma_wait -> nothing while wgmma runs on ordinary instructions (its
 /// results are ready when the op returns).
 struct WgmmaWaitToNVVM : public OpConversionPattern<WgmmaWaitOp> {
@@ -874,8 +326,6 @@ struct SetMaxRegistersToNVVM : public ChipPattern<SetMaxRegistersOp> {
 
 void mlir::mgpu::populatePrimitivesToNVVMPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns, bool hopper) {
-  // The copy patterns share the tensor maps they make.
-  auto maps = std::make_shared<TensorMaps>();
   MLIRContext *ctx = patterns.getContext();
   patterns.add<BarrierArriveToNVVM, WgmmaWaitToNVVM>(converter, ctx);
   populateSyncToNVVMPatterns(converter, patterns, hopper);
@@ -886,12 +336,7 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
                SetMaxRegistersToNVVM>(converter, ctx, hopper);
   populateClusterToNVVMPatterns(converter, patterns, hopper);
   populateCpAsyncToNVVMPatterns(converter, patterns);
-  patterns.add(
-      std::make_unique<CopyGmemToSmemToNVVM>(converter, ctx, hopper, maps));
-  patterns.add(
-      std::make_unique<CopySmemToGmemToNVVM>(converter, ctx, hopper, maps));
-  patterns.add(
-      std::make_unique<AsyncPrefetchToNVVM>(converter, ctx, hopper, maps));
+  populateTmaCopiesToNVVMPatterns(converter, patterns, hopper);
 }
 
 void mlir::mgpu::configurePrimitivesToNVVMLegality(ConversionTarget &target) {
