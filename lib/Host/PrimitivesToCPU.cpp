@@ -10,6 +10,7 @@
 #include "mgpu/Dialect/MGPU/WgmmaSemantics.h"
 #include "mgpu/Host/HostRuntimeCalls.h"
 #include "mgpu/KernelForm/AtomicKinds.h"
+#include "mgpu/KernelForm/CopyWindows.h"
 #include "mgpu/KernelForm/DebugPrint.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
 #include "mgpu/KernelForm/TmaReductions.h"
@@ -49,11 +50,14 @@ void copyWindow(OpBuilder &b, Location loc, Value global,
       memref::CopyOp::create(b, loc, shared, global);
     return;
   }
+  // A window of a view clips at the bounds of the array the view is of, as
+  // TMA does through the array's tensor map (and JAX's sliced refs).
+  GlobalWindow window = resolveGlobalWindow(b, loc, global, offsets);
+  global = window.base;
   Value zero = indexConstant(b, loc, 0);
   Value partial = arith::ConstantIntOp::create(b, loc, 0, 1);
   SmallVector<OpFoldResult> globalOffsets, sharedOffsets, sizes, strides;
-  for (auto [d, offsetOfr] : llvm::enumerate(offsets)) {
-    Value offset = getValueOrCreateConstantIndexOp(b, loc, offsetOfr);
+  for (auto [d, offset] : llvm::enumerate(window.offsets)) {
     Value size = indexConstant(b, loc, sharedType.getDimSize(d));
     Value extent = memref::DimOp::create(b, loc, global, d);
     Value lo = arith::MinSIOp::create(
@@ -137,6 +141,14 @@ void reduceWindow(OpBuilder &b, Location loc, TmaReduction kind, Value global,
                   ArrayRef<OpFoldResult> offsets, Value shared) {
   auto sharedType = cast<MemRefType>(shared.getType());
   int64_t rank = sharedType.getRank();
+  // Clipped at the bounds of the array a view is of, as copyWindow.
+  SmallVector<OpFoldResult> resolved;
+  if (!offsets.empty()) {
+    GlobalWindow window = resolveGlobalWindow(b, loc, global, offsets);
+    global = window.base;
+    resolved = getAsOpFoldResult(window.offsets);
+    offsets = resolved;
+  }
   Value zero = indexConstant(b, loc, 0);
   SmallVector<Value> lower(rank, zero), upper,
       steps(rank, indexConstant(b, loc, 1));
