@@ -321,11 +321,14 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
     SmallVector<Operation *> cloned;
     for (Operation &op : kernel.without_terminator())
       cloned.push_back(b.clone(op, mapping));
-    auto callBarrier = [&](OpBuilder &nb, Location l, Value slot, Value count) {
+    auto callBarrier = [&](OpBuilder &nb, Location l, Value slot, Value count,
+                           Value checked = Value()) {
+      if (!checked)
+        checked = arith::ConstantIntOp::create(nb, l, -1, 64);
       func::CallOp::create(
           nb, l, barrier,
-          ValueRange{sync, arith::AddIOp::create(nb, l, slotBase, slot),
-                     count});
+          ValueRange{sync, arith::AddIOp::create(nb, l, slotBase, slot), count,
+                     checked});
     };
     // A CTA barrier the checker sees (shuffles' warp barriers are not: the
     // checker does not compare a warp with itself).
@@ -335,12 +338,27 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
       auto i64 = [&](Value v) -> Value {
         return arith::IndexCastOp::create(nb, l, nb.getI64Type(), v);
       };
-      if (checks)
-        callHostRuntime(nb, op, "mgpuEmuCheckSyncArrive",
-                        {i64(slot), i64(count)});
-      callBarrier(nb, l, slot, count);
-      if (checks)
-        callHostRuntime(nb, op, "mgpuEmuCheckSyncLeave", {i64(slot)});
+      if (!checks) {
+        callBarrier(nb, l, slot, count);
+        return;
+      }
+      // A barrier of every thread of the CTA is checked once, by the last
+      // thread to arrive; others by every thread as it arrives and leaves.
+      Value everyThread =
+          arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, count, perCta);
+      scf::IfOp::create(
+          nb, l, everyThread,
+          [&](OpBuilder &tb, Location tl) {
+            callBarrier(tb, tl, slot, count, i64(slot));
+            scf::YieldOp::create(tb, tl);
+          },
+          [&](OpBuilder &eb, Location el) {
+            callHostRuntime(eb, op, "mgpuEmuCheckSyncArrive",
+                            {i64(slot), i64(count)});
+            callBarrier(eb, el, slot, count);
+            callHostRuntime(eb, op, "mgpuEmuCheckSyncLeave", {i64(slot)});
+            scf::YieldOp::create(eb, el);
+          });
     };
     // The ops that access shared memory, known by their types before the
     // rewrites below give them host types.

@@ -13,6 +13,7 @@
 #include "mgpu/KernelForm/IndexArithmetic.h"
 #include "mgpu/Target/TargetInfo.h"
 
+#include "mgpu/KernelForm/IfThen.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -22,22 +23,24 @@
 using namespace mlir;
 using namespace mlir::mgpu;
 
-/// `@__mgpu_emu_barrier(%sync, %slot, %count)`: counter at 2*slot, generation
-/// at 2*slot+1 (of this CTA's words); the last thread to arrive resets the
-/// counter and bumps the generation, the others let the other lanes run
-/// until the generation moves.
+/// `@__mgpu_emu_barrier(%sync, %slot, %count, %checked)`: counter at 2*slot,
+/// generation at 2*slot+1 (of this CTA's words); the last thread to arrive
+/// resets the counter and bumps the generation, the others let the other
+/// lanes run until the generation moves. With `%checked` >= 0 (a barrier of
+/// every thread of the CTA, with the checks on), the last thread also tells
+/// the checker, once for all (mgpuEmuCheckSyncComplete).
 /// The helper is ours alone: a user function of the same name keeps its
 /// name and the helper is renamed (SymbolTable::insert), so that neither
 /// calls the other.
-/// The host runtime's mgpuEmuNoteProgress, declared once.
-static func::FuncOp getOrCreateNoteProgress(ModuleOp module) {
-  StringRef name = "mgpuEmuNoteProgress";
+/// The host runtime's function `name` taking `inputs`, declared once.
+static func::FuncOp getOrCreateRuntime(ModuleOp module, StringRef name,
+                                       TypeRange inputs) {
   if (auto existing = module.lookupSymbol<func::FuncOp>(name))
     return existing;
   OpBuilder b(module.getContext());
   b.setInsertionPointToEnd(module.getBody());
-  auto func =
-      func::FuncOp::create(b, module.getLoc(), name, b.getFunctionType({}, {}));
+  auto func = func::FuncOp::create(b, module.getLoc(), name,
+                                   b.getFunctionType(inputs, {}));
   func.setPrivate();
   return func;
 }
@@ -48,7 +51,8 @@ func::FuncOp mlir::mgpu::createEmuBarrier(ModuleOp module, func::FuncOp yield) {
   auto syncType = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
   auto func = func::FuncOp::create(
       b, loc, "__mgpu_emu_barrier",
-      b.getFunctionType({syncType, b.getIndexType(), b.getIndexType()}, {}));
+      b.getFunctionType(
+          {syncType, b.getIndexType(), b.getIndexType(), b.getI64Type()}, {}));
   func.setPrivate();
   SymbolTable(module).insert(func, module.getBody()->end());
   Block *entry = func.addEntryBlock();
@@ -82,7 +86,20 @@ func::FuncOp mlir::mgpu::createEmuBarrier(ModuleOp module, func::FuncOp yield) {
                             sync, generationAt);
     // A barrier that opens is progress for the checks' deadlock detection
     // (lanes spinning elsewhere are not stuck while this CTA moves on).
-    func::CallOp::create(b, loc, getOrCreateNoteProgress(module), ValueRange());
+    func::CallOp::create(b, loc,
+                         getOrCreateRuntime(module, "mgpuEmuNoteProgress", {}),
+                         ValueRange());
+    Value checked = entry->getArgument(3);
+    buildIfThen(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, checked, zero),
+        [&] {
+          func::CallOp::create(b, loc,
+                               getOrCreateRuntime(module,
+                                                  "mgpuEmuCheckSyncComplete",
+                                                  {b.getI64Type()}),
+                               ValueRange{checked});
+        });
     b.setInsertionPointToStart(ifLast.elseBlock());
     auto loop = scf::WhileOp::create(b, loc, TypeRange(), ValueRange());
     b.createBlock(&loop.getBefore());

@@ -21,9 +21,11 @@
 // happens before the other and one writes.
 //
 // Barriers of every thread of the CTA (the common case) cost O(1) per
-// thread, not O(threads): an arrival records only its own entry (the join
-// of all arrivals' clocks is each thread's own entry), and a thread leaving
-// takes the phase's clocks as its base instead of copying them. A CTA slot
+// thread, not O(threads): the join of all arrivals' clocks is each thread's
+// own entry, and a thread leaving takes the phase's clocks as its base
+// instead of copying them; the emulator's barrier helper has its last
+// arrival do this once for all (mgpuEmuCheckSyncComplete), so the other
+// threads make no call at all. A CTA slot
 // starts a new CTA by raising an epoch rather than clearing threads^2
 // entries. (A 2^20-program grid spent 3/4 of its time in those joins.)
 //
@@ -206,6 +208,22 @@ std::vector<uint32_t> &phaseClocks(SyncClocks &ring, int64_t phase) {
     ring.phaseOf[at] = phase;
   }
   return clocks;
+}
+
+/// A phase's clocks are reused four phases later: threads still based on
+/// them (only possible where the barrier's count changed) keep them.
+void releaseReusedPhase(Cta &cta, CtaBarrier &barrier) {
+  int at = int(barrier.generation % SyncClocks::kRing);
+  if (barrier.clocks.phaseOf[at] == barrier.generation ||
+      barrier.clocks.phaseOf[at] < 0)
+    return;
+  const uint32_t *old = barrier.clocks.clocks[at].data();
+  for (int64_t t = 0; t < current->perCta; ++t)
+    if (cta.base[t] == old) {
+      join(cta.clocks.data() + t * current->perCta, old, current->perCta);
+      cta.base[t] = nullptr;
+      cta.baseBarrier[t] = -1;
+    }
 }
 
 /// Whether access (thread `other`, clock `clock`) happens before `lane`'s
@@ -625,19 +643,7 @@ MGPU_HOST_EXPORT void mgpuEmuCheckSyncArrive(int64_t id, int64_t count) {
   noteProgress();
   Cta &cta = *lane.cta;
   CtaBarrier &barrier = cta.barrier(id);
-  // A phase's clocks are reused four phases later: threads still based on
-  // them (only possible where the barrier's count changed) keep them.
-  int at = int(barrier.generation % SyncClocks::kRing);
-  if (barrier.clocks.phaseOf[at] != barrier.generation &&
-      barrier.clocks.phaseOf[at] >= 0) {
-    const uint32_t *old = barrier.clocks.clocks[at].data();
-    for (int64_t t = 0; t < current->perCta; ++t)
-      if (cta.base[t] == old) {
-        join(cta.clocks.data() + t * current->perCta, old, current->perCta);
-        cta.base[t] = nullptr;
-        cta.baseBarrier[t] = -1;
-      }
-  }
+  releaseReusedPhase(cta, barrier);
   uint32_t *phase = phaseClocks(barrier.clocks, barrier.generation).data();
   // Where every thread arrives, the join of their clocks is each thread's
   // own entry (only thread t advances entry t; the others' copies of it
@@ -676,6 +682,34 @@ MGPU_HOST_EXPORT void mgpuEmuCheckSyncLeave(int64_t id) {
   lane.clock[lane.tid] = std::max(lane.clock[lane.tid], phase[lane.tid]);
   cta.base[lane.tid] = phase;
   cta.baseBarrier[lane.tid] = id;
+}
+
+/// The last thread to arrive on CTA barrier `id`, one of every thread of
+/// the CTA (the others wait in it): does for all of them what
+/// mgpuEmuCheckSyncArrive and mgpuEmuCheckSyncLeave do for each, the phase
+/// of the barrier made of every thread's own entry at its arrival, each
+/// thread ticked and based on it. One call per barrier instead of two per
+/// thread.
+MGPU_HOST_EXPORT void mgpuEmuCheckSyncComplete(int64_t id) {
+  Lane lane = getLane();
+  if (!lane.cta)
+    return;
+  noteProgress();
+  Cta &cta = *lane.cta;
+  int64_t n = current->perCta;
+  CtaBarrier &barrier = cta.barrier(id);
+  releaseReusedPhase(cta, barrier);
+  uint32_t *phase = phaseClocks(barrier.clocks, barrier.generation).data();
+  barrier.everyThread = true;
+  for (int64_t t = 0; t < n; ++t) {
+    uint32_t &own = cta.clocks[t * n + t];
+    phase[t] = std::max(phase[t], own);
+    cta.latest = std::max(cta.latest, ++own);
+    cta.base[t] = phase;
+    cta.baseBarrier[t] = id;
+  }
+  barrier.arrived = 0;
+  ++barrier.generation;
 }
 
 /// A wgmma of the calling lane's warpgroup reads `bytes` at `p` (called by

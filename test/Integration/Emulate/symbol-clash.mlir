@@ -14,7 +14,7 @@
 // IR: func.func @__mgpu_emu_barrier() -> i32
 // IR: func.func @__mgpu_emu_lanes() -> i32
 // IR: call @mgpuEmuRunGrid(%{{.*}}, %{{.*}}
-// IR: func.func private @__mgpu_emu_barrier_{{[0-9]+}}(%{{.*}}: memref<?xi64>, %{{.*}}: index, %{{.*}}: index)
+// IR: func.func private @__mgpu_emu_barrier_{{[0-9]+}}(%{{.*}}: memref<?xi64>, %{{.*}}: index, %{{.*}}: index, %{{.*}}: i64)
 // IR: func.func private @__mgpu_emu_lanes_{{[0-9]+}}(%{{.*}}: !llvm.ptr,
 // IR: call @__mgpu_emu_barrier_{{[0-9]+}}(
 
