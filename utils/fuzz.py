@@ -359,8 +359,12 @@ def check_mutant(job):
                 rng.random() < args.run_fraction:
             # Same garbage in uninitialized host memory on both backends, so
             # that a mutant reading it does not look like a disagreement.
+            # One emulator worker runs the CTAs in grid order, as interpret
+            # mode runs the programs: a mutant whose programs write the same
+            # output block (undefined in Pallas) then gets the last one's
+            # values on both, not whichever host thread came last.
             env = dict(os.environ, MGPU_WAIT_TIMEOUT="2",
-                       MALLOC_PERTURB_="165")
+                       MALLOC_PERTURB_="165", MGPU_EMULATE_THREADS="1")
             outputs = {}
             for backend in ("cpu", "emulate") if mgpu else ("emulate",):
                 command = [mgpu_run, path, "-e", "main",
