@@ -358,7 +358,7 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
         b, op,
         wait.getDecrement() ? "mgpuHostSemaphoreWait"
                             : "mgpuHostSemaphoreWaitNoDecrement",
-        {getElementPointer(b, loc, wait.getSem(), wait.getIndices()),
+        {getCheckedElementPointer(b, loc, wait.getSem(), wait.getIndices()),
          wait.getValue(), getLocationString(b, op)});
     return success();
   }

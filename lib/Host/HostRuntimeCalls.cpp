@@ -8,6 +8,7 @@
 #include "mgpu/Host/HostRuntimeCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -64,6 +65,24 @@ Value mlir::mgpu::getElementPointer(OpBuilder &b, Location loc, Value memref,
       b, loc, b.getI64Type(), arith::AddIOp::create(b, loc, base, bytes));
   return LLVM::IntToPtrOp::create(
       b, loc, LLVM::LLVMPointerType::get(b.getContext()), address);
+}
+
+Value mlir::mgpu::getCheckedElementPointer(OpBuilder &b, Location loc,
+                                           Value memref, ValueRange indices) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
+  for (auto [d, index] : llvm::enumerate(indices)) {
+    Value size = memref::DimOp::create(b, loc, memref, d);
+    Value low =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index, zero);
+    Value high =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, size);
+    ok = arith::AndIOp::create(b, loc, ok,
+                               arith::AndIOp::create(b, loc, low, high));
+  }
+  if (!indices.empty())
+    cf::AssertOp::create(b, loc, ok, "^ out-of-bounds access");
+  return getElementPointer(b, loc, memref, indices);
 }
 
 Value mlir::mgpu::getLocationString(OpBuilder &b, Operation *op) {

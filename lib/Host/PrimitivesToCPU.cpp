@@ -336,7 +336,7 @@ struct SemaphoreWaitToCPU : public OpConversionPattern<SemaphoreWaitOp> {
     callHostRuntime(rewriter, op,
                     op.getDecrement() ? "mgpuHostSemaphoreWait"
                                       : "mgpuHostSemaphoreWaitNoDecrement",
-                    {getElementPointer(rewriter, loc, adaptor.getSem(),
+                    {getCheckedElementPointer(rewriter, loc, adaptor.getSem(),
                                        adaptor.getIndices()),
                      adaptor.getValue(), getLocationString(rewriter, op)});
     rewriter.eraseOp(op);

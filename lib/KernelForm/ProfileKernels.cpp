@@ -23,6 +23,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::mgpu {
 #define GEN_PASS_DEF_MGPUPROFILEKERNELS
@@ -181,6 +182,9 @@ FailureOr<RegionTraces> getTraces(MpmdMapOp map, unsigned i, int64_t first) {
   return traces;
 }
 
+/// The largest trace buffer a kernel gets, in 8-byte words (32 GiB).
+constexpr int64_t kMaxTraceWords = int64_t{1} << 32;
+
 /// The profiled kernel's setup and write-out around `kernel`, and its
 /// bodies' events.
 LogicalResult profile(Operation *kernel, CompilerParamsAttr params,
@@ -219,10 +223,22 @@ LogicalResult profile(Operation *kernel, CompilerParamsAttr params,
       warpgroups = i == 0 || warpgroups == threads ? threads : 0;
     }
   }
-  int64_t traces = regions.back().first + regions.back().count;
-  // JAX's profile_space counts scopes: two events each.
-  int64_t capacity = 2 * params.getProfileSpace();
-  int64_t stride = getTraceWords(capacity);
+  // JAX's profile_space counts scopes: two events each. The buffer's size
+  // is checked: a huge profile_space or grid must not wrap it around.
+  int64_t traces = 0, capacity = 0, stride = 0, total = 0;
+  bool overflow =
+      llvm::AddOverflow(regions.back().first, regions.back().count, traces) ||
+      llvm::MulOverflow(int64_t{2}, params.getProfileSpace(), capacity) ||
+      llvm::MulOverflow(int64_t{2}, capacity, stride) ||
+      llvm::AddOverflow(stride, int64_t{1}, stride) ||
+      llvm::MulOverflow(traces, stride, total);
+  if (overflow || total > kMaxTraceWords)
+    return kernel->emitOpError()
+           << "cannot be profiled: profile_space = "
+           << params.getProfileSpace() << " for each of " << traces
+           << " Pallas threads needs a trace buffer of more than 2^"
+           << llvm::Log2_64(kMaxTraceWords) << " 8-byte words";
+  assert(stride == getTraceWords(capacity) && "trace layout changed");
   auto bufferType = MemRefType::get({traces * stride}, rw.getI64Type());
 
   // Host side: a zeroed buffer, an extra output, the write-out.

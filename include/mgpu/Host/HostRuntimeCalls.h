@@ -25,6 +25,13 @@ Operation *callHostRuntime(OpBuilder &b, Operation *op, StringRef name,
 Value getElementPointer(OpBuilder &b, Location loc, Value memref,
                         ValueRange indices = {});
 
+/// getElementPointer for a pointer the runtime dereferences, after a
+/// cf.assert (made a located error by --mgpu-report-failed-checks) that
+/// every index lies inside `memref`: a wild index would otherwise reach
+/// memory the host runtime then reads or writes.
+Value getCheckedElementPointer(OpBuilder &b, Location loc, Value memref,
+                               ValueRange indices);
+
 /// An `!llvm.ptr` to a NUL-terminated "file:line:col" of `op`'s location,
 /// a constant global of `op`'s module.
 Value getLocationString(OpBuilder &b, Operation *op);

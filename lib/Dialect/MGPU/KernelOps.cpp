@@ -51,6 +51,13 @@ static LogicalResult verifyOperandForm(Operation *op, ValueRange operands) {
   if (operands.empty())
     return success();
   for (auto [i, operand] : llvm::enumerate(operands)) {
+    // Host code passes arrays in global memory; a kernel stages its own
+    // shared copies.
+    if (isa<MemRefType>(operand.getType()) && !isGlobalMemRef(operand.getType()))
+      return op->emitOpError()
+             << "operand #" << i
+             << " must be a memref in global memory (no memory space), got "
+             << operand.getType();
     Type element = cast<ShapedType>(operand.getType()).getElementType();
     if (!isBackendElementType(element))
       return op->emitOpError()
@@ -84,6 +91,12 @@ static LogicalResult verifyScratchTypes(Operation *op,
                                   "!mgpu.tmem, "
                                   "got "
                                << type;
+    if (!isGlobalMemRef(memref) && !isWorkgroupMemRef(memref))
+      return op->emitOpError()
+             << "scratch[" << i
+             << "] must be in global memory (no memory space) or shared "
+                "memory (#gpu.address_space<workgroup>), got "
+             << type;
     // The backends zero-fill and compute on scratch: no signed, unsigned or
     // other unhandled element type (S29).
     if (!isBackendElementType(memref.getElementType()))

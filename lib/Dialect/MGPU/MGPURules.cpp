@@ -100,6 +100,16 @@ bool mlir::mgpu::isWorkgroupMemRef(Type type) {
   return space && space.getValue() == gpu::AddressSpace::Workgroup;
 }
 
+bool mlir::mgpu::isGlobalMemRef(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref)
+    return false;
+  if (!memref.getMemorySpace())
+    return true;
+  auto space = dyn_cast<gpu::AddressSpaceAttr>(memref.getMemorySpace());
+  return space && space.getValue() == gpu::AddressSpace::Global;
+}
+
 MemRefType mlir::mgpu::getGlobalRefType(Type operandType) {
   if (auto memref = dyn_cast<MemRefType>(operandType))
     return memref;

@@ -281,6 +281,33 @@ func.func @scratch_tensor() {
 
 // -----
 
+// Scratch lives in global or shared memory: a thread's private memory is
+// no buffer a kernel can be given (found by utils/fuzz.py: interpret mode
+// printed an error without a location and exited 0).
+func.func @scratch_private() {
+  // expected-error @+1 {{'mgpu.pallas_call' op scratch[0] must be in global memory (no memory space) or shared memory (#gpu.address_space<workgroup>), got 'memref<8xf32, #gpu.address_space<private>>'}}
+  mgpu.pallas_call grid [1] in_specs [] out_specs []
+      scratch [memref<8xf32, #gpu.address_space<private>>] {
+  ^bb0(%s: memref<8xf32, #gpu.address_space<private>>):
+  }
+  return
+}
+
+// -----
+
+// Host code passes arrays in global memory.
+#blk = #mgpu.block_spec<shape = [8], index_map = affine_map<(i) -> (0)>>
+func.func @operand_shared(%x: memref<8xf32, #gpu.address_space<workgroup>>) {
+  // expected-error @+1 {{'mgpu.pallas_call' op operand #0 must be a memref in global memory (no memory space), got 'memref<8xf32, #gpu.address_space<workgroup>>'}}
+  mgpu.pallas_call grid [1] ins(%x : memref<8xf32, #gpu.address_space<workgroup>>)
+      in_specs [#blk] out_specs [] {
+  ^bb0(%xs: memref<8xf32, #gpu.address_space<workgroup>>):
+  }
+  return
+}
+
+// -----
+
 // S26: a pallas_call in the body of a pallas_call.
 func.func @s26_nested() {
   // expected-note @+1 {{enclosing kernel is here}}

@@ -29,6 +29,11 @@
 // RUN: not mgpu-run %t/dim.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=DIM
 // RUN: mgpu-opt %t/dim.mlir --mgpu-to-binary="chip=sm_90a format=isa" | FileCheck %s --check-prefix=DIM-GPU
 
+// A semaphore wait's index is checked too: out of range, the host runtime
+// read a wild address (SIGSEGV, found by utils/fuzz.py).
+// RUN: not mgpu-run %t/semaphore.mlir -e main --backend=cpu 2>&1 | FileCheck %s --check-prefix=SEMAPHORE
+// RUN: not mgpu-run %t/semaphore.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=SEMAPHORE
+
 // VECTOR: vector.mlir:12:12: error: vector access out of bounds of its memref (a runtime check of the host backends)
 // VECTOR-SMEM: vector.mlir:12:12: error: reads 16 bytes at offset 752 of shared memory, outside the CTA's 520 bytes (an emulator check; --check=none turns them off)
 // GMEM: gmem.mlir:12:12: error: out-of-bounds access (a runtime check of the host backends)
@@ -39,6 +44,7 @@
 // CLIPPED-EMIT-ASYNC: clipped-emit.mlir:20:9: error: writes shared memory that a copy_smem_to_gmem of thread 0 (at {{.*}}clipped-emit.mlir:9:7) may still read: no mgpu.wait_smem_to_gmem that completes it happens before this write
 // CLIPPED-EMIT: clipped-emit.mlir:20:9: error: out-of-bounds access (a runtime check of the host backends)
 // DIM-GPU: gpu.binary
+// SEMAPHORE: semaphore.mlir:12:7: error: out-of-bounds access (a runtime check of the host backends)
 // WRAP: wrap{{(-f32)?}}.mlir:11:7: error: vector access out of bounds of its memref (a runtime check of the host backends)
 // A block past the array is clipped as TMA clips it (zeros in, writes
 // dropped), which is not an error (program_id_in_block_spec.mlir); an access
@@ -206,6 +212,25 @@ module {
         %v = arith.constant 7 : i32
         memref.store %v, %xs[%row, %c0] : memref<2x128xi32, #gpu.address_space<workgroup>>
       }
+    }
+    return
+  }
+}
+
+//--- semaphore.mlir
+#m = #mgpu.mesh<grid = [1], grid_names = ["g"]>
+module {
+  func.func @main() {
+    %o = memref.alloc() : memref<4xf32>
+    mgpu.mpmd_map meshes [#m] outs(%o : memref<4xf32>) scratch [memref<1xi32>] {
+    ^bb0(%os: memref<4xf32>, %sem: memref<1xi32>):
+      %c0 = arith.constant 0 : index
+      %one = arith.constant 1 : i32
+      mgpu.semaphore_signal %sem[%c0], %one : memref<1xi32>
+      // Semaphore 2^32 of an array of 1.
+      %far = arith.constant 4294967296 : index
+      mgpu.semaphore_wait %sem[%far], %one
+          : memref<1xi32>
     }
     return
   }

@@ -38,6 +38,10 @@ std::string formatTuple(ArrayRef<int64_t> sizes);
 /// Whether `type` is a memref in the GPU workgroup (shared) address space.
 bool isWorkgroupMemRef(Type type);
 
+/// Whether `type` is a memref in global memory: no memory space, or the GPU
+/// dialect's global address space.
+bool isGlobalMemRef(Type type);
+
 /// The memref type a kernel region sees for a whole array operand: the
 /// operand's memref type, or for a tensor a memref of the same shape.
 MemRefType getGlobalRefType(Type operandType);
