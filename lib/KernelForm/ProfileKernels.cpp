@@ -234,8 +234,8 @@ LogicalResult profile(Operation *kernel, CompilerParamsAttr params,
       llvm::MulOverflow(traces, stride, total);
   if (overflow || total > kMaxTraceWords)
     return kernel->emitOpError()
-           << "cannot be profiled: profile_space = "
-           << params.getProfileSpace() << " for each of " << traces
+           << "cannot be profiled: profile_space = " << params.getProfileSpace()
+           << " for each of " << traces
            << " Pallas threads needs a trace buffer of more than 2^"
            << llvm::Log2_64(kMaxTraceWords) << " 8-byte words";
   assert(stride == getTraceWords(capacity) && "trace layout changed");

@@ -53,7 +53,8 @@ static LogicalResult verifyOperandForm(Operation *op, ValueRange operands) {
   for (auto [i, operand] : llvm::enumerate(operands)) {
     // Host code passes arrays in global memory; a kernel stages its own
     // shared copies.
-    if (isa<MemRefType>(operand.getType()) && !isGlobalMemRef(operand.getType()))
+    if (isa<MemRefType>(operand.getType()) &&
+        !isGlobalMemRef(operand.getType()))
       return op->emitOpError()
              << "operand #" << i
              << " must be a memref in global memory (no memory space), got "
