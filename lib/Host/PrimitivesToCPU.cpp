@@ -337,7 +337,7 @@ struct SemaphoreWaitToCPU : public OpConversionPattern<SemaphoreWaitOp> {
                     op.getDecrement() ? "mgpuHostSemaphoreWait"
                                       : "mgpuHostSemaphoreWaitNoDecrement",
                     {getCheckedElementPointer(rewriter, loc, adaptor.getSem(),
-                                       adaptor.getIndices()),
+                                              adaptor.getIndices()),
                      adaptor.getValue(), getLocationString(rewriter, op)});
     rewriter.eraseOp(op);
     return success();
