@@ -39,6 +39,47 @@ def MGPUBufferize : Pass<"mgpu-bufferize", "::mlir::ModuleOp"> {
   ];
 }
 
+def MGPUPackSubByte : Pass<"mgpu-pack-sub-byte", "::mlir::ModuleOp"> {
+  let summary = "4-bit elements (i4, f4E2M1FN) stored two to a byte";
+  let description = [{
+    JAX stores int4, uint4 and float4_e2m1fn arrays two elements to a
+    byte, element 2k in the low nibble of byte k. This pass rewrites the
+    whole module, host code and kernels, after bufferization and before
+    anything addresses memory: a memref of 4-bit elements becomes an i8
+    memref with half as many innermost elements (strides and offset
+    halved), a pallas_call's block specs and tilings follow (a swizzle is
+    in bytes already), and accesses become byte accesses:
+    `vector.transfer_read/write` move 2-byte pairs and `vector.bitcast`
+    them to and from 4-nibble groups (one lane holds both in the
+    warpgroup distribution), `memref.load` shifts the byte, and
+    `memref.store` in host code reads, modifies and writes it. Vector
+    values keep their 4-bit element type.
+
+    Refused, at the op: an odd or dynamic innermost size or stride, a
+    transposed block, a transfer whose innermost sizes or constant index
+    are not multiples of 4 or that has a permutation or a mask, a scalar
+    store in a kernel (lanes would race on the shared byte), and the other
+    memref and vector ops on 4-bit memrefs (subviews, reshapes, copies,
+    vector.load/store, atomics).
+
+    With `scalar-loops` (interpret mode, which computes on whole blocks in
+    loops over chunks), a transfer instead goes through a byte-per-element
+    buffer of the vector's shape that scalar loops fill or drain, and the
+    vector meets only elementwise conversions.
+  }];
+  let options = [
+    Option<"scalarLoops", "scalar-loops", "bool", /*default=*/"false",
+           "Move 4-bit vectors through byte-per-element buffers with "
+           "scalar loops (the host backend)">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 def MGPUContractToWgmma : Pass<"mgpu-contract-to-wgmma"> {
   let summary = "Matmuls of staged blocks (vector.contract) as mgpu.wgmma "
                 "(tensor cores)";
@@ -792,7 +833,9 @@ def MGPUByteBoolVectors : Pass<"mgpu-byte-bool-vectors"> {
     the vector accesses of i1 vectors in memrefs (`vector.load`, `store`,
     `maskedload`, `maskedstore`, and the 1-D transfers that lower to them)
     as `vector.gather` / `vector.scatter` over consecutive indices, which
-    LLVM performs element by element. Other accesses are left alone.
+    LLVM performs element by element. Vectors of 4-bit elements in the
+    host's own buffers (after --mgpu-pack-sub-byte, only those hold 4-bit
+    elements) get the same treatment. Other accesses are left alone.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -817,14 +860,20 @@ def MGPUWidenContractions : Pass<"mgpu-widen-contractions"> {
 }
 
 def MGPUExpandF8 : Pass<"mgpu-expand-f8"> {
-  let summary = "f8E4M3FN / f8E5M2 conversions as integer code (host)";
+  let summary = "f8E4M3FN / f8E5M2 / f8E8M0FNU conversions as integer code";
   let description = [{
     The host has no f8 type: f8 values live in i8 and the host backends
     compute on them in f32. This pass writes `arith.extf` from and
     `arith.truncf` to f8E4M3FN and f8E5M2 (with f32 on the other side) as
     integer code on the bits: exact widening, and narrowing with
     round-to-nearest-even that saturates to the largest finite value as the
-    GPU's `cvt.rn.satfinite` does (NaN stays NaN).
+    GPU's `cvt.rn.satfinite` does (NaN stays NaN). f8E8M0FNU (a byte of
+    biased exponent, the MX scale type) widens exactly (bits 0 is 2^-127,
+    0xFF NaN) and narrows as JAX narrows it by default
+    (`cvt.rp.satfinite.ue8m0x2.f32`): the magnitude rounded up to a power
+    of two, saturated at 2^127. `1 / x` on f8E8M0FNU becomes the integer
+    `254 - x`, as in JAX. Both backends run it (the GPU has f8 conversions
+    only on some chips; integer code serves every one).
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -102,6 +102,28 @@ LogicalResult Distributor::distributeShapeCast(vector::ShapeCastOp op) {
   return success();
 }
 
+/// A bitcast whose chunks hold the same bits on both sides (2 bytes <-> 4
+/// nibbles, as --mgpu-pack-sub-byte makes them) keeps every chunk on its
+/// lane: each lane bitcasts its own vector.
+LogicalResult Distributor::distributeBitCast(vector::BitCastOp op) {
+  VectorType source = op.getSourceVectorType(),
+             result = op.getResultVectorType();
+  Layout from(source), to(result);
+  if (layoutOf(op.getSource()) != LayoutKind::strided ||
+      layoutOf(op.getResult()) != LayoutKind::strided ||
+      from.n / from.v != to.n / to.v ||
+      from.v * source.getElementTypeBitWidth() !=
+          to.v * result.getElementTypeBitWidth())
+    return op.emitOpError()
+           << "cannot be distributed over a warpgroup: its lanes would hold "
+              "different bits on the two sides (bitcast vectors whose "
+              "innermost sizes hold the same bits: 2 x i8 <-> 4 x i4)";
+  map.map(op.getResult(),
+          vector::BitCastOp::create(b, op.getLoc(), getLaneType(result),
+                                    lookup(op.getSource())));
+  return success();
+}
+
 /// A vector every lane knows whole (a constant, uniform elements), given
 /// flat as `whole`: each lane picks its own elements.
 LogicalResult Distributor::distributeFromValues(Operation *op, Value whole) {

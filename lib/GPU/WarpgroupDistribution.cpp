@@ -186,6 +186,7 @@ LogicalResult Distributor::distributeOp(Operation *op) {
       .Case([&](vector::BroadcastOp o) { return distributeBroadcast(o); })
       .Case([&](vector::TransposeOp o) { return distributeTranspose(o); })
       .Case([&](vector::ShapeCastOp o) { return distributeShapeCast(o); })
+      .Case([&](vector::BitCastOp o) { return distributeBitCast(o); })
       .Case([&](vector::ExtractOp o) { return distributeExtract(o); })
       .Case([&](vector::InsertOp o) { return distributeInsert(o); })
       .Case([&](vector::ContractionOp o) { return distributeContract(o); })

@@ -418,6 +418,7 @@ private:
   LogicalResult distributeBroadcast(vector::BroadcastOp op);
   LogicalResult distributeTranspose(vector::TransposeOp op);
   LogicalResult distributeShapeCast(vector::ShapeCastOp op);
+  LogicalResult distributeBitCast(vector::BitCastOp op);
   LogicalResult distributeExtract(vector::ExtractOp op);
   LogicalResult distributeInsert(vector::InsertOp op);
   LogicalResult distributeContract(vector::ContractionOp op);

@@ -4,10 +4,12 @@
 // LLVM's allocation size lay it out), but LLVM loads and stores a
 // `<N x i1>` vector as N packed bits. Lowered as is, a vector load of
 // `memref<...xi1>` on the host reads the first N/8 bytes as bits and gets
-// wrong values. This pass rewrites the vector memory accesses of i1
-// vectors (loads, stores, their masked forms, and the 1-D transfers that
-// become them) as gathers and scatters over consecutive indices, which
-// LLVM performs element by element, one byte each. Host backends only:
+// wrong values. The same holds for 4-bit elements in the host's own
+// buffers of whole vectors (--mgpu-vectors-to-loops; the user's 4-bit
+// arrays are packed i8 memrefs by then). This pass rewrites the vector memory
+// accesses of i1 vectors (loads, stores, their masked forms, and the 1-D
+// transfers that become them) as gathers and scatters over consecutive indices,
+// which LLVM performs element by element, one byte each. Host backends only:
 // the GPU distribution already accesses i1 memory one element at a time.
 //
 //===----------------------------------------------------------------------===//
@@ -32,10 +34,18 @@ using namespace mlir::mgpu;
 
 namespace {
 
-/// A 1-D vector of i1 accessed in a memref (the only case LLVM packs).
+/// Elements that take a byte each in a memref but less in an LLVM vector:
+/// i1 and the 4-bit types.
+bool isPackedInVectors(Type element) {
+  return element.isInteger(1) ||
+         (element.isIntOrFloat() && element.getIntOrFloatBitWidth() == 4);
+}
+
+/// A 1-D vector of such elements accessed in a memref (the only case LLVM
+/// packs).
 bool isBoolVectorAccess(VectorType vector, Value base) {
   return vector.getRank() == 1 && !vector.isScalable() &&
-         vector.getElementType().isInteger(1) &&
+         isPackedInVectors(vector.getElementType()) &&
          isa<MemRefType>(base.getType());
 }
 
@@ -45,9 +55,10 @@ Value consecutiveIndices(PatternRewriter &rewriter, Location loc, int64_t n) {
   return vector::StepOp::create(rewriter, loc, type);
 }
 
-/// An i1 vector of `type` with every element `value`.
+/// An i1 vector of `type`'s shape with every element `value`.
 Value splat(PatternRewriter &rewriter, Location loc, VectorType type,
             bool value) {
+  type = type.clone(rewriter.getI1Type());
   return arith::ConstantOp::create(
       rewriter, loc, DenseElementsAttr::get(type, rewriter.getBoolAttr(value)));
 }
@@ -78,7 +89,8 @@ template <typename OpTy> struct AsGatherOrScatter : OpRewritePattern<OpTy> {
       if constexpr (isMasked)
         passThru = op.getPassThru();
       else
-        passThru = splat(rewriter, loc, type, false);
+        passThru = arith::ConstantOp::create(rewriter, loc,
+                                             rewriter.getZeroAttr(type));
       rewriter.replaceOpWithNewOp<vector::GatherOp>(
           op, type, op.getBase(), op.getIndices(), offsets, mask, passThru);
     } else {
@@ -93,8 +105,8 @@ template <typename OpTy> struct AsGatherOrScatter : OpRewritePattern<OpTy> {
 
 struct ByteBoolVectors : mgpu::impl::MGPUByteBoolVectorsBase<ByteBoolVectors> {
   void runOnOperation() override {
-    // Only the accesses of i1 vectors (and what their lowering creates)
-    // are rewritten; every other transfer keeps its usual lowering.
+    // Only the accesses of i1 and 4-bit vectors (and what their lowering
+    // creates) are rewritten; every other transfer keeps its usual lowering.
     SmallVector<Operation *> accesses;
     getOperation()->walk([&](Operation *op) {
       auto type = TypeSwitch<Operation *, VectorType>(op)
@@ -103,7 +115,7 @@ struct ByteBoolVectors : mgpu::impl::MGPUByteBoolVectorsBase<ByteBoolVectors> {
                             vector::MaskedLoadOp, vector::MaskedStoreOp>(
                           [](auto access) { return access.getVectorType(); })
                       .Default([](Operation *) { return VectorType(); });
-      if (type && type.getElementType().isInteger(1))
+      if (type && isPackedInVectors(type.getElementType()))
         accesses.push_back(op);
     });
     if (accesses.empty())

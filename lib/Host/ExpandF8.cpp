@@ -6,14 +6,18 @@
 // the bits: f8E4M3FN and f8E5M2 to f32 exactly, and f32 to them with
 // round-to-nearest-even and saturation to the largest finite value, as the
 // GPU's cvt.rn.satfinite does (NaN stays NaN). Scalars and vectors alike.
+// f8E8M0FNU, a byte of biased exponent, converts as JAX converts it by
+// default (rounding up), and its reciprocal is an integer subtraction.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mgpu/Passes.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -194,10 +198,110 @@ struct ExpandTruncF : OpRewritePattern<arith::TruncFOp> {
   }
 };
 
+/// f8E8M0FNU to f32: 2^(bits - 127); bits 0 is 2^-127 (an f32 subnormal),
+/// 0xFF is NaN.
+struct ExpandExtFE8M0 : OpRewritePattern<arith::ExtFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::ExtFOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<Float8E8M0FNUType>(getElementTypeOrSelf(op.getIn().getType())) ||
+        !getElementTypeOrSelf(op.getType()).isF32())
+      return failure();
+    Location loc = op.getLoc();
+    Bits k{rewriter, loc, op.getType()};
+    Value byte = arith::BitcastOp::create(
+        rewriter, loc, k.typeOf(rewriter.getI8Type()), op.getIn());
+    Value bits = arith::ExtUIOp::create(rewriter, loc,
+                                        k.typeOf(rewriter.getI32Type()), byte);
+    Value result = arith::ShLIOp::create(rewriter, loc, bits, k.i32(23));
+    result = k.select(k.cmp(arith::CmpIPredicate::eq, bits, k.i32(0)),
+                      k.i32(0x00400000), result);
+    result = k.select(k.cmp(arith::CmpIPredicate::eq, bits, k.i32(0xFF)),
+                      k.i32(0x7FC00000), result);
+    rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, op.getType(), result);
+    return success();
+  }
+};
+
+/// f32 to f8E8M0FNU as JAX converts by default (cvt.rp.satfinite.ue8m0x2):
+/// the magnitude rounded up to a power of two, saturated at 2^127; NaN is
+/// 0xFF. The sign is ignored (e8m0 has none).
+struct ExpandTruncFE8M0 : OpRewritePattern<arith::TruncFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::TruncFOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<Float8E8M0FNUType>(getElementTypeOrSelf(op.getType())) ||
+        !getElementTypeOrSelf(op.getIn().getType()).isF32())
+      return failure();
+    Location loc = op.getLoc();
+    Bits k{rewriter, loc, op.getType()};
+    Type i32 = k.typeOf(rewriter.getI32Type());
+    Value bits = arith::BitcastOp::create(rewriter, loc, i32, op.getIn());
+    Value exponent = arith::AndIOp::create(
+        rewriter, loc, arith::ShRUIOp::create(rewriter, loc, bits, k.i32(23)),
+        k.i32(0xFF));
+    Value fraction =
+        arith::AndIOp::create(rewriter, loc, bits, k.i32(0x7FFFFF));
+    // A normal value with a fraction rounds up to the next exponent.
+    Value inexact = arith::ExtUIOp::create(
+        rewriter, loc, i32,
+        k.cmp(arith::CmpIPredicate::ne, fraction, k.i32(0)));
+    Value encoded = arith::AddIOp::create(rewriter, loc, exponent, inexact);
+    // Subnormals (and zero): 2^-127 up to it, 2^-126 above.
+    Value small = arith::ExtUIOp::create(
+        rewriter, loc, i32,
+        k.cmp(arith::CmpIPredicate::ugt, fraction, k.i32(0x400000)));
+    encoded = k.select(k.cmp(arith::CmpIPredicate::eq, exponent, k.i32(0)),
+                       small, encoded);
+    // Saturate (infinity too) at 2^127; NaN stays NaN.
+    encoded = k.select(k.cmp(arith::CmpIPredicate::ugt, encoded, k.i32(0xFE)),
+                       k.i32(0xFE), encoded);
+    Value isNan =
+        k.cmp(arith::CmpIPredicate::ugt,
+              arith::AndIOp::create(rewriter, loc, bits, k.i32(0x7FFFFFFF)),
+              k.i32(0x7F800000));
+    encoded = k.select(isNan, k.i32(0xFF), encoded);
+    Value byte = arith::TruncIOp::create(
+        rewriter, loc, k.typeOf(rewriter.getI8Type()), encoded);
+    rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, op.getType(), byte);
+    return success();
+  }
+};
+
+/// 1 / x on f8E8M0FNU is 2^(127 - e): the byte 254 - x, as JAX computes it
+/// (FragmentedArray._e8m0_reciprocal). Exact, and no conversion.
+struct ReciprocalE8M0 : OpRewritePattern<arith::DivFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::DivFOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<Float8E8M0FNUType>(getElementTypeOrSelf(op.getType())))
+      return failure();
+    FloatAttr one;
+    if (!matchPattern(op.getLhs(), m_Constant(&one))) {
+      SplatElementsAttr splat;
+      if (!matchPattern(op.getLhs(), m_Constant(&splat)))
+        return failure();
+      one = splat.getSplatValue<FloatAttr>();
+    }
+    if (!one.getValue().isExactlyValue(1.0))
+      return failure();
+    Location loc = op.getLoc();
+    Bits k{rewriter, loc, op.getType()};
+    Value byte = arith::BitcastOp::create(
+        rewriter, loc, k.typeOf(rewriter.getI8Type()), op.getRhs());
+    Value inverse = arith::SubIOp::create(rewriter, loc, k.i8(254), byte);
+    rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, op.getType(), inverse);
+    return success();
+  }
+};
+
 struct ExpandF8Pass : public mgpu::impl::MGPUExpandF8Base<ExpandF8Pass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<ExpandExtF, ExpandTruncF>(&getContext());
+    patterns.add<ExpandExtF, ExpandTruncF, ExpandExtFE8M0, ExpandTruncFE8M0,
+                 ReciprocalE8M0>(&getContext());
+    // f4E2M1FN: upstream's integer code.
+    arith::populateExpandF4E2M1Patterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -42,9 +42,12 @@ static std::unique_ptr<Pass> createCanonicalizer() {
 /// the canonicalizations that would fold a conversion chain into one
 /// `sitofp i32 -> f8`, which no backend lowers.
 static void addF8Passes(OpPassManager &pm) {
+  // First the f8E8M0FNU reciprocals (an integer subtraction), before the
+  // emulation widens every division.
+  pm.addPass(createMGPUExpandF8());
   arith::ArithEmulateUnsupportedFloatsOptions f8;
-  f8.sourceTypeStrs = {"f8E4M3FN",   "f8E5M2", "f8E4M3",   "f8E5M2FNUZ",
-                       "f8E4M3FNUZ", "f8E3M4", "f8E8M0FNU"};
+  f8.sourceTypeStrs = {"f8E4M3FN",   "f8E5M2", "f8E4M3",    "f8E5M2FNUZ",
+                       "f8E4M3FNUZ", "f8E3M4", "f8E8M0FNU", "f4E2M1FN"};
   pm.addPass(arith::createArithEmulateUnsupportedFloats(f8));
   pm.addPass(createMGPUExpandF8());
 }
@@ -89,10 +92,14 @@ static void addHostToLLVMPasses(OpPassManager &pm) {
 /// loops over kernel-level ops, barrier phases explicit. With tensor cores,
 /// blocks that only wgmma reads are staged in their tiled, swizzled layout.
 static void addKernelFormPasses(OpPassManager &pm, bool identityLayout,
-                                bool tensorCores = true) {
+                                bool tensorCores = true,
+                                bool hostLoops = false) {
   MGPUBufferizeOptions bufferize;
   bufferize.identityLayout = identityLayout;
   pm.addPass(createMGPUBufferize(bufferize));
+  MGPUPackSubByteOptions pack;
+  pack.scalarLoops = hostLoops;
+  pm.addPass(createMGPUPackSubByte(pack));
   pm.addPass(createMGPUProfileKernels());
   pm.addPass(createMGPULowerRunScoped());
   pm.addPass(createMGPUExpandCopyPredicates());
@@ -172,7 +179,8 @@ void mlir::mgpu::buildMGPUToCPUPipeline(
   if (isMisplaced(pm, "mgpu-to-cpu"))
     return;
   pm.addPass(createMGPUCheckModuleLevel());
-  addKernelFormPasses(pm, options.identityLayout);
+  addKernelFormPasses(pm, options.identityLayout, /*tensorCores=*/true,
+                      /*hostLoops=*/true);
   MGPUDeviceMemoryOptions deviceMemory;
   deviceMemory.target = "host";
   pm.addPass(createMGPUDeviceMemory(deviceMemory));

@@ -40,3 +40,31 @@ func.func @others(%x: f32, %y: f8E4M3FN) -> (f16, f16) {
   %e = arith.extf %y : f8E4M3FN to f16
   return %t, %e : f16, f16
 }
+
+// f8E8M0FNU (a byte of biased exponent): the byte shifted into the f32
+// exponent field, and back rounded up (JAX's default).
+// CHECK-LABEL: func.func @e8m0(
+// CHECK: arith.bitcast %{{.*}} : vector<4xf8E8M0FNU> to vector<4xi8>
+// CHECK: arith.shli
+// CHECK: arith.bitcast %{{.*}} : vector<4xi32> to vector<4xf32>
+// CHECK: arith.bitcast %{{.*}} : vector<4xi8> to vector<4xf8E8M0FNU>
+// CHECK-NOT: arith.truncf
+// CHECK-NOT: arith.extf
+func.func @e8m0(%x: vector<4xf8E8M0FNU>) -> vector<4xf8E8M0FNU> {
+  %e = arith.extf %x : vector<4xf8E8M0FNU> to vector<4xf32>
+  %t = arith.truncf %e : vector<4xf32> to vector<4xf8E8M0FNU>
+  return %t : vector<4xf8E8M0FNU>
+}
+
+// 1 / x on f8E8M0FNU is the byte 254 - x, as JAX computes it: no division,
+// no conversion.
+// CHECK-LABEL: func.func @e8m0_reciprocal(
+// CHECK: %[[BYTE:.*]] = arith.bitcast %{{.*}} : vector<4xf8E8M0FNU> to vector<4xi8>
+// CHECK: %[[INV:.*]] = arith.subi %{{.*}}, %[[BYTE]] : vector<4xi8>
+// CHECK: arith.bitcast %[[INV]] : vector<4xi8> to vector<4xf8E8M0FNU>
+// CHECK-NOT: arith.divf
+func.func @e8m0_reciprocal(%x: vector<4xf8E8M0FNU>) -> vector<4xf8E8M0FNU> {
+  %one = arith.constant dense<1.0> : vector<4xf8E8M0FNU>
+  %r = arith.divf %one, %x : vector<4xf8E8M0FNU>
+  return %r : vector<4xf8E8M0FNU>
+}

@@ -63,9 +63,9 @@ static LogicalResult verifyOperandForm(Operation *op, ValueRange operands) {
     if (!isBackendElementType(element))
       return op->emitOpError()
              << "operand #" << i << " has elements of type " << element
-             << ", which no backend stages or computes on (i1, i8, i16, "
-                "i32, i64, index, f16, bf16, f32, f64, f8E4M3FN, "
-                "f8E5M2)";
+             << ", which no backend stages or computes on (i1, i4, i8, "
+                "i16, i32, i64, index, f16, bf16, f32, f64, f8E4M3FN, "
+                "f8E5M2, f8E8M0FNU, f4E2M1FN)";
   }
   bool tensors = isa<TensorType>(operands.front().getType());
   for (Value operand : operands)

@@ -39,8 +39,11 @@ static std::optional<int64_t> getElementBits(Type elementType) {
   // In memory a scalar takes whole bytes (an i1 is one byte, as LLVM and
   // the host's memref.store lay it out); counting bits packed would let the
   // next block overlap an i1 block.
+  // 4-bit elements are stored two to a byte (--mgpu-pack-sub-byte).
   if (elementType.isIntOrFloat())
-    return llvm::alignTo(elementType.getIntOrFloatBitWidth(), 8);
+    return elementType.getIntOrFloatBitWidth() == 4
+               ? 4
+               : llvm::alignTo(elementType.getIntOrFloatBitWidth(), 8);
   if (auto complex = dyn_cast<ComplexType>(elementType);
       complex && complex.getElementType().isIntOrFloat())
     return 2 * complex.getElementType().getIntOrFloatBitWidth();
@@ -194,9 +197,10 @@ bool mlir::mgpu::isBackendElementType(Type type) {
     return true;
   if (auto integer = dyn_cast<IntegerType>(type))
     return integer.isSignless() &&
-           llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth());
+           llvm::is_contained({1u, 4u, 8u, 16u, 32u, 64u}, integer.getWidth());
   return isa<Float16Type, BFloat16Type, Float32Type, Float64Type,
-             Float8E4M3FNType, Float8E5M2Type>(type);
+             Float8E4M3FNType, Float8E5M2Type, Float8E8M0FNUType,
+             Float4E2M1FNType>(type);
 }
 
 LogicalResult

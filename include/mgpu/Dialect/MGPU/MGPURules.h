@@ -55,8 +55,9 @@ MemRefType getStagedBlockType(Type operandType, BlockSpecAttr spec);
 MemRefType getStagedSlotType(Type operandType, BlockSpecAttr spec);
 
 /// Whether some backend can stage and compute elements of `type` (S29):
-/// signless integers of 1, 8, 16, 32 or 64 bits, index, f16, bf16, f32, f64
-/// and the f8 types e4m3fn and e5m2.
+/// signless integers of 1, 4, 8, 16, 32 or 64 bits, index, f16, bf16, f32,
+/// f64, the f8 types e4m3fn, e5m2 and e8m0fnu, and f4E2M1FN (4-bit
+/// elements are stored two to a byte: --mgpu-pack-sub-byte).
 bool isBackendElementType(Type type);
 
 /// S30: floordiv, ceildiv and mod in a block index map divide by positive

@@ -1,0 +1,685 @@
+//===- PackSubByte.cpp - 4-bit elements stored two to a byte --------------===//
+//
+// JAX stores int4, uint4 and float4_e2m1fn arrays two elements to a byte,
+// element 2k in the low nibble of byte k. Every backend addresses memory in
+// bytes (TMA boxes, staging copies, the host runtime, LLVM's GEPs), so this
+// pass rewrites the module, host code and kernels alike, before anything
+// addresses a 4-bit memref: such a memref becomes an i8 memref with half as
+// many innermost elements, block specs and tilings follow, and accesses
+// become byte accesses. Vector values keep their 4-bit element type (LLVM
+// holds them in registers); a vector read becomes a read of 2-byte pairs,
+// a `vector.bitcast` to 4-nibble groups and a `vector.shape_cast`, which the
+// warpgroup distribution keeps on one lane (a lane's chunk of 2 bytes is
+// the same lane's chunk of 4 nibbles). Writes are the mirror image, whole
+// bytes per lane. Scalar loads are a byte load and a shift; scalar stores
+// read, modify and write the byte, which only host code may do (lanes of
+// a kernel would race on the byte).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mgpu/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::mgpu {
+#define GEN_PASS_DEF_MGPUPACKSUBBYTE
+#include "mgpu/Passes.h.inc"
+} // namespace mlir::mgpu
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+namespace {
+
+/// i4 and f4E2M1FN: the element types stored two to a byte.
+bool isNibble(Type type) {
+  return (isa<IntegerType>(type) || isa<FloatType>(type)) &&
+         type.getIntOrFloatBitWidth() == 4;
+}
+
+bool isNibbleMemRef(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  return memref && isNibble(memref.getElementType());
+}
+
+/// Why a memref of nibbles cannot be stored two to a byte, or empty.
+std::string whyNotPackable(MemRefType type) {
+  if (type.getRank() == 0)
+    return "a rank-0 memref holds half a byte";
+  int64_t last = type.getShape().back();
+  if (ShapedType::isDynamic(last) || last % 2)
+    return "its innermost size must be static and even (two elements share "
+           "a byte)";
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || strides.back() != 1)
+    return "its innermost dimension must be contiguous";
+  for (int64_t s : ArrayRef(strides).drop_back())
+    if (ShapedType::isDynamic(s) || s % 2)
+      return "its strides must be static and even";
+  if (ShapedType::isDynamic(offset) || offset % 2)
+    return "its offset must be static and even";
+  return "";
+}
+
+/// memref<... x N x i4> -> memref<... x N/2 x i8>, strides and offset
+/// halved likewise.
+std::optional<Type> packMemRef(MemRefType type) {
+  if (!isNibble(type.getElementType()))
+    return type;
+  if (!whyNotPackable(type).empty())
+    return std::nullopt;
+  SmallVector<int64_t> shape(type.getShape());
+  shape.back() /= 2;
+  Type i8 = IntegerType::get(type.getContext(), 8);
+  if (type.getLayout().isIdentity())
+    return MemRefType::get(shape, i8, MemRefLayoutAttrInterface(),
+                           type.getMemorySpace());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  (void)type.getStridesAndOffset(strides, offset);
+  for (int64_t &s : MutableArrayRef(strides).drop_back())
+    s /= 2;
+  auto layout = StridedLayoutAttr::get(type.getContext(), offset / 2, strides);
+  return MemRefType::get(shape, i8, layout, type.getMemorySpace());
+}
+
+bool isInKernel(Operation *op) {
+  return op->getParentOfType<PallasCallOp>() ||
+         op->getParentOfType<MpmdMapOp>();
+}
+
+/// The nibble `value` (4-bit int or float) as the low bits of an i8.
+Value nibbleToByte(OpBuilder &b, Location loc, Value value) {
+  Type i4 = b.getIntegerType(4);
+  if (value.getType() != i4)
+    value = arith::BitcastOp::create(b, loc, i4, value);
+  return arith::ExtUIOp::create(b, loc, b.getI8Type(), value);
+}
+
+/// (index, shift): the byte of element `index` and the bit its nibble
+/// starts at.
+std::pair<Value, Value> byteAndShift(OpBuilder &b, Location loc, Value index) {
+  Value two = arith::ConstantIndexOp::create(b, loc, 2);
+  Value byte = arith::DivUIOp::create(b, loc, index, two);
+  Value odd = arith::RemUIOp::create(b, loc, index, two);
+  Value shift = arith::MulIOp::create(
+      b, loc, odd, arith::ConstantIndexOp::create(b, loc, 4));
+  return {byte, arith::IndexCastOp::create(b, loc, b.getI8Type(), shift)};
+}
+
+/// memref.load of a nibble: the byte, shifted down, truncated.
+struct PackLoad : OpConversionPattern<memref::LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(memref::LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isNibbleMemRef(op.getMemRefType()))
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<Value> indices(adaptor.getIndices());
+    auto [byteIndex, shift] = byteAndShift(rewriter, loc, indices.back());
+    indices.back() = byteIndex;
+    Value byte =
+        memref::LoadOp::create(rewriter, loc, adaptor.getMemref(), indices);
+    Value bits = arith::ShRUIOp::create(rewriter, loc, byte, shift);
+    Value nibble = arith::TruncIOp::create(rewriter, loc,
+                                           rewriter.getIntegerType(4), bits);
+    if (nibble.getType() != op.getType())
+      nibble = arith::BitcastOp::create(rewriter, loc, op.getType(), nibble);
+    rewriter.replaceOp(op, nibble);
+    return success();
+  }
+};
+
+/// memref.store of a nibble in host code: read, modify and write the byte.
+struct PackStore : OpConversionPattern<memref::StoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(memref::StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isNibbleMemRef(op.getMemRefType()))
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<Value> indices(adaptor.getIndices());
+    auto [byteIndex, shift] = byteAndShift(rewriter, loc, indices.back());
+    indices.back() = byteIndex;
+    Value old =
+        memref::LoadOp::create(rewriter, loc, adaptor.getMemref(), indices);
+    Value mask = arith::ShLIOp::create(
+        rewriter, loc, arith::ConstantIntOp::create(rewriter, loc, 0xF, 8),
+        shift);
+    Value kept = arith::AndIOp::create(
+        rewriter, loc, old,
+        arith::XOrIOp::create(
+            rewriter, loc, mask,
+            arith::ConstantIntOp::create(rewriter, loc, 0xFF, 8)));
+    Value placed = arith::ShLIOp::create(
+        rewriter, loc, nibbleToByte(rewriter, loc, adaptor.getValue()), shift);
+    Value byte = arith::OrIOp::create(rewriter, loc, kept, placed);
+    rewriter.replaceOpWithNewOp<memref::StoreOp>(op, byte, adaptor.getMemref(),
+                                                 indices);
+    return success();
+  }
+};
+
+/// The view of a packed memref whose innermost bytes are split in pairs:
+/// [..., N/2] -> [..., N/4, 2].
+Value pairView(OpBuilder &b, Location loc, Value packed) {
+  auto type = cast<MemRefType>(packed.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  int64_t last = shape.back();
+  shape.back() = last / 2;
+  shape.push_back(2);
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d + 1 < type.getRank(); ++d)
+    groups.push_back({d});
+  groups.push_back({type.getRank() - 1, type.getRank()});
+  return memref::ExpandShapeOp::create(b, loc, shape, packed, groups);
+}
+
+/// Whether a transfer of `vector` nibbles from `memref` at innermost index
+/// `index` can move 2-byte pairs: a minor identity map, no mask, innermost
+/// sizes multiples of 4, the index too where it is a constant.
+LogicalResult checkTransfer(VectorTransferOpInterface op, Value index,
+                            ConversionPatternRewriter &rewriter) {
+  auto fail = [&](const Twine &why) {
+    return rewriter.notifyMatchFailure(op, why);
+  };
+  VectorType vector = op.getVectorType();
+  auto memref = cast<MemRefType>(op.getShapedType());
+  if (!op.getPermutationMap().isMinorIdentity() || op.getMask())
+    return fail("transfer of nibbles with a permutation or a mask");
+  if (vector.getRank() == 0 || vector.getShape().back() % 4 ||
+      memref.getShape().back() % 4)
+    return fail("innermost sizes are not multiples of 4");
+  if (std::optional<int64_t> c = getConstantIntValue(index); c && *c % 4)
+    return fail("innermost index is not a multiple of 4");
+  return success();
+}
+
+/// The transfer's indices on the pair view: the innermost index / 4, then 0.
+SmallVector<Value> pairIndices(OpBuilder &b, Location loc, ValueRange indices) {
+  SmallVector<Value> result(indices);
+  result.back() = arith::DivUIOp::create(
+      b, loc, result.back(), arith::ConstantIndexOp::create(b, loc, 4));
+  result.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+  return result;
+}
+
+/// [..., V/4, 2] x i8 <-> [..., V/4, 4] x nibble <-> [..., V] x nibble.
+VectorType groupedType(VectorType vector, int64_t inner, Type element) {
+  SmallVector<int64_t> shape(vector.getShape());
+  shape.back() /= 4;
+  shape.push_back(inner);
+  return VectorType::get(shape, element);
+}
+
+SmallVector<bool> pairInBounds(VectorTransferOpInterface op) {
+  SmallVector<bool> inBounds;
+  for (unsigned i = 0; i < op.getVectorType().getRank(); ++i)
+    inBounds.push_back(op.isDimInBounds(i));
+  inBounds.push_back(true);
+  return inBounds;
+}
+
+/// The host's form of a transfer (--mgpu-to-cpu computes on whole blocks,
+/// in loops over chunks that know no bitcast): the nibbles go through a
+/// byte-per-element buffer of the vector's shape, filled or drained by
+/// scalar loops over the elements, so that the vector itself only meets
+/// elementwise conversions (trunci, extui). Each element is bounds-checked
+/// where the transfer may leave the memref: padding in, dropped out.
+struct ScalarLoops {
+  ConversionPatternRewriter &b;
+  Location loc;
+  VectorTransferOpInterface op;
+  Value packed;
+  ValueRange indices;
+
+  /// Calls `body(position, element index)` for every element of the
+  /// vector inside the memref; `outside(position)` for the others.
+  void forEachElement(function_ref<void(ValueRange, ValueRange)> body,
+                      function_ref<void(ValueRange)> outside) {
+    VectorType vector = op.getVectorType();
+    int64_t offset =
+        cast<MemRefType>(packed.getType()).getRank() - vector.getRank();
+    SmallVector<Value> lbs, ubs, steps;
+    for (int64_t size : vector.getShape()) {
+      lbs.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+      ubs.push_back(arith::ConstantIndexOp::create(b, loc, size));
+      steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
+    }
+    scf::buildLoopNest(
+        b, loc, lbs, ubs, steps, [&](OpBuilder &, Location, ValueRange ivs) {
+          SmallVector<Value> at(indices);
+          Value inside = arith::ConstantIntOp::create(b, loc, 1, 1);
+          for (auto [i, iv] : llvm::enumerate(ivs)) {
+            int64_t d = offset + i;
+            at[d] = arith::AddIOp::create(b, loc, at[d], iv);
+            if (op.isDimInBounds(i))
+              continue;
+            Value size = memref::DimOp::create(b, loc, packed, d);
+            if (d + 1 == (int64_t)at.size())
+              size = arith::MulIOp::create(
+                  b, loc, size, arith::ConstantIndexOp::create(b, loc, 2));
+            inside = arith::AndIOp::create(
+                b, loc, inside,
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, at[d],
+                                      size));
+          }
+          auto branch = scf::IfOp::create(b, loc, inside, /*else=*/true);
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(branch.thenBlock());
+          body(ivs, at);
+          b.setInsertionPointToStart(branch.elseBlock());
+          outside(ivs);
+        });
+  }
+};
+
+/// The nibble of element `at` of packed memref `packed`, as the low bits
+/// of an i8.
+Value loadNibbleByte(OpBuilder &b, Location loc, Value packed, ValueRange at) {
+  SmallVector<Value> indices(at);
+  auto [byteIndex, shift] = byteAndShift(b, loc, indices.back());
+  indices.back() = byteIndex;
+  Value byte = memref::LoadOp::create(b, loc, packed, indices);
+  return arith::AndIOp::create(b, loc,
+                               arith::ShRUIOp::create(b, loc, byte, shift),
+                               arith::ConstantIntOp::create(b, loc, 0xF, 8));
+}
+
+/// Replaces the nibble in byte `at` / 2 of `packed` by the low bits of
+/// `value` (an i8).
+void storeNibbleByte(OpBuilder &b, Location loc, Value packed, ValueRange at,
+                     Value value) {
+  SmallVector<Value> indices(at);
+  auto [byteIndex, shift] = byteAndShift(b, loc, indices.back());
+  indices.back() = byteIndex;
+  Value old = memref::LoadOp::create(b, loc, packed, indices);
+  Value mask = arith::ShLIOp::create(
+      b, loc, arith::ConstantIntOp::create(b, loc, 0xF, 8), shift);
+  Value kept = arith::AndIOp::create(
+      b, loc, old,
+      arith::XOrIOp::create(b, loc, mask,
+                            arith::ConstantIntOp::create(b, loc, 0xFF, 8)));
+  Value low = arith::AndIOp::create(
+      b, loc, value, arith::ConstantIntOp::create(b, loc, 0xF, 8));
+  Value placed = arith::ShLIOp::create(b, loc, low, shift);
+  memref::StoreOp::create(b, loc, arith::OrIOp::create(b, loc, kept, placed),
+                          packed, indices);
+}
+
+/// A byte-per-element host buffer of `vector`'s shape, freed at the end of
+/// the enclosing block (reads of it may be deferred to their uses).
+Value allocateBytes(ConversionPatternRewriter &b, Location loc, Operation *op,
+                    VectorType vector) {
+  auto type = MemRefType::get(vector.getShape(), b.getI8Type());
+  Value buffer = memref::AllocOp::create(b, loc, type);
+  OpBuilder::InsertionGuard guard(b);
+  Block *block = op->getBlock();
+  if (block->mightHaveTerminator())
+    b.setInsertionPoint(block->getTerminator());
+  else
+    b.setInsertionPointToEnd(block);
+  memref::DeallocOp::create(b, loc, buffer);
+  return buffer;
+}
+
+struct PackTransferRead : OpConversionPattern<vector::TransferReadOp> {
+  PackTransferRead(const TypeConverter &converter, MLIRContext *ctx,
+                   bool scalarLoops)
+      : OpConversionPattern(converter, ctx), scalarLoops(scalarLoops) {}
+  bool scalarLoops;
+
+  LogicalResult
+  matchAndRewrite(vector::TransferReadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isNibbleMemRef(op.getShapedType()) ||
+        failed(checkTransfer(op, op.getIndices().back(), rewriter)))
+      return failure();
+    Location loc = op.getLoc();
+    VectorType vector = op.getVectorType();
+    if (scalarLoops) {
+      Value bytes = allocateBytes(rewriter, loc, op, vector);
+      Value pad = nibbleToByte(rewriter, loc, adaptor.getPadding());
+      ScalarLoops{rewriter, loc, op, adaptor.getBase(), adaptor.getIndices()}
+          .forEachElement(
+              [&](ValueRange ivs, ValueRange at) {
+                memref::StoreOp::create(
+                    rewriter, loc,
+                    loadNibbleByte(rewriter, loc, adaptor.getBase(), at), bytes,
+                    ivs);
+              },
+              [&](ValueRange ivs) {
+                memref::StoreOp::create(rewriter, loc, pad, bytes, ivs);
+              });
+      SmallVector<Value> zeros(
+          vector.getRank(), arith::ConstantIndexOp::create(rewriter, loc, 0));
+      Value read = vector::TransferReadOp::create(
+          rewriter, loc, vector.clone(rewriter.getI8Type()), bytes, zeros,
+          arith::ConstantIntOp::create(rewriter, loc, 0, 8),
+          SmallVector<bool>(vector.getRank(), true));
+      Value nibbles = arith::TruncIOp::create(
+          rewriter, loc, vector.clone(rewriter.getIntegerType(4)), read);
+      if (nibbles.getType() != vector)
+        nibbles = arith::BitcastOp::create(rewriter, loc, vector, nibbles);
+      rewriter.replaceOp(op, nibbles);
+      return success();
+    }
+    Value view = pairView(rewriter, loc, adaptor.getBase());
+    // The padding nibble in both halves of a byte.
+    Value pad = nibbleToByte(rewriter, loc, adaptor.getPadding());
+    pad =
+        arith::OrIOp::create(rewriter, loc, pad,
+                             arith::ShLIOp::create(rewriter, loc, pad,
+                                                   arith::ConstantIntOp::create(
+                                                       rewriter, loc, 4, 8)));
+    VectorType bytes = groupedType(vector, 2, rewriter.getI8Type());
+    Value read = vector::TransferReadOp::create(
+        rewriter, loc, bytes, view,
+        pairIndices(rewriter, loc, adaptor.getIndices()), pad,
+        pairInBounds(op));
+    Value nibbles = vector::BitCastOp::create(
+        rewriter, loc, groupedType(vector, 4, vector.getElementType()), read);
+    rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(op, vector, nibbles);
+    return success();
+  }
+};
+
+struct PackTransferWrite : OpConversionPattern<vector::TransferWriteOp> {
+  PackTransferWrite(const TypeConverter &converter, MLIRContext *ctx,
+                    bool scalarLoops)
+      : OpConversionPattern(converter, ctx), scalarLoops(scalarLoops) {}
+  bool scalarLoops;
+
+  LogicalResult
+  matchAndRewrite(vector::TransferWriteOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isNibbleMemRef(op.getShapedType()) ||
+        failed(checkTransfer(op, op.getIndices().back(), rewriter)))
+      return failure();
+    Location loc = op.getLoc();
+    VectorType vector = op.getVectorType();
+    if (scalarLoops) {
+      Value value = adaptor.getValueToStore();
+      Type i4 = vector.clone(rewriter.getIntegerType(4));
+      if (value.getType() != i4)
+        value = arith::BitcastOp::create(rewriter, loc, i4, value);
+      value = arith::ExtUIOp::create(rewriter, loc,
+                                     vector.clone(rewriter.getI8Type()), value);
+      Value bytes = allocateBytes(rewriter, loc, op, vector);
+      SmallVector<Value> zeros(
+          vector.getRank(), arith::ConstantIndexOp::create(rewriter, loc, 0));
+      vector::TransferWriteOp::create(
+          rewriter, loc, value, bytes, zeros,
+          SmallVector<bool>(vector.getRank(), true));
+      ScalarLoops{rewriter, loc, op, adaptor.getBase(), adaptor.getIndices()}
+          .forEachElement(
+              [&](ValueRange ivs, ValueRange at) {
+                storeNibbleByte(
+                    rewriter, loc, adaptor.getBase(), at,
+                    memref::LoadOp::create(rewriter, loc, bytes, ivs));
+              },
+              [](ValueRange) {});
+      rewriter.eraseOp(op);
+      return success();
+    }
+    Value nibbles = vector::ShapeCastOp::create(
+        rewriter, loc, groupedType(vector, 4, vector.getElementType()),
+        adaptor.getValueToStore());
+    Value bytes = vector::BitCastOp::create(
+        rewriter, loc, groupedType(vector, 2, rewriter.getI8Type()), nibbles);
+    Value view = pairView(rewriter, loc, adaptor.getBase());
+    vector::TransferWriteOp::create(
+        rewriter, loc, bytes, view,
+        pairIndices(rewriter, loc, adaptor.getIndices()), pairInBounds(op));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// A block spec of a packed operand: the innermost block size and tile
+/// size halved (a swizzle is in bytes already).
+BlockSpecAttr packSpec(BlockSpecAttr spec) {
+  SmallVector<int64_t> shape(spec.getShape());
+  shape.back() /= 2;
+  SmallVector<Attribute> transforms;
+  for (Attribute t : spec.getTransforms()) {
+    if (auto tile = dyn_cast<TileTransformAttr>(t)) {
+      SmallVector<int64_t> tiling(tile.getTiling());
+      tiling.back() /= 2;
+      t = TileTransformAttr::get(spec.getContext(), tiling);
+    }
+    transforms.push_back(t);
+  }
+  return BlockSpecAttr::get(spec.getContext(), shape, spec.getIndexMap(),
+                            spec.getMemorySpace(), transforms,
+                            spec.getDelayRelease(), spec.getIndexing());
+}
+
+/// Why the block spec of a nibble operand cannot be packed, or empty.
+std::string whyNotPackable(BlockSpecAttr spec) {
+  int64_t last = spec.getShape().back();
+  if (ShapedType::isDynamic(last) || last % 2)
+    return "its block's innermost size must be even";
+  for (Attribute t : spec.getTransforms()) {
+    if (isa<TransposeTransformAttr>(t))
+      return "a transposed block of 4-bit elements is not supported";
+    if (auto tile = dyn_cast<TileTransformAttr>(t);
+        tile && tile.getTiling().back() % 2)
+      return "its tiling's innermost size must be even";
+  }
+  return "";
+}
+
+/// pallas_call and mpmd_map: operands, block specs, scratch and region
+/// arguments.
+template <typename OpTy> struct PackKernel : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const TypeConverter &converter = *this->getTypeConverter();
+    // The specs follow the operands' original types.
+    ArrayAttr inSpecs, outSpecs;
+    if constexpr (std::is_same_v<OpTy, PallasCallOp>) {
+      auto pack = [&](ArrayAttr specs, ValueRange operands) {
+        SmallVector<Attribute> result;
+        for (auto [attr, operand] : llvm::zip(specs, operands)) {
+          auto spec = dyn_cast<BlockSpecAttr>(attr);
+          result.push_back(spec && isNibbleMemRef(operand.getType())
+                               ? packSpec(spec)
+                               : attr);
+        }
+        return rewriter.getArrayAttr(result);
+      };
+      inSpecs = pack(op.getInSpecs(), op.getIns());
+      outSpecs = pack(op.getOutSpecs(), op.getOuts());
+    }
+    rewriter.modifyOpInPlace(op, [&] {
+      op->setOperands(adaptor.getOperands());
+      if constexpr (std::is_same_v<OpTy, PallasCallOp>) {
+        op.setInSpecsAttr(inSpecs);
+        op.setOutSpecsAttr(outSpecs);
+      }
+      if (std::optional<ArrayAttr> scratch = op.getScratch()) {
+        SmallVector<Type> types;
+        for (Attribute a : *scratch)
+          types.push_back(converter.convertType(cast<TypeAttr>(a).getValue()));
+        op.setScratchAttr(rewriter.getTypeArrayAttr(types));
+      }
+    });
+    for (Region &region : op->getRegions())
+      if (failed(rewriter.convertRegionTypes(&region, converter)))
+        return failure();
+    return success();
+  }
+};
+
+/// Ops that only pass buffers along (allocations, casts, copies, the
+/// kernel primitives that move blocks): their types change, nothing else.
+struct PackTypesOnly : ConversionPattern {
+  PackTypesOnly(const TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/0, ctx) {}
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op->getNumRegions() ||
+        !(isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp,
+              memref::CastOp>(op) ||
+          isa_and_nonnull<MGPUDialect>(op->getDialect())))
+      return failure();
+    SmallVector<Type> types;
+    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(), types)))
+      return failure();
+    // A new op rather than new types in place: the patterns of its users
+    // still see the original (4-bit) types.
+    OperationState state(op->getLoc(), op->getName(), operands, types,
+                         op->getAttrs(), op->getSuccessors());
+    rewriter.replaceOp(op, rewriter.create(state)->getResults());
+    return success();
+  }
+};
+
+bool mentionsNibbleMemRef(Operation *op) {
+  auto nibble = [](Type t) { return isNibbleMemRef(t); };
+  if (llvm::any_of(op->getOperandTypes(), nibble) ||
+      llvm::any_of(op->getResultTypes(), nibble))
+    return true;
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      if (llvm::any_of(block.getArgumentTypes(), nibble))
+        return true;
+  if (auto func = dyn_cast<FunctionOpInterface>(op))
+    return llvm::any_of(func.getArgumentTypes(), nibble) ||
+           llvm::any_of(func.getResultTypes(), nibble);
+  return false;
+}
+
+/// What the conversion cannot do, reported at the op before it starts.
+LogicalResult checkPackable(Operation *root) {
+  WalkResult result = root->walk([&](Operation *op) {
+    auto refuse = [&](const Twine &why) {
+      op->emitOpError() << why;
+      return WalkResult::interrupt();
+    };
+    SmallVector<Type> types(op->getOperandTypes());
+    llvm::append_range(types, op->getResultTypes());
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        llvm::append_range(types, block.getArgumentTypes());
+    if (auto func = dyn_cast<FunctionOpInterface>(op)) {
+      llvm::append_range(types, func.getArgumentTypes());
+      llvm::append_range(types, func.getResultTypes());
+    }
+    for (Type type : types) {
+      auto memref = dyn_cast<MemRefType>(type);
+      if (!memref || !isNibble(memref.getElementType()))
+        continue;
+      std::string why = whyNotPackable(memref);
+      if (!why.empty()) {
+        op->emitOpError() << "cannot store the 4-bit elements of " << type
+                          << " two to a byte: " << why;
+        return WalkResult::interrupt();
+      }
+    }
+    if (auto call = dyn_cast<PallasCallOp>(op)) {
+      auto check = [&](ArrayAttr specs, ValueRange operands) -> std::string {
+        for (auto [attr, operand] : llvm::zip(specs, operands))
+          if (auto spec = dyn_cast<BlockSpecAttr>(attr);
+              spec && isNibbleMemRef(operand.getType()))
+            if (std::string why = whyNotPackable(spec); !why.empty())
+              return why;
+        return "";
+      };
+      std::string why = check(call.getInSpecs(), call.getIns());
+      if (why.empty())
+        why = check(call.getOutSpecs(), call.getOuts());
+      if (!why.empty())
+        return refuse("cannot store 4-bit elements two to a byte: " + why);
+    }
+    if (auto store = dyn_cast<memref::StoreOp>(op);
+        store && isNibbleMemRef(store.getMemRefType()) && isInKernel(op))
+      return refuse("cannot store one 4-bit element in a kernel: its byte "
+                    "is shared with the next element, which another lane "
+                    "may write; write a vector of them");
+    if (auto transfer = dyn_cast<VectorTransferOpInterface>(op);
+        transfer && isNibbleMemRef(transfer.getShapedType())) {
+      VectorType vector = transfer.getVectorType();
+      auto memref = cast<MemRefType>(transfer.getShapedType());
+      std::optional<int64_t> index =
+          getConstantIntValue(transfer.getIndices().back());
+      if (!transfer.getPermutationMap().isMinorIdentity() ||
+          transfer.getMask() || vector.getRank() == 0 ||
+          vector.getShape().back() % 4 || memref.getShape().back() % 4 ||
+          (index && *index % 4))
+        return refuse("moves 4-bit elements only as vectors whose innermost "
+                      "size, memref size and index are multiples of 4, "
+                      "without a permutation or a mask");
+    }
+    if (isa<vector::LoadOp, vector::StoreOp, vector::MaskedLoadOp,
+            vector::MaskedStoreOp, vector::GatherOp, vector::ScatterOp,
+            memref::AtomicRMWOp, memref::GenericAtomicRMWOp, memref::CopyOp,
+            memref::SubViewOp, memref::ReinterpretCastOp, memref::ExpandShapeOp,
+            memref::CollapseShapeOp>(op) &&
+        mentionsNibbleMemRef(op))
+      return refuse("is not supported on memrefs of 4-bit elements (stored "
+                    "two to a byte); use vector.transfer_read/write");
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+struct PackSubBytePass
+    : public mgpu::impl::MGPUPackSubByteBase<PackSubBytePass> {
+  using Base::Base;
+  void runOnOperation() override {
+    Operation *root = getOperation();
+    bool any = false;
+    root->walk([&](Operation *op) {
+      any |= mentionsNibbleMemRef(op);
+      return any ? WalkResult::interrupt() : WalkResult::advance();
+    });
+    if (!any)
+      return;
+    if (failed(checkPackable(root)))
+      return signalPassFailure();
+
+    MLIRContext *ctx = &getContext();
+    TypeConverter converter;
+    converter.addConversion([](Type type) { return type; });
+    converter.addConversion([](MemRefType type) -> std::optional<Type> {
+      return packMemRef(type);
+    });
+
+    ConversionTarget target(*ctx);
+    target.markUnknownOpDynamicallyLegal(
+        [](Operation *op) { return !mentionsNibbleMemRef(op); });
+    RewritePatternSet patterns(ctx);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    scf::populateSCFStructuralTypeConversions(converter, patterns);
+    patterns.add<PackLoad, PackStore, PackKernel<PallasCallOp>,
+                 PackKernel<MpmdMapOp>>(converter, ctx);
+    patterns.add<PackTransferRead, PackTransferWrite>(converter, ctx,
+                                                      scalarLoops);
+    patterns.add<PackTypesOnly>(converter, ctx);
+    if (failed(applyPartialConversion(root, target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
