@@ -219,8 +219,15 @@ LogicalResult TmemLaneLoadOp::verify() {
   int64_t columns = getSrc().getType().getVectorType().getDimSize(1);
   int64_t count = getType().getNumElements();
   auto first = static_cast<int64_t>(getColumn());
-  if (first < 0 || first + count > columns)
-    return emitOpError() << "reads columns [" << first << ", " << first + count
-                         << ") of a buffer of " << columns << " columns";
-  return success();
+  // A column near INT64_MAX must not wrap the end around into range.
+  int64_t end;
+  bool wraps = llvm::AddOverflow(first, count, end);
+  if (first >= 0 && !wraps && end <= columns)
+    return success();
+  InFlightDiagnostic diag = emitOpError() << "reads columns [" << first << ", ";
+  if (wraps)
+    diag << first << " + " << count;
+  else
+    diag << end;
+  return diag << ") of a buffer of " << columns << " columns";
 }

@@ -157,3 +157,14 @@ func.func @lane_load_columns(%t: !mgpu.tmem<128x64xf32>, %row: index) {
   %p = mgpu.tmem_lane_load %t[%row] column 48 : !mgpu.tmem<128x64xf32> -> vector<32xf32>
   return
 }
+
+// -----
+
+// A column near INT64_MAX: the end of the read must not wrap around into
+// range (a signed overflow in the verifier, found by utils/fuzz.py under
+// UBSan).
+func.func @lane_load_column_wraps(%t: !mgpu.tmem<128x64xf32>, %row: index) {
+  // expected-error @below {{'mgpu.tmem_lane_load' op reads columns [9223372036854775807, 9223372036854775807 + 32) of a buffer of 64 columns}}
+  %p = mgpu.tmem_lane_load %t[%row] column 9223372036854775807 : !mgpu.tmem<128x64xf32> -> vector<32xf32>
+  return
+}
