@@ -825,6 +825,21 @@ def MGPUVectorsToLoops : Pass<"mgpu-vectors-to-loops"> {
   ];
 }
 
+def MGPUHoistAllocas : Pass<"mgpu-hoist-allocas"> {
+  let summary = "Statically shaped memref.alloca out of loops (host)";
+  let description = [{
+    --convert-vector-to-scf puts the stack buffers of N-D transfers at the
+    top of the loop body that holds them, and LLVM takes an alloca outside
+    the entry block again on every iteration: a long pipelined grid ran
+    out of stack on the host. This pass moves every statically shaped
+    `memref.alloca` out of the sequential control flow around it (scf.for,
+    while, if, index_switch, execute_region) to the start of the enclosing
+    region, never out of a parallel region, whose threads need their own
+    buffers.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def MGPUByteBoolVectors : Pass<"mgpu-byte-bool-vectors"> {
   let summary = "i1 vector loads and stores one byte per element (host)";
   let description = [{

@@ -69,6 +69,7 @@ static void addHostToLLVMPasses(OpPassManager &pm) {
   // convert-vector-to-llvm does not lower vector.multi_reduction.
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());
   pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createMGPUHoistAllocas());
   pm.addPass(createMGPUByteBoolVectors());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
