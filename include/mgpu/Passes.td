@@ -40,8 +40,15 @@ def MGPUBufferize : Pass<"mgpu-bufferize", "::mlir::ModuleOp"> {
 }
 
 def MGPUPackSubByte : Pass<"mgpu-pack-sub-byte", "::mlir::ModuleOp"> {
-  let summary = "4-bit elements (i4, f4E2M1FN) stored two to a byte";
+  let summary = "Elements narrower than a byte stored as JAX stores them "
+                "(4-bit two to a byte, 6-bit one to a byte)";
   let description = [{
+    JAX stores float6_e2m3fn and float6_e3m2fn arrays one element per
+    byte, in its low 6 bits: a memref of f6E2M3FN or f6E3M2FN becomes an
+    i8 memref of the same shape and layout, and its loads, stores and
+    transfers read bytes truncated to 6 bits or write values zero-extended
+    (masked and gathered accesses and atomics on them are refused).
+
     JAX stores int4, uint4 and float4_e2m1fn arrays two elements to a
     byte, element 2k in the low nibble of byte k. This pass rewrites the
     whole module, host code and kernels, after bufferization and before
@@ -875,14 +882,16 @@ def MGPUWidenContractions : Pass<"mgpu-widen-contractions"> {
 }
 
 def MGPUExpandF8 : Pass<"mgpu-expand-f8"> {
-  let summary = "f8E4M3FN / f8E5M2 / f8E8M0FNU conversions as integer code";
+  let summary = "f8E4M3FN / f8E5M2 / f8E8M0FNU / f6 conversions as integer "
+                "code";
   let description = [{
-    The host has no f8 type: f8 values live in i8 and the host backends
-    compute on them in f32. This pass writes `arith.extf` from and
-    `arith.truncf` to f8E4M3FN and f8E5M2 (with f32 on the other side) as
-    integer code on the bits: exact widening, and narrowing with
-    round-to-nearest-even that saturates to the largest finite value as the
-    GPU's `cvt.rn.satfinite` does (NaN stays NaN). f8E8M0FNU (a byte of
+    LLVM has no f8 or f6 type: their values live in i8 and i6 and the
+    backends compute on them in f32. This pass writes `arith.extf` from
+    and `arith.truncf` to f8E4M3FN, f8E5M2, f6E2M3FN and f6E3M2FN (with f32
+    on the other side) as integer code on the bits: exact widening, and
+    narrowing with round-to-nearest-even that saturates to the largest
+    finite value as the GPU's `cvt.rn.satfinite` does (NaN stays NaN in
+    f8; the f6 formats have no NaN or infinity, and NaN saturates too). f8E8M0FNU (a byte of
     biased exponent, the MX scale type) widens exactly (bits 0 is 2^-127,
     0xFF NaN) and narrows as JAX narrows it by default
     (`cvt.rp.satfinite.ue8m0x2.f32`): the magnitude rounded up to a power

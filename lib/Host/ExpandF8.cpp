@@ -1,11 +1,13 @@
-//===- ExpandF8.cpp - f8 conversions as integer code on the host ----------===//
+//===- ExpandF8.cpp - f8 and f6 conversions as integer code ---------------===//
 //
-// The host has no f8 (LLVM has no such type: f8 values live in i8), so the
-// host backends compute on f8 in f32 (arith-emulate-unsupported-floats) and
+// LLVM has no f8 or f6 types (their values live in i8 and i6), so the
+// backends compute on them in f32 (arith-emulate-unsupported-floats) and
 // need only the two conversions, which this pass writes as integer code on
-// the bits: f8E4M3FN and f8E5M2 to f32 exactly, and f32 to them with
-// round-to-nearest-even and saturation to the largest finite value, as the
-// GPU's cvt.rn.satfinite does (NaN stays NaN). Scalars and vectors alike.
+// the bits: f8E4M3FN, f8E5M2, f6E2M3FN and f6E3M2FN to f32 exactly, and
+// f32 to them with round-to-nearest-even and saturation to the largest
+// finite value, as the GPU's cvt.rn.satfinite does (NaN stays NaN in f8;
+// the f6 formats have no NaN, and it saturates too). Scalars and vectors
+// alike.
 // f8E8M0FNU, a byte of biased exponent, converts as JAX converts it by
 // default (rounding up), and its reciprocal is an integer subtraction.
 //
@@ -31,18 +33,26 @@ using namespace mlir::mgpu;
 
 namespace {
 
-/// The encoding of an f8 type: mantissa bits, exponent bias, the largest
-/// finite encoding (sign cleared) and the NaN one.
+/// The encoding of a small float type: total and mantissa bits, exponent
+/// bias, the largest finite encoding (sign cleared) and the NaN one (none:
+/// -1).
 struct F8Format {
-  int64_t mantissa, bias, maxFinite, nan;
+  int64_t width, mantissa, bias, maxFinite, nan;
   bool hasInfinity;
+  int64_t signBit() const { return width - 1; }
+  int64_t magnitudeMask() const { return (int64_t(1) << (width - 1)) - 1; }
 };
 
 std::optional<F8Format> getFormat(Type type) {
   if (isa<Float8E4M3FNType>(type))
-    return F8Format{3, 7, 0x7E, 0x7F, false};
+    return F8Format{8, 3, 7, 0x7E, 0x7F, false};
   if (isa<Float8E5M2Type>(type))
-    return F8Format{2, 15, 0x7B, 0x7F, true};
+    return F8Format{8, 2, 15, 0x7B, 0x7F, true};
+  // The f6 formats (OCP MX): finite only, every encoding a number.
+  if (isa<Float6E2M3FNType>(type))
+    return F8Format{6, 3, 1, 0x1F, -1, false};
+  if (isa<Float6E3M2FNType>(type))
+    return F8Format{6, 2, 3, 0x1F, -1, false};
   return std::nullopt;
 }
 
@@ -93,13 +103,16 @@ struct ExpandExtF : OpRewritePattern<arith::ExtFOp> {
     Bits k{rewriter, loc, op.getType()};
     int64_t m = format->mantissa;
     Value byte = arith::BitcastOp::create(
-        rewriter, loc, k.typeOf(rewriter.getI8Type()), op.getIn());
+        rewriter, loc, k.typeOf(rewriter.getIntegerType(format->width)),
+        op.getIn());
     Value bits = arith::ExtUIOp::create(rewriter, loc,
                                         k.typeOf(rewriter.getI32Type()), byte);
     Value sign = arith::ShLIOp::create(
-        rewriter, loc, arith::ShRUIOp::create(rewriter, loc, bits, k.i32(7)),
+        rewriter, loc,
+        arith::ShRUIOp::create(rewriter, loc, bits, k.i32(format->signBit())),
         k.i32(31));
-    Value magnitude = arith::AndIOp::create(rewriter, loc, bits, k.i32(0x7F));
+    Value magnitude = arith::AndIOp::create(rewriter, loc, bits,
+                                            k.i32(format->magnitudeMask()));
     Value exponent = arith::ShRUIOp::create(rewriter, loc, magnitude, k.i32(m));
     Value fraction =
         arith::AndIOp::create(rewriter, loc, magnitude, k.i32((1 << m) - 1));
@@ -122,17 +135,19 @@ struct ExpandExtF : OpRewritePattern<arith::ExtFOp> {
     Value result = k.select(k.cmp(arith::CmpIPredicate::eq, exponent, k.i32(0)),
                             subnormal, normal);
     // Special values: E5M2 has infinities and NaNs at exponent 31, E4M3FN
-    // only NaN at 0x7F.
-    Value special =
-        format->hasInfinity
-            ? k.cmp(arith::CmpIPredicate::eq, exponent, k.i32(31))
-            : k.cmp(arith::CmpIPredicate::eq, magnitude, k.i32(0x7F));
-    Value infOrNan =
-        format->hasInfinity
-            ? k.select(k.cmp(arith::CmpIPredicate::eq, fraction, k.i32(0)),
-                       k.i32(0x7F800000), k.i32(0x7FC00000))
-            : k.i32(0x7FC00000);
-    result = k.select(special, infOrNan, result);
+    // only NaN at 0x7F, the f6 formats none.
+    if (format->hasInfinity || format->nan >= 0) {
+      Value special =
+          format->hasInfinity
+              ? k.cmp(arith::CmpIPredicate::eq, exponent, k.i32(31))
+              : k.cmp(arith::CmpIPredicate::eq, magnitude, k.i32(format->nan));
+      Value infOrNan =
+          format->hasInfinity
+              ? k.select(k.cmp(arith::CmpIPredicate::eq, fraction, k.i32(0)),
+                         k.i32(0x7F800000), k.i32(0x7FC00000))
+              : k.i32(0x7FC00000);
+      result = k.select(special, infOrNan, result);
+    }
     result = arith::OrIOp::create(rewriter, loc, result, sign);
     rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, op.getType(), result);
     return success();
@@ -153,8 +168,10 @@ struct ExpandTruncF : OpRewritePattern<arith::TruncFOp> {
     Type i32 = k.typeOf(rewriter.getI32Type());
     Value bits = arith::BitcastOp::create(rewriter, loc, i32, op.getIn());
     Value sign = arith::AndIOp::create(
-        rewriter, loc, arith::ShRUIOp::create(rewriter, loc, bits, k.i32(24)),
-        k.i32(0x80));
+        rewriter, loc,
+        arith::ShRUIOp::create(rewriter, loc, bits,
+                               k.i32(31 - format->signBit())),
+        k.i32(int64_t(1) << format->signBit()));
     Value magnitude =
         arith::AndIOp::create(rewriter, loc, bits, k.i32(0x7FFFFFFF));
     // Normal range: round the fraction to m bits, to nearest even (the
@@ -183,16 +200,21 @@ struct ExpandTruncF : OpRewritePattern<arith::TruncFOp> {
     Value isSubnormal = k.cmp(arith::CmpIPredicate::ult, magnitude,
                               k.i32(int64_t(127 + 1 - format->bias) << 23));
     Value encoded = k.select(isSubnormal, subnormal, normal);
-    // Saturate to the largest finite value (infinities too); NaN is NaN.
+    // Saturate to the largest finite value (infinities too, and NaN where
+    // the format has none: its exponent is past every finite one); NaN is
+    // NaN where the format has it.
     Value tooLarge =
         k.cmp(arith::CmpIPredicate::sgt, encoded, k.i32(format->maxFinite));
     encoded = k.select(tooLarge, k.i32(format->maxFinite), encoded);
-    Value isNan =
-        k.cmp(arith::CmpIPredicate::ugt, magnitude, k.i32(0x7F800000));
-    encoded = k.select(isNan, k.i32(format->nan), encoded);
+    if (format->nan >= 0) {
+      Value isNan =
+          k.cmp(arith::CmpIPredicate::ugt, magnitude, k.i32(0x7F800000));
+      encoded = k.select(isNan, k.i32(format->nan), encoded);
+    }
     encoded = arith::OrIOp::create(rewriter, loc, encoded, sign);
     Value byte = arith::TruncIOp::create(
-        rewriter, loc, k.typeOf(rewriter.getI8Type()), encoded);
+        rewriter, loc, k.typeOf(rewriter.getIntegerType(format->width)),
+        encoded);
     rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, op.getType(), byte);
     return success();
   }

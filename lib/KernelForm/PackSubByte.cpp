@@ -1,5 +1,7 @@
 //===- PackSubByte.cpp - 4-bit elements stored two to a byte --------------===//
 //
+// The pass that gives elements narrower than a byte their storage: 6-bit
+// elements one to a byte (WidenSixBit.cpp) and 4-bit ones two to a byte.
 // JAX stores int4, uint4 and float4_e2m1fn arrays two elements to a byte,
 // element 2k in the low nibble of byte k. Every backend addresses memory in
 // bytes (TMA boxes, staging copies, the host runtime, LLVM's GEPs), so this
@@ -17,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SubByteStorage.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Passes.h"
 
@@ -538,7 +541,7 @@ struct PackTypesOnly : ConversionPattern {
     if (op->getNumRegions() ||
         !(isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp,
               memref::CastOp>(op) ||
-          isa_and_nonnull<MGPUDialect>(op->getDialect())))
+          isa_and_nonnull<MGPUDialect>(op->getDialect()) || isViewOfSixBit(op)))
       return failure();
     SmallVector<Type> types;
     if (failed(getTypeConverter()->convertTypes(op->getResultTypes(), types)))
@@ -552,19 +555,27 @@ struct PackTypesOnly : ConversionPattern {
   }
 };
 
-bool mentionsNibbleMemRef(Operation *op) {
-  auto nibble = [](Type t) { return isNibbleMemRef(t); };
-  if (llvm::any_of(op->getOperandTypes(), nibble) ||
-      llvm::any_of(op->getResultTypes(), nibble))
+bool mentionsMemRef(Operation *op, function_ref<bool(Type)> matches) {
+  if (llvm::any_of(op->getOperandTypes(), matches) ||
+      llvm::any_of(op->getResultTypes(), matches))
     return true;
   for (Region &region : op->getRegions())
     for (Block &block : region)
-      if (llvm::any_of(block.getArgumentTypes(), nibble))
+      if (llvm::any_of(block.getArgumentTypes(), matches))
         return true;
   if (auto func = dyn_cast<FunctionOpInterface>(op))
-    return llvm::any_of(func.getArgumentTypes(), nibble) ||
-           llvm::any_of(func.getResultTypes(), nibble);
+    return llvm::any_of(func.getArgumentTypes(), matches) ||
+           llvm::any_of(func.getResultTypes(), matches);
   return false;
+}
+
+bool mentionsNibbleMemRef(Operation *op) {
+  return mentionsMemRef(op, isNibbleMemRef);
+}
+
+bool mentionsSubByteMemRef(Operation *op) {
+  return mentionsMemRef(
+      op, [](Type t) { return isNibbleMemRef(t) || isSixBitMemRef(t); });
 }
 
 /// What the conversion cannot do, reported at the op before it starts.
@@ -648,24 +659,26 @@ struct PackSubBytePass
     Operation *root = getOperation();
     bool any = false;
     root->walk([&](Operation *op) {
-      any |= mentionsNibbleMemRef(op);
+      any |= mentionsSubByteMemRef(op);
       return any ? WalkResult::interrupt() : WalkResult::advance();
     });
     if (!any)
       return;
-    if (failed(checkPackable(root)))
+    if (failed(checkPackable(root)) || failed(checkWidenable(root)))
       return signalPassFailure();
 
     MLIRContext *ctx = &getContext();
     TypeConverter converter;
     converter.addConversion([](Type type) { return type; });
     converter.addConversion([](MemRefType type) -> std::optional<Type> {
+      if (isSixBitMemRef(type))
+        return widenSixBitMemRef(type);
       return packMemRef(type);
     });
 
     ConversionTarget target(*ctx);
     target.markUnknownOpDynamicallyLegal(
-        [](Operation *op) { return !mentionsNibbleMemRef(op); });
+        [](Operation *op) { return !mentionsSubByteMemRef(op); });
     RewritePatternSet patterns(ctx);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
@@ -677,6 +690,7 @@ struct PackSubBytePass
     patterns.add<PackTransferRead, PackTransferWrite>(converter, ctx,
                                                       scalarLoops);
     patterns.add<PackTypesOnly>(converter, ctx);
+    populateWidenSixBitPatterns(converter, patterns);
     if (failed(applyPartialConversion(root, target, std::move(patterns))))
       signalPassFailure();
   }

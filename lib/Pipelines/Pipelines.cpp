@@ -37,8 +37,9 @@ static std::unique_ptr<Pass> createCanonicalizer() {
   return createCanonicalizerPass(GreedyRewriteConfig(), disabled);
 }
 
-/// LLVM has no f8 types (f8 values live in i8): arithmetic on f8 is done
-/// in f32 and the conversions are integer code (--mgpu-expand-f8). After
+/// LLVM has no f8 or f6 types (their values live in i8 and i6): arithmetic
+/// on them is done in f32 and the conversions are integer code
+/// (--mgpu-expand-f8). After
 /// the canonicalizations that would fold a conversion chain into one
 /// `sitofp i32 -> f8`, which no backend lowers.
 static void addF8Passes(OpPassManager &pm) {
@@ -46,8 +47,9 @@ static void addF8Passes(OpPassManager &pm) {
   // emulation widens every division.
   pm.addPass(createMGPUExpandF8());
   arith::ArithEmulateUnsupportedFloatsOptions f8;
-  f8.sourceTypeStrs = {"f8E4M3FN",   "f8E5M2", "f8E4M3",    "f8E5M2FNUZ",
-                       "f8E4M3FNUZ", "f8E3M4", "f8E8M0FNU", "f4E2M1FN"};
+  f8.sourceTypeStrs = {"f8E4M3FN",   "f8E5M2",  "f8E4M3",    "f8E5M2FNUZ",
+                       "f8E4M3FNUZ", "f8E3M4",  "f8E8M0FNU", "f6E2M3FN",
+                       "f6E3M2FN",   "f4E2M1FN"};
   pm.addPass(arith::createArithEmulateUnsupportedFloats(f8));
   pm.addPass(createMGPUExpandF8());
 }

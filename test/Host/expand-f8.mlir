@@ -68,3 +68,19 @@ func.func @e8m0_reciprocal(%x: vector<4xf8E8M0FNU>) -> vector<4xf8E8M0FNU> {
   %r = arith.divf %one, %x : vector<4xf8E8M0FNU>
   return %r : vector<4xf8E8M0FNU>
 }
+
+// The f6 formats (i6 bits, no infinity or NaN): widening has no special
+// values, and narrowing saturates NaN with the rest (no NaN select).
+// CHECK-LABEL: func.func @f6(
+// CHECK: arith.bitcast %{{.*}} : vector<4xf6E2M3FN> to vector<4xi6>
+// CHECK: arith.extui %{{.*}} : vector<4xi6> to vector<4xi32>
+// CHECK-NOT: 2143289344
+// CHECK: arith.bitcast %{{.*}} : vector<4xi32> to vector<4xf32>
+// CHECK: arith.trunci %{{.*}} : i32 to i6
+// CHECK-NOT: 2139095040
+// CHECK: arith.bitcast %{{.*}} : i6 to f6E3M2FN
+func.func @f6(%x: vector<4xf6E2M3FN>, %y: f32) -> (vector<4xf32>, f6E3M2FN) {
+  %e = arith.extf %x : vector<4xf6E2M3FN> to vector<4xf32>
+  %t = arith.truncf %y : f32 to f6E3M2FN
+  return %e, %t : vector<4xf32>, f6E3M2FN
+}

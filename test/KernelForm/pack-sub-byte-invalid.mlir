@@ -54,3 +54,13 @@ func.func @transposed(%x: memref<16x16xi4>) {
   }
   return
 }
+
+// -----
+
+// 6-bit elements: atomics and masked or gathered accesses are refused.
+func.func @f6_atomic(%x: memref<16xf6E2M3FN>, %v: f6E2M3FN) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'memref.atomic_rmw' op is not supported on memrefs of 6-bit elements (stored one to a byte); use memref.load/store, vector.load/store or vector.transfer_read/write}}
+  %r = memref.atomic_rmw addf %v, %x[%c0] : (f6E2M3FN, memref<16xf6E2M3FN>) -> f6E2M3FN
+  return
+}

@@ -65,7 +65,7 @@ static LogicalResult verifyOperandForm(Operation *op, ValueRange operands) {
              << "operand #" << i << " has elements of type " << element
              << ", which no backend stages or computes on (i1, i4, i8, "
                 "i16, i32, i64, index, f16, bf16, f32, f64, f8E4M3FN, "
-                "f8E5M2, f8E8M0FNU, f4E2M1FN)";
+                "f8E5M2, f8E8M0FNU, f6E2M3FN, f6E3M2FN, f4E2M1FN)";
   }
   bool tensors = isa<TensorType>(operands.front().getType());
   for (Value operand : operands)

@@ -200,7 +200,7 @@ bool mlir::mgpu::isBackendElementType(Type type) {
            llvm::is_contained({1u, 4u, 8u, 16u, 32u, 64u}, integer.getWidth());
   return isa<Float16Type, BFloat16Type, Float32Type, Float64Type,
              Float8E4M3FNType, Float8E5M2Type, Float8E8M0FNUType,
-             Float4E2M1FNType>(type);
+             Float6E2M3FNType, Float6E3M2FNType, Float4E2M1FNType>(type);
 }
 
 LogicalResult
@@ -341,7 +341,10 @@ LogicalResult mlir::mgpu::verifyKernelValueTypes(Operation *kernel,
         return where->emitOpError()
                << "uses the scalable vector type " << type
                << ", which no GPU or interpret backend runs";
-      if (!isBackendElementType(vector.getElementType()))
+      // i6 only in registers: the bits of an f6 element, which memory
+      // holds one to a byte (--mgpu-pack-sub-byte).
+      if (!isBackendElementType(vector.getElementType()) &&
+          !vector.getElementType().isSignlessInteger(6))
         return where->emitOpError()
                << "computes on elements of type " << vector.getElementType()
                << ", which no backend handles";

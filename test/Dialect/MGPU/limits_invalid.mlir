@@ -145,10 +145,10 @@ func.func @huge_vector() {
 // -----
 
 // S29: sub-byte integers other than i1 and i4 are refused, with the list of
-// what backends handle (the f6 types, 6 bits, too).
+// what backends handle.
 #b = #mgpu.block_spec<shape = [8], index_map = affine_map<(d0) -> (d0)>>
 func.func @i2(%a: memref<64xi2>) {
-  // expected-error @below {{'mgpu.pallas_call' op operand #0 has elements of type 'i2', which no backend stages or computes on (i1, i4, i8, i16, i32, i64, index, f16, bf16, f32, f64, f8E4M3FN, f8E5M2, f8E8M0FNU, f4E2M1FN)}}
+  // expected-error @below {{'mgpu.pallas_call' op operand #0 has elements of type 'i2', which no backend stages or computes on (i1, i4, i8, i16, i32, i64, index, f16, bf16, f32, f64, f8E4M3FN, f8E5M2, f8E8M0FNU, f6E2M3FN, f6E3M2FN, f4E2M1FN)}}
   mgpu.pallas_call grid [8] ins(%a : memref<64xi2>) in_specs [#b] out_specs [] {
   ^bb0(%x: memref<8xi2, #gpu.address_space<workgroup>>):
   }

@@ -56,8 +56,9 @@ MemRefType getStagedSlotType(Type operandType, BlockSpecAttr spec);
 
 /// Whether some backend can stage and compute elements of `type` (S29):
 /// signless integers of 1, 4, 8, 16, 32 or 64 bits, index, f16, bf16, f32,
-/// f64, the f8 types e4m3fn, e5m2 and e8m0fnu, and f4E2M1FN (4-bit
-/// elements are stored two to a byte: --mgpu-pack-sub-byte).
+/// f64, the f8 types e4m3fn, e5m2 and e8m0fnu, the f6 types e2m3fn and
+/// e3m2fn (stored one to a byte) and f4E2M1FN (4-bit elements are stored
+/// two to a byte: --mgpu-pack-sub-byte).
 bool isBackendElementType(Type type);
 
 /// S30: floordiv, ceildiv and mod in a block index map divide by positive
