@@ -913,7 +913,9 @@ def MGPUCheckVectorAccesses : Pass<"mgpu-check-vector-accesses"> {
     `cf.assert` before each `vector.load`, `vector.store` and each
     `vector.transfer_read` / `vector.transfer_write` dimension marked in
     bounds: the vector must lie inside the memref. Out of bounds it would
-    read or write other memory (an in-bounds transfer is not masked).
+    read or write other memory (an in-bounds transfer is not masked). It
+    also asserts that each `memref.view` (a RefUnion's ref) lies inside
+    its byte buffer, which upstream's checks leave out.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -4,7 +4,9 @@
 // access past the end of a memref reads or writes whatever lies there.
 // Upstream runtime verification covers memref.load/store but no vector op,
 // so this pass asserts, before each vector load, store and transfer (for
-// the dimensions it claims in bounds), that the vector lies in the memref.
+// the dimensions it claims in bounds), that the vector lies in the memref,
+// and before each memref.view (a RefUnion's ref), that the view lies in
+// its byte buffer.
 // --mgpu-report-failed-checks turns the asserts into located errors.
 //
 //===----------------------------------------------------------------------===//
@@ -87,6 +89,40 @@ inBoundsDims(VectorTransferOpInterface op) {
   return dims;
 }
 
+/// Asserts that a memref.view (a RefUnion's ref: a typed view of a byte
+/// buffer at a byte shift) lies inside its buffer: 0 <= shift and shift <=
+/// size - bytes, bytes being the view's element bytes times its sizes.
+void assertViewInside(OpBuilder &b, memref::ViewOp view) {
+  MemRefType type = view.getType();
+  Type element = type.getElementType();
+  if (!element.isIntOrIndexOrFloat())
+    return;
+  Location loc = view.getLoc();
+  int64_t elementBytes =
+      element.isIndex() ? 8
+                        : llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
+  Value bytes = arith::ConstantIndexOp::create(b, loc, elementBytes);
+  auto dynamicSizes = view.getSizes().begin();
+  for (int64_t size : type.getShape())
+    bytes = arith::MulIOp::create(
+        b, loc, bytes,
+        ShapedType::isDynamic(size)
+            ? *dynamicSizes++
+            : Value(arith::ConstantIndexOp::create(b, loc, size)));
+  Value size = memref::DimOp::create(b, loc, view.getSource(), 0);
+  Value shift = view.getByteShift();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value ok = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, shift, zero),
+      arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, bytes, size),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, shift,
+                                arith::SubIOp::create(b, loc, size, bytes))));
+  cf::AssertOp::create(b, loc, ok, "^ memref.view out of bounds of its buffer");
+}
+
 struct CheckVectorAccessesPass
     : public mgpu::impl::MGPUCheckVectorAccessesBase<CheckVectorAccessesPass> {
   void runOnOperation() override {
@@ -103,6 +139,8 @@ struct CheckVectorAccessesPass
                transfer && isa<MemRefType>(transfer.getShapedType()))
         assertInside(b, op, transfer.getBase(), transfer.getIndices(),
                      inBoundsDims(transfer));
+      else if (auto view = dyn_cast<memref::ViewOp>(op))
+        assertViewInside(b, view);
     });
   }
 };

@@ -530,8 +530,9 @@ template <typename OpTy> struct PackKernel : OpConversionPattern<OpTy> {
   }
 };
 
-/// Ops that only pass buffers along (allocations, casts, copies, the
-/// kernel primitives that move blocks): their types change, nothing else.
+/// Ops that only pass buffers along (allocations, casts, views of byte
+/// buffers (a RefUnion's refs), copies, the kernel primitives that move
+/// blocks): their types change, nothing else.
 struct PackTypesOnly : ConversionPattern {
   PackTypesOnly(const TypeConverter &converter, MLIRContext *ctx)
       : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/0, ctx) {}
@@ -540,7 +541,7 @@ struct PackTypesOnly : ConversionPattern {
                   ConversionPatternRewriter &rewriter) const override {
     if (op->getNumRegions() ||
         !(isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp,
-              memref::CastOp>(op) ||
+              memref::CastOp, memref::ViewOp>(op) ||
           isa_and_nonnull<MGPUDialect>(op->getDialect()) || isViewOfSixBit(op)))
       return failure();
     SmallVector<Type> types;

@@ -68,3 +68,20 @@ func.func @scalars(%i: index, %j: index, %v: i4) -> i4 {
   memref.dealloc %m : memref<4x16xi4>
   return %x : i4
 }
+
+// -----
+
+// A 4-bit view of a byte buffer (a RefUnion's ref) becomes a byte view of
+// half as many elements at the same byte shift.
+// CHECK-LABEL: func.func @union_view(
+// CHECK: %[[V:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<2048xi8, #gpu.address_space<workgroup>> to memref<64x8xi8, #gpu.address_space<workgroup>>
+// CHECK: vector.transfer_read %{{.*}}
+func.func @union_view(%u: memref<2048xi8, #gpu.address_space<workgroup>>) -> vector<64x16xi4> {
+  %c0 = arith.constant 0 : index
+  %c1024 = arith.constant 1024 : index
+  %pad = arith.constant 0 : i4
+  %v = memref.view %u[%c1024][] : memref<2048xi8, #gpu.address_space<workgroup>> to memref<64x16xi4, #gpu.address_space<workgroup>>
+  %r = vector.transfer_read %v[%c0, %c0], %pad {in_bounds = [true, true]}
+      : memref<64x16xi4, #gpu.address_space<workgroup>>, vector<64x16xi4>
+  return %r : vector<64x16xi4>
+}

@@ -7,6 +7,8 @@
 
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
@@ -330,6 +332,24 @@ LogicalResult mlir::mgpu::verifyGridSizes(
   return success();
 }
 
+/// A memref.view (a RefUnion's ref) whose byte shift is a constant and
+/// whose sizes are static must lie inside its statically sized buffer.
+static LogicalResult verifyViewInBuffer(memref::ViewOp view) {
+  MemRefType type = view.getType();
+  std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
+  int64_t size = view.getSource().getType().getDimSize(0);
+  if (!shift || ShapedType::isDynamic(size) || !type.hasStaticShape())
+    return success();
+  std::optional<int64_t> bytes =
+      getBufferBytes(type.getShape(), type.getElementType());
+  if (!bytes)
+    return success();
+  if (*shift >= 0 && *bytes <= size && *shift <= size - *bytes)
+    return success();
+  return view.emitOpError() << "views " << *bytes << " bytes at byte " << *shift
+                            << ", outside its " << size << "-byte buffer";
+}
+
 LogicalResult mlir::mgpu::verifyKernelValueTypes(Operation *kernel,
                                                  Region &region) {
   // A vector lives in registers, spread over a warpgroup's 128 lanes.
@@ -377,6 +397,9 @@ LogicalResult mlir::mgpu::verifyKernelValueTypes(Operation *kernel,
     for (Type type : op->getResultTypes())
       if (failed(check(op, type)))
         return WalkResult::interrupt();
+    if (auto view = dyn_cast<memref::ViewOp>(op);
+        view && failed(verifyViewInBuffer(view)))
+      return WalkResult::interrupt();
     for (Region &nested : op->getRegions())
       for (Block &block : nested)
         for (Type type : block.getArgumentTypes())

@@ -33,6 +33,12 @@
 // read a wild address (SIGSEGV, found by utils/fuzz.py).
 // RUN: not mgpu-run %t/semaphore.mlir -e main --backend=cpu 2>&1 | FileCheck %s --check-prefix=SEMAPHORE
 // RUN: not mgpu-run %t/semaphore.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=SEMAPHORE
+// A RefUnion's ref (a memref.view of a byte buffer) at a shift known only
+// at run time, past the buffer's end: checked at the view (interpret mode
+// wrote past its arena and aborted with a corrupted heap). A constant
+// shift is refused by the verifier (Dialect/MGPU/ref_union_invalid.mlir).
+// RUN: not mgpu-run %t/view.mlir -e main --backend=cpu 2>&1 | FileCheck %s --check-prefix=VIEW
+// RUN: not mgpu-run %t/view.mlir -e main --backend=emulate --check=none 2>&1 | FileCheck %s --check-prefix=VIEW
 
 // VECTOR: vector.mlir:12:12: error: vector access out of bounds of its memref (a runtime check of the host backends)
 // VECTOR-SMEM: vector.mlir:12:12: error: reads 16 bytes at offset 752 of shared memory, outside the CTA's 520 bytes (an emulator check; --check=none turns them off)
@@ -44,6 +50,7 @@
 // CLIPPED-EMIT-ASYNC: clipped-emit.mlir:20:9: error: writes shared memory that a copy_smem_to_gmem of thread 0 (at {{.*}}clipped-emit.mlir:9:7) may still read: no mgpu.wait_smem_to_gmem that completes it happens before this write
 // CLIPPED-EMIT: clipped-emit.mlir:20:9: error: out-of-bounds access (a runtime check of the host backends)
 // DIM-GPU: gpu.binary
+// VIEW: view.mlir:12:12: error: memref.view out of bounds of its buffer (a runtime check of the host backends)
 // SEMAPHORE: semaphore.mlir:12:7: error: out-of-bounds access (a runtime check of the host backends)
 // WRAP: wrap{{(-f32)?}}.mlir:11:7: error: vector access out of bounds of its memref (a runtime check of the host backends)
 // A block past the array is clipped as TMA clips it (zeros in, writes
@@ -232,6 +239,37 @@ module {
       mgpu.semaphore_wait %sem[%far], %one
           : memref<1xi32>
     }
+    return
+  }
+}
+
+//--- view.mlir
+#ws = #gpu.address_space<workgroup>
+#g = #mgpu.block_spec<shape = [1], index_map = affine_map<(i) -> (0)>, memory_space = gmem>
+#o = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> (0)>, memory_space = gmem>
+module {
+  func.func @union(%shift: memref<1xi32>, %o: memref<128xf32>) {
+    mgpu.pallas_call grid [1] ins(%shift : memref<1xi32>) outs(%o : memref<128xf32>) in_specs [#g] out_specs [#o] scratch [memref<2048xi8, #ws>] {
+    ^bb0(%sg: memref<1xi32>, %og: memref<128xf32>, %u: memref<2048xi8, #ws>):
+      %c0 = arith.constant 0 : index
+      %s32 = memref.load %sg[%c0] : memref<1xi32>
+      %s = arith.index_cast %s32 : i32 to index
+      // 2048 bytes at byte 1024 of 2048.
+      %r = memref.view %u[%s][] : memref<2048xi8, #ws> to memref<512xf32, #ws>
+      %one = arith.constant dense<1.0> : vector<512xf32>
+      vector.transfer_write %one, %r[%c0] {in_bounds = [true]} : vector<512xf32>, memref<512xf32, #ws>
+    }
+    return
+  }
+  func.func @main() {
+    %c0 = arith.constant 0 : index
+    %shift = memref.alloc() : memref<1xi32>
+    %v = arith.constant 1024 : i32
+    memref.store %v, %shift[%c0] : memref<1xi32>
+    %o = memref.alloc() : memref<128xf32>
+    func.call @union(%shift, %o) : (memref<1xi32>, memref<128xf32>) -> ()
+    memref.dealloc %o : memref<128xf32>
+    memref.dealloc %shift : memref<1xi32>
     return
   }
 }

@@ -99,7 +99,8 @@ verifyGridSizes(Operation *op, ArrayRef<int64_t> grid,
                 function_ref<SmallVector<int64_t>(unsigned)> jaxGrid);
 
 /// S29 and S31 over a kernel region: no value of an element type no backend
-/// handles, no scalable vector, no vector too large for registers.
+/// handles, no scalable vector, no vector too large for registers; and no
+/// memref.view (a RefUnion's ref) statically outside its byte buffer.
 LogicalResult verifyKernelValueTypes(Operation *kernel, Region &region);
 
 /// Checks that `transforms` (tile, transpose, swizzle, in that order) fit a
