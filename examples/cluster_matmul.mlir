@@ -14,8 +14,11 @@
 // A slot is written by both CTAs' multicasts, so before refilling it a
 // CTA waits until both have finished reading it: every CTA arrives on the
 // slot's `!mgpu.cluster_barrier` of both CTAs after its MMAs, and the
-// refill waits for the 2 arrivals. Each step is two m64n128k16 wgmma
-// groups (one per 64-row half), accumulating in registers; the 128x128
+// refill waits for the 2 arrivals. The slots hold JAX's layout, (8, 64)
+// tiles with the 128-byte swizzle (`transforms`; each CTA multicasts its
+// share as whole tile rows), so the tensor cores read them in place: each
+// step is two m64n128k16 wgmma groups (one per 64-row half) issued back
+// to back and waited for once, accumulating in registers. The 128x128
 // tile goes out through the output block's TMA store.
 //
 // Summary: a 2-CTA cluster bf16 matmul, b multicast to both CTAs, slots
@@ -24,6 +27,7 @@
 #mesh = #mgpu.mesh<grid = [2], grid_names = ["j"], cluster = [2], cluster_names = ["c"]>
 #whole = #mgpu.block_spec<shape = [256, 256], index_map = affine_map<(j, c) -> (0, 0)>, memory_space = gmem>
 #c_block = #mgpu.block_spec<shape = [128, 128], index_map = affine_map<(j, c) -> (c, j)>>
+#tiles = [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>]
 !a_slot = memref<128x64xbf16, #gpu.address_space<workgroup>>
 !a_top = memref<64x64xbf16, strided<[64, 1]>, #gpu.address_space<workgroup>>
 !a_bot = memref<64x64xbf16, strided<[64, 1], offset: 4096>, #gpu.address_space<workgroup>>
@@ -55,8 +59,10 @@ func.func @cluster_matmul(%a: memref<256x256xbf16>, %b: memref<256x256xbf16>,
     %zero = arith.constant dense<0.0> : !acc
     // Step 0 into slot 0.
     mgpu.copy_gmem_to_smem %ag[%row, 0], %a0, %full[%c0]
+            transforms #tiles
         : memref<256x256xbf16>, !a_slot, !full
     mgpu.copy_gmem_to_smem %bg[0, %col], %b0, %full[%c0]
+            transforms #tiles
         collective_axes ["c"] : memref<256x256xbf16>, !b_slot, !full
     // Steps 2 k2 (slot 0) and 2 k2 + 1 (slot 1).
     %acc:2 = scf.for %k2 = %c0 to %c2 step %c1
@@ -71,14 +77,16 @@ func.func @cluster_matmul(%a: memref<256x256xbf16>, %b: memref<256x256xbf16>,
       }
       %k64_k1 = arith.muli %k1, %c64 : index
       mgpu.copy_gmem_to_smem %ag[%row, %k64_k1], %a1, %full[%c1]
+            transforms #tiles
           : memref<256x256xbf16>, !a_slot, !full
       mgpu.copy_gmem_to_smem %bg[%k64_k1, %col], %b1, %full[%c1]
+            transforms #tiles
           collective_axes ["c"] : memref<256x256xbf16>, !b_slot, !full
       mgpu.barrier_wait %full[%c0] : !full
       %top0 = memref.subview %a0[0, 0] [64, 64] [1, 1] : !a_slot to !a_top
       %bot0 = memref.subview %a0[64, 0] [64, 64] [1, 1] : !a_slot to !a_bot
-      %y0 = mgpu.wgmma %x0, %top0, %b0 : !acc, !a_top, !b_slot
-      %y1 = mgpu.wgmma %x1, %bot0, %b0 : !acc, !a_bot, !b_slot
+      %y0 = mgpu.wgmma %x0, %top0, %b0 a_transforms #tiles b_transforms #tiles : !acc, !a_top, !b_slot
+      %y1 = mgpu.wgmma %x1, %bot0, %b0 a_transforms #tiles b_transforms #tiles : !acc, !a_bot, !b_slot
       mgpu.wgmma_wait 0
       mgpu.barrier_arrive %empty[%c0] : !empty
       // Refill slot 0 with step k + 2, if any.
@@ -88,15 +96,17 @@ func.func @cluster_matmul(%a: memref<256x256xbf16>, %b: memref<256x256xbf16>,
         mgpu.barrier_wait %empty[%c0] : !empty
         %k64_k2s = arith.muli %k2s, %c64 : index
         mgpu.copy_gmem_to_smem %ag[%row, %k64_k2s], %a0, %full[%c0]
+            transforms #tiles
             : memref<256x256xbf16>, !a_slot, !full
         mgpu.copy_gmem_to_smem %bg[%k64_k2s, %col], %b0, %full[%c0]
+            transforms #tiles
             collective_axes ["c"] : memref<256x256xbf16>, !b_slot, !full
       }
       mgpu.barrier_wait %full[%c1] : !full
       %top1 = memref.subview %a1[0, 0] [64, 64] [1, 1] : !a_slot to !a_top
       %bot1 = memref.subview %a1[64, 0] [64, 64] [1, 1] : !a_slot to !a_bot
-      %z0 = mgpu.wgmma %y0, %top1, %b1 : !acc, !a_top, !b_slot
-      %z1 = mgpu.wgmma %y1, %bot1, %b1 : !acc, !a_bot, !b_slot
+      %z0 = mgpu.wgmma %y0, %top1, %b1 a_transforms #tiles b_transforms #tiles : !acc, !a_top, !b_slot
+      %z1 = mgpu.wgmma %y1, %bot1, %b1 a_transforms #tiles b_transforms #tiles : !acc, !a_bot, !b_slot
       mgpu.wgmma_wait 0
       mgpu.barrier_arrive %empty[%c1] : !empty
       scf.yield %z0, %z1 : !acc, !acc

@@ -373,18 +373,22 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
   /// loads its share (its place in the group along the leading dimension)
   /// into the buffer of every CTA of the group, whose cluster ranks make the
   /// multicast mask. False where TMA cannot move the share.
-  FailureOr<bool> copyMulticast(CopyGmemToSmemOp op, const CopySite &site,
-                                Value barrier,
-                                ConversionPatternRewriter &rewriter) const {
-    Location loc = op.getLoc();
+  /// The cluster's sizes and the number of CTAs a multicast reaches.
+  struct Group {
+    ArrayRef<int64_t> dims;
+    int64_t sizes[3] = {1, 1, 1};
+    int64_t count = 1;
+  };
+  FailureOr<Group> getGroup(CopyGmemToSmemOp op, const CopySite &site) const {
     std::optional<ArrayRef<int64_t>> dims = op.getClusterDims();
     if (!dims)
       return op.emitOpError() << "multicasts but has no cluster_dims (run "
                                  "--mgpu-form-launches)";
+    Group group;
+    group.dims = *dims;
     gpu::LaunchOp launch = site.launch;
     Value sizeOperands[3] = {launch.getClusterSizeX(), launch.getClusterSizeY(),
                              launch.getClusterSizeZ()};
-    int64_t sizes[3] = {1, 1, 1};
     for (int d = 0; d < 3; ++d) {
       std::optional<int64_t> size = sizeOperands[d]
                                         ? getConstantIntValue(sizeOperands[d])
@@ -392,11 +396,25 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
       if (!size)
         return op.emitOpError() << "multicasts in a launch whose cluster "
                                    "size is not a constant";
-      sizes[d] = *size;
+      group.sizes[d] = *size;
     }
-    int64_t group = 1;
     for (int64_t d : *dims)
-      group *= sizes[d];
+      group.count *= group.sizes[d];
+    return group;
+  }
+
+  FailureOr<bool> copyMulticast(CopyGmemToSmemOp op, const CopySite &site,
+                                Value barrier,
+                                ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    FailureOr<Group> groupOr = getGroup(op, site);
+    if (failed(groupOr))
+      return failure();
+    Group &groupInfo = *groupOr;
+    ArrayRef<int64_t> dims = groupInfo.dims;
+    const int64_t(&sizes)[3] = groupInfo.sizes;
+    int64_t group = groupInfo.count;
+    gpu::LaunchOp launch = site.launch;
     SmallVector<int64_t> share(site.sharedType.getShape());
     share[0] /= group;
     std::optional<TmaPlan> plan;
@@ -410,7 +428,7 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
       return false;
     onLaneZero(rewriter, loc, [&] {
       arriveExpectingAllOf(rewriter, loc, barrier, site.sharedType);
-      auto [place, mask] = getMulticastGroup(rewriter, loc, *dims, sizes);
+      auto [place, mask] = getMulticastGroup(rewriter, loc, dims, sizes);
       // The share: rows [place * rows, (place + 1) * rows) of the window.
       int64_t rowElements = 1;
       for (int64_t size : ArrayRef<int64_t>(share).drop_front())
@@ -433,8 +451,9 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
   }
 
   /// A copy into a tiled, swizzled buffer: one TMA box per tile with the
-  /// 128-byte swizzle, each tile at its place in the buffer. A buffer one
-  /// tile wide holds its tiles one after another, as one taller box would
+  /// 128-byte swizzle, each tile at its place in the buffer. A multicast
+  /// loads its share of whole tile rows into every CTA of its group. A buffer
+  /// one tile wide holds its tiles one after another, as one taller box would
   /// write them (the swizzle follows the address), so its tiles go in
   /// boxes of up to 256 rows (TMA's limit): one box for a 128 x 64 block of
   /// JAX's (8, 64) tiles instead of 16.
@@ -447,13 +466,28 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
         getSwizzledTiling(op, "the destination", transforms, shared);
     if (failed(tiling))
       return failure();
-    int64_t tileRows = shared.getDimSize(0) / tiling->rows;
     int64_t tileCols = shared.getDimSize(1) / tiling->cols;
+    // A multicast loads only this CTA's share of the rows, a whole number
+    // of tile rows, into every CTA of its group.
+    std::optional<Group> group;
+    int64_t rows = shared.getDimSize(0);
+    if (op.getCollectiveAxes()) {
+      FailureOr<Group> found = getGroup(op, site);
+      if (failed(found))
+        return failure();
+      group = *found;
+      if (rows % (group->count * tiling->rows))
+        return op.emitOpError()
+               << "multicasts " << rows << " rows to " << group->count
+               << " CTAs, which is not a whole number of " << tiling->rows
+               << "-row tiles per CTA";
+      rows /= group->count;
+    }
+    int64_t tileRows = rows / tiling->rows;
     constexpr int64_t kMaxBoxRows = 256;
     int64_t boxRows = tiling->rows;
     if (tileCols == 1)
-      while (boxRows * 2 <= kMaxBoxRows &&
-             shared.getDimSize(0) % (boxRows * 2) == 0)
+      while (boxRows * 2 <= kMaxBoxRows && rows % (boxRows * 2) == 0)
         boxRows *= 2;
     FailureOr<Value> map = failure();
     if (hopper)
@@ -467,20 +501,47 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
     int64_t tilesPerBox = boxRows / tiling->rows;
     onLaneZero(rewriter, loc, [&] {
       arriveExpectingAllOf(rewriter, loc, barrier, shared);
+      // The first tile row this CTA loads (its share's), and the mask of
+      // the CTAs its boxes land in.
+      Value firstTileRow = indexConstant(rewriter, loc, 0), mask;
+      if (group) {
+        MulticastGroup members =
+            getMulticastGroup(rewriter, loc, group->dims, group->sizes);
+        firstTileRow =
+            arith::MulIOp::create(rewriter, loc, members.place,
+                                  indexConstant(rewriter, loc, tileRows));
+        mask = members.mask;
+      }
       for (int64_t i = 0; i < tileRows; i += tilesPerBox)
         for (int64_t j = 0; j < tileCols; ++j) {
+          Value tileRow = arith::AddIOp::create(
+              rewriter, loc, firstTileRow, indexConstant(rewriter, loc, i));
           // Coordinates innermost first, as PTX wants them.
+          Value starts[] = {indexConstant(rewriter, loc, j * tiling->cols),
+                            arith::MulIOp::create(
+                                rewriter, loc, tileRow,
+                                indexConstant(rewriter, loc, tiling->rows))};
           SmallVector<Value> coordinates;
-          int64_t starts[] = {j * tiling->cols, i * tiling->rows};
           for (auto [offset, start] :
                llvm::zip(llvm::reverse(site.window.offsets), starts))
-            coordinates.push_back(toI32(
-                rewriter, loc,
-                arith::AddIOp::create(rewriter, loc, offset,
-                                      indexConstant(rewriter, loc, start))));
-          int64_t element = (i * tileCols + j) * tiling->rows * tiling->cols;
-          loadBox(rewriter, loc, *map, coordinates, site.shared,
-                  indexConstant(rewriter, loc, element), barrier);
+            coordinates.push_back(
+                toI32(rewriter, loc,
+                      arith::AddIOp::create(rewriter, loc, offset, start)));
+          // Tile (tileRow, j) of the buffer's row-major order of tiles.
+          Value element = arith::MulIOp::create(
+              rewriter, loc,
+              arith::AddIOp::create(
+                  rewriter, loc,
+                  arith::MulIOp::create(rewriter, loc, tileRow,
+                                        indexConstant(rewriter, loc, tileCols)),
+                  indexConstant(rewriter, loc, j)),
+              indexConstant(rewriter, loc, tiling->rows * tiling->cols));
+          if (group)
+            loadBoxMulticast(rewriter, loc, *map, coordinates, site.shared,
+                             element, barrier, mask);
+          else
+            loadBox(rewriter, loc, *map, coordinates, site.shared, element,
+                    barrier);
         }
     });
     return success();

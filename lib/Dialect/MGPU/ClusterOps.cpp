@@ -96,9 +96,6 @@ LogicalResult mlir::mgpu::verifyCollectiveCopy(CopyGmemToSmemOp op) {
     return success();
   if (axes->empty())
     return op.emitOpError() << "expects at least one collective axis";
-  if (op.getTransforms())
-    return op.emitOpError() << "cannot multicast into a buffer with "
-                               "transforms (collective_axes with transforms)";
   llvm::SmallSet<StringRef, 4> seen;
   for (StringRef axis : axes->getAsValueRange<StringAttr>())
     if (!seen.insert(axis).second)
@@ -137,6 +134,16 @@ LogicalResult mlir::mgpu::verifyCollectiveCopy(CopyGmemToSmemOp op) {
            << " CTAs, each loading a share of the window's leading dimension, "
               "which must be a multiple of "
            << group << ", got " << formatTuple(dst.getShape());
+  // Into a tiled buffer, each CTA's share is whole rows of tiles.
+  if (std::optional<ArrayAttr> transforms = op.getTransforms())
+    for (Attribute t : *transforms)
+      if (auto tile = dyn_cast<TileTransformAttr>(t);
+          tile && !tile.getTiling().empty() &&
+          dst.getDimSize(0) % (group * tile.getTiling()[0]))
+        return op.emitOpError()
+               << "multicasts " << dst.getDimSize(0) << " rows to " << group
+               << " CTAs, which is not a whole number of "
+               << tile.getTiling()[0] << "-row tiles per CTA";
   return success();
 }
 

@@ -143,7 +143,7 @@ func.func @multicast_transforms(%x: memref<128x64xf16>) {
       in_specs [#x] out_specs [] scratch [memref<64x64xf16, #gpu.address_space<workgroup>>, !bar] mesh #mesh {
   ^bb0(%xg: memref<128x64xf16>, %w: memref<64x64xf16, #gpu.address_space<workgroup>>, %bar: !bar):
     %c0 = arith.constant 0 : index
-    // expected-error @+1 {{'mgpu.copy_gmem_to_smem' op cannot multicast into a buffer with transforms (collective_axes with transforms)}}
+    // expected-error @+1 {{'mgpu.copy_gmem_to_smem' op multicasts 64 rows to 2 CTAs, which is not a whole number of 64-row tiles per CTA}}
     mgpu.copy_gmem_to_smem %xg[%c0, 0], %w, %bar[%c0] transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>] collective_axes ["c"] : memref<128x64xf16>, memref<64x64xf16, #gpu.address_space<workgroup>>, !bar
   }
   return

@@ -9,9 +9,23 @@
 // RUN: %extract_ptx %t.bin.mlir -o %t.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
-// The multicast of b, the wgmma groups, the remote arrivals on the slots'
-// cluster barriers and the cluster's barrier.
+// The multicast of b (4 tile rows of 2 tiles per CTA), the two wgmma
+// groups of a step issued back to back from the slots (no staging copy)
+// and waited for once, the remote arrivals on the slots' cluster barriers
+// and the cluster's barrier.
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: FileCheck %s --check-prefix=STEP < %t.ptx
+// PTX-COUNT-8: multicast::cluster
+// STEP: wgmma.fence.sync.aligned
+// STEP-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// STEP-NOT: {{wgmma.wait_group|ld.shared|st.shared}}
+// STEP: wgmma.commit_group.sync.aligned
+// STEP-NOT: {{wgmma.wait_group|ld.shared|st.shared}}
+// STEP: wgmma.fence.sync.aligned
+// STEP-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// STEP-NOT: wgmma.wait_group
+// STEP: wgmma.commit_group.sync.aligned
+// STEP-NEXT: wgmma.wait_group.sync.aligned 0
 // PTX-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // PTX-DAG: mapa.shared::cluster

@@ -59,7 +59,8 @@ def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem",
     the group, each CTA loads its share into the buffer of every CTA of the
     group, and each CTA's barrier counts the whole window (one arrival,
     completing once all of its bytes have landed). The leading dimension is
-    a multiple of the group's size. Write the buffer again only once every
+    a multiple of the group's size; into a buffer with `transforms`, each
+    share is whole rows of tiles. Write the buffer again only once every
     CTA of the group is done reading it (a cluster barrier or
     `mgpu.cluster_sync`). `cluster_dims` (set by --mgpu-form-launches) are
     the launch's cluster dimensions of the axes.
