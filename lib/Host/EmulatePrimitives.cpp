@@ -399,11 +399,16 @@ LogicalResult emulateClusterArrive(OpBuilder &b, BarrierArriveOp arrive,
         nb, loc, lower, upper, steps,
         [&](OpBuilder &lb, Location l, ValueRange ivs) {
           Value peerSlot = slot;
+          Value isSelf = arith::ConstantIntOp::create(lb, l, 1, 1);
           for (auto [d, iv] : llvm::zip(*dims, ivs)) {
             Value mine = arith::RemUIOp::create(lb, l, block[d], sizes[d]);
             Value shift = arith::MulIOp::create(
                 lb, l, arith::SubIOp::create(lb, l, iv, mine), groupStrides[d]);
             peerSlot = arith::AddIOp::create(lb, l, peerSlot, shift);
+            isSelf = arith::AndIOp::create(
+                lb, l, isSelf,
+                arith::CmpIOp::create(lb, l, arith::CmpIPredicate::eq, iv,
+                                      mine));
           }
           Value bytes = arith::MulIOp::create(
               lb, l, arith::SubIOp::create(lb, l, peerSlot, slot), stride);
@@ -413,7 +418,20 @@ LogicalResult emulateClusterArrive(OpBuilder &b, BarrierArriveOp arrive,
               view.getSizes());
           Value word = getCheckedBarrier(lb, arrive, peer, arrive.getIndex(),
                                          type.getCount());
-          arriveOnHostBarrier(lb, arrive, word, type.getArrivals());
+          // The CTA's own barrier through the checked arrival, so that a
+          // thread waiting on it is ordered after what the arriving thread
+          // did (its wgmma_wait before releasing a slot): the checker's
+          // clocks are the CTA's own threads'. Peers' plainly.
+          auto self = scf::IfOp::create(lb, l, isSelf, /*withElse=*/true);
+          {
+            OpBuilder::InsertionGuard guard(lb);
+            lb.setInsertionPointToStart(self.thenBlock());
+            callHostRuntime(lb, arrive, "mgpuEmuBarrierArrive",
+                            {word, getI64(lb, l, type.getArrivals()),
+                             getLocationString(lb, arrive)});
+            lb.setInsertionPointToStart(self.elseBlock());
+            arriveOnHostBarrier(lb, arrive, word, type.getArrivals());
+          }
         });
   });
   return success();

@@ -413,8 +413,27 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op) {
   int64_t depth = pipelineDepth(op.getParamsAttr(), op.getStaticGrid());
   int64_t threads = where->mesh ? where->mesh.getNumThreads().value_or(1) : 1;
   WarpSpecializationAttr ws = op.getWarpSpecializationAttr();
-  PipelineLayout layout =
-      planPipeline(ctx, blocks, depth, 1, ws ? threads - 1 : 0);
+  // Multicast input blocks (JAX: one consumed barrier type for all, along
+  // the union of their axes).
+  SmallVector<StringAttr> releaseAxes;
+  int64_t releaseGroup = 1;
+  for (auto spec : op.getInSpecs().getAsRange<BlockSpecAttr>())
+    if (ArrayAttr axes = spec.getCollectiveAxes())
+      for (auto axis : axes.getAsRange<StringAttr>()) {
+        if (llvm::is_contained(releaseAxes, axis))
+          continue;
+        std::optional<int64_t> size =
+            where->mesh ? where->mesh.getAxisSize(axis.getValue())
+                        : std::nullopt;
+        if (!size)
+          return op.emitOpError() << "multicasts along '" << axis.getValue()
+                                  << "', which is not an axis of the "
+                                     "kernel's mesh";
+        releaseAxes.push_back(axis);
+        releaseGroup *= *size;
+      }
+  PipelineLayout layout = planPipeline(
+      ctx, blocks, depth, 1, ws ? threads - 1 : 0, releaseAxes, releaseGroup);
 
   // Each Pallas thread of a CTA runs its own pipeline: its range of the
   // arena and of every barrier array. A warp-specialized one is shared.
@@ -426,9 +445,11 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op) {
   SmallVector<Type> types;
   if (layout.arenaBytes)
     types.push_back(arenaType(ctx, layout.arenaBytes * copies));
-  for (BarrierType barrier : layout.barriers)
-    types.push_back(BarrierType::get(ctx, barrier.getCount() * copies,
-                                     barrier.getArrivals()));
+  for (BarrierLikeType barrier : layout.barriers)
+    types.push_back(isa<ClusterBarrierType>(barrier)
+                        ? Type(barrier) // warp-specialized: one copy
+                        : BarrierType::get(ctx, barrier.getCount() * copies,
+                                           barrier.getArrivals()));
   SmallVector<Value> added = addInternalScratch(kernel, types, region);
 
   PipelineResources resources;
@@ -445,7 +466,7 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op) {
   if (copies > 1) {
     resources.arenaOffset = arith::MulIOp::create(
         b, loc, thread, indexConstant(b, loc, layout.arenaBytes));
-    for (BarrierType barrier : layout.barriers)
+    for (BarrierLikeType barrier : layout.barriers)
       resources.barrierBases.push_back(arith::MulIOp::create(
           b, loc, thread, indexConstant(b, loc, barrier.getCount())));
   }

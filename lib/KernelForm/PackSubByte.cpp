@@ -467,7 +467,8 @@ BlockSpecAttr packSpec(BlockSpecAttr spec) {
   }
   return BlockSpecAttr::get(spec.getContext(), shape, spec.getIndexMap(),
                             spec.getMemorySpace(), transforms,
-                            spec.getDelayRelease(), spec.getIndexing());
+                            spec.getDelayRelease(), spec.getIndexing(),
+                            spec.getCollectiveAxes());
 }
 
 /// Why the block spec of a nibble operand cannot be packed, or empty.

@@ -252,13 +252,12 @@ private:
     SmallVector<Value> dynamic;
     SmallVector<int64_t> staticOffsets;
     dispatchIndexOpFoldResults(offsets, dynamic, staticOffsets);
-    CopyGmemToSmemOp::create(b, loc, blocks[i].array, dynamic, staticOffsets,
-                             view(i, slot),
-                             resources.barriers[layout.blocks[i].barrier],
-                             barrierIndex(layout.blocks[i].barrier, slot),
-                             blocks[i].appliedTransforms,
-                             /*collective_axes=*/ArrayAttr(),
-                             /*cluster_dims=*/DenseI64ArrayAttr());
+    CopyGmemToSmemOp::create(
+        b, loc, blocks[i].array, dynamic, staticOffsets, view(i, slot),
+        resources.barriers[layout.blocks[i].barrier],
+        barrierIndex(layout.blocks[i].barrier, slot),
+        blocks[i].appliedTransforms, blocks[i].spec.getCollectiveAxes(),
+        /*cluster_dims=*/DenseI64ArrayAttr());
   }
 
   /// Waits for the fetch into `slot` of block `i`: the next phase of the

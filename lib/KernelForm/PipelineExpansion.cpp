@@ -69,15 +69,19 @@ static SmallVector<int64_t> fetchGroups(ArrayRef<PipelinedBlock> blocks) {
 PipelineLayout mlir::mgpu::planPipeline(MLIRContext *ctx,
                                         ArrayRef<PipelinedBlock> blocks,
                                         int64_t depth, int64_t participants,
-                                        int64_t computeThreads) {
+                                        int64_t computeThreads,
+                                        ArrayRef<StringAttr> releaseAxes,
+                                        int64_t releaseGroup) {
   PipelineLayout layout;
   layout.depth = depth;
   int64_t bytes = 0;
   SmallVector<int64_t> leaders = computeThreads > 0
                                      ? fetchGroups(blocks)
                                      : SmallVector<int64_t>(blocks.size(), -1);
-  // Count and arrivals of each barrier array, typed once all are known.
+  // Count and arrivals of each barrier array, typed once all are known;
+  // the release barriers are cluster barriers where blocks are multicast.
   SmallVector<std::pair<int64_t, int64_t>> barriers;
+  llvm::SmallDenseSet<size_t> releases;
   for (auto [i, block] : llvm::enumerate(blocks)) {
     if (block.sharesSlotOf >= 0) {
       // The input's slot, filled by the input's fetch.
@@ -113,12 +117,19 @@ PipelineLayout mlir::mgpu::planPipeline(MLIRContext *ctx,
     }
     if (computeThreads > 0 && !block.isOutput) {
       planned.emptyBarrier = barriers.size();
+      releases.insert(barriers.size());
       barriers.push_back({planned.slots, computeThreads});
     }
     layout.blocks.push_back(planned);
   }
-  for (auto [count, arrivals] : barriers)
-    layout.barriers.push_back(BarrierType::get(ctx, count, arrivals));
+  for (auto [i, barrier] : llvm::enumerate(barriers)) {
+    auto [count, arrivals] = barrier;
+    if (!releaseAxes.empty() && releases.contains(i))
+      layout.barriers.push_back(ClusterBarrierType::get(
+          ctx, releaseAxes, count, arrivals * releaseGroup));
+    else
+      layout.barriers.push_back(BarrierType::get(ctx, count, arrivals));
+  }
   bool anyOutput = llvm::any_of(
       blocks, [](const PipelinedBlock &block) { return block.isOutput; });
   if (computeThreads > 0 && anyOutput) {

@@ -64,7 +64,9 @@ struct PipelineLayout {
     int64_t fetchGroup = -1;
   };
   SmallVector<Block> blocks;
-  SmallVector<BarrierType> barriers;
+  /// !mgpu.barrier arrays, and !mgpu.cluster_barrier arrays for the slot
+  /// releases of a pipeline with multicast blocks.
+  SmallVector<BarrierLikeType> barriers;
   /// Index into `barriers` of the barrier shared by all participants
   /// before a copy out, or -1.
   int64_t writtenBarrier = -1;
@@ -80,9 +82,15 @@ struct PipelineLayout {
 /// per block, shared by `participants` Pallas threads.
 /// `computeThreads` > 0 plans a warp-specialized pipeline: its slots are
 /// released by that many compute threads, which also share the outputs.
+/// `releaseAxes` (cluster axes whose CTAs multicast some input block into
+/// each other's slots, `releaseGroup` CTAs in all) makes the release
+/// barriers cluster barriers: a slot is refilled only once every compute
+/// thread of every CTA of the group has released it.
 PipelineLayout planPipeline(MLIRContext *ctx, ArrayRef<PipelinedBlock> blocks,
                             int64_t depth, int64_t participants,
-                            int64_t computeThreads = 0);
+                            int64_t computeThreads = 0,
+                            ArrayRef<StringAttr> releaseAxes = {},
+                            int64_t releaseGroup = 1);
 
 /// Where a pipeline's shared memory is: the arena (a static i8 memref in
 /// workgroup memory) at a byte offset, and its barrier arrays, each indexed

@@ -436,7 +436,10 @@ LogicalResult PallasCallOp::verify() {
 
   if (failed(verifyScratchTypes(*this, getScratch())) ||
       failed(verifyDelayRelease(*this, getInSpecs(), getOutSpecs(), params,
-                                /*warpSpecialized=*/false)))
+                                /*warpSpecialized=*/false)) ||
+      failed(verifyCollectiveBlocks(*this, getInSpecs(), getOutSpecs(),
+                                    /*pipeline=*/false,
+                                    /*warpSpecialized=*/false)))
     return failure();
   if (std::optional<ArrayAttr> scratch = getScratch())
     for (Attribute attr : *scratch)
@@ -731,7 +734,10 @@ LogicalResult EmitPipelineOp::verify() {
   }
   if (failed(verifyDelayRelease(*this, getInSpecs(), getOutSpecs(),
                                 getParamsAttr(),
-                                bool(getWarpSpecializationAttr()))))
+                                bool(getWarpSpecializationAttr()))) ||
+      failed(verifyCollectiveBlocks(*this, getInSpecs(), getOutSpecs(),
+                                    /*pipeline=*/true,
+                                    bool(getWarpSpecializationAttr()))))
     return failure();
   return verifyWarpSpecialization(*this);
 }

@@ -357,9 +357,20 @@ LogicalResult
 BlockSpecAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                       ArrayRef<int64_t> shape, AffineMapAttr indexMap,
                       MemorySpace memorySpace, ArrayRef<Attribute> transforms,
-                      int64_t delayRelease, ArrayRef<BlockIndexing> indexing) {
+                      int64_t delayRelease, ArrayRef<BlockIndexing> indexing,
+                      ArrayAttr collectiveAxes) {
   if (!indexMap)
     return emitError() << "block_spec requires an index_map";
+  if (collectiveAxes) {
+    if (collectiveAxes.empty() ||
+        !llvm::all_of(collectiveAxes, llvm::IsaPred<StringAttr>))
+      return emitError() << "collective_axes must be a non-empty list of "
+                            "cluster axis names, got "
+                         << collectiveAxes;
+    if (memorySpace != MemorySpace::smem)
+      return emitError() << "collective_axes multicast a block staged in "
+                            "shared memory, not a gmem block";
+  }
   if (delayRelease < 0)
     return emitError() << "delay_release must be at least 0, got "
                        << delayRelease;

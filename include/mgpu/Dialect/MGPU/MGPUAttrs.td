@@ -167,6 +167,12 @@ def MGPU_BlockSpecAttr : MGPU_Attr<"BlockSpec", "block_spec"> {
     window; `squeezed` (`None` or `pl.Squeezed()`) is an element index of
     a dimension of size 1 that the body's block does not have; `element`
     (`pl.Element(n)`) is an element offset of a window of n elements.
+    `collective_axes = ["c"]` (an input block of a warp-specialized
+    `emit_pipeline`, JAX's `plgpu.BlockSpec(collective_axes=)`) multicasts
+    the block along that cluster axis: the CTAs of a group fetch the same
+    window, each loading a share into all of their slots, and a slot is
+    refilled only once the compute threads of every CTA of the group have
+    released it.
 
     ```mlir
     #b = #mgpu.block_spec<shape = [128, 64],
@@ -184,7 +190,9 @@ def MGPU_BlockSpecAttr : MGPU_Attr<"BlockSpec", "block_spec"> {
     MGPU_TransformListParameter:$transforms,
     DefaultValuedParameter<"int64_t", "0",
         "steps a slot is kept after its step">:$delay_release,
-    MGPU_IndexingListParameter:$indexing
+    MGPU_IndexingListParameter:$indexing,
+    OptionalParameter<"::mlir::ArrayAttr",
+        "cluster axes the block is multicast along">:$collective_axes
   );
   let builders = [
     AttrBuilder<(ins "::llvm::ArrayRef<int64_t>":$shape,
@@ -192,7 +200,7 @@ def MGPU_BlockSpecAttr : MGPU_Attr<"BlockSpec", "block_spec"> {
                      "MemorySpace":$memory_space), [{
       return $_get($_ctxt, shape, index_map, memory_space,
                    ::llvm::ArrayRef<::mlir::Attribute>(), 0,
-                   ::llvm::ArrayRef<BlockIndexing>());
+                   ::llvm::ArrayRef<BlockIndexing>(), ::mlir::ArrayAttr());
     }]>
   ];
   let extraClassDeclaration = [{

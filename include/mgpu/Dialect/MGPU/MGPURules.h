@@ -135,6 +135,14 @@ LogicalResult verifyDelayRelease(Operation *op, ArrayAttr inSpecs,
                                  ArrayAttr outSpecs, CompilerParamsAttr params,
                                  bool warpSpecialized);
 
+/// The `collective_axes` of block specs: inputs of a warp-specialized
+/// pipeline only (`pipeline`: the op is an emit_pipeline), one cluster axis
+/// of the kernel's mesh, each CTA's share whole rows (of tiles); JAX's
+/// messages.
+LogicalResult verifyCollectiveBlocks(Operation *op, ArrayAttr inSpecs,
+                                     ArrayAttr outSpecs, bool pipeline,
+                                     bool warpSpecialized);
+
 /// The values an emit_pipeline carries across steps (`init_carry`): its
 /// results, its body's last arguments and its yield have their types; not
 /// with warp specialization.
