@@ -110,65 +110,6 @@ static LogicalResult verifyScratchTypes(Operation *op,
   return verifyTmemScratch(op, types);
 }
 
-/// `a + b * c` for byte counts, saturating instead of wrapping around, so
-/// that huge shapes or max_concurrent_steps still exceed the budget (S25).
-static int64_t addBytes(int64_t a, int64_t b, int64_t c = 1) {
-  int64_t product, sum;
-  if (llvm::MulOverflow(b, c, product) || llvm::AddOverflow(a, product, sum))
-    return std::numeric_limits<int64_t>::max();
-  return sum;
-}
-
-/// Bytes of the shared-memory scratch buffers.
-static int64_t getWorkgroupScratchBytes(std::optional<ArrayAttr> scratch) {
-  int64_t bytes = 0;
-  if (!scratch)
-    return bytes;
-  for (Attribute attr : *scratch) {
-    Type type = cast<TypeAttr>(attr).getValue();
-    if (auto barrier = dyn_cast<BarrierLikeType>(type)) {
-      bytes = addBytes(bytes, barrier.getSharedMemoryBytes());
-      continue;
-    }
-    if (isa<TmemType>(type)) {
-      bytes = addBytes(bytes, kTmemSlotBytes);
-      continue;
-    }
-    auto memref = cast<MemRefType>(type);
-    if (isWorkgroupMemRef(memref))
-      bytes = addBytes(
-          bytes, getBufferBytes(memref.getShape(), memref.getElementType())
-                     .value_or(0));
-  }
-  return bytes;
-}
-
-/// S25: the static shared memory of a CTA against the chip's limit.
-/// `buffers` is max_concurrent_steps for a pallas_call; an mpmd_map (no
-/// staged blocks, only scratch) passes std::nullopt and gets its own hint.
-static LogicalResult verifySharedMemoryBudget(Operation *op, int64_t bytes,
-                                              std::optional<int64_t> buffers) {
-  TargetAttr target = getEffectiveTarget(op);
-  std::optional<int64_t> limit = getTargetInfo(op).maxSharedMemoryBytes;
-  if (bytes <= *limit)
-    return success();
-  InFlightDiagnostic diag =
-      op->emitError() << "Mosaic GPU kernel exceeds available shared memory: "
-                         "smem_bytes="
-                      << bytes << " > max_smem_bytes=" << *limit;
-  if (buffers)
-    diag.attachNote() << "each staged block is buffered max_concurrent_steps = "
-                      << *buffers << " times on " << target.getChip()
-                      << "; use smaller blocks, fewer buffers or "
-                         "memory_space = gmem";
-  else
-    diag.attachNote() << "scratch in #gpu.address_space<workgroup> is shared "
-                         "memory of every CTA on "
-                      << target.getChip()
-                      << "; use smaller or global-memory scratch";
-  return diag;
-}
-
 /// S22: the region's arguments are the operands' blocks, then the scratch.
 static LogicalResult verifyRegionArguments(Operation *op, Region &region,
                                            StringRef regionName,

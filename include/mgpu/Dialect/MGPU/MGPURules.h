@@ -128,6 +128,19 @@ MeshAttr getEnclosingMesh(Operation *op);
 /// more, no array both read and written, register budgets that fit.
 LogicalResult verifyWarpSpecialization(EmitPipelineOp op);
 
+/// `a + b * c` for byte counts, saturating instead of wrapping around, so
+/// that huge shapes or max_concurrent_steps still exceed the budget (S25).
+int64_t addBytes(int64_t a, int64_t b, int64_t c = 1);
+
+/// Bytes of the shared-memory scratch buffers of a kernel op.
+int64_t getWorkgroupScratchBytes(std::optional<ArrayAttr> scratch);
+
+/// S25: the static shared memory of a CTA against the chip's limit.
+/// `buffers` is max_concurrent_steps for a pallas_call; an mpmd_map (no
+/// staged blocks, only scratch) passes std::nullopt and gets its own hint.
+LogicalResult verifySharedMemoryBudget(Operation *op, int64_t bytes,
+                                       std::optional<int64_t> buffers);
+
 /// The `delay_release` of a pipeline's block specs: inputs only, less than
 /// max_concurrent_steps (`params`' or 1), the same for every input of a
 /// warp-specialized pipeline; JAX's messages.
