@@ -34,12 +34,16 @@ RUN_LINE = re.compile(r"//\s*RUN:\s*%run_on_backends\s+(%s|%t\.mlir)(?=\s|$)(.*)
 # `%run_on_backends %t.mlir`.
 CAT_LINE = re.compile(r"//\s*RUN:\s*cat\s+(.+?)\s*>\s*%t\.mlir\s*$")
 BUNDLE_VARIANT = re.compile(r"//\s*bundle-variant:\s*(.+)$")
+# A program edited by sed into a temporary file (`sed ... SRC > %t.x.mlir`)
+# that a `cat` line then concatenates: the bundle runs the same sed.
+SED_LINE = re.compile(r"//\s*RUN:\s*(sed\s+.+?)\s*>\s*(%t\.[\w.]+)\s*$")
 
 
 def find_run_tests(source_root):
-    """(name, test file, sources, mgpu-run options) for each %run_on_backends
-    line: on %s (sources: the test), or on %t.mlir (sources: what the
-    test's `cat ... > %t.mlir` line concatenates)."""
+    """(name, test file, sources, mgpu-run options, backends it skips) for
+    each %run_on_backends line: on %s (sources: the test), or on %t.mlir
+    (sources: what the test's `cat ... > %t.mlir` line concatenates, a
+    ("sed", command) pair for a file a sed line made)."""
     tests = []
     integration = os.path.join(source_root, "test", "Integration")
     for directory, _, files in sorted(os.walk(integration)):
@@ -47,11 +51,19 @@ def find_run_tests(source_root):
             path = os.path.join(directory, file)
             runs = []
             concatenated = None
+            edited = {}
             with open(path) as stream:
                 for line in stream:
+                    sed = SED_LINE.match(line.strip())
+                    if sed:
+                        edited[sed.group(2)] = (
+                            sed.group(1).replace("%mgpu_src_root", source_root)
+                            .replace("%s", path).replace("%S", directory))
+                        continue
                     cat = CAT_LINE.match(line.strip())
                     if cat:
                         concatenated = [
+                            ("sed", edited[word]) if word in edited else
                             word.replace("%mgpu_src_root", source_root)
                             .replace("%s", path).replace("%S", directory)
                             for word in cat.group(1).split()]
@@ -65,12 +77,17 @@ def find_run_tests(source_root):
                     rest = match.group(2)
                     options = rest.split(" -- ", 1)[1].split() \
                         if " -- " in rest else []
-                    runs.append((sources, options))
+                    # run-on-backends.py's --skip-backends=a,b (e.g. sm_100a
+                    # code on a Hopper device).
+                    skip = re.search(r"--skip-backends=(\S+)",
+                                     rest.split(" -- ", 1)[0])
+                    skipped = skip.group(1).split(",") if skip else []
+                    runs.append((sources, options, skipped))
             stem = os.path.relpath(path, integration)[:-len(".mlir")]
             stem = stem.replace(os.sep, ".")
-            for index, (sources, options) in enumerate(runs):
+            for index, (sources, options, skipped) in enumerate(runs):
                 name = stem if len(runs) == 1 else "%s.%d" % (stem, index)
-                tests.append((name, path, sources, options))
+                tests.append((name, path, sources, options, skipped))
     return tests
 
 
@@ -107,7 +124,9 @@ def main():
         os.makedirs(os.path.join(staging, sub))
 
     manifest = []
-    for name, path, sources, options in find_run_tests(source_root):
+    for name, path, sources, options, skipped in find_run_tests(source_root):
+        if args.backend in skipped:
+            continue
         if args.only and not re.search(args.only, name):
             continue
         exe = os.path.join(staging, "tests", name)
@@ -116,6 +135,9 @@ def main():
             program = exe + ".mlir"
             with open(program, "w") as stream:
                 for source in sources:
+                    if isinstance(source, tuple):  # ("sed", command)
+                        stream.write(run(["bash", "-c", source[1]]))
+                        continue
                     with open(source) as part:
                         stream.write(part.read())
         run([mgpu_run, program, "-e", "main", "--emit-executable",

@@ -255,6 +255,9 @@ void mlir::mgpu::buildMGPUToBinaryPipeline(
   primitives.chip = options.chip;
   pm.addPass(createMGPUPrimitivesToNVVM(primitives));
   pm.addPass(createMGPUOutlineKernels());
+  // gpu.printf in host code (the kernels' own are in gpu.modules now):
+  // C printf, as on the host backends.
+  pm.addPass(createMGPUHostPrintf());
   pm.addPass(createCanonicalizer());
   pm.addPass(createCSEPass());
   addF8Passes(pm);
