@@ -37,7 +37,12 @@ With --chip sm_100a the kernels are compiled for Blackwell and the step
 loop is the innermost loop around the first tcgen05.mma; each
 tcgen05.mma.cta_group::1.kind::f16 is M x N x 16, M and N read from its
 instruction descriptor (N / 8 at bit 17, M / 16 at bit 24), its operands
-(M x 16 and 16 x N, 2 bytes each) read from shared memory. The figures
+(M x 16 and 16 x N, 2 bytes each) read from shared memory. A pair's
+tcgen05.mma.cta_group::2 (M = 256) is counted per CTA: half its flops,
+and half of each operand (each CTA holds M/2 rows of a and N/2 columns of
+b, which the tensor cores of both CTAs read once); its partitioned TMA
+copies (cp.async.bulk.tensor...cta_group::2) bring each CTA half the
+bytes that the first CTA's expect_tx counts. The figures
 are B200's: 148 SMs at 1.855 GHz, 8192 dense 16-bit flops per SM and
 clock (twice Hopper's), 2.25 PFLOP/s in all, and 128 shared-memory bytes
 per SM and clock. The MMA issuer waits for nothing in the loop but the
@@ -74,16 +79,21 @@ def access_bytes(opcode):
     return vector * WIDTH.get(parts[-1], 4)
 
 
-def loops(lines):
-    """The line ranges (label, back branch) of the loops of `lines`."""
+def loops(lines, merged=False):
+    """The line ranges (label, back branch) of the loops of `lines`. With
+    `merged`, a loop whose body branches back to its label from several
+    places (ptxas rotates loops so) is one range, up to the last branch."""
     labels = {l.strip()[:-1]: i for i, l in enumerate(lines)
               if re.match(r"^\$\w+:$", l.strip())}
-    ranges = []
+    ranges, last = [], {}
     for i, line in enumerate(lines):
         branch = re.search(r"\bbra(?:\.uni)?\s+(\$\w+);", line)
         if branch and branch.group(1) in labels and \
                 labels[branch.group(1)] <= i:
             ranges.append((labels[branch.group(1)], i))
+            last[labels[branch.group(1)]] = i
+    if merged:
+        return sorted(last.items(), key=lambda r: r[1])
     return ranges
 
 
@@ -114,7 +124,7 @@ def producer_loop(lines, step):
         if any("expect_tx" in l for l in body) and \
                 not any("wgmma.mma_async" in l for l in body):
             return body
-    for start, end in loops(lines):
+    for start, end in loops(lines, merged=True):
         if start <= step[0] <= end or step[0] <= start <= step[1]:
             continue
         body = lines[start:end + 1]
@@ -197,6 +207,11 @@ def analyze(build, path, ptxas, chip="sm_90a"):
     tma = expect_bytes(producer if producer else body, moves)
     if not tma and not producer and mma_name == "tcgen05.mma":
         tma = unrolled_producer_bytes(lines, loop, moves)
+    # Partitioned copies (cta_group::2): the first CTA of the pair expects
+    # both CTAs' bytes, each CTA loads half.
+    if any("cp.async.bulk.tensor" in l and ".cta_group::2" in l
+           for l in lines):
+        tma /= 2
     for line in body:
         text = line.strip()
         mma = re.search(r"wgmma\.mma_async\S*\.m64n(\d+)k(\d+)", text)
@@ -210,10 +225,13 @@ def analyze(build, path, ptxas, chip="sm_90a"):
             shape = tcgen05_shape(text, moves)
             if shape:
                 m, n = shape
-                name = "m%dn%dk16" % (m, n)
+                # A pair's MMA: each CTA computes half the rows and reads
+                # its own half of a and of b.
+                ctas = 2 if ".cta_group::2" in text else 1
+                name = "m%dn%dk16%s" % (m, n, " (pair)" if ctas == 2 else "")
                 shapes[name] = shapes.get(name, 0) + 1
-                flops += 2 * m * n * 16
-                operand += (m * 16 + 16 * n) * 2
+                flops += 2 * m * n * 16 / ctas
+                operand += (m * 16 + 16 * n) * 2 / ctas
         access = re.match(r"(?:@%p\d+\s+)?((?:ld|st)\.shared\S*)", text)
         if access:
             lane += access_bytes(access.group(1)) * 128 * consumers
@@ -244,8 +262,9 @@ def main():
     parser.add_argument("kernels", nargs="*", default=suite)
     args = parser.parse_args()
     if args.chip != "sm_90a" and args.kernels == suite:
-        args.kernels = [os.path.join(root, "examples",
-                                     "blackwell_matmul.mlir")]
+        args.kernels = [os.path.join(root, "examples", name) for name in
+                        ("blackwell_matmul_2cta.mlir",
+                         "blackwell_matmul.mlir")]
     peak = CHIPS[args.chip][1]
     rows = [analyze(os.path.abspath(args.build), k, args.ptxas, args.chip)
             for k in args.kernels]

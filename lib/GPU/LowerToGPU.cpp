@@ -243,6 +243,12 @@ LogicalResult lowerLaunch(LaunchOp launch, bool copyWriteOnlyOuts) {
   SmallVector<int64_t> columnOffsets =
       getTmemColumnOffsets(sharedTypes, tmemColumns);
   tmemColumns = tmemColumns ? getTmemAllocationColumns(tmemColumns) : 0;
+  // Collective TMEM (all of it, by the scratch rule) is allocated by both
+  // CTAs of a pair together.
+  bool collectiveTmem = llvm::any_of(sharedTypes, [](Type type) {
+    auto tmem = dyn_cast<TmemType>(type);
+    return tmem && tmem.getCollective();
+  });
   Value tmemSlot;
   SmallVector<std::pair<Value, int64_t>> tmemArgs;
   auto inFirstWarp = [&](function_ref<void()> body) {
@@ -264,8 +270,9 @@ LogicalResult lowerLaunch(LaunchOp launch, bool copyWriteOnlyOuts) {
                             smemType.getMemorySpace());
         tmemSlot =
             memref::ViewOp::create(b, loc, slotType, smem, at, ValueRange());
-        inFirstWarp(
-            [&] { TmemAllocOp::create(b, loc, tmemSlot, tmemColumns); });
+        inFirstWarp([&] {
+          TmemAllocOp::create(b, loc, tmemSlot, tmemColumns, collectiveTmem);
+        });
       }
       tmemArgs.push_back({arg, columnOffsets[i]});
       continue;
@@ -309,6 +316,7 @@ LogicalResult lowerLaunch(LaunchOp launch, bool copyWriteOnlyOuts) {
   // no other may still arrive on its own or access its shared memory
   // (cluster_ref).
   bool clusterBarriers =
+      collectiveTmem ||
       llvm::any_of(launch.getSharedScratchTypes(),
                    llvm::IsaPred<ClusterBarrierType>) ||
       launch.getBody()
@@ -325,11 +333,17 @@ LogicalResult lowerLaunch(LaunchOp launch, bool copyWriteOnlyOuts) {
 
   for (Operation &op : body.without_terminator())
     b.clone(op, mapping);
+  // A pair's tensor memory is freed only once the peer is done with it
+  // too (its MMAs write both CTAs' accumulators).
   if (tmemSlot) {
     gpu::BarrierOp::create(b, loc);
-    inFirstWarp([&] { TmemDeallocOp::create(b, loc, tmemSlot, tmemColumns); });
+    if (collectiveTmem)
+      ClusterSyncOp::create(b, loc);
+    inFirstWarp([&] {
+      TmemDeallocOp::create(b, loc, tmemSlot, tmemColumns, collectiveTmem);
+    });
   }
-  if (clusterBarriers)
+  if (clusterBarriers && !(tmemSlot && collectiveTmem))
     ClusterSyncOp::create(b, loc);
   b.setInsertionPointAfter(gpuLaunch);
   device.finish(gpuLaunch.getAsyncToken(), launch.getOuts());

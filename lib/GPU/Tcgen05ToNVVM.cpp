@@ -41,8 +41,12 @@ Value i64(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, v, 64);
 }
 
-NVVM::CTAGroupKindAttr ctaGroup1(OpBuilder &b) {
-  return NVVM::CTAGroupKindAttr::get(b.getContext(), NVVM::CTAGroupKind::CTA_1);
+/// The CTA group of a tcgen05 instruction: one CTA, or the pair of a
+/// collective MMA (cta_group::2).
+NVVM::CTAGroupKindAttr ctaGroup(OpBuilder &b, bool pair) {
+  return NVVM::CTAGroupKindAttr::get(b.getContext(),
+                                     pair ? NVVM::CTAGroupKind::CTA_2
+                                          : NVVM::CTAGroupKind::CTA_1);
 }
 
 /// The shared-memory address (as i64) of element `element` of `memref`.
@@ -107,9 +111,9 @@ struct TmemAllocToNVVM : public Tcgen05Pattern<TmemAllocOp> {
                                  sharedPointer(rewriter, loc, adaptor.getSlot(),
                                                indexConstant(rewriter, loc, 0)),
                                  i32(rewriter, loc, op.getColumns()),
-                                 ctaGroup1(rewriter));
-    NVVM::Tcgen05RelinquishAllocPermitOp::create(rewriter, loc,
-                                                 ctaGroup1(rewriter));
+                                 ctaGroup(rewriter, op.getCollective()));
+    NVVM::Tcgen05RelinquishAllocPermitOp::create(
+        rewriter, loc, ctaGroup(rewriter, op.getCollective()));
     rewriter.eraseOp(op);
     return success();
   }
@@ -135,7 +139,8 @@ struct TmemDeallocToNVVM : public Tcgen05Pattern<TmemDeallocOp> {
     Location loc = op.getLoc();
     NVVM::Tcgen05DeallocOp::create(
         rewriter, loc, loadTmemAddress(rewriter, loc, adaptor.getSlot(), 0),
-        i32(rewriter, loc, op.getColumns()), ctaGroup1(rewriter));
+        i32(rewriter, loc, op.getColumns()),
+        ctaGroup(rewriter, op.getCollective()));
     rewriter.eraseOp(op);
     return success();
   }
@@ -214,7 +219,8 @@ Descriptors getDescriptors(OpBuilder &b, Tcgen05MmaOp op, Value operand,
 }
 
 /// tcgen05_mma -> tcgen05.fence::after_thread_sync, then one
-/// tcgen05.mma.cta_group::1.kind::f16 per K step of 16, the first one
+/// tcgen05.mma.cta_group::1.kind::f16 (::2 for a pair) per K step of 16,
+/// the first one
 /// adding to the accumulator only with `accumulate` (the distribution puts
 /// the op on lane 0: one thread issues).
 struct Tcgen05MmaToNVVM : public Tcgen05Pattern<Tcgen05MmaOp> {
@@ -235,10 +241,14 @@ struct Tcgen05MmaToNVVM : public Tcgen05Pattern<Tcgen05MmaOp> {
     TmemType accType = op.getAcc().getType();
     bool bf16 = isa<BFloat16Type>(
         cast<MemRefType>(op.getA().getType()).getElementType());
+    // A pair's MMA is M = 256 (each CTA's 128 rows) by the accumulator's
+    // 2N columns (each CTA's b holds N of them).
+    bool pair = op.getCollectiveAxis().has_value();
+    int64_t m = accType.getRows() * (pair ? 2 : 1);
     uint32_t idesc = (1u << 4) | (uint32_t(bf16) << 7) |
                      (uint32_t(bf16) << 10) | (uint32_t(!b.kMajor) << 16) |
                      (uint32_t(accType.getColumns() >> 3) << 17) |
-                     (uint32_t(accType.getRows() >> 4) << 24);
+                     (uint32_t(m >> 4) << 24);
     Value instr = i32(rewriter, loc, static_cast<int32_t>(idesc));
     Value accumulate =
         adaptor.getAccumulate()
@@ -252,7 +262,7 @@ struct Tcgen05MmaToNVVM : public Tcgen05Pattern<Tcgen05MmaOp> {
       NVVM::Tcgen05MMAOp::create(
           rewriter, loc,
           NVVM::Tcgen05MMAKindAttr::get(ctx, NVVM::Tcgen05MMAKind::F16),
-          ctaGroup1(rewriter),
+          ctaGroup(rewriter, pair),
           NVVM::Tcgen05MMACollectorOpAttr::get(
               ctx, NVVM::Tcgen05MMACollectorOp::DISCARD),
           UnitAttr(), adaptor.getAcc(), a.at(rewriter, loc, step),
@@ -264,7 +274,8 @@ struct Tcgen05MmaToNVVM : public Tcgen05Pattern<Tcgen05MmaOp> {
 };
 
 /// tcgen05_commit_arrive -> tcgen05.commit.cta_group::1.mbarrier::arrive::one
-/// on the barrier (lane 0, the thread that issued the MMAs).
+/// on the barrier (lane 0, the thread that issued the MMAs); a collective
+/// one, .cta_group::2 multicast to both CTAs of the pair.
 struct Tcgen05CommitArriveToNVVM
     : public Tcgen05Pattern<Tcgen05CommitArriveOp> {
   using Tcgen05Pattern::Tcgen05Pattern;
@@ -274,10 +285,16 @@ struct Tcgen05CommitArriveToNVVM
     if (!blackwell)
       return unsupported(op);
     Location loc = op.getLoc();
+    // A pair's commit arrives on the barrier of both CTAs (cluster ranks 0
+    // and 1: the cluster is the pair).
+    bool pair = op.getCollectiveAxis().has_value();
+    Value mask;
+    if (pair)
+      mask = arith::ConstantIntOp::create(rewriter, loc, 3, 16);
     NVVM::Tcgen05CommitOp::create(
         rewriter, loc,
         sharedPointer(rewriter, loc, adaptor.getBarrier(), adaptor.getIndex()),
-        Value(), ctaGroup1(rewriter));
+        mask, ctaGroup(rewriter, pair));
     rewriter.eraseOp(op);
     return success();
   }

@@ -233,14 +233,53 @@ void arriveExpectingAllOf(OpBuilder &b, Location loc, Value barrier,
 }
 
 /// One TMA load of the box at `coordinates` (innermost first) of tensor map
-/// `map` to element `element` of `shared`, completing on `barrier`.
+/// `map` to element `element` of `shared`, completing on `barrier`. With
+/// `group` cta_group::2, `barrier` may be the peer CTA's (a partitioned
+/// copy completes on the first CTA's barrier).
 void loadBox(OpBuilder &b, Location loc, Value map, ValueRange coordinates,
-             Value shared, Value element, Value barrier) {
+             Value shared, Value element, Value barrier,
+             NVVM::CTAGroupKindAttr group = {}) {
   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
       b, loc, sharedPointer(b, loc, shared, element, kClusterSharedSpace), map,
       coordinates, barrier, ValueRange(), Value(), Value(),
-      NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(),
-      Value());
+      NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, group, Value());
+}
+
+/// Where a partitioned copy's CTA stands: whether it is the first of its
+/// pair (which expects the pair's bytes), and the first CTA's barrier (as
+/// a shared::cluster address in a shared pointer, as PTX's mbar operand
+/// takes it), on which both CTAs' boxes complete.
+struct PairShare {
+  Value leader;
+  Value leaderBarrier;
+};
+
+PairShare getPairShare(OpBuilder &b, Location loc, Value barrier) {
+  MLIRContext *ctx = b.getContext();
+  Value rank = gpu::ClusterBlockIdOp::create(b, loc, gpu::Dimension::x);
+  PairShare share;
+  share.leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rank,
+                                       indexConstant(b, loc, 0));
+  Value remote = NVVM::MapaOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, kClusterSharedSpace), barrier,
+      arith::ConstantIntOp::create(b, loc, 0, 32));
+  share.leaderBarrier = LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, kSharedSpace),
+      Value(LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), remote)));
+  return share;
+}
+
+/// The first CTA of a pair expects both CTAs' bytes of a partitioned copy.
+void arriveExpectingPair(OpBuilder &b, Location loc, const PairShare &pair,
+                         Value barrier, MemRefType shared) {
+  auto ifLeader = scf::IfOp::create(b, loc, pair.leader, false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifLeader.thenBlock());
+  int64_t bytes =
+      2 * shared.getNumElements() * elementBytes(shared.getElementType());
+  NVVM::MBarrierArriveExpectTxOp::create(
+      b, loc, Type(), barrier, i32(b, loc, bytes), NVVM::MemScopeKind::CTA,
+      /*relaxed=*/false, Value());
 }
 
 /// One multicast TMA load: the box lands at `element` of `shared` in every
@@ -337,6 +376,8 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
     }
     Value barrier = barrierPointer(rewriter, loc, adaptor.getBarrier(),
                                    adaptor.getBarrierIndex());
+    if (std::optional<int64_t> dim = op.getPartitioned())
+      return copyPartitioned(op, site, barrier, *dim, rewriter);
     if (ArrayAttr transforms = op.getTransformsAttr())
       return copyTiled(op, site, barrier, transforms, rewriter);
     if (op.getCollectiveAxes()) {
@@ -365,6 +406,45 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
     warpgroupBarrier(rewriter, loc);
     onLaneZero(rewriter, loc, [&] {
       NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), barrier, Value());
+    });
+    return success();
+  }
+
+  /// A partitioned copy (the pair's window, split along `dim`): this CTA
+  /// loads its part, whose boxes complete on the first CTA's barrier
+  /// (cta_group::2), where the first CTA expects both parts' bytes.
+  LogicalResult copyPartitioned(CopyGmemToSmemOp op, const CopySite &site,
+                                Value barrier, int64_t dim,
+                                ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    CopySite part = site;
+    Value rank =
+        gpu::ClusterBlockIdOp::create(rewriter, loc, gpu::Dimension::x);
+    part.window.offsets[dim] = arith::AddIOp::create(
+        rewriter, loc, site.window.offsets[dim],
+        arith::MulIOp::create(
+            rewriter, loc, rank,
+            indexConstant(rewriter, loc, site.sharedType.getDimSize(dim))));
+    if (ArrayAttr transforms = op.getTransformsAttr())
+      return copyTiled(op, part, barrier, transforms, rewriter,
+                       /*pair=*/true);
+    auto tma = planTmaCopy(rewriter, loc, part);
+    if (!tma)
+      return op.emitOpError()
+             << "is partitioned, which needs TMA: an sm_100a target and a "
+                "global array defined outside the kernel";
+    auto [plan, map] = *tma;
+    onLaneZero(rewriter, loc, [&] {
+      PairShare pair = getPairShare(rewriter, loc, barrier);
+      arriveExpectingPair(rewriter, loc, pair, barrier, part.sharedType);
+      forEachBox(
+          rewriter, loc, plan, part.sharedType.getShape(), part.window.offsets,
+          [&](ValueRange coordinates, Value element) {
+            loadBox(rewriter, loc, map, coordinates, part.shared, element,
+                    pair.leaderBarrier,
+                    NVVM::CTAGroupKindAttr::get(rewriter.getContext(),
+                                                NVVM::CTAGroupKind::CTA_2));
+          });
     });
     return success();
   }
@@ -459,7 +539,8 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
   /// JAX's (8, 64) tiles instead of 16.
   LogicalResult copyTiled(CopyGmemToSmemOp op, const CopySite &site,
                           Value barrier, ArrayAttr transforms,
-                          ConversionPatternRewriter &rewriter) const {
+                          ConversionPatternRewriter &rewriter,
+                          bool pair = false) const {
     Location loc = op.getLoc();
     MemRefType shared = site.sharedType;
     FailureOr<SwizzledTiling> tiling =
@@ -471,7 +552,7 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
     // of tile rows, into every CTA of its group.
     std::optional<Group> group;
     int64_t rows = shared.getDimSize(0);
-    if (op.getCollectiveAxes()) {
+    if (op.getCollectiveAxes() && !pair) {
       FailureOr<Group> found = getGroup(op, site);
       if (failed(found))
         return failure();
@@ -500,7 +581,18 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
                 "sm_90 target and a global array defined outside the kernel";
     int64_t tilesPerBox = boxRows / tiling->rows;
     onLaneZero(rewriter, loc, [&] {
-      arriveExpectingAllOf(rewriter, loc, barrier, shared);
+      // A partitioned copy's boxes complete on the first CTA's barrier.
+      std::optional<PairShare> pairShare;
+      NVVM::CTAGroupKindAttr ctaGroup;
+      if (pair) {
+        pairShare = getPairShare(rewriter, loc, barrier);
+        arriveExpectingPair(rewriter, loc, *pairShare, barrier, shared);
+        ctaGroup = NVVM::CTAGroupKindAttr::get(rewriter.getContext(),
+                                               NVVM::CTAGroupKind::CTA_2);
+      } else {
+        arriveExpectingAllOf(rewriter, loc, barrier, shared);
+      }
+      Value completes = pair ? pairShare->leaderBarrier : barrier;
       // The first tile row this CTA loads (its share's), and the mask of
       // the CTAs its boxes land in.
       Value firstTileRow = indexConstant(rewriter, loc, 0), mask;
@@ -541,7 +633,7 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
                              element, barrier, mask);
           else
             loadBox(rewriter, loc, *map, coordinates, site.shared, element,
-                    barrier);
+                    completes, ctaGroup);
         }
     });
     return success();

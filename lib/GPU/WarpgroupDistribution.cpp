@@ -258,6 +258,15 @@ LogicalResult Distributor::distributeOp(Operation *op) {
           [&](auto o) { return distributeSemaphore(o); })
       // One read per Pallas thread, on lane 0, broadcast to the lanes.
       .Case([&](SemaphoreReadOp o) { return distributeSideEffect(o); })
+      // A pair's collective MMA or commit: lane 0 of the first CTA.
+      .Case([&](Tcgen05MmaOp o) {
+        return distributeSideEffect(
+            o, o.getCollectiveAxis() ? isPairLeader(o.getLoc()) : Value());
+      })
+      .Case([&](Tcgen05CommitArriveOp o) {
+        return distributeSideEffect(
+            o, o.getCollectiveAxis() ? isPairLeader(o.getLoc()) : Value());
+      })
       .Case([&](AtomicStoreOp o) { return distributeAtomic(o); })
       .Case([&](DebugPrintOp o) { return distributeDebugPrint(o); })
       // Lane 0 records for its Pallas thread; no other lane touches the
@@ -309,7 +318,7 @@ LogicalResult Distributor::distributeOp(Operation *op) {
 
 /// A scalar side effect happens once per Pallas thread: on lane 0, with the
 /// results broadcast to the other lanes through scratch.
-LogicalResult Distributor::distributeSideEffect(Operation *op) {
+LogicalResult Distributor::distributeSideEffect(Operation *op, Value only) {
   Location loc = op->getLoc();
   beforeWrite(loc);
   SmallVector<Value> buffers;
@@ -322,7 +331,10 @@ LogicalResult Distributor::distributeSideEffect(Operation *op) {
       buffers.push_back(ctx.scratch->allocate(b, loc, storageType(t), 1));
     }
   }
-  guarded(loc, isLaneZero(loc), [&] {
+  Value issues = isLaneZero(loc);
+  if (only)
+    issues = arith::AndIOp::create(b, loc, issues, only);
+  guarded(loc, issues, [&] {
     Operation *clone = b.clone(*op, map);
     for (auto [result, buffer] : llvm::zip(clone->getResults(), buffers))
       memref::StoreOp::create(b, loc, toStorage(loc, result), buffer,

@@ -22,6 +22,7 @@
 #include "mgpu/KernelForm/LayoutAssignment.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -243,6 +244,14 @@ private:
                                  index(loc, 0));
   }
 
+  /// Whether this CTA is the first of its pair along the cluster's x axis,
+  /// the one that issues a pair's collective MMAs and commits.
+  Value isPairLeader(Location loc) {
+    Value rank = gpu::ClusterBlockIdOp::create(b, loc, gpu::Dimension::x);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rank,
+                                 index(loc, 0));
+  }
+
   Value linearize(Location loc, ArrayRef<Value> indices,
                   ArrayRef<int64_t> shape) {
     Value flat = index(loc, 0);
@@ -447,7 +456,9 @@ private:
   LogicalResult distributeRegionOp(scf::WhileOp op);
   LogicalResult distributeRegionOp(scf::IndexSwitchOp op);
   LogicalResult distributeRegionOp(scf::ParallelOp op);
-  LogicalResult distributeSideEffect(Operation *op);
+  /// `only`, where given, narrows lane 0 further (a collective tcgen05 op
+  /// runs on the first CTA of its pair only).
+  LogicalResult distributeSideEffect(Operation *op, Value only = Value());
   LogicalResult distributeSemaphore(SemaphoreSignalOp op);
   LogicalResult distributeAtomic(AtomicStoreOp op);
   LogicalResult distributeDebugPrint(DebugPrintOp op);

@@ -28,8 +28,12 @@ Value mlir::mgpu::viewInPeer(OpBuilder &b, Location loc, Value local,
   Value value = local;
   memref::ViewOp view;
   while (Operation *def = value.getDefiningOp()) {
-    if ((view = dyn_cast<memref::ViewOp>(def)))
+    // The view of the host buffer itself; a view of a view (a stage of a
+    // byte ring, a RefUnion's ref) is part of the chain.
+    if ((view = dyn_cast<memref::ViewOp>(def)) &&
+        !view.getSource().getDefiningOp<ViewLikeOpInterface>())
       break;
+    view = memref::ViewOp();
     auto viewLike = dyn_cast<ViewLikeOpInterface>(def);
     if (!viewLike || def->getNumResults() != 1)
       return Value();

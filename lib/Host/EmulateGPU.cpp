@@ -34,6 +34,7 @@
 #include "ClusterMemory.h"
 #include "EmulateSync.h"
 #include "MmaSyncEmulation.h"
+#include "PairOnHost.h"
 
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/GPU/WarpgroupDistribution.h"
@@ -636,7 +637,27 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           op->erase();
           return WalkResult::skip();
         } else if (isEmulatedTcgen05Op(op)) {
-          if (failed(emulateTcgen05Op(nb, op, smem, tmemBase)))
+          if (failed(emulateTcgen05Op(nb, op, smem, tmemBase, stride)))
+            return WalkResult::interrupt();
+          erased.insert(op);
+          op->erase();
+          return WalkResult::skip();
+        } else if (auto commit = dyn_cast<Tcgen05CommitArriveOp>(op)) {
+          // A pair's commit (the others are arrivals by now).
+          if (failed(emulatePairCommit(nb, commit, stride)))
+            return WalkResult::interrupt();
+          erased.insert(op);
+          op->erase();
+          return WalkResult::skip();
+        } else if (auto copy = dyn_cast<CopyGmemToSmemOp>(op);
+                   copy && copy.getPartitioned()) {
+          // The pair's first CTA (x index 0 in its cluster) copies both parts.
+          Value leader = arith::CmpIOp::create(
+              nb, l, arith::CmpIPredicate::eq,
+              arith::RemUIOp::create(nb, l, bxId, cx), indexConstant(nb, l, 0));
+          Value lane = arith::RemUIOp::create(
+              nb, l, tid, indexConstant(nb, l, kWarpgroupLanes));
+          if (failed(emulatePartitionedCopy(nb, copy, lane, leader, stride)))
             return WalkResult::interrupt();
           erased.insert(op);
           op->erase();

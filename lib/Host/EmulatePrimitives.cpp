@@ -209,6 +209,38 @@ emulateBarrierTest(OpBuilder &b, BarrierTestOp test, Value tid, Value t,
                          [&] { namedBarrier(id, width); });
 }
 
+/// The destination layout of copy `copy`: its tiling where its transforms
+/// tile and swizzle it (std::nullopt: row-major); failure with a
+/// diagnostic at the op for other transforms.
+static FailureOr<std::optional<SwizzledTiling>>
+getCopyTiling(CopyGmemToSmemOp copy) {
+  ArrayAttr transforms = copy.getTransformsAttr();
+  if (!transforms)
+    return std::optional<SwizzledTiling>();
+  FailureOr<SwizzledTiling> t =
+      getSwizzledTiling(copy, "the destination", transforms,
+                        cast<MemRefType>(copy.getDst().getType()));
+  if (failed(t))
+    return failure();
+  return std::optional<SwizzledTiling>(*t);
+}
+
+/// Queues the copy of `window` into `dst` (laid out by `tiling`) on the
+/// barrier word `pointer`, one of its `arrivals` (0: no arrival).
+static void queueCopyIn(OpBuilder &b, CopyGmemToSmemOp copy, Value pointer,
+                        Value arrivals, const GlobalWindow &window, Value dst,
+                        const std::optional<SwizzledTiling> &tiling) {
+  Location loc = copy.getLoc();
+  if (tiling)
+    callWithWindow(b, copy, "mgpuEmuCopyToSharedSwizzled", {pointer, arrivals},
+                   window, dst,
+                   {getI64(b, loc, tiling->rows), getI64(b, loc, tiling->cols),
+                    getLocationString(b, copy)});
+  else
+    callWithWindow(b, copy, "mgpuEmuCopyToShared", {pointer, arrivals}, window,
+                   dst, {getLocationString(b, copy)});
+}
+
 /// The emulator's kernel-level ops, with their real semantics (see
 /// HostRuntime.cpp): copies in wait on their barrier until a thread waits
 /// for it, copies out wait in their bulk group until it is waited for.
@@ -280,29 +312,15 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
     Value pointer = barrierAt(copy.getBarrier(), copy.getBarrierIndex());
     if (!pointer)
       return op->emitOpError() << "cannot be emulated: unknown barrier storage";
-    std::optional<SwizzledTiling> tiling;
-    if (ArrayAttr transforms = copy.getTransformsAttr()) {
-      FailureOr<SwizzledTiling> t =
-          getSwizzledTiling(op, "the destination", transforms,
-                            cast<MemRefType>(copy.getDst().getType()));
-      if (failed(t))
-        return failure();
-      tiling = *t;
-    }
+    FailureOr<std::optional<SwizzledTiling>> tiling = getCopyTiling(copy);
+    if (failed(tiling))
+      return failure();
     onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
       GlobalWindow window =
           resolveGlobalWindow(nb, loc, copy.getSrc(), copy.getMixedOffsets());
-      Value arrivals =
-          getI64(nb, loc, copy.getBarrier().getType().getArrivals());
-      if (tiling)
-        callWithWindow(nb, op, "mgpuEmuCopyToSharedSwizzled",
-                       {pointer, arrivals}, window, copy.getDst(),
-                       {getI64(nb, loc, tiling->rows),
-                        getI64(nb, loc, tiling->cols),
-                        getLocationString(nb, op)});
-      else
-        callWithWindow(nb, op, "mgpuEmuCopyToShared", {pointer, arrivals},
-                       window, copy.getDst(), {getLocationString(nb, op)});
+      queueCopyIn(nb, copy, pointer,
+                  getI64(nb, loc, copy.getBarrier().getType().getArrivals()),
+                  window, copy.getDst(), *tiling);
     });
     return success();
   }
@@ -435,6 +453,54 @@ LogicalResult emulateClusterArrive(OpBuilder &b, BarrierArriveOp arrive,
         });
   });
   return success();
+}
+
+LogicalResult emulatePartitionedCopy(OpBuilder &b, CopyGmemToSmemOp copy,
+                                     Value lane, Value leader,
+                                     Value peerBytes) {
+  Location loc = copy.getLoc();
+  Value storage = barrierStorage(copy.getBarrier());
+  if (!storage)
+    return copy.emitOpError() << "cannot be emulated: unknown barrier storage";
+  FailureOr<std::optional<SwizzledTiling>> tiling = getCopyTiling(copy);
+  if (failed(tiling))
+    return failure();
+  Value pointer = getCheckedBarrier(b, copy, storage, copy.getBarrierIndex(),
+                                    copy.getBarrier().getType().getCount());
+  int64_t dim = *copy.getPartitioned();
+  auto dstType = cast<MemRefType>(copy.getDst().getType());
+  LogicalResult result = success();
+  onLaneZero(b, loc, lane, [&](OpBuilder &lb) {
+    buildIfThen(lb, loc, leader, [&] {
+      OpBuilder &nb = lb;
+      // The peer's buffer: only the first CTA's view of it is in the host
+      // buffer (the last CTA has no next one).
+      Value peerDst = viewInPeer(nb, loc, copy.getDst(), peerBytes);
+      if (!peerDst) {
+        result = copy.emitOpError() << "cannot be emulated: its buffer is not "
+                                       "a view of shared memory";
+        return;
+      }
+      SmallVector<OpFoldResult> offsets = copy.getMixedOffsets();
+      if (offsets.empty())
+        offsets.assign(dstType.getRank(), nb.getIndexAttr(0));
+      // Part 1 into the peer's buffer (no arrival), then part 0 into this
+      // CTA's, whose landing is the copy's arrival: the barrier's queue
+      // lands them in that order.
+      for (int64_t part : {1, 0}) {
+        SmallVector<OpFoldResult> at(offsets);
+        at[dim] = getAsOpFoldResult(arith::AddIOp::create(
+            nb, loc, getValueOrCreateConstantIndexOp(nb, loc, offsets[dim]),
+            indexConstant(nb, loc, part * dstType.getDimSize(dim))));
+        GlobalWindow window = resolveGlobalWindow(nb, loc, copy.getSrc(), at);
+        Value arrivals = getI64(
+            nb, loc, part ? 0 : copy.getBarrier().getType().getArrivals());
+        queueCopyIn(nb, copy, pointer, arrivals, window,
+                    part ? peerDst : copy.getDst(), *tiling);
+      }
+    });
+  });
+  return result;
 }
 
 /// The bytes from this CTA's slice of the host shared memory to that of

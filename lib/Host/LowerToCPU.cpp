@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ClusterMemory.h"
+#include "PairOnHost.h"
 
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
@@ -67,7 +68,7 @@ bool isClusterOp(Operation *op) {
     return isa<ClusterBarrierType>(arrive.getBarrier().getType());
   if (auto wait = dyn_cast<BarrierWaitOp>(op))
     return isa<ClusterBarrierType>(wait.getBarrier().getType());
-  return isa<ClusterSyncOp, ClusterRefOp, AsyncStoreSmemOp>(op);
+  return isa<ClusterSyncOp, ClusterRefOp, AsyncStoreSmemOp>(op) || isPairOp(op);
 }
 
 bool waitsOn(Operation *op, function_ref<bool(Operation *)> isWait) {
@@ -251,11 +252,22 @@ private:
         arrives.push_back(arrive);
       else if (auto sync = dyn_cast<ClusterSyncOp>(inner))
         syncs.push_back(sync);
-      else if (isa<ClusterRefOp, AsyncStoreSmemOp>(inner))
+      else if (isa<ClusterRefOp, AsyncStoreSmemOp>(inner) || isPairOp(inner))
         peerOps.push_back(inner);
     });
     // In program order: a cluster_ref before the stores into it.
     for (Operation *peerOp : peerOps) {
+      // A pair's op runs on the pair's first CTA (cluster x index 0), whose
+      // peer is the next arena slice (the cluster is the pair).
+      if (isPairOp(peerOp)) {
+        OpBuilder pb(peerOp);
+        Value leader =
+            arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::eq,
+                                  clusterIds.front(), constant(pb, 0));
+        if (failed(lowerPairOpOnCPU(peerOp, leader, constant(pb, arenaBytes))))
+          return failure();
+        continue;
+      }
       if (auto ref = dyn_cast<ClusterRefOp>(peerOp)) {
         if (failed(lowerClusterRef(ref, clusterIds)))
           return failure();

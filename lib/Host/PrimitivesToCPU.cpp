@@ -35,13 +35,9 @@ void mlir::mgpu::populateBarrierTypeConversion(TypeConverter &converter) {
       [](TmemType type) -> Type { return type.getMemRefType(); });
 }
 
-namespace {
-
-/// Copies the window of `global` at element `offsets` (shape of `shared`)
-/// to or from `shared`, clipped to `global`: elements past it read as zero
-/// and are not written.
-void copyWindow(OpBuilder &b, Location loc, Value global,
-                ArrayRef<OpFoldResult> offsets, Value shared, bool toShared) {
+void mlir::mgpu::copyWindow(OpBuilder &b, Location loc, Value global,
+                            ArrayRef<OpFoldResult> offsets, Value shared,
+                            bool toShared) {
   auto sharedType = cast<MemRefType>(shared.getType());
   if (offsets.empty()) {
     if (toShared)
@@ -101,6 +97,8 @@ void copyWindow(OpBuilder &b, Location loc, Value global,
   }
   linalg::CopyOp::create(b, loc, globalView, sharedView);
 }
+
+namespace {
 
 /// copy_gmem_to_smem -> a clipped synchronous copy, then one arrival.
 struct CopyGmemToSmemToCPU : public OpConversionPattern<CopyGmemToSmemOp> {

@@ -6,14 +6,18 @@
 // issues it (the distribution puts it under lane 0) and reads a and b
 // element by element at the byte offsets of their buffers' tiled, 128-byte
 // swizzled layout, as TMA wrote them, summing in f32 in k order like every
-// other backend (WgmmaSemantics.h).
+// other backend (WgmmaSemantics.h). A pair's MMA (cta_group::2) runs on
+// the pair's first CTA over both CTAs' operands and accumulators
+// (PairOnHost.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "mgpu/Host/Tcgen05Emulation.h"
+#include "ClusterMemory.h"
+#include "HostMmaLoops.h"
+#include "PairOnHost.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
-#include "mgpu/Dialect/MGPU/WgmmaSemantics.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -37,6 +41,9 @@ int64_t mlir::mgpu::getEmulatedTmemBytes(Operation *launch) {
 
 void mlir::mgpu::replaceTcgen05Commits(Operation *launch) {
   launch->walk([](Tcgen05CommitArriveOp commit) {
+    // A pair's commit arrives in both CTAs (emulatePairCommit).
+    if (commit.getCollectiveAxis())
+      return;
     OpBuilder b(commit);
     BarrierArriveOp::create(b, commit.getLoc(), commit.getBarrier(),
                             commit.getIndex());
@@ -113,12 +120,48 @@ static FailureOr<SwizzledReader> getReader(OpBuilder &b, Tcgen05MmaOp op,
   return SwizzledReader{*tiled, flat};
 }
 
-static LogicalResult emulateMma(OpBuilder &b, Tcgen05MmaOp op) {
+/// A pair's MMA (on lane 0 of the pair's first CTA): both CTAs'
+/// accumulators, from both CTAs' operands, `peerBytes` apart.
+static LogicalResult emulatePairMma(OpBuilder &b, Tcgen05MmaOp op, Value acc,
+                                    Value peerBytes) {
+  Location loc = op.getLoc();
+  Value accPeer = viewInPeer(b, loc, acc, peerBytes);
+  Value aPeer = viewInPeer(b, loc, op.getA(), peerBytes);
+  Value bPeer = viewInPeer(b, loc, op.getB(), peerBytes);
+  if (!accPeer || !aPeer || !bPeer)
+    return op.emitOpError() << "cannot be emulated: its operands are not "
+                               "views of shared memory";
+  FailureOr<SwizzledReader> readers[2][2] = {
+      {getReader(b, op, "a", op.getA(), op.getATransformsAttr()),
+       getReader(b, op, "a", aPeer, op.getATransformsAttr())},
+      {getReader(b, op, "b", op.getB(), op.getBTransformsAttr()),
+       getReader(b, op, "b", bPeer, op.getBTransformsAttr())}};
+  for (auto &operand : readers)
+    for (FailureOr<SwizzledReader> &reader : operand)
+      if (failed(reader))
+        return failure();
+  buildPairMma(
+      b, op, acc, accPeer,
+      [&](OpBuilder &nb, Location l, bool peer, Value row, Value col) {
+        return readers[0][peer]->load(nb, l, row, col);
+      },
+      [&](OpBuilder &nb, Location l, bool peer, Value row, Value col) {
+        const SwizzledReader &reader = *readers[1][peer];
+        return reader.tiled.transposed ? reader.load(nb, l, col, row)
+                                       : reader.load(nb, l, row, col);
+      });
+  return success();
+}
+
+static LogicalResult emulateMma(OpBuilder &b, Tcgen05MmaOp op,
+                                Value peerBytes) {
   Location loc = op.getLoc();
   Value acc = getStorage(op.getAcc());
   if (!acc)
     return op.emitOpError() << "cannot be emulated: its accumulator is not "
                                "a TMEM scratch buffer of the launch";
+  if (op.getCollectiveAxis())
+    return emulatePairMma(b, op, acc, peerBytes);
   FailureOr<SwizzledReader> a =
       getReader(b, op, "a", op.getA(), op.getATransformsAttr());
   FailureOr<SwizzledReader> bReader =
@@ -127,42 +170,25 @@ static LogicalResult emulateMma(OpBuilder &b, Tcgen05MmaOp op) {
     return failure();
   TmemType accType = op.getAcc().getType();
   int64_t k = cast<MemRefType>(op.getA().getType()).getDimSize(1);
-  Value zero = indexConstant(b, loc, 0), one = indexConstant(b, loc, 1);
   Value accumulate = op.getAccumulate()
                          ? op.getAccumulate()
                          : Value(arith::ConstantIntOp::create(b, loc, 1, 1));
-  scf::buildLoopNest(
-      b, loc, ValueRange{zero, zero},
-      ValueRange{indexConstant(b, loc, accType.getRows()),
-                 indexConstant(b, loc, accType.getColumns())},
-      ValueRange{one, one}, [&](OpBuilder &nb, Location l, ValueRange ivs) {
-        Value i = ivs[0], j = ivs[1];
-        Value old = memref::LoadOp::create(nb, l, acc, ivs);
-        Value start = arith::SelectOp::create(
-            nb, l, accumulate, old,
-            arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(0)));
-        auto steps =
-            scf::ForOp::create(nb, l, zero, indexConstant(nb, l, k), one,
-                               ValueRange{buildWgmmaStart(nb, l, start)});
-        OpBuilder::InsertionGuard guard(nb);
-        nb.setInsertionPointToStart(steps.getBody());
-        Value kk = steps.getInductionVar();
-        Value x = a->load(nb, l, i, kk);
-        Value y = bReader->tiled.transposed ? bReader->load(nb, l, j, kk)
-                                            : bReader->load(nb, l, kk, j);
-        scf::YieldOp::create(
-            nb, l,
-            buildWgmmaAccumulate(nb, l, steps.getRegionIterArgs()[0], x, y));
-        nb.setInsertionPointAfter(steps);
-        memref::StoreOp::create(
-            nb, l, buildWgmmaFinish(nb, l, steps.getResult(0), nb.getF32Type()),
-            acc, ivs);
+  buildHostMmaLoops(
+      b, loc, accumulate, acc, /*column=*/0, accType.getRows(),
+      accType.getColumns(), k,
+      [&](OpBuilder &nb, Location l, Value row, Value col) {
+        return a->load(nb, l, row, col);
+      },
+      [&](OpBuilder &nb, Location l, Value row, Value col) {
+        return bReader->tiled.transposed ? bReader->load(nb, l, col, row)
+                                         : bReader->load(nb, l, row, col);
       });
   return success();
 }
 
 LogicalResult mlir::mgpu::emulateTcgen05Op(OpBuilder &b, Operation *op,
-                                           Value smem, Value tmemBase) {
+                                           Value smem, Value tmemBase,
+                                           Value peerBytes) {
   Location loc = op->getLoc();
   if (auto ref = dyn_cast<TmemRefOp>(op)) {
     Value shift = arith::AddIOp::create(
@@ -176,7 +202,7 @@ LogicalResult mlir::mgpu::emulateTcgen05Op(OpBuilder &b, Operation *op,
     return success();
   }
   if (auto mma = dyn_cast<Tcgen05MmaOp>(op))
-    return emulateMma(b, mma);
+    return emulateMma(b, mma, peerBytes);
   auto rowOf = [&](Value tmem, Value row,
                    int64_t column = 0) -> FailureOr<SmallVector<Value>> {
     Value storage = getStorage(tmem);

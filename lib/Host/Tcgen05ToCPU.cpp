@@ -10,8 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HostMmaLoops.h"
+
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
-#include "mgpu/Dialect/MGPU/WgmmaSemantics.h"
 #include "mgpu/Host/HostRuntimeCalls.h"
 #include "mgpu/Host/PrimitivesToCPU.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
@@ -36,40 +37,21 @@ struct Tcgen05MmaToCPU : public OpConversionPattern<Tcgen05MmaOp> {
     Location loc = op.getLoc();
     TmemType accType = op.getAcc().getType();
     Value acc = adaptor.getAcc(), a = adaptor.getA(), b = adaptor.getB();
-    Value zero = indexConstant(rewriter, loc, 0);
-    Value one = indexConstant(rewriter, loc, 1);
     Value accumulate =
         adaptor.getAccumulate()
             ? adaptor.getAccumulate()
             : Value(arith::ConstantIntOp::create(rewriter, loc, 1, 1));
     int64_t k = cast<MemRefType>(b.getType()).getDimSize(0);
-    scf::buildLoopNest(
-        rewriter, loc, ValueRange{zero, zero},
-        ValueRange{indexConstant(rewriter, loc, accType.getRows()),
-                   indexConstant(rewriter, loc, accType.getColumns())},
-        ValueRange{one, one}, [&](OpBuilder &nb, Location l, ValueRange ivs) {
-          Value i = ivs[0], j = ivs[1];
-          Value old = memref::LoadOp::create(nb, l, acc, ivs);
-          Value start = arith::SelectOp::create(
-              nb, l, accumulate, old,
-              arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(0)));
-          auto steps =
-              scf::ForOp::create(nb, l, zero, indexConstant(nb, l, k), one,
-                                 ValueRange{buildWgmmaStart(nb, l, start)});
-          OpBuilder::InsertionGuard guard(nb);
-          nb.setInsertionPointToStart(steps.getBody());
-          Value kk = steps.getInductionVar();
-          scf::YieldOp::create(
-              nb, l,
-              buildWgmmaAccumulate(
-                  nb, l, steps.getRegionIterArgs()[0],
-                  memref::LoadOp::create(nb, l, a, ValueRange{i, kk}),
-                  memref::LoadOp::create(nb, l, b, ValueRange{kk, j})));
-          nb.setInsertionPointAfter(steps);
-          memref::StoreOp::create(
-              nb, l,
-              buildWgmmaFinish(nb, l, steps.getResult(0), nb.getF32Type()), acc,
-              ivs);
+    buildHostMmaLoops(
+        rewriter, loc, accumulate, acc, /*column=*/0, accType.getRows(),
+        accType.getColumns(), k,
+        [&](OpBuilder &nb, Location l, Value row, Value col) {
+          return memref::LoadOp::create(nb, l, a, ValueRange{row, col})
+              .getResult();
+        },
+        [&](OpBuilder &nb, Location l, Value row, Value col) {
+          return memref::LoadOp::create(nb, l, b, ValueRange{row, col})
+              .getResult();
         });
     rewriter.eraseOp(op);
     return success();

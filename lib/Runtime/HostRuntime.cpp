@@ -173,7 +173,18 @@ struct BoxCopy {
   /// mgpu::TmaReduction value; -1: a plain copy) and the element type
   /// (0 f16, 1 bf16, 2 f32, 3 i32, 4 i64).
   int64_t reduction = -1, elementType = 0;
+  /// Whether landing is an arrival on its barrier: not for the peer's part
+  /// of a partitioned copy, which the first CTA of the pair queues on its
+  /// own barrier before its own part (the arrival) so that the arrival
+  /// comes once both parts have landed, as the GPU's byte count has it.
+  bool arrives = true;
 };
+
+/// The copies of `queue` that will arrive when they land.
+int64_t arrivingCopies(const std::vector<BoxCopy> &queue) {
+  return std::count_if(queue.begin(), queue.end(),
+                       [](const BoxCopy &copy) { return copy.arrives; });
+}
 
 int64_t boxBytes(const BoxCopy &copy) {
   int64_t bytes = copy.elementBytes;
@@ -384,24 +395,30 @@ BoxCopy decode(void *global, void *shared, const int64_t *desc, bool toShared) {
 void landCopy(int64_t *barrier, const BoxCopy &copy) {
   runBoxCopy(copy);
   mgpu::emu::checks::copyInLanded(copy.shared, boxBytes(copy));
-  arrive(barrier, getPending().arrivalsOf[barrier]);
+  if (copy.arrives)
+    arrive(barrier, getPending().arrivalsOf[barrier]);
 }
 
-/// Queues a copy in on `barrier` (one of its `arrivals`); the checker sees
-/// it first, before the issuing lane's clock moves. The schedule may land
-/// it at once or at a later scheduling point.
+/// Queues a copy in on `barrier` (one of its `arrivals`; with 0, a copy
+/// that lands without arriving); the checker sees it first, before the
+/// issuing lane's clock moves. The schedule may land it at once or at a
+/// later scheduling point.
 void queueCopyIn(int64_t *barrier, int64_t arrivals, BoxCopy copy,
                  const char *where) {
   namespace async = mgpu::emu::async;
   PendingCopies &pending = getPending();
   std::lock_guard<std::mutex> lock(pending.mutex);
   std::vector<BoxCopy> &queue = pending.byBarrier[barrier];
-  if (mgpu::emu::checks::enabled(~int64_t(0))) {
+  copy.arrives = arrivals > 0;
+  // A copy without an arrival writes the peer CTA's shared memory, which
+  // the checks of the issuing CTA's threads do not follow.
+  if (copy.arrives && mgpu::emu::checks::enabled(~int64_t(0))) {
     mgpu::emu::checks::copyInIssued(copy.shared, boxBytes(copy), where);
     mgpu::emu::checks::barrierCopyIssued(barrier, arrivals,
-                                         int64_t(queue.size()), where);
+                                         arrivingCopies(queue), where);
   }
-  pending.arrivalsOf[barrier] = arrivals;
+  if (copy.arrives)
+    pending.arrivalsOf[barrier] = arrivals;
   async::When when = async::choose(/*copyIn=*/true);
   // Landing at issue keeps the barrier's copies in order: only when none
   // is queued before this one.
@@ -466,7 +483,7 @@ MGPU_HOST_EXPORT void mgpuEmuBarrierArrive(int64_t *barrier, int64_t arrivals,
     {
       std::lock_guard<std::mutex> lock(pending.mutex);
       auto it = pending.byBarrier.find(barrier);
-      queued = it == pending.byBarrier.end() ? 0 : it->second.size();
+      queued = it == pending.byBarrier.end() ? 0 : arrivingCopies(it->second);
     }
     mgpu::emu::checks::barrierArrive(barrier, arrivals, queued, where);
   }

@@ -22,6 +22,25 @@
 // BW: tcgen05.commit.cta_group::1
 // BW: tcgen05.ld.sync.aligned.32x32b.x32.b32
 // BW: tcgen05.dealloc.cta_group::1
+// examples/blackwell_matmul_2cta.mlir: the pair's TMEM allocated by both
+// CTAs, partitioned TMA copies completing on the first CTA's barrier
+// (mapa to rank 0, cta_group::2), which expects both CTAs' 32 KiB per
+// operand; the pair's MMA (M = 256, N = 256: instruction descriptor
+// 272696464) and commits multicast to both CTAs; the TMEM freed after a
+// cluster barrier.
+// RUN: FileCheck %s --check-prefix=PAIR < %t/blackwell_matmul_2cta.ptx
+// PAIR: tcgen05.alloc.cta_group::2
+// PAIR: tcgen05.relinquish_alloc_permit.cta_group::2
+// PAIR: barrier.cluster.arrive
+// PAIR: mapa.shared::cluster.u64 [[LEADER:%rd[0-9]+]], %rd{{[0-9]+}}, 0;
+// PAIR: mov.b32 [[BYTES:%r[0-9]+]], 32768;
+// PAIR-NEXT: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}], [[BYTES]];
+// PAIR: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], {{\[}}[[LEADER]]{{\]}};
+// PAIR: mov.b32 [[IDESC:%r[0-9]+]], 272696464;
+// PAIR-NEXT: tcgen05.mma.cta_group::2.kind::f16.collector::a::discard [%r{{[0-9]+}}], %rd{{[0-9]+}}, %rd{{[0-9]+}}, [[IDESC]], %p{{[0-9]+}};
+// PAIR: tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64
+// PAIR: barrier.cluster.arrive
+// PAIR: tcgen05.dealloc.cta_group::2
 
 // RUN: FileCheck %s --check-prefix=DIRECT --implicit-check-not=.shared --implicit-check-not=bar.sync < %t/vector_add.ptx
 

@@ -56,6 +56,14 @@ LogicalResult emulateClusterArrive(OpBuilder &b, BarrierArriveOp arrive,
                                    ArrayRef<Value> block, ArrayRef<Value> sizes,
                                    ArrayRef<Value> group);
 
+/// A partitioned copy (copy_gmem_to_smem ... partitioned D) of thread
+/// `lane`: lane 0 of the pair's first CTA (`leader`) queues both CTAs'
+/// parts on its barrier, the peer's (`peerBytes` further in the host
+/// shared memory) without an arrival, then its own, which arrives once
+/// both have landed; the other CTA does nothing.
+LogicalResult emulatePartitionedCopy(OpBuilder &b, CopyGmemToSmemOp copy,
+                                     Value lane, Value leader, Value peerBytes);
+
 /// The bytes from this CTA's slice of the host shared memory to that of
 /// the CTA `ref` names (slots as in emulateClusterArrive).
 Value emulatePeerBytes(OpBuilder &b, ClusterRefOp ref, Value stride,

@@ -40,6 +40,12 @@ void populateProfileToCPUPatterns(const TypeConverter &converter,
                                   RewritePatternSet &patterns,
                                   ConversionTarget &target);
 
+/// Copies the window of `global` at element `offsets` (shape of `shared`;
+/// none: the whole of `global`) to or from `shared`, clipped to `global`:
+/// elements past it read as zero and are not written.
+void copyWindow(OpBuilder &b, Location loc, Value global,
+                ArrayRef<OpFoldResult> offsets, Value shared, bool toShared);
+
 } // namespace mlir::mgpu
 
 #endif // MGPU_HOST_PRIMITIVESTOCPU_H

@@ -20,7 +20,8 @@ namespace mlir::mgpu {
 int64_t getEmulatedTmemBytes(Operation *launch);
 
 /// Replaces the tcgen05_commit_arrive ops of `launch` by barrier_arrive:
-/// the MMAs they wait for completed when issued.
+/// the MMAs they wait for completed when issued. A pair's commits stay,
+/// for emulatePairCommit.
 void replaceTcgen05Commits(Operation *launch);
 
 /// Whether `op` is a Blackwell op the emulator rewrites here.
@@ -28,10 +29,11 @@ bool isEmulatedTcgen05Op(Operation *op);
 
 /// Emits at `b`'s insertion point the host code of `op` (see
 /// isEmulatedTcgen05Op) and replaces its results; the caller erases it.
-/// `smem` is the emulated shared memory (memref<?xi8>) and `tmemBase` the
-/// byte offset of this CTA's tensor memory in it.
+/// `smem` is the emulated shared memory (memref<?xi8>), `tmemBase` the
+/// byte offset of this CTA's tensor memory in it and `peerBytes` the bytes
+/// from this CTA's slice to the next CTA's (a pair's peer).
 LogicalResult emulateTcgen05Op(OpBuilder &b, Operation *op, Value smem,
-                               Value tmemBase);
+                               Value tmemBase, Value peerBytes);
 
 } // namespace mlir::mgpu
 

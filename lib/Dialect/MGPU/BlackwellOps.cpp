@@ -32,21 +32,33 @@ Type TmemType::parse(AsmParser &parser) {
   SMLoc loc = parser.getCurrentLocation();
   if (parser.parseLess() ||
       parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
-      parser.parseType(element) || parser.parseGreater())
+      parser.parseType(element))
+    return {};
+  bool collective = false;
+  if (succeeded(parser.parseOptionalComma())) {
+    if (parser.parseKeyword("collective"))
+      return {};
+    collective = true;
+  }
+  if (parser.parseGreater())
     return {};
   return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
-                    ArrayRef<int64_t>(shape), element);
+                    ArrayRef<int64_t>(shape), element, collective);
 }
 
 void TmemType::print(AsmPrinter &printer) const {
   printer << '<';
   for (int64_t size : getShape())
     printer << size << 'x';
-  printer << getElementType() << '>';
+  printer << getElementType();
+  if (getCollective())
+    printer << ", collective";
+  printer << '>';
 }
 
 LogicalResult TmemType::verify(function_ref<InFlightDiagnostic()> emitError,
-                               ArrayRef<int64_t> shape, Type elementType) {
+                               ArrayRef<int64_t> shape, Type elementType,
+                               bool collective) {
   if (shape.size() != 2 || shape[0] != 128)
     return emitError() << "tensor memory holds 128 rows (its lanes) of "
                           "columns: expects a 128 x N buffer, got "
@@ -89,6 +101,18 @@ LogicalResult mlir::mgpu::verifyTmemScratch(Operation *op,
   (void)getTmemColumnOffsets(types, total);
   if (!total)
     return success();
+  // One allocation serves every buffer, for one CTA or for a pair.
+  bool anyCollective = false, anyLocal = false;
+  for (Type type : types)
+    if (auto tmem = dyn_cast<TmemType>(type))
+      (tmem.getCollective() ? anyCollective : anyLocal) = true;
+  if (anyCollective && anyLocal)
+    return op->emitOpError()
+           << "mixes collective and non-collective tensor memory: a kernel's "
+              "tensor memory is one allocation, for one CTA "
+              "(tcgen05.alloc.cta_group::1) or for a pair of CTAs "
+              "(cta_group::2), and PTX gives all tcgen05 instructions of a "
+              "kernel the same CTA group";
   int64_t columns = getTmemAllocationColumns(total);
   if (columns > kTmemMaxColumns)
     return op->emitOpError()
@@ -143,7 +167,11 @@ LogicalResult Tcgen05MmaOp::verify() {
                          << aType << " and " << bType;
   if (!aType.hasStaticShape() || !bType.hasStaticShape())
     return emitOpError() << "expects statically shaped operands";
-  int64_t m = accType.getRows(), n = accType.getColumns();
+  if (failed(verifyCollectiveMma(*this)))
+    return failure();
+  // A collective MMA's accumulator holds both CTAs' halves of b's columns.
+  int64_t m = accType.getRows(),
+          n = accType.getColumns() / (getCollectiveAxis() ? 2 : 1);
   int64_t k = aType.getDimSize(1);
   if (aType.getDimSize(0) != m || bType.getDimSize(0) != k ||
       bType.getDimSize(1) != n)
@@ -165,7 +193,8 @@ LogicalResult Tcgen05MmaOp::verify() {
 }
 
 LogicalResult Tcgen05CommitArriveOp::verify() {
-  if (failed(verifyInsideKernel(*this)))
+  if (failed(verifyInsideKernel(*this)) ||
+      failed(verifyCollectiveCommit(*this)))
     return failure();
   std::optional<int64_t> index = getConstantIntValue(getIndex());
   if (index && (*index < 0 || *index >= getBarrier().getType().getCount()))

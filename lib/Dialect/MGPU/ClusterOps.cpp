@@ -90,6 +90,21 @@ LogicalResult mlir::mgpu::verifyClusterBarrierUse(Operation *op, Type barrier) {
   return success();
 }
 
+InFlightDiagnostic mlir::mgpu::emitNotAClusterAxis(Operation *op,
+                                                   StringRef what,
+                                                   StringRef axis,
+                                                   ArrayRef<StringAttr> names) {
+  InFlightDiagnostic diag = op->emitOpError()
+                            << what << " '" << axis
+                            << "' is not a cluster axis of the mesh "
+                               "(cluster axes: [";
+  llvm::interleave(
+      names, [&](StringAttr name) { diag << "'" << name.getValue() << "'"; },
+      [&] { diag << ", "; });
+  diag << "])";
+  return diag;
+}
+
 LogicalResult mlir::mgpu::verifyCollectiveCopy(CopyGmemToSmemOp op) {
   std::optional<ArrayAttr> axes = op.getCollectiveAxes();
   if (!axes)
@@ -113,18 +128,8 @@ LogicalResult mlir::mgpu::verifyCollectiveCopy(CopyGmemToSmemOp op) {
   int64_t group = 1;
   for (StringAttr axis : axes->getAsRange<StringAttr>()) {
     const StringAttr *it = llvm::find(names, axis);
-    if (it == names.end()) {
-      InFlightDiagnostic diag = op.emitOpError()
-                                << "collective axis '" << axis.getValue()
-                                << "' is not a cluster axis of the mesh "
-                                   "(cluster axes: [";
-      llvm::interleave(
-          names,
-          [&](StringAttr name) { diag << "'" << name.getValue() << "'"; },
-          [&] { diag << ", "; });
-      diag << "])";
-      return diag;
-    }
+    if (it == names.end())
+      return emitNotAClusterAxis(op, "collective axis", axis.getValue(), names);
     group *= sizes[it - names.begin()];
   }
   auto dst = cast<MemRefType>(op.getDst().getType());
@@ -162,17 +167,8 @@ static LogicalResult verifyNamedClusterAxes(Operation *op, ArrayAttr axes) {
   if (*mesh)
     names = mesh->getClusterNames();
   for (StringAttr axis : axes.getAsRange<StringAttr>()) {
-    if (llvm::is_contained(names, axis))
-      continue;
-    InFlightDiagnostic diag = op->emitOpError()
-                              << "axis '" << axis.getValue()
-                              << "' is not a cluster axis of the mesh "
-                                 "(cluster axes: [";
-    llvm::interleave(
-        names, [&](StringAttr name) { diag << "'" << name.getValue() << "'"; },
-        [&] { diag << ", "; });
-    diag << "])";
-    return diag;
+    if (!llvm::is_contained(names, axis))
+      return emitNotAClusterAxis(op, "axis", axis.getValue(), names);
   }
   return success();
 }

@@ -27,17 +27,8 @@ static FailureOr<int64_t> getGroupSize(Operation *op, MeshAttr mesh,
   int64_t group = 1;
   for (StringAttr axis : axes.getAsRange<StringAttr>()) {
     const StringAttr *it = llvm::find(names, axis);
-    if (it == names.end()) {
-      InFlightDiagnostic diag = op->emitOpError()
-                                << "collective axis '" << axis.getValue()
-                                << "' is not a cluster axis of the mesh "
-                                   "(cluster axes: [";
-      llvm::interleave(
-          names, [&](StringAttr n) { diag << "'" << n.getValue() << "'"; },
-          [&] { diag << ", "; });
-      diag << "])";
-      return diag;
-    }
+    if (it == names.end())
+      return emitNotAClusterAxis(op, "collective axis", axis.getValue(), names);
     group *= mesh.getCluster()[it - names.begin()];
   }
   return group;

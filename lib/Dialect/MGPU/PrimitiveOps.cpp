@@ -182,6 +182,27 @@ SmallVector<OpFoldResult> CopyGmemToSmemOp::getMixedOffsets() {
 
 LogicalResult CopyGmemToSmemOp::verify() {
   auto dst = cast<MemRefType>(getDst().getType());
+  // A partitioned copy's window is the pair's: twice dst along its
+  // dimension (CollectiveMma.cpp).
+  if (getPartitioned()) {
+    if (failed(verifyInsideKernel(*this)) ||
+        failed(verifyCopySides(*this, dst, cast<MemRefType>(getSrc().getType()),
+                               "the destination", "the source")) ||
+        failed(verifyPartitionedCopy(*this)))
+      return failure();
+    if (!getBarrier() || !getBarrierIndex())
+      return emitOpError() << "partitioned copies count on a barrier (TMA)";
+    if (getPredicate())
+      return emitOpError() << "takes a predicate or collective_axes, not both";
+    if (getTransforms() && failed(getSwizzledTiling(*this, "the destination",
+                                                    *getTransforms(), dst)))
+      return failure();
+    if (!getStaticOffsets().empty() &&
+        failed(verifyWindow(*this, dst, cast<MemRefType>(getSrc().getType()),
+                            getStaticOffsets(), getOffsets(), "the source")))
+      return failure();
+    return verifyBarrierIndex(*this, getBarrier().getType(), getBarrierIndex());
+  }
   if (failed(verifyCopy(*this, dst, cast<MemRefType>(getSrc().getType()),
                         "the destination", "the source")))
     return failure();

@@ -58,3 +58,45 @@ func.func @lowering_ops(%slot: memref<1xi32, #s>, %row: index) {
   mgpu.tmem_dealloc %slot columns 512 : memref<1xi32, #s>
   return
 }
+
+// A pair's ops (Blackwell's 2-CTA MMAs): collective TMEM, partitioned
+// copies, collective MMAs and commits, and the collective allocation the
+// lowering emits.
+#pair = #mgpu.mesh<grid = [1], grid_names = ["j"], cluster = [2], cluster_names = ["x"]>
+!pacc = !mgpu.tmem<128x256xf32, collective>
+
+// CHECK-LABEL: func.func @pair
+func.func @pair(%ag: memref<256x64xbf16>, %bg: memref<64x256xbf16>) {
+  // CHECK: scratch [!mgpu.tmem<128x256xf32, collective>,
+  mgpu.mpmd_map meshes [#pair] ins(%ag, %bg : memref<256x64xbf16>, memref<64x256xbf16>)
+      scratch [!pacc, memref<128x64xbf16, #s>, memref<64x128xbf16, #s>, !bar] {
+  ^bb0(%a_g: memref<256x64xbf16>, %b_g: memref<64x256xbf16>, %acc: !pacc,
+       %a: memref<128x64xbf16, #s>, %b: memref<64x128xbf16, #s>, %bar: !bar):
+    %c0 = arith.constant 0 : index
+    // CHECK: mgpu.copy_gmem_to_smem %{{.*}}[0, 0], %{{.*}}, %{{.*}}[%{{.*}}] transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>] collective_axes ["x"] partitioned 0 :
+    mgpu.copy_gmem_to_smem %a_g[0, 0], %a, %bar[%c0]
+        transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]
+        collective_axes ["x"] partitioned 0
+        : memref<256x64xbf16>, memref<128x64xbf16, #s>, !bar
+    // CHECK: mgpu.copy_gmem_to_smem %{{.*}}, %{{.*}}, %{{.*}}[%{{.*}}] collective_axes ["x"] partitioned 1 :
+    mgpu.copy_gmem_to_smem %b_g, %b, %bar[%c0] collective_axes ["x"] partitioned 1
+        : memref<64x256xbf16>, memref<64x128xbf16, #s>, !bar
+    // CHECK: mgpu.tcgen05_mma %{{.*}}, %{{.*}}, %{{.*}} a_transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>] b_transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>] collective_axis "x" : !mgpu.tmem<128x256xf32, collective>
+    mgpu.tcgen05_mma %acc, %a, %b
+        a_transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]
+        b_transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]
+        collective_axis "x" : !pacc, memref<128x64xbf16, #s>, memref<64x128xbf16, #s>
+    // CHECK: mgpu.tcgen05_commit_arrive %{{.*}}[%{{.*}}] collective_axis "x" : !mgpu.barrier<count = 2>
+    mgpu.tcgen05_commit_arrive %bar[%c0] collective_axis "x" : !bar
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @pair_lowering_ops
+func.func @pair_lowering_ops(%slot: memref<1xi32, #s>) {
+  // CHECK: mgpu.tmem_alloc %{{.*}} columns 256 collective : memref<1xi32, #gpu.address_space<workgroup>>
+  mgpu.tmem_alloc %slot columns 256 collective : memref<1xi32, #s>
+  // CHECK: mgpu.tmem_dealloc %{{.*}} columns 256 collective
+  mgpu.tmem_dealloc %slot columns 256 collective : memref<1xi32, #s>
+  return
+}

@@ -34,6 +34,16 @@ def MGPU_Tcgen05MmaOp : MGPU_Op<"tcgen05_mma",
     `%b` must not be overwritten and `%acc` must not be read. (The CPU
     backend and the emulator compute it when it is issued: the same numbers.)
 
+    With `collective_axis "x"` (JAX's `collective_axis=`) the MMA is one
+    of a pair of CTAs, the two CTAs along cluster axis "x" (the mesh's
+    first cluster axis, of size 2, in a cluster of 2 CTAs): only the first
+    CTA of the pair issues it (in any other CTA the op does nothing), and
+    it computes `[acc0; acc1] (+)= [a0; a1] x [b0 | b1]`, where acc_r, a_r
+    and b_r are the op's operands in CTA r: M = 256 rows split between the
+    CTAs' accumulators, each CTA's `%acc` of 2N columns (N being `%b`'s),
+    each CTA's `%b` N of them. `%acc` must be `collective` TMEM, N a
+    multiple of 16 up to 128 (`tcgen05.mma.cta_group::2`).
+
     `a_transforms` / `b_transforms` are required and give the tiled,
     128-byte swizzled layout of the buffers (`[#mgpu.tile<[R, C]>,
     #mgpu.swizzle<128>]`, as `mgpu.copy_gmem_to_smem` writes them), which
@@ -54,10 +64,12 @@ def MGPU_Tcgen05MmaOp : MGPU_Op<"tcgen05_mma",
                        MemRefRankOf<[F16, BF16], [2]>:$b,
                        Optional<I1>:$accumulate,
                        OptionalAttr<ArrayAttr>:$a_transforms,
-                       OptionalAttr<ArrayAttr>:$b_transforms);
+                       OptionalAttr<ArrayAttr>:$b_transforms,
+                       OptionalAttr<StrAttr>:$collective_axis);
   let assemblyFormat = [{
     $acc `,` $a `,` $b (`accumulate` `(` $accumulate^ `)`)?
     (`a_transforms` $a_transforms^)? (`b_transforms` $b_transforms^)?
+    (`collective_axis` $collective_axis^)?
     attr-dict `:` qualified(type($acc)) `,` type($a) `,` type($b)
   }];
   let hasVerifier = 1;
@@ -74,13 +86,22 @@ def MGPU_Tcgen05CommitArriveOp : MGPU_Op<"tcgen05_commit_arrive",
     overwrite their operands. The barrier counts it as one of its
     `arrivals`.
 
+    With `collective_axis "x"` (after collective MMAs along "x") only the
+    first CTA of the pair commits, and its MMAs' completion is one arrival
+    on barrier `%barrier[%i]` of both CTAs of the pair
+    (`tcgen05.commit.cta_group::2` multicast to the pair).
+
     ```mlir
     mgpu.tcgen05_commit_arrive %mma_done[%c0] : !mgpu.barrier<count = 1>
+    mgpu.tcgen05_commit_arrive %consumed[%slot] collective_axis "x"
+        : !mgpu.barrier<count = 4>
     ```
   }];
-  let arguments = (ins MGPU_BarrierType:$barrier, Index:$index);
+  let arguments = (ins MGPU_BarrierType:$barrier, Index:$index,
+                       OptionalAttr<StrAttr>:$collective_axis);
   let assemblyFormat = [{
-    $barrier `[` $index `]` attr-dict `:` qualified(type($barrier))
+    $barrier `[` $index `]` (`collective_axis` $collective_axis^)? attr-dict
+    `:` qualified(type($barrier))
   }];
   let hasVerifier = 1;
 }
@@ -159,15 +180,20 @@ def MGPU_TmemAllocOp : MGPU_Op<"tmem_alloc",
     lowering places it): allocates `columns` TMEM columns (a power of two,
     32 to 512), writes their address to the 32-bit shared-memory `%slot`
     and gives up the right to allocate more (`tcgen05.alloc`,
-    `tcgen05.relinquish_alloc_permit`). Kernel bodies declare `!mgpu.tmem`
-    scratch instead.
+    `tcgen05.relinquish_alloc_permit`). With `collective` both CTAs of a
+    pair allocate together, for collective MMAs (`.cta_group::2`). Kernel
+    bodies declare `!mgpu.tmem` scratch instead.
 
     ```mlir
     mgpu.tmem_alloc %slot columns 128 : memref<1xi32, #gpu.address_space<workgroup>>
     ```
   }];
-  let arguments = (ins MemRefRankOf<[I32], [1]>:$slot, I64Attr:$columns);
-  let assemblyFormat = "$slot `columns` $columns attr-dict `:` type($slot)";
+  let arguments = (ins MemRefRankOf<[I32], [1]>:$slot, I64Attr:$columns,
+                       UnitAttr:$collective);
+  let assemblyFormat = [{
+    $slot `columns` $columns (`collective` $collective^)? attr-dict `:`
+    type($slot)
+  }];
   let hasVerifier = 1;
 }
 
@@ -183,8 +209,12 @@ def MGPU_TmemDeallocOp : MGPU_Op<"tmem_dealloc",
     mgpu.tmem_dealloc %slot columns 128 : memref<1xi32, #gpu.address_space<workgroup>>
     ```
   }];
-  let arguments = (ins MemRefRankOf<[I32], [1]>:$slot, I64Attr:$columns);
-  let assemblyFormat = "$slot `columns` $columns attr-dict `:` type($slot)";
+  let arguments = (ins MemRefRankOf<[I32], [1]>:$slot, I64Attr:$columns,
+                       UnitAttr:$collective);
+  let assemblyFormat = [{
+    $slot `columns` $columns (`collective` $collective^)? attr-dict `:`
+    type($slot)
+  }];
   let hasVerifier = 1;
 }
 

@@ -65,6 +65,16 @@ def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem",
     `mgpu.cluster_sync`). `cluster_dims` (set by --mgpu-form-launches) are
     the launch's cluster dimensions of the axes.
 
+    With `collective_axes ["x"] partitioned D` (JAX's
+    `leader_tracked=plgpu.CopyPartition.PARTITIONED(D)`, for collective
+    MMAs) the copy is split between the two CTAs of a cluster of 2 along
+    "x" instead: the window has `dst`'s shape with dimension D doubled, CTA
+    r of the pair loads part r of it along D into its own `dst`, and only
+    the first CTA's barrier counts the copy: there it is one arrival that
+    completes once both CTAs' bytes have landed (in the other CTA the
+    barrier is not touched). So the first CTA's wait covers what a
+    collective `mgpu.tcgen05_mma` reads from both.
+
     With `predicate %p` (an i1, JAX's `predicate=`) the copy is made only
     where `%p` holds; where it does not, the copy still is its one arrival
     on the barrier, with no bytes, so a wait for the barrier's phase
@@ -101,13 +111,15 @@ def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem",
     OptionalAttr<ArrayAttr>:$transforms,
     OptionalAttr<StrArrayAttr>:$collective_axes,
     OptionalAttr<DenseI64ArrayAttr>:$cluster_dims,
-    Optional<I1>:$predicate
+    Optional<I1>:$predicate,
+    OptionalAttr<I64Attr>:$partitioned
   );
   let assemblyFormat = [{
     $src `` custom<WindowOffsets>($offsets, $static_offsets) `,` $dst
     (`,` $barrier^ `[` $barrier_index `]`)? (`predicate` $predicate^)?
     (`transforms` $transforms^)?
-    (`collective_axes` $collective_axes^)? (`cluster_dims` $cluster_dims^)?
+    (`collective_axes` $collective_axes^)? (`partitioned` $partitioned^)?
+    (`cluster_dims` $cluster_dims^)?
     attr-dict `:` type($src) `,` type($dst) (`,` qualified(type($barrier))^)?
   }];
   let builders = [
@@ -121,7 +133,7 @@ def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem",
                    "::mlir::DenseI64ArrayAttr":$cluster_dims), [{
       build($_builder, $_state, src, offsets, static_offsets, dst, barrier,
             barrier_index, transforms, collective_axes, cluster_dims,
-            /*predicate=*/::mlir::Value());
+            /*predicate=*/::mlir::Value(), /*partitioned=*/nullptr);
     }]>
   ];
   let hasVerifier = 1;
@@ -154,6 +166,16 @@ def MGPU_CopySmemToGmemOp : MGPU_Op<"copy_smem_to_gmem",
     (JAX's names: mgpu integers are signless, so the kind says how they
     compare). `add` takes f16, bf16, f32, i32 and i64.
     Elements outside `dst` are not touched.
+
+    With `collective_axes ["x"] partitioned D` (JAX's
+    `leader_tracked=plgpu.CopyPartition.PARTITIONED(D)`, for collective
+    MMAs) the copy is split between the two CTAs of a cluster of 2 along
+    "x" instead: the window has `dst`'s shape with dimension D doubled, CTA
+    r of the pair loads part r of it along D into its own `dst`, and only
+    the first CTA's barrier counts the copy: there it is one arrival that
+    completes once both CTAs' bytes have landed (in the other CTA the
+    barrier is not touched). So the first CTA's wait covers what a
+    collective `mgpu.tcgen05_mma` reads from both.
 
     With `predicate %p` (an i1, JAX's `predicate=`) the copy is made only
     where `%p` holds; with `commit_group` a group is closed either way (an

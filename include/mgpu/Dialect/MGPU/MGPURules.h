@@ -181,9 +181,21 @@ LogicalResult verifyClusterBarrierAxes(Operation *op, ClusterBarrierType type,
 /// and launches have none to check against).
 LogicalResult verifyClusterBarrierUse(Operation *op, Type barrier);
 
+/// Reports at `op` that `axis` (named by the op as `what`: "axis",
+/// "collective axis") is not one of the mesh's cluster axes `names`.
+InFlightDiagnostic emitNotAClusterAxis(Operation *op, StringRef what,
+                                       StringRef axis,
+                                       ArrayRef<StringAttr> names);
+
 /// The collective axes of a multicast copy: cluster axes of the kernel's
 /// mesh, whose group's size divides the window's leading dimension.
 LogicalResult verifyCollectiveCopy(CopyGmemToSmemOp op);
+/// The rules of Blackwell's 2-CTA MMAs (CollectiveMma.cpp): a partitioned
+/// copy, a collective tcgen05_mma and its commit, on a pair of CTAs along
+/// the mesh's first cluster axis.
+LogicalResult verifyPartitionedCopy(CopyGmemToSmemOp op);
+LogicalResult verifyCollectiveMma(Tcgen05MmaOp op);
+LogicalResult verifyCollectiveCommit(Tcgen05CommitArriveOp op);
 /// The rules of a copy_gmem_to_smem without a barrier: a pre-Hopper
 /// cp.async copy (CpAsyncOps.cpp).
 LogicalResult verifyCpAsyncCopy(CopyGmemToSmemOp op);

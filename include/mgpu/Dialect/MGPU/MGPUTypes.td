@@ -106,12 +106,21 @@ def MGPU_TmemType : TypeDef<MGPU_Dialect, "Tmem"> {
     least 32, at most 512). The CPU backend and the emulator keep it as
     plain per-CTA memory.
 
+    With `collective` (JAX's `plgpu.TMEM(..., collective=True)`) the buffer
+    is one CTA's half of a pair's accumulator for collective MMAs
+    (`mgpu.tcgen05_mma ... collective_axis`): the kernel's tensor memory is
+    then allocated by both CTAs of the pair together (`tcgen05.alloc
+    .cta_group::2`), and every TMEM buffer of the kernel must be collective
+    (PTX gives all tcgen05 instructions of a kernel one CTA group).
+
     ```mlir
     !mgpu.tmem<128x128xf32>
+    !mgpu.tmem<128x256xf32, collective>
     ```
   }];
   let parameters = (ins ArrayRefParameter<"int64_t", "rows and columns">:$shape,
-                        "::mlir::Type":$elementType);
+                        "::mlir::Type":$elementType,
+                        DefaultValuedParameter<"bool", "false">:$collective);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
