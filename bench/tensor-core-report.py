@@ -231,7 +231,10 @@ def analyze(build, path, ptxas, chip="sm_90a"):
                 name = "m%dn%dk16%s" % (m, n, " (pair)" if ctas == 2 else "")
                 shapes[name] = shapes.get(name, 0) + 1
                 flops += 2 * m * n * 16 / ctas
-                operand += (m * 16 + 16 * n) * 2 / ctas
+                # a in tensor memory ([%r] in place of a's descriptor) is
+                # not read from shared memory.
+                a_bytes = 0 if re.search(r"\], \[%r\d+\]", text) else m * 16
+                operand += (a_bytes + 16 * n) * 2 / ctas
         access = re.match(r"(?:@%p\d+\s+)?((?:ld|st)\.shared\S*)", text)
         if access:
             lane += access_bytes(access.group(1)) * 128 * consumers

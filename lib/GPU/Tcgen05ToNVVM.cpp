@@ -232,15 +232,19 @@ struct Tcgen05MmaToNVVM : public Tcgen05Pattern<Tcgen05MmaOp> {
       return unsupported(op);
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
-    Descriptors a = getDescriptors(rewriter, op, adaptor.getA(),
-                                   op.getA().getType(), op.getATransformsAttr(),
-                                   /*isA=*/true);
+    // a in TMEM: its address, 8 columns (16 packed elements) further each
+    // K step; else descriptors of the tiled shared-memory buffer.
+    bool aInTmem = isa<TmemType>(op.getA().getType());
+    std::optional<Descriptors> a;
+    if (!aInTmem)
+      a = getDescriptors(rewriter, op, adaptor.getA(), op.getA().getType(),
+                         op.getATransformsAttr(), /*isA=*/true);
     Descriptors b = getDescriptors(rewriter, op, adaptor.getB(),
                                    op.getB().getType(), op.getBTransformsAttr(),
                                    /*isA=*/false);
     TmemType accType = op.getAcc().getType();
     bool bf16 = isa<BFloat16Type>(
-        cast<MemRefType>(op.getA().getType()).getElementType());
+        cast<MemRefType>(op.getB().getType()).getElementType());
     // A pair's MMA is M = 256 (each CTA's 128 rows) by the accumulator's
     // 2N columns (each CTA's b holds N of them).
     bool pair = op.getCollectiveAxis().has_value();
@@ -257,7 +261,8 @@ struct Tcgen05MmaToNVVM : public Tcgen05Pattern<Tcgen05MmaOp> {
     Value always = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
     NVVM::Tcgen05FenceOp::create(rewriter, loc,
                                  NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-    int64_t k = cast<MemRefType>(op.getA().getType()).getDimSize(1);
+    int64_t k = cast<MemRefType>(op.getB().getType()).getDimSize(0);
+    Value noLanes = i32(rewriter, loc, 0);
     for (int64_t step = 0; step < k / kStep; ++step)
       NVVM::Tcgen05MMAOp::create(
           rewriter, loc,
@@ -265,7 +270,10 @@ struct Tcgen05MmaToNVVM : public Tcgen05Pattern<Tcgen05MmaOp> {
           ctaGroup(rewriter, pair),
           NVVM::Tcgen05MMACollectorOpAttr::get(
               ctx, NVVM::Tcgen05MMACollectorOp::DISCARD),
-          UnitAttr(), adaptor.getAcc(), a.at(rewriter, loc, step),
+          UnitAttr(), adaptor.getAcc(),
+          aInTmem
+              ? tmemAt(rewriter, loc, adaptor.getA(), noLanes, step * kStep / 2)
+              : a->at(rewriter, loc, step),
           b.at(rewriter, loc, step), instr, step ? always : accumulate, Value(),
           Value());
     rewriter.eraseOp(op);
@@ -331,9 +339,12 @@ struct TmemLaneLoadToNVVM : public Tcgen05Pattern<TmemLaneLoadOp> {
       return unsupported(op);
     Location loc = op.getLoc();
     VectorType type = op.getType();
-    int64_t columns = type.getNumElements();
-    Value result = arith::ConstantOp::create(rewriter, loc, type,
-                                             rewriter.getZeroAttr(type));
+    // 32-bit columns: one f32, or two packed 16-bit elements.
+    int64_t columns =
+        type.getNumElements() * type.getElementTypeBitWidth() / 32;
+    auto words = VectorType::get({columns}, rewriter.getI32Type());
+    Value result = arith::ConstantOp::create(rewriter, loc, words,
+                                             rewriter.getZeroAttr(words));
     auto shape = NVVM::Tcgen05LdStShapeAttr::get(
         rewriter.getContext(), NVVM::Tcgen05LdStShape::SHAPE_32X32B);
     for (int64_t first = 0, count; first < columns; first += count) {
@@ -344,13 +355,16 @@ struct TmemLaneLoadToNVVM : public Tcgen05Pattern<TmemLaneLoadOp> {
           rowAddress(rewriter, loc, adaptor.getSrc(), adaptor.getRow(),
                      op.getColumn() + first),
           Value());
-      Value chunk = vector::BitCastOp::create(
-          rewriter, loc, VectorType::get({count}, rewriter.getF32Type()), bits);
-      result = vector::InsertStridedSliceOp::create(rewriter, loc, chunk,
-                                                    result, first, 1);
+      result = vector::InsertStridedSliceOp::create(rewriter, loc, bits, result,
+                                                    first, 1);
     }
     NVVM::Tcgen05WaitOp::create(rewriter, loc, NVVM::Tcgen05WaitKind::LOAD);
-    rewriter.replaceOp(op, result);
+    // An MMA that a thread issues after a barrier may overwrite the rows
+    // read here.
+    NVVM::Tcgen05FenceOp::create(rewriter, loc,
+                                 NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+    rewriter.replaceOp(op,
+                       vector::BitCastOp::create(rewriter, loc, type, result));
     return success();
   }
 };
@@ -367,16 +381,19 @@ struct TmemLaneStoreToNVVM : public Tcgen05Pattern<TmemLaneStoreOp> {
     if (!blackwell)
       return unsupported(op);
     Location loc = op.getLoc();
-    int64_t columns = op.getValue().getType().getNumElements();
+    VectorType type = op.getValue().getType();
+    // 32-bit columns: one f32, or two packed 16-bit elements.
+    int64_t columns =
+        type.getNumElements() * type.getElementTypeBitWidth() / 32;
+    Value words = vector::BitCastOp::create(
+        rewriter, loc, VectorType::get({columns}, rewriter.getI32Type()),
+        adaptor.getValue());
     auto shape = NVVM::Tcgen05LdStShapeAttr::get(
         rewriter.getContext(), NVVM::Tcgen05LdStShape::SHAPE_32X32B);
     for (int64_t first = 0, count; first < columns; first += count) {
       count = getMoveColumns(columns - first);
-      Value chunk = vector::ExtractStridedSliceOp::create(
-          rewriter, loc, adaptor.getValue(), first, count, 1);
-      Value bits = vector::BitCastOp::create(
-          rewriter, loc, VectorType::get({count}, rewriter.getI32Type()),
-          chunk);
+      Value bits = vector::ExtractStridedSliceOp::create(rewriter, loc, words,
+                                                         first, count, 1);
       NVVM::Tcgen05StOp::create(
           rewriter, loc, UnitAttr(), shape,
           rowAddress(rewriter, loc, adaptor.getDst(), adaptor.getRow(), first),

@@ -16,10 +16,10 @@
 using namespace mlir;
 using namespace mlir::mgpu;
 
-void mlir::mgpu::buildHostMmaLoops(OpBuilder &b, Location loc,
-                                   Value accumulate, Value acc, int64_t column,
-                                   int64_t rows, int64_t cols, int64_t k,
-                                   HostMmaLoad loadA, HostMmaLoad loadB) {
+void mlir::mgpu::buildHostMmaLoops(OpBuilder &b, Location loc, Value accumulate,
+                                   Value acc, int64_t column, int64_t rows,
+                                   int64_t cols, int64_t k, HostMmaLoad loadA,
+                                   HostMmaLoad loadB) {
   Value zero = indexConstant(b, loc, 0), one = indexConstant(b, loc, 1);
   scf::buildLoopNest(
       b, loc, ValueRange{zero, zero},

@@ -16,8 +16,8 @@
 namespace mlir::mgpu {
 
 /// Element (`row`, `col`) of an MMA operand.
-using HostMmaLoad = function_ref<Value(OpBuilder &, Location, Value row,
-                                       Value col)>;
+using HostMmaLoad =
+    function_ref<Value(OpBuilder &, Location, Value row, Value col)>;
 
 /// acc[i, column + j] = (accumulate ? acc[i, column + j] : 0) +
 /// sum_k loadA(i, k) * loadB(k, j), for i < rows and j < cols; `acc` is an

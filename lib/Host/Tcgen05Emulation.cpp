@@ -162,14 +162,23 @@ static LogicalResult emulateMma(OpBuilder &b, Tcgen05MmaOp op,
                                "a TMEM scratch buffer of the launch";
   if (op.getCollectiveAxis())
     return emulatePairMma(b, op, acc, peerBytes);
-  FailureOr<SwizzledReader> a =
-      getReader(b, op, "a", op.getA(), op.getATransformsAttr());
+  // a in TMEM is its row-major host view; in shared memory, swizzled.
+  Value aTmem;
+  FailureOr<SwizzledReader> a = SwizzledReader();
+  if (isa<TmemType>(op.getA().getType())) {
+    aTmem = getStorage(op.getA());
+    if (!aTmem)
+      return op.emitOpError() << "cannot be emulated: its a is not a TMEM "
+                                 "scratch buffer of the launch";
+  } else {
+    a = getReader(b, op, "a", op.getA(), op.getATransformsAttr());
+  }
   FailureOr<SwizzledReader> bReader =
       getReader(b, op, "b", op.getB(), op.getBTransformsAttr());
   if (failed(a) || failed(bReader))
     return failure();
   TmemType accType = op.getAcc().getType();
-  int64_t k = cast<MemRefType>(op.getA().getType()).getDimSize(1);
+  int64_t k = cast<MemRefType>(op.getB().getType()).getDimSize(0);
   Value accumulate = op.getAccumulate()
                          ? op.getAccumulate()
                          : Value(arith::ConstantIntOp::create(b, loc, 1, 1));
@@ -177,7 +186,10 @@ static LogicalResult emulateMma(OpBuilder &b, Tcgen05MmaOp op,
       b, loc, accumulate, acc, /*column=*/0, accType.getRows(),
       accType.getColumns(), k,
       [&](OpBuilder &nb, Location l, Value row, Value col) {
-        return a->load(nb, l, row, col);
+        return aTmem
+                   ? memref::LoadOp::create(nb, l, aTmem, ValueRange{row, col})
+                         .getResult()
+                   : a->load(nb, l, row, col);
       },
       [&](OpBuilder &nb, Location l, Value row, Value col) {
         return bReader->tiled.transposed ? bReader->load(nb, l, col, row)

@@ -63,13 +63,21 @@ LogicalResult TmemType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "tensor memory holds 128 rows (its lanes) of "
                           "columns: expects a 128 x N buffer, got "
                        << formatTuple(shape);
-  if (!elementType.isF32())
+  bool packed = elementType.isF16() || elementType.isBF16();
+  if (!elementType.isF32() && !packed)
     return emitError() << "tensor memory buffers hold f32 (the "
-                          "accumulators of tcgen05 MMAs), got "
+                          "accumulators of tcgen05 MMAs) or f16 / bf16 (an "
+                          "MMA's a, two to a column), got "
                        << elementType;
-  if (shape[1] < 1 || shape[1] > kTmemMaxColumns)
+  if (packed && shape[1] % 2)
+    return emitError() << "a tensor memory buffer of " << elementType
+                       << " packs two elements to a 32-bit column: expects "
+                          "an even number per row, got "
+                       << shape[1];
+  int64_t columns = packed ? shape[1] / 2 : shape[1];
+  if (columns < 1 || columns > kTmemMaxColumns)
     return emitError() << "a tensor memory buffer has 1 to " << kTmemMaxColumns
-                       << " columns, got " << shape[1];
+                       << " columns, got " << columns;
   return success();
 }
 
@@ -155,16 +163,32 @@ LogicalResult Tcgen05MmaOp::verify() {
   if (failed(verifyInsideKernel(*this)))
     return failure();
   auto accType = cast<TmemType>(getAcc().getType());
-  auto aType = cast<MemRefType>(getA().getType());
+  // a in tensor memory (JAX's TMEM lhs): one row per TMEM lane, read as
+  // it is, so it takes no transforms; checked by its shape as a memref.
+  Type aRaw = getA().getType();
+  bool aInTmem = isa<TmemType>(aRaw);
+  auto aType = aInTmem ? cast<ShapedType>(cast<TmemType>(aRaw).getMemRefType())
+                       : cast<ShapedType>(aRaw);
   auto bType = cast<MemRefType>(getB().getType());
   if (aType.getElementType() != bType.getElementType())
     return emitOpError() << "expects a and b of the same element type, got "
                          << aType.getElementType() << " and "
                          << bType.getElementType();
-  if (!isWorkgroupMemRef(aType) || !isWorkgroupMemRef(bType))
+  if (aInTmem && !isa<Float16Type, BFloat16Type>(aType.getElementType()))
+    return emitOpError() << "expects a in tensor memory to be f16 or bf16, "
+                            "got "
+                         << aType.getElementType();
+  if (aInTmem && getATransformsAttr())
+    return emitOpError() << "reads a from tensor memory, which takes no "
+                            "a_transforms";
+  if (aInTmem && getCollectiveAxis())
+    return emitOpError() << "reads a from tensor memory: not supported with "
+                            "collective_axis";
+  if ((!aInTmem && !isWorkgroupMemRef(cast<MemRefType>(aRaw))) ||
+      !isWorkgroupMemRef(bType))
     return emitOpError() << "expects a and b in shared memory "
                             "(#gpu.address_space<workgroup>), got "
-                         << aType << " and " << bType;
+                         << aRaw << " and " << bType;
   if (!aType.hasStaticShape() || !bType.hasStaticShape())
     return emitOpError() << "expects statically shaped operands";
   if (failed(verifyCollectiveMma(*this)))
@@ -186,7 +210,8 @@ LogicalResult Tcgen05MmaOp::verify() {
   if (k % 16)
     return emitOpError() << "expects K to be a multiple of 16 for "
                          << aType.getElementType() << " inputs, got " << k;
-  if (failed(verifyTiledOperand(*this, "a", aType, getATransformsAttr(), m)) ||
+  if ((!aInTmem && failed(verifyTiledOperand(*this, "a", aType,
+                                             getATransformsAttr(), m))) ||
       failed(verifyTiledOperand(*this, "b", bType, getBTransformsAttr(), 16)))
     return failure();
   return success();

@@ -55,8 +55,8 @@ static LogicalResult verifyPairAxis(Operation *op, StringRef axis,
            << axis << ", expected " << names.front().getValue() << ".";
   SmallVector<int64_t> size = getClusterSize(mesh);
   if (!isPair(size))
-    return op->emitOpError() << cluster << " Got cluster size "
-                             << formatTuple(size) << ".";
+    return op->emitOpError()
+           << cluster << " Got cluster size " << formatTuple(size) << ".";
   return success();
 }
 
@@ -82,8 +82,8 @@ LogicalResult mlir::mgpu::verifyPartitionedCopy(CopyGmemToSmemOp op) {
   }
   auto dst = cast<MemRefType>(op.getDst().getType());
   if (*dim < 0 || *dim >= dst.getRank())
-    return op.emitOpError() << "partitions dimension " << *dim
-                            << " of a rank-" << dst.getRank() << " window";
+    return op.emitOpError() << "partitions dimension " << *dim << " of a rank-"
+                            << dst.getRank() << " window";
   // Without offsets the source is the pair's window.
   if (op.getStaticOffsets().empty()) {
     auto src = cast<MemRefType>(op.getSrc().getType());

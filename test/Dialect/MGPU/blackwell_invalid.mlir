@@ -10,8 +10,43 @@ func.func private @rows(!mgpu.tmem<64x128xf32>)
 
 // -----
 
-// expected-error @below {{tensor memory buffers hold f32 (the accumulators of tcgen05 MMAs), got 'f16'}}
-func.func private @element(!mgpu.tmem<128x128xf16>)
+// expected-error @below {{tensor memory buffers hold f32 (the accumulators of tcgen05 MMAs) or f16 / bf16 (an MMA's a, two to a column), got 'i32'}}
+func.func private @element(!mgpu.tmem<128x128xi32>)
+
+// -----
+
+// expected-error @below {{a tensor memory buffer of 'bf16' packs two elements to a 32-bit column: expects an even number per row, got 63}}
+func.func private @odd_packed(!mgpu.tmem<128x63xbf16>)
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+#t = [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]
+func.func @a_tmem_transforms(%b: memref<64x64xbf16, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs []
+      scratch [!mgpu.tmem<128x64xf32>, !mgpu.tmem<128x64xbf16>] {
+  ^bb0(%acc: !mgpu.tmem<128x64xf32>, %p: !mgpu.tmem<128x64xbf16>):
+    // expected-error @below {{'mgpu.tcgen05_mma' op reads a from tensor memory, which takes no a_transforms}}
+    mgpu.tcgen05_mma %acc, %p, %b a_transforms #t b_transforms #t
+        : !mgpu.tmem<128x64xf32>, !mgpu.tmem<128x64xbf16>, memref<64x64xbf16, #s>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+#t = [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]
+func.func @a_tmem_f32(%b: memref<64x64xbf16, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs []
+      scratch [!mgpu.tmem<128x64xf32>, !mgpu.tmem<128x64xf32>] {
+  ^bb0(%acc: !mgpu.tmem<128x64xf32>, %p: !mgpu.tmem<128x64xf32>):
+    // expected-error @below {{'mgpu.tcgen05_mma' op expects a and b of the same element type, got 'f32' and 'bf16'}}
+    mgpu.tcgen05_mma %acc, %p, %b b_transforms #t
+        : !mgpu.tmem<128x64xf32>, !mgpu.tmem<128x64xf32>, memref<64x64xbf16, #s>
+  }
+  return
+}
 
 // -----
 

@@ -44,6 +44,11 @@ def MGPU_Tcgen05MmaOp : MGPU_Op<"tcgen05_mma",
     each CTA's `%b` N of them. `%acc` must be `collective` TMEM, N a
     multiple of 16 up to 128 (`tcgen05.mma.cta_group::2`).
 
+    `%a` may instead be an f16 or bf16 TMEM buffer (JAX's TMEM lhs, such
+    as attention's probabilities stored from registers with
+    `mgpu.async_store_tmem`): row i of a in TMEM lane i, two elements to a
+    column; it then takes no `a_transforms` (and no `collective_axis`).
+
     `a_transforms` / `b_transforms` are required and give the tiled,
     128-byte swizzled layout of the buffers (`[#mgpu.tile<[R, C]>,
     #mgpu.swizzle<128>]`, as `mgpu.copy_gmem_to_smem` writes them), which
@@ -60,7 +65,8 @@ def MGPU_Tcgen05MmaOp : MGPU_Op<"tcgen05_mma",
     ```
   }];
   let arguments = (ins MGPU_TmemType:$acc,
-                       MemRefRankOf<[F16, BF16], [2]>:$a,
+                       AnyTypeOf<[MemRefRankOf<[F16, BF16], [2]>,
+                                  MGPU_TmemType]>:$a,
                        MemRefRankOf<[F16, BF16], [2]>:$b,
                        Optional<I1>:$accumulate,
                        OptionalAttr<ArrayAttr>:$a_transforms,
@@ -70,7 +76,7 @@ def MGPU_Tcgen05MmaOp : MGPU_Op<"tcgen05_mma",
     $acc `,` $a `,` $b (`accumulate` `(` $accumulate^ `)`)?
     (`a_transforms` $a_transforms^)? (`b_transforms` $b_transforms^)?
     (`collective_axis` $collective_axis^)?
-    attr-dict `:` qualified(type($acc)) `,` type($a) `,` type($b)
+    attr-dict `:` qualified(type($acc)) `,` qualified(type($a)) `,` type($b)
   }];
   let hasVerifier = 1;
 }
@@ -123,7 +129,7 @@ def MGPU_AsyncLoadTmemOp : MGPU_Op<"async_load_tmem",
     ```
   }];
   let arguments = (ins MGPU_TmemType:$src);
-  let results = (outs VectorOfRankAndType<[2], [F32]>:$result);
+  let results = (outs VectorOfRankAndType<[2], [F32, F16, BF16]>:$result);
   let assemblyFormat = [{
     $src attr-dict `:` qualified(type($src)) `->` type($result)
   }];
@@ -160,7 +166,7 @@ def MGPU_AsyncStoreTmemOp : MGPU_Op<"async_store_tmem",
         !mgpu.tmem<128x128xf32>
     ```
   }];
-  let arguments = (ins VectorOfRankAndType<[2], [F32]>:$value,
+  let arguments = (ins VectorOfRankAndType<[2], [F32, F16, BF16]>:$value,
                        MGPU_TmemType:$dst);
   let assemblyFormat = [{
     $value `,` $dst attr-dict `:` type($value) `,` qualified(type($dst))
@@ -257,7 +263,7 @@ def MGPU_TmemLaneLoadOp : MGPU_Op<"tmem_lane_load",
   }];
   let arguments = (ins MGPU_TmemType:$src, Index:$row,
                        DefaultValuedAttr<I64Attr, "0">:$column);
-  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let results = (outs VectorOfRankAndType<[1], [F32, F16, BF16]>:$result);
   let assemblyFormat = [{
     $src `[` $row `]` (`column` $column^)? attr-dict `:` qualified(type($src))
     `->` type($result)
@@ -277,7 +283,7 @@ def MGPU_TmemLaneStoreOp : MGPU_Op<"tmem_lane_store",
     mgpu.tmem_lane_store %r, %acc[%lane] : vector<128xf32>, !mgpu.tmem<128x128xf32>
     ```
   }];
-  let arguments = (ins VectorOfRankAndType<[1], [F32]>:$value,
+  let arguments = (ins VectorOfRankAndType<[1], [F32, F16, BF16]>:$value,
                        MGPU_TmemType:$dst, Index:$row);
   let assemblyFormat = [{
     $value `,` $dst `[` $row `]` attr-dict `:` type($value) `,`

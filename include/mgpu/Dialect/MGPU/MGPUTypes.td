@@ -96,9 +96,11 @@ def MGPU_TmemType : TypeDef<MGPU_Dialect, "Tmem"> {
   let mnemonic = "tmem";
   let summary = "a buffer in the tensor memory of a CTA (plgpu.TMEM)";
   let description = [{
-    A `rows x columns` buffer of 32-bit elements in the tensor memory (TMEM)
-    of each CTA on Blackwell (sm_100a): 128 rows (the TMEM lanes) and 1 to
-    512 columns of f32. It is declared as a scratch operand of a kernel, as
+    A `rows x columns` buffer in the tensor memory (TMEM) of each CTA on
+    Blackwell (sm_100a): 128 rows (the TMEM lanes) and 1 to 512 columns of
+    f32 (accumulators), or of pairs of f16 or bf16 (an MMA's `a` operand,
+    JAX's `plgpu.TMEM(..., packed=True)`: two elements to a 32-bit column,
+    an even number of them per row). It is declared as a scratch operand of a kernel, as
     JAX declares `plgpu.TMEM((128, n), jnp.float32)`; `mgpu.tcgen05_mma`
     accumulates into it and `mgpu.async_load_tmem` / `mgpu.async_store_tmem`
     move it to and from registers. The TMEM scratch of a kernel is one
@@ -125,8 +127,11 @@ def MGPU_TmemType : TypeDef<MGPU_Dialect, "Tmem"> {
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     int64_t getRows() const { return getShape()[0]; }
-    /// TMEM columns: one per 32-bit element of a row.
-    int64_t getColumns() const { return getShape()[1]; }
+    /// TMEM columns: 32 bits of each row (one f32, or two packed 16-bit
+    /// elements).
+    int64_t getColumns() const {
+      return getShape()[1] * getElementType().getIntOrFloatBitWidth() / 32;
+    }
     /// The same shape as a vector or memref type.
     ::mlir::VectorType getVectorType() const {
       return ::mlir::VectorType::get(getShape(), getElementType());
