@@ -29,8 +29,14 @@ using namespace mlir::mgpu;
 namespace {
 
 constexpr unsigned kSharedSpace = 3, kTensorSpace = 6;
-/// The K of one tcgen05.mma of kind::f16.
-constexpr int64_t kStep = 16;
+/// The bits of K one tcgen05.mma takes (K = 16 of kind::f16, 32 of
+/// kind::f8f6f4).
+constexpr int64_t kStepBits = 256;
+
+/// The K of one tcgen05.mma with inputs of `element`.
+int64_t getKStep(Type element) {
+  return kStepBits / element.getIntOrFloatBitWidth();
+}
 /// The most 32-bit columns one tcgen05.ld / st of shape 32x32b moves.
 constexpr int64_t kMaxMoveColumns = 128;
 
@@ -166,7 +172,7 @@ struct TmemRefToNVVM : public Tcgen05Pattern<TmemRefOp> {
 /// share).
 struct Descriptors {
   Value base;
-  int64_t origin = 0, leading = 0, stride = 0;
+  int64_t origin = 0, leading = 0, stride = 0, kStep = 16;
   SwizzledTiling tiling;
   int64_t tilesPerRow = 0;
   bool kMajor = true;
@@ -200,6 +206,8 @@ Descriptors getDescriptors(OpBuilder &b, Tcgen05MmaOp op, Value operand,
       getTiledOperand(op, isA ? "a" : "b", originalType, transforms);
   assert(succeeded(tiled) && "verified tiled operand");
   Descriptors d;
+  d.kStep = getKStep(cast<ShapedType>(originalType).getElementType());
+  int64_t kStep = d.kStep;
   d.tiling = tiled->tiling;
   d.tilesPerRow = tiled->width / tiled->tiling.cols;
   d.origin =
@@ -243,14 +251,22 @@ struct Tcgen05MmaToNVVM : public Tcgen05Pattern<Tcgen05MmaOp> {
                                    op.getB().getType(), op.getBTransformsAttr(),
                                    /*isA=*/false);
     TmemType accType = op.getAcc().getType();
-    bool bf16 = isa<BFloat16Type>(
-        cast<MemRefType>(op.getB().getType()).getElementType());
+    // Input formats: kind::f16 f16 0, bf16 1; kind::f8f6f4 e4m3 0, e5m2 1.
+    auto format = [](Type element) -> uint32_t {
+      return isa<BFloat16Type, Float8E5M2Type>(element) ? 1 : 0;
+    };
+    Type bElement = cast<MemRefType>(op.getB().getType()).getElementType();
+    Type aElement =
+        aInTmem ? cast<TmemType>(op.getA().getType()).getElementType()
+                : cast<MemRefType>(op.getA().getType()).getElementType();
+    bool f8 = bElement.getIntOrFloatBitWidth() == 8;
+    int64_t kStep = getKStep(bElement);
     // A pair's MMA is M = 256 (each CTA's 128 rows) by the accumulator's
     // 2N columns (each CTA's b holds N of them).
     bool pair = op.getCollectiveAxis().has_value();
     int64_t m = accType.getRows() * (pair ? 2 : 1);
-    uint32_t idesc = (1u << 4) | (uint32_t(bf16) << 7) |
-                     (uint32_t(bf16) << 10) | (uint32_t(!b.kMajor) << 16) |
+    uint32_t idesc = (1u << 4) | (format(aElement) << 7) |
+                     (format(bElement) << 10) | (uint32_t(!b.kMajor) << 16) |
                      (uint32_t(accType.getColumns() >> 3) << 17) |
                      (uint32_t(m >> 4) << 24);
     Value instr = i32(rewriter, loc, static_cast<int32_t>(idesc));
@@ -266,7 +282,8 @@ struct Tcgen05MmaToNVVM : public Tcgen05Pattern<Tcgen05MmaOp> {
     for (int64_t step = 0; step < k / kStep; ++step)
       NVVM::Tcgen05MMAOp::create(
           rewriter, loc,
-          NVVM::Tcgen05MMAKindAttr::get(ctx, NVVM::Tcgen05MMAKind::F16),
+          NVVM::Tcgen05MMAKindAttr::get(ctx, f8 ? NVVM::Tcgen05MMAKind::F8F6F4
+                                                : NVVM::Tcgen05MMAKind::F16),
           ctaGroup(rewriter, pair),
           NVVM::Tcgen05MMACollectorOpAttr::get(
               ctx, NVVM::Tcgen05MMACollectorOp::DISCARD),

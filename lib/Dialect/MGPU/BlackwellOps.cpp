@@ -170,10 +170,19 @@ LogicalResult Tcgen05MmaOp::verify() {
   auto aType = aInTmem ? cast<ShapedType>(cast<TmemType>(aRaw).getMemRefType())
                        : cast<ShapedType>(aRaw);
   auto bType = cast<MemRefType>(getB().getType());
-  if (aType.getElementType() != bType.getElementType())
+  // JAX lets the two 8-bit float types mix (one kind::f8f6f4 MMA).
+  auto isF8 = llvm::IsaPred<Float8E4M3FNType, Float8E5M2Type>;
+  Type aElement = aType.getElementType(), bElement = bType.getElementType();
+  if (aElement != bElement && (isF8(aElement) || isF8(bElement))) {
+    if (!isF8(aElement) || !isF8(bElement))
+      return emitOpError()
+             << "MMA requires A and B to have the same element type, except "
+                "that FP8 types (f8E4M3FN and f8E5M2) may be mixed; got: "
+             << aElement << " and " << bElement;
+  } else if (aElement != bElement) {
     return emitOpError() << "expects a and b of the same element type, got "
-                         << aType.getElementType() << " and "
-                         << bType.getElementType();
+                         << aElement << " and " << bElement;
+  }
   if (aInTmem && !isa<Float16Type, BFloat16Type>(aType.getElementType()))
     return emitOpError() << "expects a in tensor memory to be f16 or bf16, "
                             "got "
@@ -207,12 +216,15 @@ LogicalResult Tcgen05MmaOp::verify() {
   if (n % 16 || n > 256)
     return emitOpError() << "expects N to be a multiple of 16 up to 256, got "
                          << n;
-  if (k % 16)
-    return emitOpError() << "expects K to be a multiple of 16 for "
+  // One MMA instruction takes 32 bytes of K: 16 16-bit or 32 8-bit.
+  int64_t kStep = isF8(aElement) ? 32 : 16;
+  if (k % kStep)
+    return emitOpError() << "expects K to be a multiple of " << kStep << " for "
                          << aType.getElementType() << " inputs, got " << k;
   if ((!aInTmem && failed(verifyTiledOperand(*this, "a", aType,
                                              getATransformsAttr(), m))) ||
-      failed(verifyTiledOperand(*this, "b", bType, getBTransformsAttr(), 16)))
+      failed(
+          verifyTiledOperand(*this, "b", bType, getBTransformsAttr(), kStep)))
     return failure();
   return success();
 }

@@ -203,3 +203,31 @@ func.func @lane_load_column_wraps(%t: !mgpu.tmem<128x64xf32>, %row: index) {
   %p = mgpu.tmem_lane_load %t[%row] column 9223372036854775807 : !mgpu.tmem<128x64xf32> -> vector<32xf32>
   return
 }
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+#t = [#mgpu.tile<[64, 128]>, #mgpu.swizzle<128>]
+func.func @f8_with_bf16(%a: memref<128x128xf8E4M3FN, #s>, %b: memref<128x64xbf16, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] scratch [!mgpu.tmem<128x64xf32>] {
+  ^bb0(%acc: !mgpu.tmem<128x64xf32>):
+    // expected-error @below {{'mgpu.tcgen05_mma' op MMA requires A and B to have the same element type, except that FP8 types (f8E4M3FN and f8E5M2) may be mixed; got: 'f8E4M3FN' and 'bf16'}}
+    mgpu.tcgen05_mma %acc, %a, %b a_transforms #t b_transforms #t
+        : !mgpu.tmem<128x64xf32>, memref<128x128xf8E4M3FN, #s>, memref<128x64xbf16, #s>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+#t = [#mgpu.tile<[8, 16]>, #mgpu.swizzle<128>]
+func.func @f8_k_not_32(%a: memref<128x16xf8E4M3FN, #s>, %b: memref<16x64xf8E5M2, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] scratch [!mgpu.tmem<128x64xf32>] {
+  ^bb0(%acc: !mgpu.tmem<128x64xf32>):
+    // expected-error @below {{'mgpu.tcgen05_mma' op expects K to be a multiple of 32 for 'f8E4M3FN' inputs, got 16}}
+    mgpu.tcgen05_mma %acc, %a, %b a_transforms #t b_transforms #t
+        : !mgpu.tmem<128x64xf32>, memref<128x16xf8E4M3FN, #s>, memref<16x64xf8E5M2, #s>
+  }
+  return
+}

@@ -23,9 +23,10 @@ def MGPU_Tcgen05MmaOp : MGPU_Op<"tcgen05_mma",
     `%acc = %a x %b` or, with `accumulate`, `%acc += %a x %b`
     (plgpu.tcgen05_mma), issued once per Pallas thread: `%acc` is an
     M x N f32 buffer in tensor memory (`!mgpu.tmem`), `%a` an M x K and `%b`
-    a K x N matrix in shared memory, both f16 or both bf16. Products are
-    exact and summed in f32. M is 128, N a multiple of 16 up to 256, K a
-    multiple of 16. `accumulate` is an i1 (JAX's `accumulate=`; absent:
+    a K x N matrix in shared memory, both f16, both bf16, or both 8-bit
+    floats (f8E4M3FN and f8E5M2, which may be mixed: `.kind::f8f6f4`).
+    Products are exact and summed in f32. M is 128, N a multiple of 16 up
+    to 256, K a multiple of 16 (of 32 for 8-bit inputs). `accumulate` is an i1 (JAX's `accumulate=`; absent:
     true), so a K loop can start a fresh accumulator at its first step.
 
     The MMA is asynchronous: it completes, in issue order with this
@@ -65,9 +66,10 @@ def MGPU_Tcgen05MmaOp : MGPU_Op<"tcgen05_mma",
     ```
   }];
   let arguments = (ins MGPU_TmemType:$acc,
-                       AnyTypeOf<[MemRefRankOf<[F16, BF16], [2]>,
+                       AnyTypeOf<[MemRefRankOf<[F16, BF16, F8E4M3FN, F8E5M2],
+                                               [2]>,
                                   MGPU_TmemType]>:$a,
-                       MemRefRankOf<[F16, BF16], [2]>:$b,
+                       MemRefRankOf<[F16, BF16, F8E4M3FN, F8E5M2], [2]>:$b,
                        Optional<I1>:$accumulate,
                        OptionalAttr<ArrayAttr>:$a_transforms,
                        OptionalAttr<ArrayAttr>:$b_transforms,
