@@ -308,3 +308,32 @@ MulticastGroup mlir::mgpu::getMulticastGroup(OpBuilder &b, Location loc,
   mask = arith::TruncIOp::create(b, loc, b.getI16Type(), mask);
   return {place, mask};
 }
+
+PairShare mlir::mgpu::getPairShare(OpBuilder &b, Location loc, Value barrier) {
+  MLIRContext *ctx = b.getContext();
+  Value rank = gpu::ClusterBlockIdOp::create(b, loc, gpu::Dimension::x);
+  PairShare share;
+  share.leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rank,
+                                       indexConstant(b, loc, 0));
+  Value remote = NVVM::MapaOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, kClusterSharedSpace), barrier,
+      arith::ConstantIntOp::create(b, loc, 0, 32));
+  share.leaderBarrier = LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, kSharedSpace),
+      Value(LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), remote)));
+  return share;
+}
+
+void mlir::mgpu::arriveExpectingPair(OpBuilder &b, Location loc,
+                                     const PairShare &pair, Value barrier,
+                                     MemRefType shared) {
+  auto ifLeader = scf::IfOp::create(b, loc, pair.leader, false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifLeader.thenBlock());
+  int64_t bytes = 2 * shared.getNumElements() *
+                  llvm::divideCeil(shared.getElementTypeBitWidth(), 8);
+  NVVM::MBarrierArriveExpectTxOp::create(
+      b, loc, Type(), barrier, arith::ConstantIntOp::create(b, loc, bytes, 32),
+      NVVM::MemScopeKind::CTA,
+      /*relaxed=*/false, Value());
+}

@@ -2,8 +2,8 @@
 //
 // What --mgpu-primitives-to-nvvm needs for the CTAs of a cluster
 // (ClusterToNVVM.cpp): cluster_sync, arrivals on the barriers of a CTA's
-// group, and the place and mask of a multicast copy's group. Internal to
-// lib/GPU.
+// group, the place and mask of a multicast copy's group, and a pair's
+// partitioned copies. Internal to lib/GPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +36,21 @@ struct MulticastGroup {
 MulticastGroup getMulticastGroup(OpBuilder &b, Location loc,
                                  ArrayRef<int64_t> dims,
                                  const int64_t (&sizes)[3]);
+
+/// Where a CTA of a pair (Blackwell's 2-CTA MMAs) stands for a partitioned
+/// copy: whether it is the pair's first CTA (cluster x index 0), and the
+/// first CTA's `barrier` (a shared::cluster address in a shared pointer, as
+/// PTX's mbar operand takes it), on which both CTAs' boxes complete.
+struct PairShare {
+  Value leader;
+  Value leaderBarrier;
+};
+PairShare getPairShare(OpBuilder &b, Location loc, Value barrier);
+
+/// The pair's first CTA expects both CTAs' bytes of a partitioned copy
+/// into `shared` (this CTA's part) on `barrier`.
+void arriveExpectingPair(OpBuilder &b, Location loc, const PairShare &pair,
+                         Value barrier, MemRefType shared);
 
 } // namespace mlir::mgpu
 

@@ -245,43 +245,6 @@ void loadBox(OpBuilder &b, Location loc, Value map, ValueRange coordinates,
       NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, group, Value());
 }
 
-/// Where a partitioned copy's CTA stands: whether it is the first of its
-/// pair (which expects the pair's bytes), and the first CTA's barrier (as
-/// a shared::cluster address in a shared pointer, as PTX's mbar operand
-/// takes it), on which both CTAs' boxes complete.
-struct PairShare {
-  Value leader;
-  Value leaderBarrier;
-};
-
-PairShare getPairShare(OpBuilder &b, Location loc, Value barrier) {
-  MLIRContext *ctx = b.getContext();
-  Value rank = gpu::ClusterBlockIdOp::create(b, loc, gpu::Dimension::x);
-  PairShare share;
-  share.leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rank,
-                                       indexConstant(b, loc, 0));
-  Value remote = NVVM::MapaOp::create(
-      b, loc, LLVM::LLVMPointerType::get(ctx, kClusterSharedSpace), barrier,
-      arith::ConstantIntOp::create(b, loc, 0, 32));
-  share.leaderBarrier = LLVM::IntToPtrOp::create(
-      b, loc, LLVM::LLVMPointerType::get(ctx, kSharedSpace),
-      Value(LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), remote)));
-  return share;
-}
-
-/// The first CTA of a pair expects both CTAs' bytes of a partitioned copy.
-void arriveExpectingPair(OpBuilder &b, Location loc, const PairShare &pair,
-                         Value barrier, MemRefType shared) {
-  auto ifLeader = scf::IfOp::create(b, loc, pair.leader, false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifLeader.thenBlock());
-  int64_t bytes =
-      2 * shared.getNumElements() * elementBytes(shared.getElementType());
-  NVVM::MBarrierArriveExpectTxOp::create(
-      b, loc, Type(), barrier, i32(b, loc, bytes), NVVM::MemScopeKind::CTA,
-      /*relaxed=*/false, Value());
-}
-
 /// One multicast TMA load: the box lands at `element` of `shared` in every
 /// CTA of the cluster whose bit is set in `mask` (i16), each completing its
 /// bytes on the barrier at `barrier`'s offset in its own shared memory.
