@@ -193,8 +193,9 @@ LaneOpRewriter::LaneOpRewriter(const LaneValues &values, func::FuncOp yield,
   }
 }
 
-WalkResult LaneOpRewriter::rewrite(Operation *op) {
-  OpBuilder nb(op);
+/// The thread's ids and sizes, and a semaphore's value: what replaces the
+/// result of `op` (null for other ops).
+Value LaneOpRewriter::getThreadValue(OpBuilder &nb, Operation *op) {
   Location l = op->getLoc();
   Value replacement;
   if (auto id = dyn_cast<gpu::ThreadIdOp>(op))
@@ -219,14 +220,23 @@ WalkResult LaneOpRewriter::rewrite(Operation *op) {
     replacement =
         arith::DivUIOp::create(nb, l, pick(id.getDimension(), bxId, byId, bzId),
                                pick(id.getDimension(), cx, cy, cz));
-  else if (isa<gpu::DynamicSharedMemoryOp>(op)) {
+  return replacement;
+}
+
+/// Shared memory, barriers, cluster ops and shuffles; std::nullopt for
+/// other ops.
+std::optional<WalkResult> LaneOpRewriter::rewriteMemoryAndSync(OpBuilder &nb,
+                                                               Operation *op) {
+  Location l = op->getLoc();
+  if (isa<gpu::DynamicSharedMemoryOp>(op)) {
     // Views into this CTA's slice of the host buffer.
     for (Operation *user : llvm::make_early_inc_range(op->getUsers())) {
       auto view = dyn_cast<memref::ViewOp>(user);
       if (!view)
-        return user->emitOpError()
-               << "cannot be emulated: dynamic shared memory is only "
-                  "used through memref.view";
+        return WalkResult(
+            user->emitOpError()
+            << "cannot be emulated: dynamic shared memory is only "
+               "used through memref.view");
       OpBuilder vb(view);
       Value shift = arith::AddIOp::create(vb, l, view.getByteShift(), ctaBase);
       auto hostView = memref::ViewOp::create(
@@ -338,8 +348,8 @@ WalkResult LaneOpRewriter::rewrite(Operation *op) {
     return WalkResult::skip();
   } else if (auto shuffle = dyn_cast<gpu::ShuffleOp>(op)) {
     if (shuffle.getMode() != gpu::ShuffleMode::XOR)
-      return op->emitOpError() << "cannot be emulated: only xor "
-                                  "shuffles are";
+      return WalkResult(op->emitOpError() << "cannot be emulated: only xor "
+                                             "shuffles are");
     Value warpSlot = arith::AddIOp::create(
         nb, l, indexConstant(nb, l, kFirstWarpSlot),
         arith::DivUIOp::create(nb, l, tid, indexConstant(nb, l, 32)));
@@ -357,7 +367,16 @@ WalkResult LaneOpRewriter::rewrite(Operation *op) {
         arith::ConstantIntOp::create(nb, l, 1, 1).getResult());
     op->erase();
     return WalkResult::skip();
-  } else if (auto mma = dyn_cast<NVVM::MmaOp>(op)) {
+  }
+  return std::nullopt;
+}
+
+/// mma.sync, cp.async, wgmma, tcgen05 and a pair's ops, fences and
+/// sleeps; std::nullopt for other ops.
+std::optional<WalkResult> LaneOpRewriter::rewriteMmaAndAsync(OpBuilder &nb,
+                                                             Operation *op) {
+  Location l = op->getLoc();
+  if (auto mma = dyn_cast<NVVM::MmaOp>(op)) {
     // A warp-wide mma.sync: fragments exchanged like shuffles.
     Value laneInWarp =
         arith::RemUIOp::create(nb, l, tid, indexConstant(nb, l, 32));
@@ -458,6 +477,21 @@ WalkResult LaneOpRewriter::rewrite(Operation *op) {
     op->erase();
     return WalkResult::skip();
   }
+  return std::nullopt;
+}
+
+WalkResult LaneOpRewriter::rewrite(Operation *op) {
+  OpBuilder nb(op);
+  Location l = op->getLoc();
+  if (Value replacement = getThreadValue(nb, op)) {
+    op->getResult(0).replaceAllUsesWith(replacement);
+    op->erase();
+    return WalkResult::skip();
+  }
+  if (std::optional<WalkResult> result = rewriteMemoryAndSync(nb, op))
+    return *result;
+  if (std::optional<WalkResult> result = rewriteMmaAndAsync(nb, op))
+    return *result;
   // wgmma was computed when issued; the register budget is the host's;
   // the host has no L2 to prefetch into; launches run one after
   // another, so a kernel has nothing to wait for or to release.
@@ -483,11 +517,6 @@ WalkResult LaneOpRewriter::rewrite(Operation *op) {
     if (failed(emulatePrimitive(nb, op, lane)))
       return WalkResult::interrupt();
     erased.insert(op);
-    op->erase();
-    return WalkResult::skip();
-  }
-  if (replacement) {
-    op->getResult(0).replaceAllUsesWith(replacement);
     op->erase();
     return WalkResult::skip();
   }

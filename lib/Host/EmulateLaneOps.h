@@ -77,6 +77,9 @@ struct LaneOpRewriter : LaneValues {
   SmallVector<Value> mmaResults;
 
 private:
+  Value getThreadValue(OpBuilder &nb, Operation *op);
+  std::optional<WalkResult> rewriteMemoryAndSync(OpBuilder &nb, Operation *op);
+  std::optional<WalkResult> rewriteMmaAndAsync(OpBuilder &nb, Operation *op);
   Value where(OpBuilder &b, Operation *op) { return strings.get(b, op); }
   void checkAccess(OpBuilder &b, Operation *op);
   void callBarrier(OpBuilder &nb, Location l, Value slot, Value count,
