@@ -366,13 +366,23 @@ struct PrimitivesToNVVMPass
       return signalPassFailure();
     }
     bool hopper = targetInfo->hasTma;
+    bool blackwell = targetInfo->tensorCores == TensorCoreKind::Tcgen05;
+    // A partitioned copy (cta_group::2) exists for Blackwell's pairs only.
+    WalkResult pairs = getOperation()->walk([&](CopyGmemToSmemOp copy) {
+      if (blackwell || !copy.getPartitioned())
+        return WalkResult::advance();
+      copy.emitOpError() << "is partitioned between a pair of CTAs, for "
+                            "Blackwell's collective MMAs: compile for "
+                            "chip=sm_100a";
+      return WalkResult::interrupt();
+    });
+    if (pairs.wasInterrupted())
+      return signalPassFailure();
     TypeConverter converter;
     populateBarrierToSharedMemoryConversion(converter);
     RewritePatternSet patterns(&getContext());
     populatePrimitivesToNVVMPatterns(converter, patterns, hopper);
-    populateTcgen05ToNVVMPatterns(converter, patterns,
-                                  targetInfo->tensorCores ==
-                                      TensorCoreKind::Tcgen05);
+    populateTcgen05ToNVVMPatterns(converter, patterns, blackwell);
     ConversionTarget target(getContext());
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     configurePrimitivesToNVVMLegality(target);

@@ -51,16 +51,6 @@ void mlir::mgpu::buildPairMma(OpBuilder &b, Tcgen05MmaOp op, Value accSelf,
           });
 }
 
-bool mlir::mgpu::isPairOp(Operation *op) {
-  if (auto copy = dyn_cast<CopyGmemToSmemOp>(op))
-    return copy.getPartitioned().has_value();
-  if (auto mma = dyn_cast<Tcgen05MmaOp>(op))
-    return mma.getCollectiveAxis().has_value();
-  if (auto commit = dyn_cast<Tcgen05CommitArriveOp>(op))
-    return commit.getCollectiveAxis().has_value();
-  return false;
-}
-
 /// The host storage that a cast bound a TMEM buffer or barrier array to.
 static Value castInput(Value value) {
   auto cast = value.getDefiningOp<UnrealizedConversionCastOp>();

@@ -13,6 +13,7 @@
 #define MGPU_LIB_HOST_PAIRONHOST_H
 
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mgpu/Dialect/MGPU/MGPURules.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -36,9 +37,6 @@ void buildPairMma(OpBuilder &b, Tcgen05MmaOp op, Value accSelf, Value accPeer,
 /// slices (`peerBytes` apart). Fails with a diagnostic at the op where its
 /// buffers are not views of the arena.
 LogicalResult lowerPairOpOnCPU(Operation *op, Value leader, Value peerBytes);
-
-/// Whether `op` is a pair op that lowerPairOpOnCPU rewrites.
-bool isPairOp(Operation *op);
 
 /// The emulator's collective commit (already on lane 0 of the first CTA):
 /// one arrival on the barrier of each CTA of the pair.

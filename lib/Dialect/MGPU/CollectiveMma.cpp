@@ -160,3 +160,13 @@ LogicalResult mlir::mgpu::verifyCollectiveCommit(Tcgen05CommitArriveOp op) {
       op, *axis, *mesh,
       "Collective arrivals only support (2, 1, 1)-shaped clusters.");
 }
+
+bool mlir::mgpu::isPairOp(Operation *op) {
+  if (auto copy = dyn_cast<CopyGmemToSmemOp>(op))
+    return copy.getPartitioned().has_value();
+  if (auto mma = dyn_cast<Tcgen05MmaOp>(op))
+    return mma.getCollectiveAxis().has_value();
+  if (auto commit = dyn_cast<Tcgen05CommitArriveOp>(op))
+    return commit.getCollectiveAxis().has_value();
+  return false;
+}

@@ -210,7 +210,19 @@ LogicalResult LaunchOp::verifyRegions() {
     if (arg.getType() != type)
       return emitOpError() << "expects body argument #" << i << " of type "
                            << type << ", got " << arg.getType();
-  WalkResult queries = body.walk([](Operation *op) {
+  // A pair's ops (Blackwell's 2-CTA MMAs) name their cluster axis; in a
+  // launch, which has lost the mesh, the cluster must still be the pair.
+  ArrayRef<int64_t> cluster = getClusterShape();
+  bool pair = !cluster.empty() && cluster[0] == 2 &&
+              llvm::all_of(cluster.drop_front(),
+                           [](int64_t size) { return size == 1; });
+  WalkResult queries = body.walk([&](Operation *op) {
+    if (!pair && isPairOp(op)) {
+      op->emitOpError() << "runs on a pair of CTAs: its launch needs a (2, "
+                           "1, 1)-shaped cluster, got "
+                        << formatTuple(cluster);
+      return WalkResult::interrupt();
+    }
     if (isa<ProgramIdOp, NumProgramsOp, AxisIndexOp, AxisSizeOp>(op)) {
       op->emitOpError() << "is not allowed in an 'mgpu.launch': its value is "
                            "computed from the launch's arguments "

@@ -226,3 +226,18 @@ func.func @partitioned_dim(%a: memref<256x64xbf16>) {
   }
   return
 }
+
+// -----
+
+// In the launch form, which has lost the mesh, a pair's op still needs its
+// launch's cluster to be the pair.
+func.func @launch_without_pair() {
+  mgpu.launch grid [2] warpgroups 1 shared [!mgpu.barrier<count = 1>] at [0] {
+  ^bb0(%i: index, %wg: index, %bar: !mgpu.barrier<count = 1>):
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{'mgpu.tcgen05_commit_arrive' op runs on a pair of CTAs: its launch needs a (2, 1, 1)-shaped cluster, got ()}}
+    mgpu.tcgen05_commit_arrive %bar[%c0] collective_axis "x" : !mgpu.barrier<count = 1>
+    mgpu.yield
+  }
+  return
+}

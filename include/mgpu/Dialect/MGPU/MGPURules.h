@@ -196,6 +196,9 @@ LogicalResult verifyCollectiveCopy(CopyGmemToSmemOp op);
 LogicalResult verifyPartitionedCopy(CopyGmemToSmemOp op);
 LogicalResult verifyCollectiveMma(Tcgen05MmaOp op);
 LogicalResult verifyCollectiveCommit(Tcgen05CommitArriveOp op);
+/// Whether `op` is one of a pair's ops: a partitioned copy, a collective
+/// MMA or commit.
+bool isPairOp(Operation *op);
 /// The rules of a copy_gmem_to_smem without a barrier: a pre-Hopper
 /// cp.async copy (CpAsyncOps.cpp).
 LogicalResult verifyCpAsyncCopy(CopyGmemToSmemOp op);
