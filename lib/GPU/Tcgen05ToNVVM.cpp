@@ -167,6 +167,31 @@ struct TmemRefToNVVM : public Tcgen05Pattern<TmemRefOp> {
   }
 };
 
+/// tmem_slice -> the buffer's address moved by the slice's first column
+/// (32-bit columns: half the element for 16-bit elements).
+struct TmemSliceToNVVM : public Tcgen05Pattern<TmemSliceOp> {
+  using Tcgen05Pattern::Tcgen05Pattern;
+  LogicalResult
+  matchAndRewrite(TmemSliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!blackwell)
+      return unsupported(op);
+    Location loc = op.getLoc();
+    int64_t bits = op.getType().getElementType().getIntOrFloatBitWidth();
+    Value column = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getI32Type(), adaptor.getColumn());
+    if (bits == 16)
+      column =
+          arith::ShRUIOp::create(rewriter, loc, column, i32(rewriter, loc, 1));
+    Value address = LLVM::PtrToIntOp::create(
+        rewriter, loc, rewriter.getI32Type(), adaptor.getSrc());
+    rewriter.replaceOpWithNewOp<LLVM::IntToPtrOp>(
+        op, adaptor.getSrc().getType(),
+        Value(arith::AddIOp::create(rewriter, loc, address, column)));
+    return success();
+  }
+};
+
 /// The descriptors of a tiled operand, one per K step (see
 /// DistributeContractions.cpp for wgmma's, whose layout rules these
 /// share).
@@ -441,13 +466,13 @@ void mlir::mgpu::populateTcgen05ToNVVMPatterns(const TypeConverter &converter,
                                                RewritePatternSet &patterns,
                                                bool blackwell) {
   patterns.add<TmemAllocToNVVM, TmemDeallocToNVVM, TmemRefToNVVM,
-               Tcgen05MmaToNVVM, Tcgen05CommitArriveToNVVM, TmemLaneLoadToNVVM,
-               TmemLaneStoreToNVVM, WaitLoadTmemToNVVM>(
+               TmemSliceToNVVM, Tcgen05MmaToNVVM, Tcgen05CommitArriveToNVVM,
+               TmemLaneLoadToNVVM, TmemLaneStoreToNVVM, WaitLoadTmemToNVVM>(
       converter, patterns.getContext(), blackwell);
 }
 
 void mlir::mgpu::configureTcgen05ToNVVMLegality(ConversionTarget &target) {
-  target.addIllegalOp<TmemAllocOp, TmemDeallocOp, TmemRefOp, Tcgen05MmaOp,
-                      Tcgen05CommitArriveOp, TmemLaneLoadOp, TmemLaneStoreOp,
-                      WaitLoadTmemOp>();
+  target.addIllegalOp<TmemAllocOp, TmemDeallocOp, TmemRefOp, TmemSliceOp,
+                      Tcgen05MmaOp, Tcgen05CommitArriveOp, TmemLaneLoadOp,
+                      TmemLaneStoreOp, WaitLoadTmemOp>();
 }

@@ -34,6 +34,12 @@ Value mlir::mgpu::viewInPeer(OpBuilder &b, Location loc, Value local,
         !view.getSource().getDefiningOp<ViewLikeOpInterface>())
       break;
     view = memref::ViewOp();
+    // A cast (a host TMEM buffer's) is part of the chain too.
+    if (auto cast = dyn_cast<memref::CastOp>(def)) {
+      chain.push_back(def);
+      value = cast.getSource();
+      continue;
+    }
     auto viewLike = dyn_cast<ViewLikeOpInterface>(def);
     if (!viewLike || def->getNumResults() != 1)
       return Value();
@@ -48,7 +54,10 @@ Value mlir::mgpu::viewInPeer(OpBuilder &b, Location loc, Value local,
       view.getSizes());
   for (Operation *op : llvm::reverse(chain)) {
     IRMapping mapping;
-    mapping.map(cast<ViewLikeOpInterface>(op).getViewSource(), peer);
+    mapping.map(isa<memref::CastOp>(op)
+                    ? cast<memref::CastOp>(op).getSource()
+                    : cast<ViewLikeOpInterface>(op).getViewSource(),
+                peer);
     peer = b.clone(*op, mapping)->getResult(0);
   }
   return peer;

@@ -346,6 +346,7 @@ private:
             constant(nb, smemBytes + columnOffsets[i] * 128 * 4));
         Value view = memref::ViewOp::create(nb, loc, tmem.getMemRefType(),
                                             arena, shift, ValueRange());
+        view = memref::CastOp::create(nb, loc, tmem.getHostMemRefType(), view);
         views.push_back(UnrealizedConversionCastOp::create(nb, loc, type, view)
                             .getResult(0));
         continue;

@@ -32,7 +32,7 @@ void mlir::mgpu::populateBarrierTypeConversion(TypeConverter &converter) {
                            IntegerType::get(type.getContext(), 64));
   });
   converter.addConversion(
-      [](TmemType type) -> Type { return type.getMemRefType(); });
+      [](TmemType type) -> Type { return type.getHostMemRefType(); });
 }
 
 void mlir::mgpu::copyWindow(OpBuilder &b, Location loc, Value global,
@@ -546,6 +546,6 @@ void mlir::mgpu::configurePrimitivesToCPULegality(ConversionTarget &target) {
       SemaphoreReadOp, AtomicStoreOp, DebugPrintOp, WgmmaOp, MmaOp, WgmmaWaitOp,
       SetMaxRegistersOp, AsyncPrefetchOp, GriddepcontrolWaitOp,
       GriddepcontrolLaunchDependentsOp, LayoutCastOp, Tcgen05MmaOp,
-      Tcgen05CommitArriveOp, AsyncLoadTmemOp, AsyncStoreTmemOp,
+      Tcgen05CommitArriveOp, AsyncLoadTmemOp, AsyncStoreTmemOp, TmemSliceOp,
       WaitLoadTmemOp>();
 }

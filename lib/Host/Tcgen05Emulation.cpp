@@ -52,7 +52,7 @@ void mlir::mgpu::replaceTcgen05Commits(Operation *launch) {
 }
 
 bool mlir::mgpu::isEmulatedTcgen05Op(Operation *op) {
-  return isa<TmemAllocOp, TmemDeallocOp, TmemRefOp, Tcgen05MmaOp,
+  return isa<TmemAllocOp, TmemDeallocOp, TmemRefOp, TmemSliceOp, Tcgen05MmaOp,
              TmemLaneLoadOp, TmemLaneStoreOp, WaitLoadTmemOp>(op);
 }
 
@@ -208,8 +208,27 @@ LogicalResult mlir::mgpu::emulateTcgen05Op(OpBuilder &b, Operation *op,
         indexConstant(b, loc, ref.getColumnOffset() * kColumnBytes));
     Value view = memref::ViewOp::create(b, loc, ref.getType().getMemRefType(),
                                         smem, shift, ValueRange());
+    view =
+        memref::CastOp::create(b, loc, ref.getType().getHostMemRefType(), view);
     ref.getResult().replaceAllUsesWith(
         UnrealizedConversionCastOp::create(b, loc, ref.getType(), view)
+            .getResult(0));
+    return success();
+  }
+  if (auto slice = dyn_cast<TmemSliceOp>(op)) {
+    Value storage = getStorage(slice.getSrc());
+    if (!storage)
+      return op->emitOpError() << "cannot be emulated: its buffer is not a "
+                                  "TMEM scratch buffer of the launch";
+    ArrayRef<int64_t> shape = slice.getType().getShape();
+    Value columns = memref::SubViewOp::create(
+        b, loc, storage,
+        ArrayRef<OpFoldResult>{b.getIndexAttr(0), slice.getColumn()},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(shape[0]),
+                               b.getIndexAttr(shape[1])},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+    slice.getResult().replaceAllUsesWith(
+        UnrealizedConversionCastOp::create(b, loc, slice.getType(), columns)
             .getResult(0));
     return success();
   }

@@ -106,6 +106,26 @@ struct AsyncStoreTmemToCPU : public OpConversionPattern<AsyncStoreTmemOp> {
   }
 };
 
+/// tmem_slice -> a subview of the host buffer's columns (host TMEM types
+/// have a run-time row stride and offset, so the slice has the type of a
+/// whole buffer).
+struct TmemSliceToCPU : public OpConversionPattern<TmemSliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TmemSliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ArrayRef<int64_t> shape = op.getResult().getType().getShape();
+    rewriter.replaceOpWithNewOp<memref::SubViewOp>(
+        op, adaptor.getSrc(),
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0), adaptor.getColumn()},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(shape[0]),
+                               rewriter.getIndexAttr(shape[1])},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
+                               rewriter.getIndexAttr(1)});
+    return success();
+  }
+};
+
 /// wait_load_tmem -> nothing: the loads were done when issued.
 struct WaitLoadTmemToCPU : public OpConversionPattern<WaitLoadTmemOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -122,6 +142,6 @@ struct WaitLoadTmemToCPU : public OpConversionPattern<WaitLoadTmemOp> {
 void mlir::mgpu::populateTcgen05ToCPUPatterns(const TypeConverter &converter,
                                               RewritePatternSet &patterns) {
   patterns.add<Tcgen05MmaToCPU, Tcgen05CommitArriveToCPU, AsyncLoadTmemToCPU,
-               AsyncStoreTmemToCPU, WaitLoadTmemToCPU>(converter,
-                                                       patterns.getContext());
+               AsyncStoreTmemToCPU, TmemSliceToCPU, WaitLoadTmemToCPU>(
+      converter, patterns.getContext());
 }

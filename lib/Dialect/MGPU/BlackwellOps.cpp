@@ -263,6 +263,31 @@ LogicalResult AsyncStoreTmemOp::verify() {
 
 LogicalResult WaitLoadTmemOp::verify() { return verifyInsideKernel(*this); }
 
+LogicalResult TmemSliceOp::verify() {
+  TmemType src = getSrc().getType(), result = getResult().getType();
+  if (src.getRows() != result.getRows() ||
+      src.getElementType() != result.getElementType() ||
+      src.getCollective() != result.getCollective())
+    return emitOpError() << "expects the result to keep the buffer's rows, "
+                            "element type and collective flag, got "
+                         << src << " -> " << result;
+  int64_t width = result.getShape()[1], total = src.getShape()[1];
+  if (width > total)
+    return emitOpError() << "takes " << width << " columns of a buffer of "
+                         << total;
+  std::optional<int64_t> column = getConstantIntValue(getColumn());
+  if (column && (*column < 0 || *column > total - width))
+    return emitOpError() << "takes columns [" << *column << ", "
+                         << *column + width << ") of a buffer of " << total;
+  bool packed = src.getElementType().getIntOrFloatBitWidth() == 16;
+  if (packed && column && *column % 2)
+    return emitOpError() << "starts at element " << *column
+                         << " of a buffer of " << src.getElementType()
+                         << ", which packs two to a column: expects an even "
+                            "start";
+  return success();
+}
+
 /// An allocation of JAX's exact form: a power of two in [32, 512].
 static LogicalResult verifyAllocationColumns(Operation *op, int64_t columns) {
   if (!llvm::isPowerOf2_64(columns) || columns < 32 ||

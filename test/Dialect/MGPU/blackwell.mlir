@@ -42,6 +42,20 @@ func.func @blackwell() {
   return
 }
 
+// CHECK-LABEL: func.func @slices
+func.func @slices() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] scratch [!acc] {
+  ^bb0(%t: !acc):
+    %col = mgpu.program_id 0
+    // CHECK: %[[S:.*]] = mgpu.tmem_slice %{{.*}}[%{{.*}}] : !mgpu.tmem<128x256xf32> -> !mgpu.tmem<128x128xf32>
+    %s = mgpu.tmem_slice %t[%col] : !acc -> !mgpu.tmem<128x128xf32>
+    // CHECK: mgpu.tmem_slice %[[S]][%{{.*}}] : !mgpu.tmem<128x128xf32> -> !mgpu.tmem<128x64xf32>
+    %c64 = arith.constant 64 : index
+    %u = mgpu.tmem_slice %s[%c64] : !mgpu.tmem<128x128xf32> -> !mgpu.tmem<128x64xf32>
+  }
+  return
+}
+
 // CHECK-LABEL: func.func @lowering_ops
 func.func @lowering_ops(%slot: memref<1xi32, #s>, %row: index) {
   // CHECK: mgpu.tmem_alloc %{{.*}} columns 512 : memref<1xi32, #gpu.address_space<workgroup>>

@@ -231,3 +231,39 @@ func.func @f8_k_not_32(%a: memref<128x16xf8E4M3FN, #s>, %b: memref<16x64xf8E5M2,
   }
   return
 }
+
+// -----
+
+func.func @slice_out_of_range() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] scratch [!mgpu.tmem<128x256xf32>] {
+  ^bb0(%acc: !mgpu.tmem<128x256xf32>):
+    %c192 = arith.constant 192 : index
+    // expected-error @below {{'mgpu.tmem_slice' op takes columns [192, 320) of a buffer of 256}}
+    %s = mgpu.tmem_slice %acc[%c192] : !mgpu.tmem<128x256xf32> -> !mgpu.tmem<128x128xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @slice_odd_packed() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] scratch [!mgpu.tmem<128x64xbf16>] {
+  ^bb0(%p: !mgpu.tmem<128x64xbf16>):
+    %c1 = arith.constant 1 : index
+    // expected-error @below {{'mgpu.tmem_slice' op starts at element 1 of a buffer of 'bf16', which packs two to a column: expects an even start}}
+    %s = mgpu.tmem_slice %p[%c1] : !mgpu.tmem<128x64xbf16> -> !mgpu.tmem<128x32xbf16>
+  }
+  return
+}
+
+// -----
+
+func.func @slice_type() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] scratch [!mgpu.tmem<128x256xf32>] {
+  ^bb0(%acc: !mgpu.tmem<128x256xf32>):
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{'mgpu.tmem_slice' op expects the result to keep the buffer's rows, element type and collective flag, got '!mgpu.tmem<128x256xf32>' -> '!mgpu.tmem<128x128xf32, collective>'}}
+    %s = mgpu.tmem_slice %acc[%c0] : !mgpu.tmem<128x256xf32> -> !mgpu.tmem<128x128xf32, collective>
+  }
+  return
+}

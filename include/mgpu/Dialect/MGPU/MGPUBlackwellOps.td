@@ -138,6 +138,32 @@ def MGPU_AsyncLoadTmemOp : MGPU_Op<"async_load_tmem",
   let hasVerifier = 1;
 }
 
+def MGPU_TmemSliceOp : MGPU_Op<"tmem_slice", [Pure]> {
+  let summary = "columns of a tensor-memory buffer";
+  let description = [{
+    The buffer of `%src`'s columns from element `%column` on, as wide as
+    the result type (JAX's `tmem_ref.at[:, pl.ds(start, size)]`): the same
+    tensor memory, not a copy, so MMAs and moves through the slice read and
+    write `%src`. `%column` may be dynamic, as in JAX's double-buffered
+    accumulators (`acc_tmem.at[:, pl.ds(slot * tile_n, tile_n)]`); the
+    slice must lie inside `%src`, and for 16-bit elements (two to a column)
+    start at an even element. The result has `%src`'s rows, element type
+    and `collective` flag.
+
+    ```mlir
+    %half = mgpu.tmem_slice %acc[%col]
+        : !mgpu.tmem<128x512xf32> -> !mgpu.tmem<128x256xf32>
+    ```
+  }];
+  let arguments = (ins MGPU_TmemType:$src, Index:$column);
+  let results = (outs MGPU_TmemType:$result);
+  let assemblyFormat = [{
+    $src `[` $column `]` attr-dict `:` qualified(type($src)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def MGPU_WaitLoadTmemOp : MGPU_Op<"wait_load_tmem",
     [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "wait for this thread's tensor-memory loads";

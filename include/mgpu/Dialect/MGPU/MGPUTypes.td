@@ -139,6 +139,16 @@ def MGPU_TmemType : TypeDef<MGPU_Dialect, "Tmem"> {
     ::mlir::MemRefType getMemRefType() const {
       return ::mlir::MemRefType::get(getShape(), getElementType());
     }
+    /// The host backends' view of the buffer: row-major rows of a stride
+    /// and at an offset known at run time, so that a column slice
+    /// (mgpu.tmem_slice) has the type of a whole buffer.
+    ::mlir::MemRefType getHostMemRefType() const {
+      int64_t dynamic = ::mlir::ShapedType::kDynamic;
+      return ::mlir::MemRefType::get(
+          getShape(), getElementType(),
+          ::mlir::StridedLayoutAttr::get(getContext(), dynamic,
+                                         {dynamic, 1}));
+    }
   }];
 }
 
