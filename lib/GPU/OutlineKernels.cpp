@@ -101,7 +101,16 @@ struct OutlineKernelsPass
       // register file shared by the CTA's threads, in steps of 8.
       bool rebalances = false;
       kernel.walk([&](NVVM::SetMaxRegisterOp) { rebalances = true; });
-      if (rebalances)
+      // A CTA whose shared memory leaves no room for a second one on its
+      // multiprocessor may take the whole register file too; left alone,
+      // ptxas budgets for two CTAs (80 registers for 384 threads, and
+      // spills, measured on the persistent Blackwell matmul).
+      std::optional<int64_t> smem;
+      if (Value bytes = launch.getDynamicSharedMemorySize())
+        smem = getConstantIntValue(bytes);
+      bool alone =
+          smem && *smem * 2 > getTargetInfo(kernel).maxSharedMemoryBytes;
+      if (rebalances || alone)
         kernel->setAttr(
             NVVM::NVVMDialect::getMaxnregAttrName(),
             IntegerAttr::get(IntegerType::get(&getContext(), 32),

@@ -57,6 +57,24 @@ static Value castInput(Value value) {
   return cast ? cast.getInputs().front() : Value();
 }
 
+/// The host storage of a TMEM buffer in interpret mode, before the
+/// conversion: its cast's input, or a slice's subview of its buffer's.
+static Value hostTmem(OpBuilder &b, Value tmem) {
+  auto slice = tmem.getDefiningOp<TmemSliceOp>();
+  if (!slice)
+    return castInput(tmem);
+  Value storage = hostTmem(b, slice.getSrc());
+  if (!storage)
+    return Value();
+  ArrayRef<int64_t> shape = slice.getType().getShape();
+  return memref::SubViewOp::create(
+      b, slice.getLoc(), storage,
+      ArrayRef<OpFoldResult>{b.getIndexAttr(0), slice.getColumn()},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(shape[0]),
+                             b.getIndexAttr(shape[1])},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+}
+
 /// The partitioned copy: part 1 of the window into the peer's buffer, then
 /// part 0 into this CTA's as a plain copy (the pattern's copy and arrival).
 static LogicalResult lowerPartitionedCopy(OpBuilder &b, CopyGmemToSmemOp copy,
@@ -93,7 +111,7 @@ static LogicalResult lowerPartitionedCopy(OpBuilder &b, CopyGmemToSmemOp copy,
 static LogicalResult lowerPairMma(OpBuilder &b, Tcgen05MmaOp mma,
                                   Value peerBytes) {
   Location loc = mma.getLoc();
-  Value acc = castInput(mma.getAcc());
+  Value acc = hostTmem(b, mma.getAcc());
   Value accPeer = acc ? viewInPeer(b, loc, acc, peerBytes) : Value();
   Value aPeer = viewInPeer(b, loc, mma.getA(), peerBytes);
   Value bPeer = viewInPeer(b, loc, mma.getB(), peerBytes);
