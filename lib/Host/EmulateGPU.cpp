@@ -182,10 +182,13 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
   if (checks) {
     Value total = arith::IndexCastOp::create(
         b, loc, b.getI64Type(), memref::DimOp::create(b, loc, outerSmem, 0));
+    // The checked slice of a CTA: its shared memory, and its tensor memory
+    // after it (whose accesses are checked as shared memory's are).
+    Value checkedBytes = tmemBytes ? outerStride : smemBytes;
     callHostRuntime(b, launch, "mgpuEmuCheckLaunch",
                     {getElementPointer(b, loc, outerSmem), total,
-                     asI64(outerStride), asI64(smemBytes), asI64(outerPerCta),
-                     getI64(b, loc, checks)});
+                     asI64(outerStride), asI64(checkedBytes),
+                     asI64(outerPerCta), getI64(b, loc, checks)});
   }
   callHostRuntime(b, launch, "mgpuEmuRunGrid",
                   {fn, lanes->pointer, dims[0], dims[1], dims[2], dims[3],

@@ -444,7 +444,7 @@ std::optional<WalkResult> LaneOpRewriter::rewriteMmaAndAsync(OpBuilder &nb,
     op->erase();
     return WalkResult::skip();
   } else if (isEmulatedTcgen05Op(op)) {
-    if (failed(emulateTcgen05Op(nb, op, smem, tmemBase, stride)))
+    if (failed(emulateTcgen05Op(nb, op, smem, tmemBase, stride, checks != 0)))
       return WalkResult::interrupt();
     erased.insert(op);
     op->erase();

@@ -18,6 +18,7 @@
 #include "PairOnHost.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
+#include "mgpu/Host/HostRuntimeCalls.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -123,9 +124,23 @@ static FailureOr<SwizzledReader> getReader(OpBuilder &b, Tcgen05MmaOp op,
 /// A pair's MMA (on lane 0 of the pair's first CTA): both CTAs'
 /// accumulators, from both CTAs' operands, `peerBytes` apart.
 static LogicalResult emulatePairMma(OpBuilder &b, Tcgen05MmaOp op, Value acc,
-                                    Value peerBytes) {
+                                    Value peerBytes, bool check) {
   Location loc = op.getLoc();
   Value accPeer = viewInPeer(b, loc, acc, peerBytes);
+  // The peer's rows are written (by another CTA: not a race party there).
+  if (check && accPeer) {
+    TmemType type = op.getAcc().getType();
+    scf::buildLoopNest(
+        b, loc, indexConstant(b, loc, 0), indexConstant(b, loc, type.getRows()),
+        indexConstant(b, loc, 1),
+        [&](OpBuilder &nb, Location l, ValueRange ivs) {
+          callHostRuntime(
+              nb, op, "mgpuEmuCheckPeerWrite",
+              {getElementPointer(nb, l, accPeer,
+                                 ValueRange{ivs[0], indexConstant(nb, l, 0)}),
+               getI64(nb, l, type.getShape()[1] * 4)});
+        });
+  }
   Value aPeer = viewInPeer(b, loc, op.getA(), peerBytes);
   Value bPeer = viewInPeer(b, loc, op.getB(), peerBytes);
   if (!accPeer || !aPeer || !bPeer)
@@ -153,15 +168,15 @@ static LogicalResult emulatePairMma(OpBuilder &b, Tcgen05MmaOp op, Value acc,
   return success();
 }
 
-static LogicalResult emulateMma(OpBuilder &b, Tcgen05MmaOp op,
-                                Value peerBytes) {
+static LogicalResult emulateMma(OpBuilder &b, Tcgen05MmaOp op, Value peerBytes,
+                                bool check) {
   Location loc = op.getLoc();
   Value acc = getStorage(op.getAcc());
   if (!acc)
     return op.emitOpError() << "cannot be emulated: its accumulator is not "
                                "a TMEM scratch buffer of the launch";
   if (op.getCollectiveAxis())
-    return emulatePairMma(b, op, acc, peerBytes);
+    return emulatePairMma(b, op, acc, peerBytes, check);
   // a in TMEM is its row-major host view; in shared memory, swizzled.
   Value aTmem;
   FailureOr<SwizzledReader> a = SwizzledReader();
@@ -198,9 +213,34 @@ static LogicalResult emulateMma(OpBuilder &b, Tcgen05MmaOp op,
   return success();
 }
 
+/// Checks an access of `bytes` at element (`row`, `col`) of `storage` (a
+/// host TMEM buffer) by the calling lane.
+static void checkTmemAccess(OpBuilder &b, Operation *op, Value storage,
+                            Value row, Value col, int64_t bytes, bool write) {
+  Location loc = op->getLoc();
+  callHostRuntime(b, op, "mgpuEmuCheckAccess",
+                  {getElementPointer(b, loc, storage, ValueRange{row, col}),
+                   getI64(b, loc, bytes), getI64(b, loc, write),
+                   getLocationString(b, op)});
+}
+
+/// Checks the rows of `storage` (`columns` elements of `elementBytes`
+/// each) as one access per row.
+static void checkTmemRows(OpBuilder &b, Operation *op, Value storage,
+                          int64_t rows, int64_t columns, int64_t elementBytes,
+                          bool write) {
+  Location loc = op->getLoc();
+  scf::buildLoopNest(
+      b, loc, indexConstant(b, loc, 0), indexConstant(b, loc, rows),
+      indexConstant(b, loc, 1), [&](OpBuilder &nb, Location, ValueRange ivs) {
+        checkTmemAccess(nb, op, storage, ivs[0], indexConstant(nb, loc, 0),
+                        columns * elementBytes, write);
+      });
+}
+
 LogicalResult mlir::mgpu::emulateTcgen05Op(OpBuilder &b, Operation *op,
                                            Value smem, Value tmemBase,
-                                           Value peerBytes) {
+                                           Value peerBytes, bool check) {
   Location loc = op->getLoc();
   if (auto ref = dyn_cast<TmemRefOp>(op)) {
     Value shift = arith::AddIOp::create(
@@ -232,8 +272,22 @@ LogicalResult mlir::mgpu::emulateTcgen05Op(OpBuilder &b, Operation *op,
             .getResult(0));
     return success();
   }
-  if (auto mma = dyn_cast<Tcgen05MmaOp>(op))
-    return emulateMma(b, mma, peerBytes);
+  if (auto mma = dyn_cast<Tcgen05MmaOp>(op)) {
+    // This CTA's accumulator written, a in TMEM read (a pair's peer is
+    // another CTA's threads' business).
+    if (check) {
+      TmemType acc = mma.getAcc().getType();
+      if (Value storage = getStorage(mma.getAcc()))
+        checkTmemRows(b, op, storage, acc.getRows(), acc.getShape()[1], 4,
+                      /*write=*/true);
+      if (auto a = dyn_cast<TmemType>(mma.getA().getType()))
+        if (Value storage = getStorage(mma.getA()))
+          checkTmemRows(b, op, storage, a.getRows(), a.getShape()[1],
+                        a.getElementType().getIntOrFloatBitWidth() / 8,
+                        /*write=*/false);
+    }
+    return emulateMma(b, mma, peerBytes, check);
+  }
   auto rowOf = [&](Value tmem, Value row,
                    int64_t column = 0) -> FailureOr<SmallVector<Value>> {
     Value storage = getStorage(tmem);
@@ -247,6 +301,11 @@ LogicalResult mlir::mgpu::emulateTcgen05Op(OpBuilder &b, Operation *op,
         rowOf(load.getSrc(), load.getRow(), load.getColumn());
     if (failed(at))
       return failure();
+    if (check)
+      checkTmemAccess(b, op, (*at)[0], (*at)[1], (*at)[2],
+                      load.getType().getNumElements() *
+                          load.getType().getElementTypeBitWidth() / 8,
+                      /*write=*/false);
     load.getResult().replaceAllUsesWith(
         vector::LoadOp::create(b, loc, load.getType(), (*at)[0],
                                ValueRange{(*at)[1], (*at)[2]})
@@ -257,6 +316,12 @@ LogicalResult mlir::mgpu::emulateTcgen05Op(OpBuilder &b, Operation *op,
     FailureOr<SmallVector<Value>> at = rowOf(store.getDst(), store.getRow());
     if (failed(at))
       return failure();
+    if (check) {
+      VectorType type = store.getValue().getType();
+      checkTmemAccess(b, op, (*at)[0], (*at)[1], (*at)[2],
+                      type.getNumElements() * type.getElementTypeBitWidth() / 8,
+                      /*write=*/true);
+    }
     vector::StoreOp::create(b, loc, store.getValue(), (*at)[0],
                             ValueRange{(*at)[1], (*at)[2]});
     return success();

@@ -574,6 +574,13 @@ MGPU_HOST_EXPORT void mgpuEmuCheckLaunchEnd() {
   current = nullptr;
 }
 
+/// A write of `bytes` at `p` by another CTA's thread (a pair's MMA into
+/// the peer's accumulator): the bytes are written, and no thread of this
+/// CTA is ordered after it, so it is not a race party.
+MGPU_HOST_EXPORT void mgpuEmuCheckPeerWrite(char *p, int64_t bytes) {
+  mgpu::emu::checks::copyInLanded(p, bytes);
+}
+
 /// A generic load (`write` 0) or store of `bytes` at `p` in shared memory
 /// by the calling lane, at `where`.
 MGPU_HOST_EXPORT void mgpuEmuCheckAccess(char *p, int64_t bytes, int64_t write,

@@ -31,9 +31,14 @@ bool isEmulatedTcgen05Op(Operation *op);
 /// isEmulatedTcgen05Op) and replaces its results; the caller erases it.
 /// `smem` is the emulated shared memory (memref<?xi8>), `tmemBase` the
 /// byte offset of this CTA's tensor memory in it and `peerBytes` the bytes
-/// from this CTA's slice to the next CTA's (a pair's peer).
+/// from this CTA's slice to the next CTA's (a pair's peer). With `check`,
+/// the TMEM accesses of this CTA's threads (an MMA's accumulator writes
+/// and a in TMEM, the lanes' row moves) go to the checker
+/// (mgpuEmuCheckAccess) as shared-memory accesses, so that an MMA that
+/// overwrites rows another thread reads without a barrier in between is
+/// a reported race.
 LogicalResult emulateTcgen05Op(OpBuilder &b, Operation *op, Value smem,
-                               Value tmemBase, Value peerBytes);
+                               Value tmemBase, Value peerBytes, bool check);
 
 } // namespace mlir::mgpu
 

@@ -7,6 +7,14 @@
 // sm_100a code: not on the cuda backend, whose device may be a Hopper GPU
 // (no Blackwell device has checked these numbers yet).
 // RUN: %run_on_backends %t.mlir --match-full-lines --skip-backends=cuda
+// Without its store_done wait the MMA thread may overwrite a slot that the
+// store thread still reads: the emulator's checks (TMEM accesses checked
+// as shared memory's) report the race at the MMA.
+// RUN: sed 's/mgpu.barrier_wait %%store_done\[%%acc_slot\] : !store_done//' %mgpu_src_root/examples/blackwell_matmul_persistent.mlir > %t.race.mlir
+// RUN: not grep "barrier_wait %%store_done" %t.race.mlir
+// RUN: cat %s >> %t.race.mlir
+// RUN: not mgpu-run %t.race.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=RACE
+// RACE: error: data race: writes shared memory that thread {{[0-9]+}} reads at {{.*}}.mlir:{{[0-9]+}}:{{[0-9]+}} with no barrier in between
 // The GPU form for sm_100a: ptxas accepts it without spills.
 // RUN: mgpu-opt %t.mlir --mgpu-to-binary="chip=sm_100a format=isa" -o /dev/null
 
