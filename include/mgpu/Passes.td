@@ -352,6 +352,37 @@ def MGPUTrackBarrierPhases : Pass<"mgpu-track-barrier-phases"> {
   ];
 }
 
+def MGPUPropagateTransforms : Pass<"mgpu-propagate-transforms"> {
+  let summary = "Give every access of a shared buffer the buffer's layout";
+  let description = [{
+    A shared-memory buffer holds the layout its `transforms` name (a tiling
+    whose 128-byte rows are swizzled), or row-major where nothing names
+    one. Transforms are named per op: by the copies in and out
+    (`mgpu.copy_gmem_to_smem`, `mgpu.copy_smem_to_gmem`: JAX's transforms
+    of the SMEM ref) and by the tensor cores' operands (`a_transforms`,
+    `b_transforms`). For each buffer (a kernel's scratch, a `run_scoped`
+    buffer, a `memref.view` of a byte buffer; views of it through
+    `memref.subview`, `memref.transpose`, casts, `arith.select` and
+    `mgpu.cluster_ref` are the same buffer) this pass makes every access
+    agree:
+
+    - the ops that name transforms on it name the same ones, or the second
+      is an error with a note at the first;
+    - a copy in or out of it that names none gets its transforms, so a
+      copy out reads the buffer as the copy in wrote it;
+    - where ops that read or write elements (vector and memref loads and
+      stores, a wgmma off the tensor cores, ...) also access it, the buffer
+      is kept row-major: its copies' transforms are dropped, unless an MMA
+      on the tensor cores reads it in the tiled layout, which is an error
+      at the element access (not supported yet).
+
+    Runs after `--mgpu-expand-pipelines` in every pipeline, so that the
+    backends see one layout per buffer. A buffer that reaches an op this
+    pass cannot see through (a call, a region's iter_args) keeps its
+    transforms as written.
+  }];
+}
+
 def MGPUSplitMpmd : Pass<"mgpu-split-mpmd"> {
   let summary = "Split an mpmd_map with N mesh/function pairs into N launches";
   let description = [{
@@ -744,7 +775,18 @@ def MGPULowerToCPU : Pass<"mgpu-lower-to-cpu"> {
     CTA that waits on a barrier run on host threads of their own; a launch
     that waits on a semaphore runs every Pallas thread of every CTA on its
     own host thread (at most 1024).
+
+    With `smem-layouts` (the default) a shared buffer whose copies name
+    transforms holds the tiled, swizzled bytes the GPU's copies leave in
+    it, and the ops that name the transforms (copies in and out, the
+    tensor cores' operands) move elements through that layout: an op that
+    reads the buffer as row-major then reads the scrambled numbers it
+    would on the GPU. `smem-layouts=0` keeps every buffer row-major.
   }];
+  let options = [
+    Option<"smemLayouts", "smem-layouts", "bool", /*default=*/"true",
+           "Store shared buffers with transforms in the GPU's layout">
+  ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",

@@ -20,6 +20,11 @@ struct MGPUToCPUPipelineOptions
       *this, "identity-layout",
       llvm::cl::desc("Bufferize function boundaries to identity layouts"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> smemLayouts{
+      *this, "smem-layouts",
+      llvm::cl::desc("Store shared buffers with transforms in the GPU's "
+                     "tiled, swizzled layout (--mgpu-lower-to-cpu)"),
+      llvm::cl::init(true)};
 };
 
 /// Tensor- or memref-form kernels to host code in the LLVM dialect: bufferize,

@@ -12,6 +12,7 @@
 #include "ClusterToNVVM.h"
 #include "CpAsyncToNVVM.h"
 #include "NVVMLowering.h"
+#include "TmaBoxes.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/GPU/PrimitivesToNVVM.h"
@@ -35,110 +36,6 @@ using namespace mlir::mgpu;
 using namespace mlir::mgpu::nvvm_lowering;
 
 namespace {
-
-/// Tensor maps made in host code before the launch, one per array and box.
-class TensorMaps {
-public:
-  /// An `!llvm.ptr` (in the launch body) to the tensor map of `base` with
-  /// boxes of `box`; `base` must be defined outside the launch. With
-  /// `unsignedElements`, the map's integer elements are unsigned
-  /// (CU_TENSOR_MAP_DATA_TYPE_UINT32/UINT64, where a signless integer gets
-  /// INT32/INT64): TMA reductions take their signedness from the map.
-  FailureOr<Value> get(OpBuilder &b, Location loc, gpu::LaunchOp launch,
-                       Value base, ArrayRef<int64_t> box,
-                       nvgpu::TensorMapSwizzleKind swizzle =
-                           nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE,
-                       bool unsignedElements = false) {
-    if (launch->isAncestor(base.getParentRegion()->getParentOp()))
-      return failure();
-    SmallVector<int64_t> boxKey(box);
-    boxKey.push_back(static_cast<int64_t>(swizzle));
-    boxKey.push_back(unsignedElements);
-    auto key = std::make_tuple(launch.getOperation(), base.getAsOpaquePointer(),
-                               boxKey);
-    for (auto &[k, v] : maps)
-      if (k == key)
-        return v;
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(launch);
-    auto type = cast<MemRefType>(base.getType());
-    Type element = type.getElementType();
-    Value unranked = memref::CastOp::create(
-        b, loc, UnrankedMemRefType::get(element, 0), base);
-    if (unsignedElements && element.isSignlessInteger()) {
-      // The same unranked descriptor, read as unsigned: the LLVM forms of
-      // both types are one struct, so the cast disappears with the others.
-      element =
-          IntegerType::get(b.getContext(), element.getIntOrFloatBitWidth(),
-                           IntegerType::Unsigned);
-      unranked = UnrealizedConversionCastOp::create(
-                     b, loc, UnrankedMemRefType::get(element, 0), unranked)
-                     .getResult(0);
-    }
-    SmallVector<Value> boxSizes;
-    for (int64_t size : box)
-      boxSizes.push_back(indexConstant(b, loc, size));
-    MLIRContext *ctx = b.getContext();
-    auto sharedBox = MemRefType::get(
-        box, element, MemRefLayoutAttrInterface(),
-        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
-    auto descriptorType = nvgpu::TensorMapDescriptorType::get(
-        ctx, sharedBox, swizzle, nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
-        nvgpu::TensorMapOOBKind::OOB_ZERO,
-        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
-    Value descriptor = nvgpu::TmaCreateDescriptorOp::create(
-        b, loc, descriptorType, unranked, boxSizes);
-    Value pointer = UnrealizedConversionCastOp::create(
-                        b, loc, LLVM::LLVMPointerType::get(ctx), descriptor)
-                        .getResult(0);
-    maps.push_back({key, pointer});
-    return pointer;
-  }
-
-private:
-  using Key = std::tuple<Operation *, const void *, SmallVector<int64_t>>;
-  SmallVector<std::pair<Key, Value>> maps;
-};
-
-/// Issues the TMA copies of `plan` for a window at `offsets` of the tensor
-/// map `map`: `issue(coordinates innermost first, shared element offset)`
-/// per box.
-void forEachBox(OpBuilder &b, Location loc, const TmaPlan &plan,
-                ArrayRef<int64_t> window, ArrayRef<Value> offsets,
-                function_ref<void(ValueRange, Value)> issue) {
-  int64_t rank = window.size();
-  auto loop = scf::ForOp::create(b, loc, indexConstant(b, loc, 0),
-                                 indexConstant(b, loc, plan.issues),
-                                 indexConstant(b, loc, 1));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value t = loop.getInductionVar();
-  int64_t split = plan.splitDim;
-  int64_t perRow = window[split] / plan.box[split];
-  SmallVector<Value> start(rank, indexConstant(b, loc, 0));
-  start[split] = arith::MulIOp::create(
-      b, loc, arith::RemUIOp::create(b, loc, t, indexConstant(b, loc, perRow)),
-      indexConstant(b, loc, plan.box[split]));
-  SmallVector<Value> outer = delinearize(
-      b, loc, arith::DivUIOp::create(b, loc, t, indexConstant(b, loc, perRow)),
-      window.take_front(split));
-  for (int64_t d = 0; d < split; ++d)
-    start[d] = outer[d];
-  // Element offset of the box in the row-major window, and its
-  // coordinates in the array (innermost first, as PTX wants them).
-  Value element = indexConstant(b, loc, 0);
-  int64_t stride = 1;
-  SmallVector<Value> coordinates;
-  for (int64_t d = rank - 1; d >= 0; --d) {
-    element = arith::AddIOp::create(
-        b, loc, element,
-        arith::MulIOp::create(b, loc, start[d], indexConstant(b, loc, stride)));
-    stride *= window[d];
-    coordinates.push_back(
-        toI32(b, loc, arith::AddIOp::create(b, loc, offsets[d], start[d])));
-  }
-  issue(coordinates, element);
-}
 
 /// The warpgroup's own copy of a window (where TMA cannot move it): each
 /// lane moves elements lane, lane + 128, ...; elements outside the array
@@ -510,7 +407,6 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
         getSwizzledTiling(op, "the destination", transforms, shared);
     if (failed(tiling))
       return failure();
-    int64_t tileCols = shared.getDimSize(1) / tiling->cols;
     // A multicast loads only this CTA's share of the rows, a whole number
     // of tile rows, into every CTA of its group.
     std::optional<Group> group;
@@ -527,22 +423,16 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
                << "-row tiles per CTA";
       rows /= group->count;
     }
-    int64_t tileRows = rows / tiling->rows;
-    constexpr int64_t kMaxBoxRows = 256;
-    int64_t boxRows = tiling->rows;
-    if (tileCols == 1)
-      while (boxRows * 2 <= kMaxBoxRows && rows % (boxRows * 2) == 0)
-        boxRows *= 2;
+    SwizzledBoxes boxes =
+        planSwizzledBoxes(*tiling, rows, shared.getDimSize(1));
     FailureOr<Value> map = failure();
     if (hopper)
-      map = maps->get(rewriter, loc, site.launch, site.window.base,
-                      {boxRows, tiling->cols},
+      map = maps->get(rewriter, loc, site.launch, site.window.base, boxes.box(),
                       nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
     if (failed(map))
       return op.emitOpError()
              << "stores its window tiled and swizzled, which needs TMA: an "
                 "sm_90 target and a global array defined outside the kernel";
-    int64_t tilesPerBox = boxRows / tiling->rows;
     onLaneZero(rewriter, loc, [&] {
       // A partitioned copy's boxes complete on the first CTA's barrier.
       std::optional<PairShare> pairShare;
@@ -564,40 +454,19 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
             getMulticastGroup(rewriter, loc, group->dims, group->sizes);
         firstTileRow =
             arith::MulIOp::create(rewriter, loc, members.place,
-                                  indexConstant(rewriter, loc, tileRows));
+                                  indexConstant(rewriter, loc, boxes.tileRows));
         mask = members.mask;
       }
-      for (int64_t i = 0; i < tileRows; i += tilesPerBox)
-        for (int64_t j = 0; j < tileCols; ++j) {
-          Value tileRow = arith::AddIOp::create(
-              rewriter, loc, firstTileRow, indexConstant(rewriter, loc, i));
-          // Coordinates innermost first, as PTX wants them.
-          Value starts[] = {indexConstant(rewriter, loc, j * tiling->cols),
-                            arith::MulIOp::create(
-                                rewriter, loc, tileRow,
-                                indexConstant(rewriter, loc, tiling->rows))};
-          SmallVector<Value> coordinates;
-          for (auto [offset, start] :
-               llvm::zip(llvm::reverse(site.window.offsets), starts))
-            coordinates.push_back(
-                toI32(rewriter, loc,
-                      arith::AddIOp::create(rewriter, loc, offset, start)));
-          // Tile (tileRow, j) of the buffer's row-major order of tiles.
-          Value element = arith::MulIOp::create(
-              rewriter, loc,
-              arith::AddIOp::create(
-                  rewriter, loc,
-                  arith::MulIOp::create(rewriter, loc, tileRow,
-                                        indexConstant(rewriter, loc, tileCols)),
-                  indexConstant(rewriter, loc, j)),
-              indexConstant(rewriter, loc, tiling->rows * tiling->cols));
-          if (group)
-            loadBoxMulticast(rewriter, loc, *map, coordinates, site.shared,
-                             element, barrier, mask);
-          else
-            loadBox(rewriter, loc, *map, coordinates, site.shared, element,
-                    completes, ctaGroup);
-        }
+      forEachSwizzledBox(
+          rewriter, loc, boxes, firstTileRow, site.window.offsets,
+          [&](ValueRange coordinates, Value element) {
+            if (group)
+              loadBoxMulticast(rewriter, loc, *map, coordinates, site.shared,
+                               element, barrier, mask);
+            else
+              loadBox(rewriter, loc, *map, coordinates, site.shared, element,
+                      completes, ctaGroup);
+          });
     });
     return success();
   }
@@ -618,6 +487,8 @@ struct CopySmemToGmemToNVVM : public CopyPattern<CopySmemToGmemOp> {
     // add only .u64) except for the signed smin/smax (.s32/.s64).
     bool unsignedElements = reduction && *reduction != TmaReduction::smin &&
                             *reduction != TmaReduction::smax;
+    if (ArrayAttr transforms = op.getTransformsAttr())
+      return storeTiled(op, site, transforms, unsignedElements, rewriter);
     auto tma = planTmaCopy(rewriter, loc, site, unsignedElements);
     if (!tma) {
       copyByLanes(rewriter, loc, site.window, site.shared, /*toShared=*/false,
@@ -629,16 +500,60 @@ struct CopySmemToGmemToNVVM : public CopyPattern<CopySmemToGmemOp> {
       forEachBox(
           rewriter, loc, plan, site.sharedType.getShape(), site.window.offsets,
           [&](ValueRange coordinates, Value element) {
-            Value source = sharedPointer(rewriter, loc, site.shared, element);
-            if (reduction)
-              NVVM::CpAsyncBulkTensorReduceOp::create(
-                  rewriter, loc, map, source, getReduxKind(*reduction),
-                  NVVM::TMAStoreMode::TILE, coordinates, Value());
-            else
-              NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-                  rewriter, loc, map, source, coordinates, Value(),
-                  NVVM::TMAStoreModeAttr(), Value());
+            storeBox(rewriter, loc, op, map, coordinates, site.shared, element);
           });
+      if (op.getCommitGroup())
+        NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
+    });
+    return success();
+  }
+
+  /// One TMA store (or reduce-store) of the box at `coordinates` of `map`
+  /// from element `element` of `shared`.
+  static void storeBox(OpBuilder &b, Location loc, CopySmemToGmemOp op,
+                       Value map, ValueRange coordinates, Value shared,
+                       Value element) {
+    Value source = sharedPointer(b, loc, shared, element);
+    if (std::optional<TmaReduction> reduction = op.getReduction())
+      NVVM::CpAsyncBulkTensorReduceOp::create(
+          b, loc, map, source, getReduxKind(*reduction),
+          NVVM::TMAStoreMode::TILE, coordinates, Value());
+    else
+      NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+          b, loc, map, source, coordinates, Value(), NVVM::TMAStoreModeAttr(),
+          Value());
+  }
+
+  /// A copy out of a tiled buffer with swizzled rows: a store per box of
+  /// whole tiles through a map with the 128-byte swizzle, which TMA undoes
+  /// as it reads shared memory (the copy in's boxes, the other way).
+  LogicalResult storeTiled(CopySmemToGmemOp op, const CopySite &site,
+                           ArrayAttr transforms, bool unsignedElements,
+                           ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    MemRefType shared = site.sharedType;
+    FailureOr<SwizzledTiling> tiling =
+        getSwizzledTiling(op, "the source", transforms, shared);
+    if (failed(tiling))
+      return failure();
+    SwizzledBoxes boxes =
+        planSwizzledBoxes(*tiling, shared.getDimSize(0), shared.getDimSize(1));
+    FailureOr<Value> map = failure();
+    if (hopper)
+      map = maps->get(rewriter, loc, site.launch, site.window.base, boxes.box(),
+                      nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+                      unsignedElements);
+    if (failed(map))
+      return op.emitOpError()
+             << "reads its source tiled and swizzled, which needs TMA: an "
+                "sm_90 target and a global array defined outside the kernel";
+    onLaneZero(rewriter, loc, [&] {
+      forEachSwizzledBox(rewriter, loc, boxes, indexConstant(rewriter, loc, 0),
+                         site.window.offsets,
+                         [&](ValueRange coordinates, Value element) {
+                           storeBox(rewriter, loc, op, *map, coordinates,
+                                    site.shared, element);
+                         });
       if (op.getCommitGroup())
         NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
     });

@@ -329,7 +329,21 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
       GlobalWindow window =
           resolveGlobalWindow(nb, loc, copy.getDst(), copy.getMixedOffsets());
       Value commit = getI64(nb, loc, copy.getCommitGroup());
-      if (std::optional<TmaReduction> kind = copy.getReduction())
+      if (ArrayAttr transforms = copy.getTransformsAttr()) {
+        // Verified: a tiling the copy reads through.
+        SwizzledTiling tiling =
+            *getSwizzledTiling(copy, "the source", transforms,
+                               cast<MemRefType>(copy.getSrc().getType()));
+        std::optional<TmaReduction> kind = copy.getReduction();
+        auto elementType =
+            cast<MemRefType>(copy.getSrc().getType()).getElementType();
+        callWithWindow(
+            nb, op, "mgpuEmuCopyToGlobalTiled", {}, window, copy.getSrc(),
+            {commit, getI64(nb, loc, kind ? static_cast<int64_t>(*kind) : -1),
+             getI64(nb, loc, kind ? getEmuReductionType(elementType) : 0),
+             getI64(nb, loc, tiling.rows), getI64(nb, loc, tiling.cols),
+             getLocationString(nb, op)});
+      } else if (std::optional<TmaReduction> kind = copy.getReduction())
         callWithWindow(nb, op, "mgpuEmuReduceToGlobal", {}, window,
                        copy.getSrc(),
                        {commit, getI64(nb, loc, static_cast<int64_t>(*kind)),

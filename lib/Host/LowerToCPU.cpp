@@ -82,8 +82,9 @@ bool waitsOn(Operation *op, function_ref<bool(Operation *)> isWait) {
 /// Lowers one launch.
 class LaunchLowering {
 public:
-  explicit LaunchLowering(LaunchOp launch)
+  LaunchLowering(LaunchOp launch, bool smemLayouts)
       : launch(launch), b(launch), loc(launch.getLoc()),
+        smemLayouts(smemLayouts),
         smemBytes(llvm::alignTo(launch.getSharedMemoryBytes(),
                                 TargetInfo::kSharedAlignment)),
         arenaBytes(smemBytes +
@@ -99,6 +100,7 @@ private:
   LaunchOp launch;
   OpBuilder b;
   Location loc;
+  bool smemLayouts;
   /// A CTA's slice of the arena: its shared memory, then its tensor memory
   /// (TMEM scratch at 512 bytes per column).
   int64_t smemBytes;
@@ -264,7 +266,8 @@ private:
         Value leader =
             arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::eq,
                                   clusterIds.front(), constant(pb, 0));
-        if (failed(lowerPairOpOnCPU(peerOp, leader, constant(pb, arenaBytes))))
+        if (failed(lowerPairOpOnCPU(peerOp, leader, constant(pb, arenaBytes),
+                                    smemLayouts)))
           return failure();
         continue;
       }
@@ -599,6 +602,7 @@ LogicalResult LaunchLowering::lower() {
 }
 
 struct LowerToCPUPass : public mgpu::impl::MGPULowerToCPUBase<LowerToCPUPass> {
+  using Base::Base;
   void runOnOperation() override {
     // GPU kernels already lowered have no interpret lowering.
     auto refuseGPUCode = [](Operation *op) -> LogicalResult {
@@ -617,14 +621,14 @@ struct LowerToCPUPass : public mgpu::impl::MGPULowerToCPUBase<LowerToCPUPass> {
     SetVector<Operation *> hosts;
     for (LaunchOp launch : *launches) {
       hosts.insert(launch->getParentOp());
-      if (failed(LaunchLowering(launch).lower()))
+      if (failed(LaunchLowering(launch, smemLayouts).lower()))
         return signalPassFailure();
     }
     // The kernel-level ops and semaphores, now in host code.
     TypeConverter converter;
     populateBarrierTypeConversion(converter);
     RewritePatternSet patterns(&getContext());
-    populatePrimitivesToCPUPatterns(converter, patterns);
+    populatePrimitivesToCPUPatterns(converter, patterns, smemLayouts);
     ConversionTarget target(getContext());
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     configurePrimitivesToCPULegality(target);

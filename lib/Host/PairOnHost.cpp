@@ -78,7 +78,7 @@ static Value hostTmem(OpBuilder &b, Value tmem) {
 /// The partitioned copy: part 1 of the window into the peer's buffer, then
 /// part 0 into this CTA's as a plain copy (the pattern's copy and arrival).
 static LogicalResult lowerPartitionedCopy(OpBuilder &b, CopyGmemToSmemOp copy,
-                                          Value peerBytes) {
+                                          Value peerBytes, bool smemLayouts) {
   Location loc = copy.getLoc();
   Value peerDst = viewInPeer(b, loc, copy.getDst(), peerBytes);
   if (!peerDst)
@@ -96,8 +96,17 @@ static LogicalResult lowerPartitionedCopy(OpBuilder &b, CopyGmemToSmemOp copy,
     return at;
   };
   SmallVector<Value> peerAt = partAt(1);
-  copyWindow(b, loc, copy.getSrc(), getAsOpFoldResult(peerAt), peerDst,
-             /*toShared=*/true);
+  if (ArrayAttr transforms = smemLayouts ? copy.getTransformsAttr() : nullptr) {
+    Value rowMajor = memref::AllocOp::create(
+        b, loc, MemRefType::get(dst.getShape(), dst.getElementType()));
+    copyWindow(b, loc, copy.getSrc(), getAsOpFoldResult(peerAt), rowMajor,
+               /*toShared=*/true);
+    writeThroughLayout(b, copy, peerDst, rowMajor, transforms);
+    memref::DeallocOp::create(b, loc, rowMajor);
+  } else {
+    copyWindow(b, loc, copy.getSrc(), getAsOpFoldResult(peerAt), peerDst,
+               /*toShared=*/true);
+  }
   SmallVector<Value> ownAt = partAt(0);
   CopyGmemToSmemOp::create(
       b, loc, copy.getSrc(), ownAt,
@@ -109,27 +118,42 @@ static LogicalResult lowerPartitionedCopy(OpBuilder &b, CopyGmemToSmemOp copy,
 
 /// The pair's MMA over both CTAs' row-major host buffers.
 static LogicalResult lowerPairMma(OpBuilder &b, Tcgen05MmaOp mma,
-                                  Value peerBytes) {
+                                  Value peerBytes, bool smemLayouts) {
   Location loc = mma.getLoc();
   Value acc = hostTmem(b, mma.getAcc());
   Value accPeer = acc ? viewInPeer(b, loc, acc, peerBytes) : Value();
-  Value aPeer = viewInPeer(b, loc, mma.getA(), peerBytes);
-  Value bPeer = viewInPeer(b, loc, mma.getB(), peerBytes);
+  Value aOwn = mma.getA(), bOwn = mma.getB();
+  Value aPeer = viewInPeer(b, loc, aOwn, peerBytes);
+  Value bPeer = viewInPeer(b, loc, bOwn, peerBytes);
   if (!accPeer || !aPeer || !bPeer)
     return mma.emitOpError() << "cannot run in interpret mode: its operands "
                                 "are not views of the CTA's scratch";
+  // Operands in shared memory, read through their layout.
+  SmallVector<Value> copies;
+  auto read = [&](Value &operand, ArrayAttr transforms) {
+    if (smemLayouts && transforms && isa<MemRefType>(operand.getType())) {
+      operand = readThroughLayout(b, mma, operand, transforms);
+      copies.push_back(operand);
+    }
+  };
+  read(aOwn, mma.getATransformsAttr());
+  read(aPeer, mma.getATransformsAttr());
+  read(bOwn, mma.getBTransformsAttr());
+  read(bPeer, mma.getBTransformsAttr());
   buildPairMma(
       b, mma, acc, accPeer,
       [&](OpBuilder &nb, Location l, bool peer, Value row, Value col) {
-        return memref::LoadOp::create(nb, l, peer ? aPeer : mma.getA(),
+        return memref::LoadOp::create(nb, l, peer ? aPeer : aOwn,
                                       ValueRange{row, col})
             .getResult();
       },
       [&](OpBuilder &nb, Location l, bool peer, Value row, Value col) {
-        return memref::LoadOp::create(nb, l, peer ? bPeer : mma.getB(),
+        return memref::LoadOp::create(nb, l, peer ? bPeer : bOwn,
                                       ValueRange{row, col})
             .getResult();
       });
+  for (Value copy : copies)
+    memref::DeallocOp::create(b, loc, copy);
   return success();
 }
 
@@ -158,14 +182,14 @@ static LogicalResult arriveOnPair(OpBuilder &b, Tcgen05CommitArriveOp commit,
 }
 
 LogicalResult mlir::mgpu::lowerPairOpOnCPU(Operation *op, Value leader,
-                                           Value peerBytes) {
+                                           Value peerBytes, bool smemLayouts) {
   OpBuilder b(op);
   LogicalResult result = success();
   buildIfThen(b, op->getLoc(), leader, [&] {
     if (auto copy = dyn_cast<CopyGmemToSmemOp>(op))
-      result = lowerPartitionedCopy(b, copy, peerBytes);
+      result = lowerPartitionedCopy(b, copy, peerBytes, smemLayouts);
     else if (auto mma = dyn_cast<Tcgen05MmaOp>(op))
-      result = lowerPairMma(b, mma, peerBytes);
+      result = lowerPairMma(b, mma, peerBytes, smemLayouts);
     else
       result = arriveOnPair(b, cast<Tcgen05CommitArriveOp>(op),
                             castInput(op->getOperand(0)), peerBytes, "");

@@ -36,7 +36,10 @@ void buildPairMma(OpBuilder &b, Tcgen05MmaOp op, Value accSelf, Value accPeer,
 /// CTA of the pair (`leader`) runs, over this CTA's and the peer's arena
 /// slices (`peerBytes` apart). Fails with a diagnostic at the op where its
 /// buffers are not views of the arena.
-LogicalResult lowerPairOpOnCPU(Operation *op, Value leader, Value peerBytes);
+/// With `smemLayouts`, shared buffers with transforms are in their tiled,
+/// swizzled layout (HostSmemLayouts.cpp).
+LogicalResult lowerPairOpOnCPU(Operation *op, Value leader, Value peerBytes,
+                               bool smemLayouts);
 
 /// The emulator's collective commit (already on lane 0 of the first CTA):
 /// one arrival on the barrier of each CTA of the pair.

@@ -100,9 +100,24 @@ void mlir::mgpu::copyWindow(OpBuilder &b, Location loc, Value global,
 
 namespace {
 
+/// A pattern that knows whether shared buffers with transforms are stored
+/// in their physical layout (HostSmemLayouts.cpp).
+template <typename OpTy>
+struct LayoutAwarePattern : public OpConversionPattern<OpTy> {
+  LayoutAwarePattern(const TypeConverter &converter, MLIRContext *ctx,
+                     bool smemLayouts)
+      : OpConversionPattern<OpTy>(converter, ctx), smemLayouts(smemLayouts) {}
+  /// The transforms a copy or an operand is moved through (null: none, or
+  /// physical layouts off).
+  ArrayAttr layout(ArrayAttr transforms) const {
+    return smemLayouts ? transforms : ArrayAttr();
+  }
+  bool smemLayouts;
+};
+
 /// copy_gmem_to_smem -> a clipped synchronous copy, then one arrival.
-struct CopyGmemToSmemToCPU : public OpConversionPattern<CopyGmemToSmemOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct CopyGmemToSmemToCPU : public LayoutAwarePattern<CopyGmemToSmemOp> {
+  using LayoutAwarePattern::LayoutAwarePattern;
   LogicalResult
   matchAndRewrite(CopyGmemToSmemOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -116,11 +131,21 @@ struct CopyGmemToSmemToCPU : public OpConversionPattern<CopyGmemToSmemOp> {
     }
     BarrierLikeType type = op.getBarrier().getType();
     checkBarrierIndex(rewriter, op, adaptor.getBarrierIndex(), type.getCount());
-    // Host buffers stay row-major whatever the transforms: only the wgmma
-    // ops that name the same transforms read them, and they do so as
-    // row-major here too.
-    copyWindow(rewriter, op.getLoc(), adaptor.getSrc(), op.getMixedOffsets(),
-               adaptor.getDst(), /*toShared=*/true);
+    // With physical layouts the window lands tiled and swizzled, as TMA
+    // lands it; otherwise the buffer stays row-major, and so do its readers.
+    if (ArrayAttr transforms = layout(op.getTransformsAttr())) {
+      auto type = cast<MemRefType>(adaptor.getDst().getType());
+      Value rowMajor = memref::AllocOp::create(
+          rewriter, op.getLoc(),
+          MemRefType::get(type.getShape(), type.getElementType()));
+      copyWindow(rewriter, op.getLoc(), adaptor.getSrc(), op.getMixedOffsets(),
+                 rowMajor, /*toShared=*/true);
+      writeThroughLayout(rewriter, op, adaptor.getDst(), rowMajor, transforms);
+      memref::DeallocOp::create(rewriter, op.getLoc(), rowMajor);
+    } else {
+      copyWindow(rewriter, op.getLoc(), adaptor.getSrc(), op.getMixedOffsets(),
+                 adaptor.getDst(), /*toShared=*/true);
+    }
     arriveOnHostBarrier(rewriter, op,
                         getElementPointer(rewriter, op.getLoc(),
                                           adaptor.getBarrier(),
@@ -179,19 +204,23 @@ void reduceWindow(OpBuilder &b, Location loc, TmaReduction kind, Value global,
 
 /// copy_smem_to_gmem -> a clipped synchronous copy; with a reduction, a
 /// clipped loop of host atomics.
-struct CopySmemToGmemToCPU : public OpConversionPattern<CopySmemToGmemOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct CopySmemToGmemToCPU : public LayoutAwarePattern<CopySmemToGmemOp> {
+  using LayoutAwarePattern::LayoutAwarePattern;
   LogicalResult
   matchAndRewrite(CopySmemToGmemOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (std::optional<TmaReduction> kind = op.getReduction()) {
+    Value source = adaptor.getSrc();
+    ArrayAttr transforms = layout(op.getTransformsAttr());
+    if (transforms)
+      source = readThroughLayout(rewriter, op, source, transforms);
+    if (std::optional<TmaReduction> kind = op.getReduction())
       reduceWindow(rewriter, op.getLoc(), *kind, adaptor.getDst(),
-                   op.getMixedOffsets(), adaptor.getSrc());
-      rewriter.eraseOp(op);
-      return success();
-    }
-    copyWindow(rewriter, op.getLoc(), adaptor.getDst(), op.getMixedOffsets(),
-               adaptor.getSrc(), /*toShared=*/false);
+                   op.getMixedOffsets(), source);
+    else
+      copyWindow(rewriter, op.getLoc(), adaptor.getDst(), op.getMixedOffsets(),
+                 source, /*toShared=*/false);
+    if (transforms)
+      memref::DeallocOp::create(rewriter, op.getLoc(), source);
     rewriter.eraseOp(op);
     return success();
   }
@@ -443,14 +472,14 @@ struct DebugPrintToCPU : public OpConversionPattern<DebugPrintOp> {
 /// element is computed as WgmmaSemantics.h says (f32 sums of exact
 /// products, what mma.sync computes too). Synchronous, so wgmma_wait has
 /// nothing left to wait for.
-template <typename OpTy> struct MatmulToCPU : public OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
+template <typename OpTy> struct MatmulToCPU : public LayoutAwarePattern<OpTy> {
+  using LayoutAwarePattern<OpTy>::LayoutAwarePattern;
   using OpAdaptor = typename OpTy::Adaptor;
   LogicalResult
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    // Transforms lay out a buffer for the tensor cores only; on the host
-    // the copies that fill it keep it row-major (CopyGmemToSmemToCPU).
+    // Operands in a tiled, swizzled buffer are read through its layout
+    // (with physical layouts; otherwise the buffer is row-major).
     Location loc = op.getLoc();
     auto accType = cast<VectorType>(op.getAcc().getType());
     Value zero = indexConstant(rewriter, loc, 0);
@@ -466,14 +495,19 @@ template <typename OpTy> struct MatmulToCPU : public OpConversionPattern<OpTy> {
       return buffer;
     };
     Value acc = toBuffer(adaptor.getAcc());
+    auto [aTransforms, bTransforms] = getOperandTransforms(op);
     Value a = adaptor.getA();
     bool aInRegisters = isa<VectorType>(a.getType());
     if (aInRegisters)
       a = toBuffer(a);
+    else if (aTransforms)
+      a = readThroughLayout(rewriter, op, a, aTransforms);
     Value b = adaptor.getB();
     bool bInRegisters = isa<VectorType>(b.getType());
     if (bInRegisters)
       b = toBuffer(b);
+    else if (bTransforms)
+      b = readThroughLayout(rewriter, op, b, bTransforms);
     auto rows =
         scf::ForOp::create(rewriter, loc, zero,
                            indexConstant(rewriter, loc, accType.getDimSize(0)),
@@ -511,31 +545,43 @@ template <typename OpTy> struct MatmulToCPU : public OpConversionPattern<OpTy> {
         rewriter, loc, accType, acc, ValueRange{zero, zero}, padding,
         ArrayRef<bool>{true, true});
     memref::DeallocOp::create(rewriter, loc, acc);
-    if (aInRegisters)
+    if (aInRegisters || aTransforms)
       memref::DeallocOp::create(rewriter, loc, a);
-    if (bInRegisters)
+    if (bInRegisters || bTransforms)
       memref::DeallocOp::create(rewriter, loc, b);
     rewriter.replaceOp(op, result);
     return success();
+  }
+
+  /// The layouts the operands are read through: wgmma's a_transforms and
+  /// b_transforms; none for mma.sync, whose operands are registers.
+  std::pair<ArrayAttr, ArrayAttr> getOperandTransforms(OpTy op) const {
+    if constexpr (std::is_same_v<OpTy, WgmmaOp>)
+      return {this->layout(op.getATransformsAttr()),
+              this->layout(op.getBTransformsAttr())};
+    return {};
   }
 };
 
 } // namespace
 
 void mlir::mgpu::populatePrimitivesToCPUPatterns(const TypeConverter &converter,
-                                                 RewritePatternSet &patterns) {
-  patterns.add<
-      CopyGmemToSmemToCPU, CopySmemToGmemToCPU, EraseOnCPU<CommitSmemOp>,
-      EraseOnCPU<WaitSmemToGmemOp>, EraseOnCPU<WaitGmemToSmemOp>,
-      EraseOnCPU<CommitSmemToGmemGroupOp>, BarrierInitToCPU, BarrierArriveToCPU,
-      BarrierWaitToCPU, BarrierTestToCPU, SemaphoreSignalToCPU,
-      SemaphoreWaitToCPU, SemaphoreReadToCPU, AtomicStoreToCPU, DebugPrintToCPU,
-      MatmulToCPU<WgmmaOp>, MatmulToCPU<MmaOp>, EraseOnCPU<WgmmaWaitOp>,
-      EraseOnCPU<SetMaxRegistersOp>, EraseOnCPU<AsyncPrefetchOp>,
-      EraseOnCPU<GriddepcontrolWaitOp>,
-      EraseOnCPU<GriddepcontrolLaunchDependentsOp>, LayoutCastToCPU>(
-      converter, patterns.getContext());
-  populateTcgen05ToCPUPatterns(converter, patterns);
+                                                 RewritePatternSet &patterns,
+                                                 bool smemLayouts) {
+  patterns.add<CopyGmemToSmemToCPU, CopySmemToGmemToCPU, MatmulToCPU<WgmmaOp>,
+               MatmulToCPU<MmaOp>>(converter, patterns.getContext(),
+                                   smemLayouts);
+  patterns
+      .add<EraseOnCPU<CommitSmemOp>, EraseOnCPU<WaitSmemToGmemOp>,
+           EraseOnCPU<WaitGmemToSmemOp>, EraseOnCPU<CommitSmemToGmemGroupOp>,
+           BarrierInitToCPU, BarrierArriveToCPU, BarrierWaitToCPU,
+           BarrierTestToCPU, SemaphoreSignalToCPU, SemaphoreWaitToCPU,
+           SemaphoreReadToCPU, AtomicStoreToCPU, DebugPrintToCPU,
+           EraseOnCPU<WgmmaWaitOp>, EraseOnCPU<SetMaxRegistersOp>,
+           EraseOnCPU<AsyncPrefetchOp>, EraseOnCPU<GriddepcontrolWaitOp>,
+           EraseOnCPU<GriddepcontrolLaunchDependentsOp>, LayoutCastToCPU>(
+          converter, patterns.getContext());
+  populateTcgen05ToCPUPatterns(converter, patterns, smemLayouts);
 }
 
 void mlir::mgpu::configurePrimitivesToCPULegality(ConversionTarget &target) {

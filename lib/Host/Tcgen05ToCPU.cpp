@@ -2,9 +2,10 @@
 //
 // Interpret mode of the Blackwell ops: a TMEM buffer is a row-major host
 // buffer of the CTA's arena (LowerToCPU.cpp), so `mgpu.tcgen05_mma` is
-// loops over its elements that sum the products of the row-major operands
-// (the copies that fill tiled, swizzled buffers keep them row-major on the
-// host) in k order, as every backend does (WgmmaSemantics.h); the MMA is
+// loops over its elements that sum the products of the operands (read
+// through their tiled, swizzled layout where interpret mode stores buffers
+// in it, HostSmemLayouts.cpp) in k order, as every backend does
+// (WgmmaSemantics.h); the MMA is
 // done when issued, so `mgpu.tcgen05_commit_arrive` is a plain arrival and
 // the TMEM moves are vector transfers.
 //
@@ -30,13 +31,25 @@ namespace {
 /// tcgen05_mma -> acc[i, j] = (accumulate ? acc[i, j] : 0) + sum_k a[i, k] *
 /// b[k, j], loops over the TMEM buffer.
 struct Tcgen05MmaToCPU : public OpConversionPattern<Tcgen05MmaOp> {
-  using OpConversionPattern::OpConversionPattern;
+  Tcgen05MmaToCPU(const TypeConverter &converter, MLIRContext *ctx,
+                  bool smemLayouts)
+      : OpConversionPattern(converter, ctx), smemLayouts(smemLayouts) {}
   LogicalResult
   matchAndRewrite(Tcgen05MmaOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     TmemType accType = op.getAcc().getType();
     Value acc = adaptor.getAcc(), a = adaptor.getA(), b = adaptor.getB();
+    // Operands in shared memory, read through their layout.
+    SmallVector<Value> copies;
+    auto read = [&](Value &operand, ArrayAttr transforms) {
+      if (smemLayouts && transforms) {
+        operand = readThroughLayout(rewriter, op, operand, transforms);
+        copies.push_back(operand);
+      }
+    };
+    read(a, op.getATransformsAttr());
+    read(b, op.getBTransformsAttr());
     Value accumulate =
         adaptor.getAccumulate()
             ? adaptor.getAccumulate()
@@ -53,9 +66,12 @@ struct Tcgen05MmaToCPU : public OpConversionPattern<Tcgen05MmaOp> {
           return memref::LoadOp::create(nb, l, b, ValueRange{row, col})
               .getResult();
         });
+    for (Value copy : copies)
+      memref::DeallocOp::create(rewriter, loc, copy);
     rewriter.eraseOp(op);
     return success();
   }
+  bool smemLayouts;
 };
 
 /// tcgen05_commit_arrive -> one arrival (the MMAs completed when issued).
@@ -140,8 +156,10 @@ struct WaitLoadTmemToCPU : public OpConversionPattern<WaitLoadTmemOp> {
 } // namespace
 
 void mlir::mgpu::populateTcgen05ToCPUPatterns(const TypeConverter &converter,
-                                              RewritePatternSet &patterns) {
-  patterns.add<Tcgen05MmaToCPU, Tcgen05CommitArriveToCPU, AsyncLoadTmemToCPU,
+                                              RewritePatternSet &patterns,
+                                              bool smemLayouts) {
+  patterns.add<Tcgen05MmaToCPU>(converter, patterns.getContext(), smemLayouts);
+  patterns.add<Tcgen05CommitArriveToCPU, AsyncLoadTmemToCPU,
                AsyncStoreTmemToCPU, TmemSliceToCPU, WaitLoadTmemToCPU>(
       converter, patterns.getContext());
 }

@@ -36,6 +36,8 @@ void dropTensorCoreTransforms(Operation *kernel) {
   kernel->walk([](Operation *op) {
     if (auto copy = dyn_cast<CopyGmemToSmemOp>(op))
       copy.removeTransformsAttr();
+    if (auto copy = dyn_cast<CopySmemToGmemOp>(op))
+      copy.removeTransformsAttr();
     if (auto wgmma = dyn_cast<WgmmaOp>(op)) {
       wgmma.removeATransformsAttr();
       wgmma.removeBTransformsAttr();

@@ -114,6 +114,7 @@ static void addKernelFormPasses(OpPassManager &pm, bool identityLayout,
   pm.addPass(createMGPUMathFlags());
   pm.addPass(createMGPUMarkUnsyncedAccesses());
   pm.addPass(createMGPUExpandPipelines());
+  pm.addPass(createMGPUPropagateTransforms());
   pm.addPass(createMGPUTrackBarrierPhases());
 }
 
@@ -193,7 +194,9 @@ void mlir::mgpu::buildMGPUToCPUPipeline(
   MGPUFormLaunchesOptions launches;
   launches.mpmdForm = "cta-partitioned";
   pm.addPass(createMGPUFormLaunches(launches));
-  pm.addPass(createMGPULowerToCPU());
+  MGPULowerToCPUOptions lower;
+  lower.smemLayouts = options.smemLayouts;
+  pm.addPass(createMGPULowerToCPU(lower));
   pm.addPass(createMGPUVectorsToLoops());
   pm.addPass(createMGPUHostPrintf());
   addRuntimeChecks(pm);

@@ -38,6 +38,7 @@
 #include "EmuChecks.h"
 #include "EmuFibers.h"
 #include "EmuFloats.h"
+#include "mgpu/Target/SwizzleFormula.h"
 
 #define MGPU_HOST_EXPORT __attribute__((visibility("default")))
 
@@ -166,8 +167,9 @@ struct BoxCopy {
   int64_t elementBytes;
   std::vector<int64_t> sizes, offsets, extents, strides;
   bool toShared;
-  /// A 2-d copy into a buffer of tileRows x tileCols tiles with 128-byte
-  /// swizzled rows (0: row-major), as TMA writes with the 128-byte swizzle.
+  /// A 2-d copy into or out of a buffer of tileRows x tileCols tiles with
+  /// 128-byte swizzled rows (0: row-major), as TMA moves them with the
+  /// 128-byte swizzle.
   int64_t tileRows = 0, tileCols = 0;
   /// A reduce-store (copy_smem_to_gmem with `reduction`): the kind (the
   /// mgpu::TmaReduction value; -1: a plain copy) and the element type
@@ -313,14 +315,9 @@ int64_t sharedByteOffset(const BoxCopy &copy, int64_t flat) {
   if (!copy.tileRows)
     return flat * copy.elementBytes;
   int64_t width = copy.sizes[1];
-  int64_t row = flat / width, col = flat % width;
-  int64_t tile =
-      (row / copy.tileRows) * (width / copy.tileCols) + col / copy.tileCols;
-  int64_t r = row % copy.tileRows;
-  int64_t inRow = (col % copy.tileCols) * copy.elementBytes;
-  int64_t chunk = (inRow / 16) ^ (r % 8);
-  return tile * copy.tileRows * copy.tileCols * copy.elementBytes + r * 128 +
-         chunk * 16 + inRow % 16;
+  return mgpu::swizzledByteOffset(copy.tileRows, copy.tileCols,
+                                  copy.elementBytes, width, flat / width,
+                                  flat % width);
 }
 
 void runBoxCopy(const BoxCopy &copy) {
@@ -343,7 +340,7 @@ void runBoxCopy(const BoxCopy &copy) {
       globalOffset += g * copy.strides[d];
     }
     const char *shared = (!copy.read ? copy.shared : copy.snapshot.data()) +
-                         flat * copy.elementBytes;
+                         sharedByteOffset(copy, flat);
     if (copy.toShared) {
       char *target = copy.shared + sharedByteOffset(copy, flat);
       if (inside)
@@ -620,17 +617,17 @@ MGPU_HOST_EXPORT void mgpuEmuBarrierWait(int64_t *barrier, int64_t parity,
   mgpu::emu::checks::barrierWaited(barrier, parity);
 }
 
-MGPU_HOST_EXPORT void mgpuEmuReduceToGlobal(void *global, void *shared,
-                                            const int64_t *desc, int64_t commit,
-                                            int64_t kind, int64_t elementType,
-                                            const char *where);
+MGPU_HOST_EXPORT void
+mgpuEmuCopyToGlobalTiled(void *global, void *shared, const int64_t *desc,
+                         int64_t commit, int64_t kind, int64_t elementType,
+                         int64_t tileRows, int64_t tileCols, const char *where);
 
 /// The emulator's copy_smem_to_gmem: joins the issuing thread's open bulk
 /// group, closed by `commit`.
 MGPU_HOST_EXPORT void mgpuEmuCopyToGlobal(void *global, void *shared,
                                           const int64_t *desc, int64_t commit,
                                           const char *where) {
-  mgpuEmuReduceToGlobal(global, shared, desc, commit, -1, 0, where);
+  mgpuEmuCopyToGlobalTiled(global, shared, desc, commit, -1, 0, 0, 0, where);
 }
 
 /// The emulator's copy_smem_to_gmem with a reduction (kind -1: none): as
@@ -640,12 +637,27 @@ MGPU_HOST_EXPORT void mgpuEmuReduceToGlobal(void *global, void *shared,
                                             const int64_t *desc, int64_t commit,
                                             int64_t kind, int64_t elementType,
                                             const char *where) {
+  mgpuEmuCopyToGlobalTiled(global, shared, desc, commit, kind, elementType, 0,
+                           0, where);
+}
+
+/// The emulator's copy_smem_to_gmem of a buffer of tileRows x tileCols
+/// tiles with 128-byte swizzled rows (0, 0: row-major), as TMA reads it
+/// through a map with the 128-byte swizzle; with a reduction (kind -1:
+/// none) as mgpuEmuReduceToGlobal.
+MGPU_HOST_EXPORT void
+mgpuEmuCopyToGlobalTiled(void *global, void *shared, const int64_t *desc,
+                         int64_t commit, int64_t kind, int64_t elementType,
+                         int64_t tileRows, int64_t tileCols,
+                         const char *where) {
   PendingCopies &pending = getPending();
   std::lock_guard<std::mutex> lock(pending.mutex);
   const void *self = mgpu::emu::laneKey();
   BoxCopy copy = decode(global, shared, desc, false);
   copy.reduction = kind;
   copy.elementType = elementType;
+  copy.tileRows = tileRows;
+  copy.tileCols = tileCols;
   int64_t bytes = boxBytes(copy);
   mgpu::emu::checks::copyOutIssued(copy.shared, bytes, commit, where);
   namespace async = mgpu::emu::async;

@@ -3,8 +3,21 @@
 // buffer at the aligned end of shared memory, the 96-column one 32 KiB
 // later); tcgen05_mma is loops over the accumulator summing the
 // row-major operands in f32 (accumulate false: from zero), the commit one
-// host arrival, the TMEM moves vector transfers.
-// RUN: mgpu-opt %s --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-lower-to-cpu --canonicalize | FileCheck %s
+// host arrival, the TMEM moves vector transfers. With physical layouts (the
+// default) the operands named with transforms are first read through their
+// tiled, swizzled layout into row-major heap copies.
+// RUN: mgpu-opt %s --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-lower-to-cpu=smem-layouts=0 --canonicalize | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-lower-to-cpu --canonicalize | FileCheck %s --check-prefix=PHYS
+
+// PHYS-LABEL: func.func @tcgen05
+// PHYS: %[[A:.*]] = memref.alloc() : memref<128x64xbf16>
+// PHYS: call @mgpuHostMoveThroughLayout({{.*}}, %c0_i64) :
+// PHYS: %[[B:.*]] = memref.alloc() : memref<64x64xbf16>
+// PHYS: call @mgpuHostMoveThroughLayout({{.*}}, %c0_i64) :
+// PHYS-DAG: memref.load %[[A]]
+// PHYS-DAG: memref.load %[[B]]
+// PHYS: memref.dealloc %[[A]]
+// PHYS: memref.dealloc %[[B]]
 
 // CHECK-LABEL: func.func @tcgen05
 // CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 128 : i64} : memref<106880xi8>

@@ -23,8 +23,20 @@ void populateBarrierTypeConversion(TypeConverter &converter);
 /// Patterns lowering copy_gmem_to_smem, copy_smem_to_gmem, commit_smem,
 /// wait_smem_to_gmem, barrier_arrive, barrier_wait (with an explicit
 /// parity), semaphore_signal, semaphore_wait and atomic_store to host code.
+/// With `smemLayouts`, shared buffers whose copies name transforms are
+/// stored in the GPU's tiled, swizzled layout (HostSmemLayouts.cpp).
 void populatePrimitivesToCPUPatterns(const TypeConverter &converter,
-                                     RewritePatternSet &patterns);
+                                     RewritePatternSet &patterns,
+                                     bool smemLayouts);
+
+/// A row-major heap copy (free it with memref.dealloc) of `view`, a 2-d view
+/// of a shared buffer stored in the tiled, swizzled layout `transforms`
+/// (which `op` names and has verified).
+Value readThroughLayout(OpBuilder &b, Operation *op, Value view,
+                        ArrayAttr transforms);
+/// Writes the row-major `rowMajor` into `view` in the layout `transforms`.
+void writeThroughLayout(OpBuilder &b, Operation *op, Value view, Value rowMajor,
+                        ArrayAttr transforms);
 
 /// Marks the ops those patterns lower illegal.
 void configurePrimitivesToCPULegality(ConversionTarget &target);
@@ -32,7 +44,8 @@ void configurePrimitivesToCPULegality(ConversionTarget &target);
 /// The Blackwell ops in interpret mode (Tcgen05ToCPU.cpp); a TMEM buffer is
 /// a row-major host memref (populateBarrierTypeConversion says so).
 void populateTcgen05ToCPUPatterns(const TypeConverter &converter,
-                                  RewritePatternSet &patterns);
+                                  RewritePatternSet &patterns,
+                                  bool smemLayouts);
 
 /// The profiler's profile_event and global_timer in interpret mode
 /// (ProfileToCPU.cpp), marked illegal in `target`.

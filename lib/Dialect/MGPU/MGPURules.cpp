@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mgpu/Dialect/MGPU/MGPURules.h"
+#include "mgpu/Target/SwizzleFormula.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -440,17 +441,28 @@ FailureOr<SwizzledTiling> mlir::mgpu::getSwizzledTiling(Operation *op,
            << "expects the tile of " << what
            << " to span the 128-byte swizzle in whole groups of 8 rows, got "
            << formatTuple(tile.getTiling()) << " of " << type.getElementType();
+  // A view at a static offset starts at a tile of its buffer (rows of the
+  // larger stride, a view may be transposed).
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (succeeded(type.getStridesAndOffset(strides, offset)) &&
+      !ShapedType::isDynamic(offset) && offset != 0 &&
+      llvm::none_of(strides, ShapedType::isDynamic)) {
+    int64_t width = std::max(strides[0], strides[1]);
+    if (width > 0 &&
+        ((offset / width) % tiling.rows || (offset % width) % tiling.cols))
+      return op->emitOpError()
+             << "expects " << what
+             << " to start at a tile boundary of its buffer, got element "
+             << formatTuple({offset / width, offset % width})
+             << " with tiles of " << tiling.rows << " x " << tiling.cols;
+  }
   return tiling;
 }
 
 int64_t mlir::mgpu::getSwizzledByteOffset(const SwizzledTiling &tiling,
                                           int64_t width, int64_t row,
                                           int64_t col) {
-  int64_t tile =
-      (row / tiling.rows) * (width / tiling.cols) + col / tiling.cols;
-  int64_t inRow = (col % tiling.cols) * tiling.elementBytes;
-  int64_t r = row % tiling.rows;
-  int64_t chunk = (inRow / 16) ^ (r % 8);
-  return tile * tiling.tileBytes() + r * SwizzledTiling::kSwizzleBytes +
-         chunk * 16 + inRow % 16;
+  return ::mgpu::swizzledByteOffset(tiling.rows, tiling.cols,
+                                    tiling.elementBytes, width, row, col);
 }

@@ -259,6 +259,9 @@ LogicalResult CopySmemToGmemOp::verify() {
   if (failed(verifyCopy(*this, src, cast<MemRefType>(getDst().getType()),
                         "the source", "the destination")))
     return failure();
+  if (getTransforms() &&
+      failed(getSwizzledTiling(*this, "the source", *getTransforms(), src)))
+    return failure();
   std::optional<TmaReduction> kind = getReduction();
   if (!kind || isTmaReductionSupported(*kind, src.getElementType()))
     return success();

@@ -130,14 +130,9 @@ FailureOr<TiledOperand> mlir::mgpu::getTiledOperand(Operation *op,
               "and a row stride that is a multiple of its tile's columns"
            << (name == "b" ? ", or the transpose of one" : "") << ", got "
            << type;
-  TiledOperand result{*tiling, rowStride, offset / rowStride,
+  // getSwizzledTiling checked that the view starts at a tile.
+  return TiledOperand{*tiling, rowStride, offset / rowStride,
                       offset % rowStride, transposed};
-  if (result.row % tiling->rows || result.col % tiling->cols)
-    return op->emitOpError()
-           << "expects " << name << " to start at a tile boundary of its "
-           << "buffer, got element (" << result.row << ", " << result.col
-           << ") with tiles of " << tiling->rows << " x " << tiling->cols;
-  return result;
 }
 
 std::optional<int64_t>

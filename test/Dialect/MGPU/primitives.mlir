@@ -47,6 +47,8 @@ func.func @primitives(%a: memref<256x256xf16>, %o: memref<256x256xf16>) {
     mgpu.copy_smem_to_gmem %buf, %o0[0, %c0] : !smem, memref<256x256xf16>
     // CHECK: mgpu.copy_smem_to_gmem %{{.*}}, %{{.*}}[0, 64] {commit_group = false}
     mgpu.copy_smem_to_gmem %buf, %o0[0, 64] {commit_group = false} : !smem, memref<256x256xf16>
+    // CHECK: mgpu.copy_smem_to_gmem %{{.*}}, %{{.*}}[0, 128] transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>] :
+    mgpu.copy_smem_to_gmem %buf, %o0[0, 128] transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>] : !smem, memref<256x256xf16>
     // CHECK: mgpu.commit_smem_to_gmem_group
     mgpu.commit_smem_to_gmem_group
     // CHECK: mgpu.wait_smem_to_gmem 1 read_only

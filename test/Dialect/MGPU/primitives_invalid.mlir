@@ -230,6 +230,38 @@ func.func @copy_out_from_global(%a: memref<64xf32>, %o: memref<64xf32>) {
 
 // -----
 
+#m = #mgpu.mesh<grid = [1], grid_names = ["g9t"]>
+!smem = memref<64x64xf16, #gpu.address_space<workgroup>>
+
+// A copy out reads its source through the transforms it names: a tiling
+// with the 128-byte swizzle that divides it, starting at a tile.
+func.func @copy_out_transforms(%o: memref<64x64xf16>) {
+  mgpu.mpmd_map meshes [#m] outs(%o : memref<64x64xf16>) scratch [!smem] {
+  ^bb0(%o0: memref<64x64xf16>, %s: !smem):
+    // expected-error @below {{'mgpu.copy_smem_to_gmem' op applies only the layout [#mgpu.tile<[R, C]>, #mgpu.swizzle<128>] to the source, got [#mgpu.tile<[8, 32]>, #mgpu.swizzle<64>]}}
+    mgpu.copy_smem_to_gmem %s, %o0 transforms [#mgpu.tile<[8, 32]>, #mgpu.swizzle<64>] : !smem, memref<64x64xf16>
+  }
+  return
+}
+
+// -----
+
+#m = #mgpu.mesh<grid = [1], grid_names = ["g9u"]>
+!smem = memref<64x64xf16, #gpu.address_space<workgroup>>
+!rows = memref<8x64xf16, strided<[64, 1], offset: 256>, #gpu.address_space<workgroup>>
+
+func.func @copy_out_inside_a_tile(%o: memref<64x64xf16>) {
+  mgpu.mpmd_map meshes [#m] outs(%o : memref<64x64xf16>) scratch [!smem] {
+  ^bb0(%o0: memref<64x64xf16>, %s: !smem):
+    %v = memref.subview %s[4, 0] [8, 64] [1, 1] : !smem to !rows
+    // expected-error @below {{'mgpu.copy_smem_to_gmem' op expects the source to start at a tile boundary of its buffer, got element (4, 0) with tiles of 8 x 64}}
+    mgpu.copy_smem_to_gmem %v, %o0[0, 0] transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>] : !rows, memref<64x64xf16>
+  }
+  return
+}
+
+// -----
+
 #m = #mgpu.mesh<grid = [1], grid_names = ["g10"]>
 !bar = !mgpu.barrier<count = 1>
 

@@ -182,6 +182,13 @@ def MGPU_CopySmemToGmemOp : MGPU_Op<"copy_smem_to_gmem",
     empty one where it does not hold), so the groups a later
     `mgpu.wait_smem_to_gmem` counts are the same.
 
+    With `transforms [#mgpu.tile<[R, C]>, #mgpu.swizzle<128>]` `src` holds
+    the window in that layout (as a `copy_gmem_to_smem` with the same
+    transforms left it: JAX's transforms of the SMEM ref) and the copy reads
+    it so: on the GPU a TMA store per tile through a map with the 128-byte
+    swizzle. `--mgpu-propagate-smem-layouts` gives a copy out the transforms
+    of the buffer it reads where it names none.
+
     ```mlir
     mgpu.commit_smem
     mgpu.copy_smem_to_gmem %o_smem, %o[%row, 0]
@@ -198,11 +205,13 @@ def MGPU_CopySmemToGmemOp : MGPU_Op<"copy_smem_to_gmem",
     DenseI64ArrayAttr:$static_offsets,
     DefaultValuedAttr<BoolAttr, "true">:$commit_group,
     OptionalAttr<MGPU_TmaReduction>:$reduction,
-    Optional<I1>:$predicate
+    Optional<I1>:$predicate,
+    OptionalAttr<ArrayAttr>:$transforms
   );
   let assemblyFormat = [{
     $src `,` $dst `` custom<WindowOffsets>($offsets, $static_offsets)
-    (`reduction` $reduction^)? (`predicate` $predicate^)? attr-dict `:`
+    (`reduction` $reduction^)? (`predicate` $predicate^)?
+    (`transforms` $transforms^)? attr-dict `:`
     type($src) `,` type($dst)
   }];
   let builders = [
@@ -213,7 +222,8 @@ def MGPU_CopySmemToGmemOp : MGPU_Op<"copy_smem_to_gmem",
                    "bool":$commit_group,
                    "::mlir::mgpu::TmaReductionAttr":$reduction), [{
       build($_builder, $_state, src, dst, offsets, static_offsets,
-            commit_group, reduction, /*predicate=*/::mlir::Value());
+            commit_group, reduction, /*predicate=*/::mlir::Value(),
+            /*transforms=*/nullptr);
     }]>
   ];
   let hasVerifier = 1;

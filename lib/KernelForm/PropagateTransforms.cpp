@@ -1,0 +1,277 @@
+//===- PropagateTransforms.cpp - --mgpu-propagate-transforms --------------===//
+//
+// One layout per shared-memory buffer. Transforms (a tiling with swizzled
+// 128-byte rows) are named op by op: by copies in and out, as JAX's
+// transforms of an SMEM ref, and by the tensor cores' operands. A copy out
+// that names none used to read a buffer row-major that its copy in had
+// written swizzled, which the GPU got wrong. This pass groups the accesses
+// of each buffer (through its views), checks that the names agree, gives
+// the copies that name nothing the buffer's transforms, and keeps a buffer
+// row-major where the lanes also read or write its elements (the layout
+// they compute with), unless the tensor cores need it tiled: an error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mgpu/Dialect/MGPU/MGPURules.h"
+#include "mgpu/KernelForm/LayoutAssignment.h"
+#include "mgpu/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir::mgpu {
+#define GEN_PASS_DEF_MGPUPROPAGATETRANSFORMS
+#include "mgpu/Passes.h.inc"
+} // namespace mlir::mgpu
+
+using namespace mlir;
+using namespace mlir::mgpu;
+
+namespace {
+
+/// The source of a view op that is the same buffer as its result; null
+/// for other ops. A `memref.view` of a byte buffer is a buffer of its own
+/// (JAX's RefUnion: its views may hold different layouts).
+Value getViewSource(Operation *op) {
+  if (isa<memref::SubViewOp, memref::TransposeOp, memref::CastOp,
+          memref::ExpandShapeOp, memref::CollapseShapeOp,
+          memref::ReinterpretCastOp>(op))
+    return op->getOperand(0);
+  if (auto ref = dyn_cast<ClusterRefOp>(op))
+    return ref.getSmem();
+  return Value();
+}
+
+/// The buffers `view` may be a view of.
+void collectBuffers(Value view, SmallVectorImpl<Value> &buffers) {
+  Operation *def = view.getDefiningOp();
+  if (def && isa<BaseMemRefType>(view.getType())) {
+    if (Value source = getViewSource(def))
+      return collectBuffers(source, buffers);
+    if (auto select = dyn_cast<arith::SelectOp>(def)) {
+      collectBuffers(select.getTrueValue(), buffers);
+      collectBuffers(select.getFalseValue(), buffers);
+      return;
+    }
+  }
+  if (!llvm::is_contained(buffers, view))
+    buffers.push_back(view);
+}
+
+/// The transforms `op` names for its operand `use` (null: none), and
+/// whether `op` reads that operand on the tensor cores.
+struct Named {
+  ArrayAttr transforms;
+  bool tensorCores = false;
+};
+
+/// What the accesses of one buffer say about its layout.
+struct BufferUses {
+  /// The first op naming transforms, and what it names.
+  Operation *namer = nullptr;
+  ArrayAttr transforms;
+  /// The first MMA reading the buffer tiled on the tensor cores, and the
+  /// first op accessing its elements as the lanes do (row-major).
+  Operation *tensorCores = nullptr, *elements = nullptr;
+  /// A use this pass cannot see through.
+  bool opaque = false;
+  /// The copies in and out of the buffer's views.
+  SmallVector<Operation *> copies;
+};
+
+class TransformPropagation {
+public:
+  LogicalResult run(Operation *root) {
+    // Every access of every shared buffer, in program order: the memref
+    // operands of ops other than views, by the buffers they may be views
+    // of.
+    llvm::MapVector<Value, SmallVector<OpOperand *>> accesses;
+    root->walk([&](Operation *op) {
+      if (getViewSource(op) || isa<arith::SelectOp>(op))
+        return;
+      for (OpOperand &use : op->getOpOperands()) {
+        if (!isa<BaseMemRefType>(use.get().getType()))
+          continue;
+        SmallVector<Value> found;
+        collectBuffers(use.get(), found);
+        for (Value buffer : found)
+          accesses[buffer].push_back(&use);
+      }
+    });
+    for (auto &[buffer, uses] : accesses) {
+      BufferUses found;
+      if (failed(collectUses(uses, found)))
+        return failure();
+      if (found.namer && failed(settle(found)))
+        return failure();
+    }
+    return success();
+  }
+
+private:
+  /// The transforms a layout-aware op names for operand `use`; nothing for
+  /// other ops.
+  static std::optional<Named> getNamed(OpOperand &use) {
+    Operation *op = use.getOwner();
+    if (auto copy = dyn_cast<CopyGmemToSmemOp>(op);
+        copy && use.get() == copy.getDst())
+      return Named{copy.getTransformsAttr()};
+    if (auto copy = dyn_cast<CopySmemToGmemOp>(op);
+        copy && use.get() == copy.getSrc())
+      return Named{copy.getTransformsAttr()};
+    if (auto wgmma = dyn_cast<WgmmaOp>(op)) {
+      if (use.getOperandNumber() == 0)
+        return std::nullopt;
+      ArrayAttr named = use.get() == wgmma.getA() ? wgmma.getATransformsAttr()
+                                                  : wgmma.getBTransformsAttr();
+      // Off the tensor cores a wgmma reads its operands as the lanes do.
+      if (!named || !isOnTensorCores(wgmma))
+        return std::nullopt;
+      return Named{named, /*tensorCores=*/true};
+    }
+    if (auto mma = dyn_cast<Tcgen05MmaOp>(op)) {
+      if (use.get() != mma.getA() && use.get() != mma.getB())
+        return std::nullopt;
+      ArrayAttr named = use.get() == mma.getA() ? mma.getATransformsAttr()
+                                                : mma.getBTransformsAttr();
+      if (!named)
+        return std::nullopt;
+      return Named{named, /*tensorCores=*/true};
+    }
+    return std::nullopt;
+  }
+
+  /// Whether `op` moves or reads no element of its memref operand `value`.
+  static bool isNeutral(Operation *op, Value value) {
+    // A byte copy between two buffers of one layout.
+    if (isa<AsyncStoreSmemOp, memref::DimOp, memref::ExtractStridedMetadataOp,
+            memref::DeallocOp, memref::ViewOp>(op))
+      return true;
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects)
+      return false;
+    SmallVector<MemoryEffects::EffectInstance> found;
+    effects.getEffects(found);
+    return llvm::none_of(found, [&](const MemoryEffects::EffectInstance &e) {
+      return e.getValue() == value || !e.getValue();
+    });
+  }
+
+  static LogicalResult collectUses(ArrayRef<OpOperand *> accesses,
+                                   BufferUses &uses) {
+    for (OpOperand *use : accesses) {
+      Operation *op = use->getOwner();
+      std::optional<Named> named = getNamed(*use);
+      if (named && isa<CopyGmemToSmemOp, CopySmemToGmemOp>(op))
+        uses.copies.push_back(op);
+      if (named) {
+        if (failed(noteNamed(op, *named, uses)))
+          return failure();
+        continue;
+      }
+      if (isNeutral(op, use->get()))
+        continue;
+      if (isa<MemoryEffectOpInterface, WgmmaOp>(op)) {
+        if (!uses.elements)
+          uses.elements = op;
+        continue;
+      }
+      uses.opaque = true;
+    }
+    return success();
+  }
+
+  static LogicalResult noteNamed(Operation *op, const Named &named,
+                                 BufferUses &uses) {
+    if (named.tensorCores && !uses.tensorCores)
+      uses.tensorCores = op;
+    if (!named.transforms)
+      return success();
+    if (!uses.namer) {
+      uses.namer = op;
+      uses.transforms = named.transforms;
+      return success();
+    }
+    if (uses.transforms == named.transforms)
+      return success();
+    InFlightDiagnostic diag =
+        op->emitOpError()
+        << "names transforms " << named.transforms
+        << " for a shared buffer that another op lays out with "
+        << uses.transforms << ": a buffer holds one layout";
+    diag.attachNote(uses.namer->getLoc()) << "transforms named here";
+    return diag;
+  }
+
+  static ArrayAttr getCopyTransforms(Operation *copy) {
+    if (auto in = dyn_cast<CopyGmemToSmemOp>(copy))
+      return in.getTransformsAttr();
+    return cast<CopySmemToGmemOp>(copy).getTransformsAttr();
+  }
+
+  static void setCopyTransforms(Operation *copy, ArrayAttr transforms) {
+    if (transforms)
+      copy->setAttr("transforms", transforms);
+    else
+      copy->removeAttr("transforms");
+  }
+
+  static LogicalResult settle(BufferUses &uses) {
+    if (uses.elements) {
+      if (uses.tensorCores) {
+        InFlightDiagnostic diag =
+            uses.elements->emitOpError()
+            << "accesses the elements of a shared buffer that the tensor "
+               "cores read in the layout "
+            << uses.transforms
+            << ", which element accesses do not support yet: give the "
+               "elements a buffer of their own";
+        diag.attachNote(uses.tensorCores->getLoc())
+            << "the tensor cores read it here";
+        return diag;
+      }
+      // The lanes read and write row-major, so the copies do too.
+      if (!uses.opaque)
+        for (Operation *copy : uses.copies)
+          setCopyTransforms(copy, nullptr);
+      return success();
+    }
+    for (Operation *copy : uses.copies) {
+      if (getCopyTransforms(copy))
+        continue;
+      setCopyTransforms(copy, uses.transforms);
+      bool verified;
+      {
+        ScopedDiagnosticHandler quiet(copy->getContext(),
+                                      [](Diagnostic &) { return success(); });
+        auto in = dyn_cast<CopyGmemToSmemOp>(copy);
+        verified =
+            succeeded(in ? in.verify() : cast<CopySmemToGmemOp>(copy).verify());
+      }
+      if (!verified) {
+        setCopyTransforms(copy, nullptr);
+        InFlightDiagnostic diag =
+            copy->emitOpError()
+            << "copies a view of a shared buffer laid out with transforms "
+            << uses.transforms
+            << " that is not whole tiles of it: copy whole tiles";
+        diag.attachNote(uses.namer->getLoc()) << "transforms named here";
+        return diag;
+      }
+    }
+    return success();
+  }
+};
+
+struct PropagateTransformsPass
+    : public mgpu::impl::MGPUPropagateTransformsBase<PropagateTransformsPass> {
+  void runOnOperation() override {
+    if (failed(TransformPropagation().run(getOperation())))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,79 @@
+// RUN: mgpu-opt %s --mgpu-propagate-transforms -split-input-file | FileCheck %s
+
+// One layout per shared buffer: a copy out that names no transforms reads
+// the buffer through those of its copy in (JAX's test_copy_with_transforms:
+// the transforms belong to the SMEM ref), through views too (a slot of a
+// ring, a slice of whole tiles).
+
+#tiles = [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>]
+!buf = memref<128x64xbf16, #gpu.address_space<workgroup>>
+!ring = memref<2x128x64xbf16, #gpu.address_space<workgroup>>
+!slot = memref<128x64xbf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
+!rows = memref<8x64xbf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
+!bar = !mgpu.barrier<count = 1>
+#g = #mgpu.block_spec<shape = [256, 64], index_map = affine_map<(i) -> (0, 0)>, memory_space = gmem>
+
+// CHECK-LABEL: func.func @copy_out
+// CHECK: mgpu.copy_gmem_to_smem {{.*}} transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>] :
+// CHECK: mgpu.copy_smem_to_gmem {{.*}} transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>] :
+// CHECK: mgpu.copy_smem_to_gmem {{.*}} transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>] :
+// CHECK: mgpu.copy_smem_to_gmem {{.*}} transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>] :
+func.func @copy_out(%x: memref<256x64xbf16>, %o: memref<256x64xbf16>) {
+  mgpu.pallas_call grid [1] ins(%x : memref<256x64xbf16>) outs(%o : memref<256x64xbf16>)
+      in_specs [#g] out_specs [#g] scratch [!buf, !ring, !bar] {
+  ^bb0(%xg: memref<256x64xbf16>, %og: memref<256x64xbf16>, %s: !buf, %r: !ring, %bar: !bar):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    mgpu.copy_gmem_to_smem %xg[%c0, 0], %s, %bar[%c0] transforms #tiles
+        : memref<256x64xbf16>, !buf, !bar
+    // The slots of a ring: one filled with transforms, the other copied out.
+    %s0 = memref.subview %r[%c0, 0, 0] [1, 128, 64] [1, 1, 1] : !ring to !slot
+    %s1 = memref.subview %r[%c1, 0, 0] [1, 128, 64] [1, 1, 1] : !ring to !slot
+    mgpu.copy_gmem_to_smem %xg[%c0, 0], %s0, %bar[%c0] transforms #tiles
+        : memref<256x64xbf16>, !slot, !bar
+    mgpu.barrier_wait %bar[%c0] : !bar
+    mgpu.commit_smem
+    mgpu.copy_smem_to_gmem %s, %og[0, 0] : !buf, memref<256x64xbf16>
+    mgpu.copy_smem_to_gmem %s1, %og[128, 0] : !slot, memref<256x64xbf16>
+    // A tile row of the buffer.
+    %tile_row = memref.subview %s[%c8, 0] [8, 64] [1, 1] : !buf to !rows
+    mgpu.copy_smem_to_gmem %tile_row, %og[8, 0] : !rows, memref<256x64xbf16>
+    mgpu.wait_smem_to_gmem 0
+  }
+  return
+}
+
+// -----
+
+// A buffer whose elements the lanes also read (here through a peer CTA's
+// view of it) stays row-major: its copies' transforms are dropped.
+
+#tiles = [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>]
+!buf = memref<16x64xbf16, #gpu.address_space<workgroup>>
+!bar = !mgpu.barrier<count = 1>
+#g = #mgpu.block_spec<shape = [16, 64], index_map = affine_map<(i, c) -> (0, 0)>, memory_space = gmem>
+#mesh = #mgpu.mesh<grid = [1], grid_names = ["i"], cluster = [2], cluster_names = ["c"]>
+
+// CHECK-LABEL: func.func @elements
+// CHECK-NOT: transforms
+// CHECK: return
+func.func @elements(%x: memref<16x64xbf16>, %o: memref<16x64xbf16>) {
+  mgpu.pallas_call grid [1, 2] ins(%x : memref<16x64xbf16>) outs(%o : memref<16x64xbf16>)
+      in_specs [#g] out_specs [#g] scratch [!buf, !bar] mesh #mesh {
+  ^bb0(%xg: memref<16x64xbf16>, %og: memref<16x64xbf16>, %s: !buf, %bar: !bar):
+    %c0 = arith.constant 0 : index
+    %pad = arith.constant 0.0 : bf16
+    %c = mgpu.axis_index "c"
+    mgpu.copy_gmem_to_smem %xg, %s, %bar[%c0] transforms #tiles
+        collective_axes ["c"] : memref<16x64xbf16>, !buf, !bar
+    mgpu.barrier_wait %bar[%c0] : !bar
+    mgpu.copy_smem_to_gmem %s, %og : !buf, memref<16x64xbf16>
+    %peer = mgpu.cluster_ref %s[%c] along ["c"] : !buf -> memref<16x64xbf16>
+    %v = vector.transfer_read %peer[%c0, %c0], %pad {in_bounds = [true, true]}
+        : memref<16x64xbf16>, vector<16x64xbf16>
+    mgpu.wait_smem_to_gmem 0
+    mgpu.cluster_sync
+  }
+  return
+}
