@@ -374,7 +374,8 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
   if (auto wait = dyn_cast<WaitSmemToGmemOp>(op)) {
     onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
       callHostRuntime(nb, op, "mgpuEmuWaitCopiesToGlobal",
-                      {getI64(nb, loc, wait.getPending())});
+                      {getI64(nb, loc, wait.getPending()),
+                       getI64(nb, loc, wait.getReadOnly())});
     });
     return success();
   }

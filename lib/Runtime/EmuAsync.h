@@ -57,6 +57,10 @@ namespace mgpu::emu {
 /// is still pending and unread.
 void landCopyIn(int64_t *barrier);
 void readCopyOut(const void *lane, uint64_t id);
+/// Lands the copies out of thread `lane` that no wait landed, as its
+/// thread ends: the hardware's bulk copies still land after the kernel
+/// (the checks report one that may still read shared memory then).
+void landCopiesOut(const void *lane);
 /// EmuCpAsync.cpp: drops the cp.async groups the calling lane left in
 /// flight.
 void cpAsyncLaneEnded();

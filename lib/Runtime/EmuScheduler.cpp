@@ -244,6 +244,7 @@ void runFiber(Fiber *fiber) {
   grid.lane(grid.captures, fiber->slot, fiber->tid, fiber->block[0],
             fiber->block[1], fiber->block[2]);
   mgpu::emu::checks::laneEnded();
+  mgpu::emu::landCopiesOut(mgpu::emu::laneKey());
   mgpu::emu::async::laneEnded();
   fiber->done = true;
   switchFromCurrent(*fiber->worker);

@@ -358,6 +358,14 @@ void runBoxCopy(const BoxCopy &copy) {
   }
 }
 
+/// A copy out reads shared memory (once: its snapshot holds what it read).
+void readShared(BoxCopy &copy) {
+  if (copy.read)
+    return;
+  copy.snapshot.assign(copy.shared, copy.shared + boxBytes(copy));
+  copy.read = true;
+}
+
 /// Copies waiting for a wait: GMEM->SMEM ones by barrier, SMEM->GMEM ones
 /// by issuing lane (their bulk groups; mgpu::emu::laneKey).
 struct PendingCopies {
@@ -446,14 +454,29 @@ void mgpu::emu::readCopyOut(const void *lane, uint64_t id) {
   std::lock_guard<std::mutex> lock(pending.mutex);
   auto read = [&](std::vector<BoxCopy> &copies) {
     for (BoxCopy &copy : copies)
-      if (copy.id == id && !copy.read) {
-        copy.snapshot.assign(copy.shared, copy.shared + boxBytes(copy));
-        copy.read = true;
-      }
+      if (copy.id == id)
+        readShared(copy);
   };
   read(pending.open[lane]);
   for (std::vector<BoxCopy> &group : pending.groups[lane])
     read(group);
+}
+
+void mgpu::emu::landCopiesOut(const void *lane) {
+  PendingCopies &pending = getPending();
+  std::lock_guard<std::mutex> lock(pending.mutex);
+  auto land = [&](std::vector<BoxCopy> &copies) {
+    for (BoxCopy &copy : copies) {
+      readShared(copy);
+      runBoxCopy(copy);
+    }
+    copies.clear();
+  };
+  for (std::vector<BoxCopy> &group : pending.groups[lane])
+    land(group);
+  pending.groups.erase(lane);
+  land(pending.open[lane]);
+  pending.open.erase(lane);
 }
 
 extern "C" {
@@ -665,8 +688,7 @@ mgpuEmuCopyToGlobalTiled(void *global, void *shared, const int64_t *desc,
   copy.id = nextId.fetch_add(1, std::memory_order_relaxed);
   switch (async::choose(/*copyIn=*/false)) {
   case async::When::Issue:
-    copy.snapshot.assign(copy.shared, copy.shared + bytes);
-    copy.read = true;
+    readShared(copy);
     break;
   case async::When::Later:
     async::deferCopyOut(self, copy.id);
@@ -693,13 +715,33 @@ MGPU_HOST_EXPORT void mgpuEmuCommitCopiesToGlobal() {
 }
 
 /// The emulator's wait_smem_to_gmem: lands the issuing thread's oldest bulk
-/// groups until at most `keep` are pending.
-MGPU_HOST_EXPORT void mgpuEmuWaitCopiesToGlobal(int64_t keep) {
+/// groups until at most `keep` are pending. With `readOnly`
+/// (cp.async.bulk.wait_group.read) only their reads of shared memory are
+/// waited for: the oldest groups still reading read it now, until at most
+/// `keep` are still reading, and write global memory at a later full wait
+/// or when the thread ends, as the hardware's writes land after the kernel.
+MGPU_HOST_EXPORT void mgpuEmuWaitCopiesToGlobal(int64_t keep,
+                                               int64_t readOnly) {
   mgpu::emu::checks::copyOutWaited(keep);
   PendingCopies &pending = getPending();
   std::lock_guard<std::mutex> lock(pending.mutex);
   std::vector<std::vector<BoxCopy>> &groups =
       pending.groups[mgpu::emu::laneKey()];
+  if (readOnly) {
+    // Groups complete their reads in order: the unread ones are the newest.
+    auto unread = std::find_if(groups.begin(), groups.end(),
+                               [](const std::vector<BoxCopy> &group) {
+                                 return std::any_of(group.begin(), group.end(),
+                                                    [](const BoxCopy &copy) {
+                                                      return !copy.read;
+                                                    });
+                               });
+    int64_t reading = groups.end() - unread;
+    for (; reading > keep; ++unread, --reading)
+      for (BoxCopy &copy : *unread)
+        readShared(copy);
+    return;
+  }
   while (static_cast<int64_t>(groups.size()) > keep) {
     for (const BoxCopy &copy : groups.front())
       runBoxCopy(copy);

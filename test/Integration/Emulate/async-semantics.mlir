@@ -1,10 +1,12 @@
 // The emulator gives async copies their GPU semantics, so that a kernel
 // that forgets to wait gets wrong numbers instead of passing by luck: a copy
 // into shared memory lands only when a thread waits on its barrier, a copy
-// out only when its bulk group is waited for. Interpret mode copies
-// synchronously, so there both kernels happen to work. The emulator's checks
-// (on by default; off here to show the numbers of the deterministic
-// schedule) report both bugs: checks.mlir.
+// out writes global memory when its bulk group is waited for, or after the
+// kernel (as the hardware's bulk copies do; whether it still read the
+// right shared memory as the kernel ended is up to chance, which the checks
+// report). Interpret mode copies synchronously, so there both kernels
+// happen to work. The emulator's checks (on by default; off here to show
+// the numbers of the deterministic schedule) report both bugs: checks.mlir.
 // RUN: mgpu-run %s -e main --backend=emulate --check=none --emulate-schedules 1 | FileCheck %s --check-prefix=EMULATE
 // RUN: not mgpu-run %s -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=EARLY
 // RUN: sed 's/^ *func.call @early_read.*$//' %s > %t.mlir
@@ -13,9 +15,9 @@
 
 // EMULATE: read before the wait: 0
 // EMULATE-NEXT: read after the wait: 7
-// EMULATE-NEXT: copy out never waited for: -1
-// EARLY: async-semantics.mlir:{{34:7|36:16}}: error: {{.*}}copy_gmem_to_smem{{.*}}
-// UNWAITED: .mlir:53:7: error: the kernel ends while this copy_smem_to_gmem may still read shared memory: no mgpu.wait_smem_to_gmem waits for it
+// EMULATE-NEXT: copy out never waited for: 7
+// EARLY: async-semantics.mlir:{{36:7|38:16}}: error: {{.*}}copy_gmem_to_smem{{.*}}
+// UNWAITED: .mlir:55:7: error: the kernel ends while this copy_smem_to_gmem may still read shared memory: no mgpu.wait_smem_to_gmem waits for it
 // CPU: read before the wait: 7
 // CPU-NEXT: read after the wait: 7
 // CPU-NEXT: copy out never waited for: 7
