@@ -721,7 +721,7 @@ MGPU_HOST_EXPORT void mgpuEmuCommitCopiesToGlobal() {
 /// `keep` are still reading, and write global memory at a later full wait
 /// or when the thread ends, as the hardware's writes land after the kernel.
 MGPU_HOST_EXPORT void mgpuEmuWaitCopiesToGlobal(int64_t keep,
-                                               int64_t readOnly) {
+                                                int64_t readOnly) {
   mgpu::emu::checks::copyOutWaited(keep);
   PendingCopies &pending = getPending();
   std::lock_guard<std::mutex> lock(pending.mutex);
@@ -729,13 +729,11 @@ MGPU_HOST_EXPORT void mgpuEmuWaitCopiesToGlobal(int64_t keep,
       pending.groups[mgpu::emu::laneKey()];
   if (readOnly) {
     // Groups complete their reads in order: the unread ones are the newest.
-    auto unread = std::find_if(groups.begin(), groups.end(),
-                               [](const std::vector<BoxCopy> &group) {
-                                 return std::any_of(group.begin(), group.end(),
-                                                    [](const BoxCopy &copy) {
-                                                      return !copy.read;
-                                                    });
-                               });
+    auto unread = std::find_if(
+        groups.begin(), groups.end(), [](const std::vector<BoxCopy> &group) {
+          return std::any_of(group.begin(), group.end(),
+                             [](const BoxCopy &copy) { return !copy.read; });
+        });
     int64_t reading = groups.end() - unread;
     for (; reading > keep; ++unread, --reading)
       for (BoxCopy &copy : *unread)
