@@ -94,26 +94,11 @@ static LogicalResult verifyNamedAxis(Operation *op, StringRef name,
   FailureOr<EnclosingKernel> where = getEnclosingKernel(op);
   if (failed(where))
     return failure();
-  llvm::SetVector<StringRef> available;
-  for (MeshAttr mesh : getVisibleMeshes(*where, superMesh))
-    for (auto [axis, size] : mesh.getNamedAxes())
-      available.insert(axis.getValue());
-  if (available.contains(name))
-    return success();
-  InFlightDiagnostic diag = op->emitError()
-                            << "Axis " << name
-                            << " does not refer to a GPU mesh axis "
-                               "(available axes: [";
-  llvm::interleave(
-      available, [&](StringRef axis) { diag << "'" << axis << "'"; },
-      [&] { diag << ", "; });
-  diag << "])";
-  // JAX also looks for the axis among the JAX device mesh's, which mgpu has
-  // none of (jax/_src/pallas/mosaic_gpu/lowering.py:3474-3478 at jax-ml/jax
-  // cec06d1 prints both lists as Python lists).
-  if (getEffectiveTarget(op).isJaxProfile())
-    diag << " or a JAX mesh axis (available axes: [])";
-  return diag;
+  SmallVector<MeshAttr> meshes = getVisibleMeshes(*where, superMesh);
+  for (MeshAttr mesh : meshes)
+    if (mesh.getAxisSize(name))
+      return success();
+  return emitUnknownAxis(op, name, meshes);
 }
 
 LogicalResult AxisIndexOp::verify() {

@@ -466,3 +466,43 @@ int64_t mlir::mgpu::getSwizzledByteOffset(const SwizzledTiling &tiling,
   return ::mgpu::swizzledByteOffset(tiling.rows, tiling.cols,
                                     tiling.elementBytes, width, row, col);
 }
+
+InFlightDiagnostic mlir::mgpu::emitUnknownAxis(Operation *op, StringRef axis,
+                                               ArrayRef<MeshAttr> meshes) {
+  bool jax = getEffectiveTarget(op).isJaxProfile();
+  llvm::SetVector<StringRef> available;
+  for (MeshAttr mesh : meshes) {
+    auto add = [&](ArrayRef<StringAttr> names) {
+      if (jax)
+        for (StringAttr name : llvm::reverse(names))
+          available.insert(name.getValue());
+      else
+        for (StringAttr name : names)
+          available.insert(name.getValue());
+    };
+    add(mesh.getGridNames());
+    add(mesh.getClusterNames());
+    if (mesh.getThreadName() && mesh.getNumThreads())
+      available.insert(mesh.getThreadName().getValue());
+  }
+  // jax/_src/pallas/mosaic_gpu/lowering.py:3468-3478 at jax-ml/jax cec06d1.
+  if (jax && available.empty())
+    return op->emitError()
+           << "No axis names are available. Make sure you are using "
+              "`pl.core_map` with a `plgpu.Mesh` or an appropriate JAX device "
+              "mesh.";
+  InFlightDiagnostic diag = op->emitError()
+                            << "Axis " << axis
+                            << " does not refer to a GPU mesh axis "
+                               "(available axes: [";
+  llvm::interleave(
+      available, [&](StringRef name) { diag << "'" << name << "'"; },
+      [&] { diag << ", "; });
+  diag << "])";
+  // JAX also looks for the axis among the JAX device mesh's, which mgpu has
+  // none of, and prints both lists as Python lists.
+  if (jax)
+    diag << " or a JAX mesh axis (available axes: [])";
+  return diag;
+}
+

@@ -40,23 +40,11 @@ static LogicalResult verifyPersistentLoop(Operation *op, size_t rank,
   std::optional<MeshAttr> mesh = getKernelRegionMesh(op);
   if (!mesh)
     return success();
-  SmallVector<StringRef> available;
-  if (*mesh)
-    for (auto [axis, size] : mesh->getNamedAxes())
-      available.push_back(axis.getValue());
-  for (StringRef axis : axes.getAsValueRange<StringAttr>()) {
-    if (llvm::is_contained(available, axis))
-      continue;
-    InFlightDiagnostic diag = op->emitOpError()
-                              << "Axis " << axis
-                              << " does not refer to a GPU mesh axis "
-                                 "(available axes: [";
-    llvm::interleave(
-        available, [&](StringRef name) { diag << "'" << name << "'"; },
-        [&] { diag << ", "; });
-    diag << "])";
-    return diag;
-  }
+  for (StringRef axis : axes.getAsValueRange<StringAttr>())
+    if (!*mesh || !mesh->getAxisSize(axis))
+      return emitUnknownAxis(op, axis,
+                             *mesh ? ArrayRef<MeshAttr>(*mesh)
+                                   : ArrayRef<MeshAttr>());
   return success();
 }
 

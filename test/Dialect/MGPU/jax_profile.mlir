@@ -143,6 +143,35 @@ module attributes {mgpu.target = #mgpu.target<profile = jax>} {
 
 // -----
 
+// JAX lists the axes as its launch reverses them: the grid's names
+// reversed, the cluster's reversed, then the thread's.
+module attributes {mgpu.target = #mgpu.target<profile = jax>} {
+  func.func @axis_order() {
+    mgpu.mpmd_map meshes [#mgpu.mesh<grid = [2, 3], grid_names = ["x", "y"], cluster = [1, 1], cluster_names = ["cx", "cy"], num_threads = 2, thread_name = "wg">] {
+      // expected-error @+1 {{Axis z does not refer to a GPU mesh axis (available axes: ['y', 'x', 'cy', 'cx', 'wg']) or a JAX mesh axis (available axes: [])}}
+      %z = mgpu.axis_index "z"
+    }
+    return
+  }
+}
+
+// -----
+
+// No named axis at all: JAX's own message.
+module attributes {mgpu.target = #mgpu.target<profile = jax>} {
+  func.func @no_axis_names(%o: memref<8xf32>) {
+    mgpu.pallas_call grid [2] outs(%o : memref<8xf32>) in_specs []
+        out_specs [#mgpu.block_spec<shape = [4], index_map = affine_map<(i) -> (i)>>] {
+    ^bb0(%y: memref<4xf32, #gpu.address_space<workgroup>>):
+      // expected-error @+1 {{No axis names are available. Make sure you are using `pl.core_map` with a `plgpu.Mesh` or an appropriate JAX device mesh.}}
+      %z = mgpu.axis_index "z"
+    }
+    return
+  }
+}
+
+// -----
+
 // Scratch that a pass added (mgpu.internal_scratch counts it) is not user
 // scratch; the user's own entry before it still is.
 #mesh4 = #mgpu.mesh<grid = [4], grid_names = ["i"]>

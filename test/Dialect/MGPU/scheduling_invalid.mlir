@@ -55,7 +55,7 @@ func.func @unknown_axis(%o: memref<8xf32>) {
       in_specs [] out_specs [#all] mesh #mesh {
   ^bb0(%g: memref<8xf32>):
     %c8 = arith.constant 8 : index
-    // expected-error @below {{'mgpu.nd_loop' op Axis x does not refer to a GPU mesh axis (available axes: ['sm'])}}
+    // expected-error @below {{Axis x does not refer to a GPU mesh axis (available axes: ['sm'])}}
     mgpu.nd_loop [%c8] collective_axes ["x"] {
     ^bb0(%i: index, %step: index):
     }
@@ -140,7 +140,7 @@ func.func @dynamic_axis(%o: memref<8xf32>) {
   ^bb0(%g: memref<8xf32>, %count: memref<1xi32>):
     %c0 = arith.constant 0 : index
     %c8 = arith.constant 8 : index
-    // expected-error @below {{'mgpu.dynamic_scheduling_loop' op Axis q does not refer to a GPU mesh axis (available axes: ['sm'])}}
+    // expected-error @below {{Axis q does not refer to a GPU mesh axis (available axes: ['sm'])}}
     mgpu.dynamic_scheduling_loop [%c8] collective_axes ["q"]
         counter %count[%c0] : memref<1xi32> {
     ^bb0(%i: index, %step: index):

@@ -181,6 +181,15 @@ LogicalResult verifyClusterBarrierAxes(Operation *op, ClusterBarrierType type,
 /// and launches have none to check against).
 LogicalResult verifyClusterBarrierUse(Operation *op, Type barrier);
 
+/// S24: reports at `op` that `axis` is none of `meshes`' named axes. In the
+/// jax profile the words and the order are JAX's: each mesh's grid names
+/// reversed, then its cluster names reversed, then its thread name (JAX
+/// lists them as its launch reverses them), then the JAX mesh's axes
+/// (none); with no named axis at all, JAX's "No axis names are available"
+/// message.
+InFlightDiagnostic emitUnknownAxis(Operation *op, StringRef axis,
+                                   ArrayRef<MeshAttr> meshes);
+
 /// Reports at `op` that `axis` (named by the op as `what`: "axis",
 /// "collective axis") is not one of the mesh's cluster axes `names`.
 InFlightDiagnostic emitNotAClusterAxis(Operation *op, StringRef what,
