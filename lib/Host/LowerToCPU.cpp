@@ -30,6 +30,7 @@
 #include "PairOnHost.h"
 
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mgpu/Dialect/MGPU/MGPULayouts.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/Dialect/MGPU/TensorMemory.h"
 #include "mgpu/Host/HostRuntimeCalls.h"
@@ -637,6 +638,12 @@ struct LowerToCPUPass : public mgpu::impl::MGPULowerToCPUBase<LowerToCPUPass> {
     for (Operation *host : hosts)
       if (failed(applyPartialConversion(host, target, frozen)))
         return signalPassFailure();
+    // The host holds every vector whole, so the lane layouts that kernels
+    // record (`mgpu.out_layouts`) mean nothing here; left on, they would
+    // follow ops that --mgpu-vectors-to-loops splits into pieces no layout
+    // fits.
+    for (Operation *host : hosts)
+      host->walk([](Operation *op) { op->removeAttr(kOutLayoutsAttrName); });
   }
 };
 
