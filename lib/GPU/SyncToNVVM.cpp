@@ -2,8 +2,8 @@
 //
 // The synchronization ops among programs and kernels, as conversion
 // patterns of --mgpu-primitives-to-nvvm (see PrimitivesToNVVM.h):
-// semaphore_wait and semaphore_read, which the warpgroup distribution puts
-// on lane 0, become atomics on the semaphore's word in global memory
+// semaphore_signal, semaphore_wait and semaphore_read, which the warpgroup
+// distribution puts on lane 0, become atomics on the semaphore's word in global memory
 // (a spin with nanosleep for a wait) and a GPU-scope fence that acquires
 // what the signals released; griddepcontrol_wait and
 // griddepcontrol_launch_dependents become PTX griddepcontrol on sm_90 and
@@ -34,6 +34,24 @@ Value readSemaphore(OpBuilder &b, Location loc, Value sem, ValueRange indices) {
   return memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::ori,
                                      i32(b, loc, 0), sem, indices);
 }
+
+/// semaphore_signal (once per lane that runs it: lane 0 of a warpgroup, or
+/// each lane of a per-lane launch) -> a GPU-scope fence that releases what
+/// was written before it, then an atomic add.
+struct SemaphoreSignalToNVVM : public OpConversionPattern<SemaphoreSignalOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SemaphoreSignalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    NVVM::MembarOp::create(rewriter, loc, NVVM::MemScopeKind::GPU);
+    memref::AtomicRMWOp::create(rewriter, loc, arith::AtomicRMWKind::addi,
+                                adaptor.getValue(), adaptor.getSem(),
+                                adaptor.getIndices());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
 
 /// semaphore_wait (on lane 0, where the distribution puts it) -> a spin on
 /// "subtract if at least value" (one atomic read-modify-write; with
@@ -126,7 +144,8 @@ void mlir::mgpu::populateSyncToNVVMPatterns(const TypeConverter &converter,
                                             RewritePatternSet &patterns,
                                             bool hopper) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<SemaphoreWaitToNVVM, SemaphoreReadToNVVM>(converter, ctx);
+  patterns.add<SemaphoreSignalToNVVM, SemaphoreWaitToNVVM,
+               SemaphoreReadToNVVM>(converter, ctx);
   patterns.add<
       GriddepcontrolToNVVM<GriddepcontrolWaitOp, NVVM::GridDepActionKind::wait>,
       GriddepcontrolToNVVM<GriddepcontrolLaunchDependentsOp,
@@ -135,6 +154,6 @@ void mlir::mgpu::populateSyncToNVVMPatterns(const TypeConverter &converter,
 }
 
 void mlir::mgpu::configureSyncToNVVMLegality(ConversionTarget &target) {
-  target.addIllegalOp<SemaphoreWaitOp, SemaphoreReadOp, GriddepcontrolWaitOp,
-                      GriddepcontrolLaunchDependentsOp>();
+  target.addIllegalOp<SemaphoreSignalOp, SemaphoreWaitOp, SemaphoreReadOp,
+                      GriddepcontrolWaitOp, GriddepcontrolLaunchDependentsOp>();
 }

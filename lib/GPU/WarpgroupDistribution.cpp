@@ -355,14 +355,8 @@ LogicalResult Distributor::distributeSemaphore(SemaphoreSignalOp op) {
   // Everything this Pallas thread wrote is done before the release.
   if (hazards.read || hazards.wrote())
     barrier(loc);
-  Value sem = lookup(op.getSem());
-  SmallVector<Value> indices = lookupAll(op.getIndices());
-  Value value = lookup(op.getValue());
-  guarded(loc, isLaneZero(loc), [&] {
-    NVVM::MembarOp::create(b, loc, NVVM::MemScopeKind::GPU);
-    memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, value, sem,
-                                indices);
-  });
+  // Lane 0 signals (the release fence is the backend's).
+  guarded(loc, isLaneZero(loc), [&] { b.clone(*op, map); });
   return success();
 }
 

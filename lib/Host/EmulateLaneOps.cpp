@@ -510,8 +510,8 @@ WalkResult LaneOpRewriter::rewrite(Operation *op) {
   }
   if (isa<BarrierInitOp, BarrierArriveOp, BarrierWaitOp, CopyGmemToSmemOp,
           CopySmemToGmemOp, CommitSmemOp, CommitSmemToGmemGroupOp,
-          WaitSmemToGmemOp, WaitGmemToSmemOp, SemaphoreWaitOp, GlobalTimerOp>(
-          op)) {
+          WaitSmemToGmemOp, WaitGmemToSmemOp, SemaphoreSignalOp,
+          SemaphoreWaitOp, GlobalTimerOp>(op)) {
     Value lane = arith::RemUIOp::create(nb, l, tid,
                                         indexConstant(nb, l, kWarpgroupLanes));
     if (failed(emulatePrimitive(nb, op, lane)))

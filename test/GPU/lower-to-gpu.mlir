@@ -283,8 +283,9 @@ func.func @producer_consumer(%buf: memref<128xf32>, %out: memref<128xf32>) {
 }
 
 // mpmd_map with two pairs on the same grid: warp-specialized, one warpgroup
-// per region in one CTA; the semaphore signal is a release on lane 0, the
-// wait stays for a backend, on lane 0, the warpgroup waiting for it.
+// per region in one CTA; the semaphore signal and the wait stay for a
+// backend (the signal's release fence is the backend's), each on lane 0,
+// the warpgroup waiting for the wait.
 
 // CHECK-LABEL: func.func @producer_consumer
 // CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
@@ -295,8 +296,8 @@ func.func @producer_consumer(%buf: memref<128xf32>, %out: memref<128xf32>) {
 // CHECK: scf.if
 // CHECK: vector.store
 // CHECK: nvvm.barrier
-// CHECK: nvvm.memory.barrier <gpu>
-// CHECK: memref.atomic_rmw addi
+// CHECK: scf.if
+// CHECK-NEXT: mgpu.semaphore_signal
 // CHECK: scf.if
 // CHECK: mgpu.semaphore_wait
 // CHECK: nvvm.barrier
