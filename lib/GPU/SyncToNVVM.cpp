@@ -3,8 +3,8 @@
 // The synchronization ops among programs and kernels, as conversion
 // patterns of --mgpu-primitives-to-nvvm (see PrimitivesToNVVM.h):
 // semaphore_signal, semaphore_wait and semaphore_read, which the warpgroup
-// distribution puts on lane 0, become atomics on the semaphore's word in global memory
-// (a spin with nanosleep for a wait) and a GPU-scope fence that acquires
+// distribution puts on lane 0, become atomics on the semaphore's word in global
+// memory (a spin with nanosleep for a wait) and a GPU-scope fence that acquires
 // what the signals released; griddepcontrol_wait and
 // griddepcontrol_launch_dependents become PTX griddepcontrol on sm_90 and
 // nothing before it, where kernels on a stream run one after another.
@@ -144,8 +144,8 @@ void mlir::mgpu::populateSyncToNVVMPatterns(const TypeConverter &converter,
                                             RewritePatternSet &patterns,
                                             bool hopper) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<SemaphoreSignalToNVVM, SemaphoreWaitToNVVM,
-               SemaphoreReadToNVVM>(converter, ctx);
+  patterns.add<SemaphoreSignalToNVVM, SemaphoreWaitToNVVM, SemaphoreReadToNVVM>(
+      converter, ctx);
   patterns.add<
       GriddepcontrolToNVVM<GriddepcontrolWaitOp, NVVM::GridDepActionKind::wait>,
       GriddepcontrolToNVVM<GriddepcontrolLaunchDependentsOp,

@@ -389,9 +389,9 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
   // Run by each lane that reaches it (lane 0 of a warpgroup, every lane of
   // a per-lane launch): an atomic add, which releases on the host.
   if (auto signal = dyn_cast<SemaphoreSignalOp>(op)) {
-    memref::AtomicRMWOp::create(
-        b, loc, arith::AtomicRMWKind::addi, signal.getValue(), signal.getSem(),
-        signal.getIndices());
+    memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
+                                signal.getValue(), signal.getSem(),
+                                signal.getIndices());
     return success();
   }
   if (auto wait = dyn_cast<SemaphoreWaitOp>(op)) {
