@@ -505,4 +505,3 @@ InFlightDiagnostic mlir::mgpu::emitUnknownAxis(Operation *op, StringRef axis,
     diag << " or a JAX mesh axis (available axes: [])";
   return diag;
 }
-

@@ -42,9 +42,8 @@ static LogicalResult verifyPersistentLoop(Operation *op, size_t rank,
     return success();
   for (StringRef axis : axes.getAsValueRange<StringAttr>())
     if (!*mesh || !mesh->getAxisSize(axis))
-      return emitUnknownAxis(op, axis,
-                             *mesh ? ArrayRef<MeshAttr>(*mesh)
-                                   : ArrayRef<MeshAttr>());
+      return emitUnknownAxis(
+          op, axis, *mesh ? ArrayRef<MeshAttr>(*mesh) : ArrayRef<MeshAttr>());
   return success();
 }
 
