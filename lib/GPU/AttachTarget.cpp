@@ -4,7 +4,8 @@
 // Attaches the NVVM target that serializes the kernels of a module: the chip
 // of its `mgpu.target` unless overridden, and the PTX version that chip
 // needs (LLVM aborts the process when an sm_90a module asks for an older
-// PTX). Existing targets are replaced rather than appended to.
+// PTX). Existing targets are replaced rather than appended to. mgpu ops left
+// in the module keep the `mgpu.target` they are verified against.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
 
 namespace mlir::mgpu {
 #define GEN_PASS_DEF_MGPUATTACHTARGET
@@ -51,7 +53,32 @@ struct AttachTargetPass
       return signalPassFailure();
     // The mgpu target now lives in the NVVM targets; dropping it leaves a
     // module that upstream tools (mlir-translate) read without the dialect.
-    module->removeAttr(MGPUDialect::getTargetAttrName());
+    // mgpu ops still in the module are verified against it, though (a copy
+    // without a barrier is valid before Hopper only): they keep it, and a
+    // chip given here becomes theirs only if they are valid on it.
+    bool mgpuOps = module
+                       .walk([](Operation *op) {
+                         return isa_and_nonnull<MGPUDialect>(op->getDialect())
+                                    ? WalkResult::interrupt()
+                                    : WalkResult::advance();
+                       })
+                       .wasInterrupted();
+    if (!mgpuOps) {
+      module->removeAttr(MGPUDialect::getTargetAttrName());
+      return;
+    }
+    TargetAttr current = getEffectiveTarget(module);
+    if (chip.empty() || chip == current.getChip())
+      return;
+    module->setAttr(MGPUDialect::getTargetAttrName(),
+                    TargetAttr::get(&getContext(), chip, current.getProfile()));
+    if (failed(mlir::verify(module))) {
+      module.emitError() << "mgpu-attach-target: the module's mgpu ops are "
+                            "not valid on chip '"
+                         << chip << "' (their target is '" << current.getChip()
+                         << "')";
+      return signalPassFailure();
+    }
   }
 };
 } // namespace
