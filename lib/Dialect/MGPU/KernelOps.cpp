@@ -241,6 +241,12 @@ static LogicalResult verifyBlockSpec(Operation *op, size_t gridRank,
                            << ") must have the same number of dimensions as "
                               "the array shape "
                            << formatTuple(arrayShape) << ".";
+  // A block of an empty array would have an empty dimension, which no block
+  // spec (and no TMA box) describes.
+  if (llvm::is_contained(arrayShape, 0))
+    return op->emitOpError()
+           << "expects " << origin << " to have elements, got shape "
+           << formatTuple(arrayShape);
   AffineMap map = spec.getIndexMap().getValue();
   if (map.getNumDims() != gridRank) {
     InFlightDiagnostic diag = op->emitOpError()

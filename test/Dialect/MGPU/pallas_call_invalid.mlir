@@ -121,6 +121,21 @@ func.func @s19_block_rank_out(%a: tensor<1024xf32>, %o: tensor<1024xf32>)
 
 // -----
 
+#b = #mgpu.block_spec<shape = [8, 64], index_map = affine_map<(i) -> (i, 0)>>
+// An empty array: its blocks would have an empty dimension, which no block
+// spec describes (--mgpu-expand-pipelines made a gmem block spec of shape
+// (0, 64), invalid IR).
+func.func @empty_array(%x: tensor<0x64xf32>, %o: tensor<0x64xf32>) -> tensor<0x64xf32> {
+  // expected-error @+1 {{'mgpu.pallas_call' op expects ins[0] to have elements, got shape (0, 64)}}
+  %r = mgpu.pallas_call grid [1] ins(%x : tensor<0x64xf32>) outs(%o : tensor<0x64xf32>)
+      in_specs [#b] out_specs [#b] {
+  ^bb0(%a: memref<8x64xf32, #gpu.address_space<workgroup>>, %c: memref<8x64xf32, #gpu.address_space<workgroup>>):
+  } -> tensor<0x64xf32>
+  return %r : tensor<0x64xf32>
+}
+
+// -----
+
 #b = #mgpu.block_spec<shape = [128], index_map = affine_map<(d0) -> (d0)>>
 // S19: the index map takes 1 grid index, the grid has rank 2.
 func.func @s19_index_map_dims(%a: memref<1024xf32>) {
