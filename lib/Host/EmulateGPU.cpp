@@ -52,6 +52,7 @@
 #include "mgpu/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -93,12 +94,80 @@ struct Emulator {
   LogicalResult emulate(gpu::LaunchOp launch);
 };
 
+/// CUDA's limits on a launch (blocks of 1 to 1024 threads, at most 64
+/// along z; grids of at most 2^31 - 1 blocks along x and 65535 along y and
+/// z): an error at the launch where its sizes are constants, else a check
+/// at run time (reported at the launch), where the emulator would otherwise
+/// try to run the threads.
+static LogicalResult checkLaunchLimits(OpBuilder &b, gpu::LaunchOp launch) {
+  Location loc = launch.getLoc();
+  constexpr int64_t kMaxGridYZ = 65535, kMaxBlockZ = 64;
+  struct Limit {
+    Value size;
+    int64_t max;
+  };
+  Limit limits[] = {{launch.getBlockSizeX(), TargetInfo::kMaxThreadsPerCta},
+                    {launch.getBlockSizeY(), TargetInfo::kMaxThreadsPerCta},
+                    {launch.getBlockSizeZ(), kMaxBlockZ},
+                    {launch.getGridSizeX(), TargetInfo::kMaxCtasX},
+                    {launch.getGridSizeY(), kMaxGridYZ},
+                    {launch.getGridSizeZ(), kMaxGridYZ}};
+  // The block's threads, once each dimension is known to be in range.
+  int64_t threads = 1;
+  bool constant = true;
+  for (auto [i, limit] : llvm::enumerate(limits)) {
+    std::optional<int64_t> size = getConstantIntValue(limit.size);
+    if (!size) {
+      constant = false;
+      continue;
+    }
+    if (*size < 1 || *size > limit.max)
+      return launch.emitOpError()
+             << "cannot run: its " << (i < 3 ? "block" : "grid") << " size "
+             << "xyz"[i % 3] << " is " << *size << ", and CUDA allows 1 to "
+             << limit.max;
+    if (i < 3)
+      threads *= *size;
+  }
+  if (constant && threads > TargetInfo::kMaxThreadsPerCta)
+    return launch.emitOpError() << "cannot run: its blocks have " << threads
+                                << " threads, and CUDA allows at most "
+                                << TargetInfo::kMaxThreadsPerCta;
+  if (constant)
+    return success();
+  Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
+  auto inRange = [&](Value size, int64_t max) {
+    Value low = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, size,
+                                      indexConstant(b, loc, 1));
+    Value high = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, size,
+                                       indexConstant(b, loc, max));
+    ok = arith::AndIOp::create(b, loc, ok,
+                               arith::AndIOp::create(b, loc, low, high));
+  };
+  for (Limit limit : limits)
+    inRange(limit.size, limit.max);
+  // Each block dimension is at most 1024 where `ok` holds: no overflow.
+  inRange(arith::MulIOp::create(b, loc,
+                                arith::MulIOp::create(b, loc,
+                                                      launch.getBlockSizeX(),
+                                                      launch.getBlockSizeY()),
+                                launch.getBlockSizeZ()),
+          TargetInfo::kMaxThreadsPerCta);
+  cf::AssertOp::create(b, loc, ok,
+                       "^ a launch past CUDA's limits: blocks of 1 to 1024 "
+                       "threads (at most 64 along z), grids of at most "
+                       "2^31 - 1 blocks along x and 65535 along y and z");
+  return success();
+}
+
 LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
   OpBuilder b(launch);
   Location loc = launch.getLoc();
   if (launch.getBody().getBlocks().size() != 1)
     return launch.emitOpError() << "cannot be emulated: its body must be one "
                                    "block (run before scf is lowered)";
+  if (failed(checkLaunchLimits(b, launch)))
+    return failure();
   // Folded where they can be, so that the lane function gets constants.
   auto mul = [&](Value x, Value y) {
     return b.createOrFold<arith::MulIOp>(loc, x, y);

@@ -17,6 +17,12 @@
 // RUN: mgpu-run %t/inline.mlir -e main --backend=emulate | FileCheck %s --check-prefix=INLINE
 // RUN: not mgpu-run %t/device-call.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=CALL
 // RUN: not mgpu-run %t/blocks.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=BLOCKS
+// A launch past CUDA's limits is refused at the launch (it crashed in the
+// emulator's allocations, with LLVM's stack dump): at compile time when its
+// sizes are constants, at run time otherwise.
+// RUN: not mgpu-run %t/huge-block.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=HUGE
+// RUN: sed 's/threads in (%big,/threads in (%n,/' %t/huge-block.mlir > %t/huge-dynamic.mlir
+// RUN: not mgpu-run %t/huge-dynamic.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=HUGE-DYN
 
 // VADD: [0,  2,  6,  12,  20,  30,  42,  56]
 // CLUSTER: [0,  1,  10,  11]
@@ -36,6 +42,8 @@
 
 // CALL: device-call.mlir:18:5: error: 'gpu.launch_func' op cannot be emulated: the kernel uses @helper of its gpu.module, which the emulator does not bring to the host
 // CALL: device-call.mlir:9:12: note: in the kernel here
+// HUGE: huge-block.mlir:16:5: error: 'gpu.launch' op cannot run: its block size x is 4611686018427387904, and CUDA allows 1 to 1024
+// HUGE-DYN: huge-dynamic.mlir:16:5: error: a launch past CUDA's limits: blocks of 1 to 1024 threads (at most 64 along z), grids of at most 2^31 - 1 blocks along x and 65535 along y and z
 // BLOCKS: blocks.mlir:16:5: error: 'gpu.launch_func' op cannot be emulated: the kernel's body must be one block (structured control flow: scf, not cf)
 
 //--- attributions.mlir
@@ -164,3 +172,25 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+//--- huge-block.mlir
+// 2^62 threads per block.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%out: memref<8xf32>) kernel {
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %big = arith.constant 4611686018427387904 : index
+    %cell = memref.alloc() : memref<1xindex>
+    memref.store %big, %cell[%c0] : memref<1xindex>
+    %n = memref.load %cell[%c0] : memref<1xindex>
+    %out = memref.alloc() : memref<8xf32>
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%big, %c1, %c1) args(%out : memref<8xf32>)
+    return
+  }
+}
+
