@@ -609,8 +609,9 @@ def MGPULowerToGPU : Pass<"mgpu-lower-to-gpu", "::mlir::ModuleOp"> {
     The launch's grid is numbered row-major onto the x dimension of CTAs
     (of clusters, with a cluster, which is the launch cluster); thread t of
     a CTA is lane t mod 128 of warpgroup t / 128. The shared scratch lives
-    in dynamic shared memory at its planned offsets: buffers zeroed by the
-    whole CTA, barrier arrays initialized (`mgpu.barrier_init`) by thread 0,
+    in dynamic shared memory at its planned offsets: buffers left undefined
+    (as JAX's scratch), barrier arrays initialized (`mgpu.barrier_init`) by
+    thread 0,
     then a CTA barrier (and a `mgpu.cluster_sync` where other CTAs of the
     cluster reach this CTA's barriers: cluster barriers, multicast copies,
     with another at the end of the kernel); global scratch is a device
@@ -765,7 +766,8 @@ def MGPULowerToCPU : Pass<"mgpu-lower-to-cpu"> {
     grid's), each running its Pallas threads, the body inlined once with its
     arguments bound to loop indices. Global scratch is zeroed once; a CTA's
     shared scratch (buffers and barriers, at the planned offsets of one host
-    arena) is zeroed when it starts.
+    arena) is poisoned when it starts (0xff bytes: shared memory starts
+    undefined), its barrier words zeroed (phase 0).
 
     Kernel-level ops become host code: copies are synchronous (clipped to
     the array, zero-filled past it) and arrive on their barrier at once,

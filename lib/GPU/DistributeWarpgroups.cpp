@@ -36,7 +36,10 @@ using namespace mlir::mgpu;
 namespace {
 
 /// linalg ops on memrefs become parallel loops, which distribute as scalar
-/// code.
+/// code. The loops load every operand, the outputs that the op's body
+/// does not read (linalg.fill's) too: those loads are dropped, as a read of
+/// shared memory that no one wrote (undefined on the GPU) is an error in
+/// the emulator.
 LogicalResult lowerLinalg(Block &body) {
   SmallVector<linalg::LinalgOp> linalgOps;
   body.walk([&](linalg::LinalgOp op) { linalgOps.push_back(op); });
@@ -47,10 +50,17 @@ LogicalResult lowerLinalg(Block &body) {
              << "cannot be lowered to the GPU: linalg ops in a kernel body "
                 "must work on memrefs";
     rewriter.setInsertionPoint(op);
-    if (failed(linalg::linalgOpToParallelLoops(rewriter, op)))
+    FailureOr<linalg::LinalgLoops> loops =
+        linalg::linalgOpToParallelLoops(rewriter, op);
+    if (failed(loops))
       return op->emitOpError()
              << "cannot be lowered to the GPU: no loop form for this op";
     rewriter.eraseOp(op);
+    for (Operation *loop : *loops)
+      loop->walk([&](memref::LoadOp load) {
+        if (load.use_empty())
+          rewriter.eraseOp(load);
+      });
   }
   return success();
 }

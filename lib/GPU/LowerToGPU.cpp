@@ -10,10 +10,9 @@
 // - a CTA is `warpgroups` x 128 threads: thread t is lane t mod 128 of
 //   warpgroup t / 128;
 // - the shared scratch lives in dynamic shared memory at its planned
-//   offsets: buffers zeroed by the whole CTA (then a proxy fence, as TMA
-//   or the tensor cores may use them next), barriers initialized by thread
-//   0, then one CTA barrier; global scratch is a device buffer zeroed before
-//   the launch;
+//   offsets: buffers undefined until the kernel writes them (as JAX's),
+//   barriers initialized by thread 0, then one CTA barrier; global scratch
+//   is a device buffer zeroed before the launch;
 // - tensor memory (`!mgpu.tmem` scratch) is one allocation by the first
 //   warp, whose address lands in the first entry's shared slot before the
 //   CTA barrier; after it every thread takes its buffers at their column
@@ -101,45 +100,6 @@ LogicalResult verifyCoResident(LaunchOp launch) {
   diag.attachNote() << "a launch that waits for CTAs that cannot start "
                        "would deadlock; use fewer programs";
   return diag;
-}
-
-/// Zeroes a shared-memory scratch buffer with all `threads` threads of the
-/// CTA, 16 bytes per store where the buffer is made of whole 16-byte chunks
-/// (it starts at least 128-byte aligned): a 192 KiB ring took 512 byte
-/// stores per lane before the first MMA.
-void zeroShared(OpBuilder &b, Location loc, Value buffer, Value tid,
-                int64_t threads) {
-  auto type = cast<MemRefType>(buffer.getType());
-  Type element = type.getElementType();
-  int64_t count = type.getNumElements();
-  unsigned bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
-  int64_t width = bits >= 8 && 128 % bits == 0 ? 128 / bits : 1;
-  Value flat = buffer;
-  if (type.getRank() != 1) {
-    ReassociationIndices all =
-        llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
-    flat = memref::CollapseShapeOp::create(b, loc, buffer,
-                                           ArrayRef<ReassociationIndices>{all});
-  }
-  if (count % width)
-    width = 1;
-  auto loop =
-      scf::ForOp::create(b, loc, tid, indexConstant(b, loc, count / width),
-                         indexConstant(b, loc, threads));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value at = arith::MulIOp::create(b, loc, loop.getInductionVar(),
-                                   indexConstant(b, loc, width));
-  if (width == 1) {
-    Value zero = arith::ConstantOp::create(
-        b, loc, cast<TypedAttr>(b.getZeroAttr(element)));
-    memref::StoreOp::create(b, loc, zero, flat, at);
-    return;
-  }
-  auto chunk = VectorType::get({width}, element);
-  Value zero =
-      arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(chunk)));
-  vector::StoreOp::create(b, loc, zero, flat, at, false, llvm::MaybeAlign(16));
 }
 
 LogicalResult lowerLaunch(LaunchOp launch, bool copyWriteOnlyOuts) {
@@ -237,7 +197,6 @@ LogicalResult lowerLaunch(LaunchOp launch, bool copyWriteOnlyOuts) {
       {ShapedType::kDynamic}, b.getI8Type(), MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
   Value smem = gpu::DynamicSharedMemoryOp::create(b, loc, smemType);
-  bool zeroed = false;
   SmallVector<Type> sharedTypes = launch.getSharedScratchTypes();
   int64_t tmemColumns = 0;
   SmallVector<int64_t> columnOffsets =
@@ -294,17 +253,11 @@ LogicalResult lowerLaunch(LaunchOp launch, bool copyWriteOnlyOuts) {
       mapping.map(arg, bound);
       continue;
     }
+    // Undefined until the kernel writes it, as JAX's scratch is.
     Value buffer = memref::ViewOp::create(b, loc, cast<MemRefType>(type), smem,
                                           at, ValueRange());
-    zeroShared(b, loc, buffer, tid, threads);
-    zeroed = true;
     mapping.map(arg, buffer);
   }
-  // TMA and the tensor cores may next write or read the zeroed buffers
-  // (pipeline slots, swizzled operands): they see generic writes only
-  // after a proxy fence (commit_smem; nothing on chips without TMA).
-  if (zeroed)
-    CommitSmemOp::create(b, loc);
   if (!launch.getSharedScratchTypes().empty())
     gpu::BarrierOp::create(b, loc);
   for (auto [arg, columnOffset] : tmemArgs)

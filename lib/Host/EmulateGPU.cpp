@@ -263,7 +263,8 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
                   {fn, lanes->pointer, dims[0], dims[1], dims[2], dims[3],
                    dims[4], dims[5], asI64(outerPerCta),
                    getElementPointer(b, loc, outerSync),
-                   getI64(b, loc, 2 * kSlotsPerCta)});
+                   getI64(b, loc, 2 * kSlotsPerCta),
+                   getElementPointer(b, loc, outerSmem), asI64(outerStride)});
   if (checks)
     callHostRuntime(b, launch, "mgpuEmuCheckLaunchEnd", {});
   LLVM::StackRestoreOp::create(b, loc, lanes->stack);

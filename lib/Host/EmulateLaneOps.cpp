@@ -100,7 +100,9 @@ void LaneOpRewriter::checkAccess(OpBuilder &b, Operation *op) {
     element = vector.getElementType();
   }
   int64_t bits = element.isIndex() ? 64 : element.getIntOrFloatBitWidth();
-  callHostRuntime(b, op, "mgpuEmuCheckAccess",
+  callHostRuntime(b, op,
+                  peerAccesses.contains(op) ? "mgpuEmuCheckPeerAccess"
+                                            : "mgpuEmuCheckAccess",
                   {getElementPointer(b, loc, memref, indices),
                    getI64(b, loc, count * ((bits + 7) / 8)),
                    getI64(b, loc, write), where(b, op)});
@@ -176,6 +178,18 @@ LaneOpRewriter::LaneOpRewriter(const LaneValues &values, func::FuncOp yield,
              : nullptr;
     return space && space.getValue() == gpu::AddressSpace::Workgroup;
   };
+  // A view of a peer CTA's buffer (generic addresses, no memory space).
+  auto isPeer = [](Value memref) {
+    while (Operation *def = memref.getDefiningOp()) {
+      if (isa<ClusterRefOp>(def))
+        return true;
+      if (!isa<memref::SubViewOp, memref::CastOp, memref::TransposeOp,
+               memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
+        return false;
+      memref = def->getOperand(0);
+    }
+    return false;
+  };
   if (!checks)
     return;
   for (Operation *op : ops) {
@@ -190,6 +204,10 @@ LaneOpRewriter::LaneOpRewriter(const LaneValues &values, func::FuncOp yield,
       memref = store.getBase();
     if (memref && isShared(memref))
       sharedAccesses.insert(op);
+    if (memref && isPeer(memref)) {
+      sharedAccesses.insert(op);
+      peerAccesses.insert(op);
+    }
   }
 }
 
@@ -320,6 +338,15 @@ std::optional<WalkResult> LaneOpRewriter::rewriteMemoryAndSync(OpBuilder &nb,
     onLaneZero(nb, l, lane, [&](OpBuilder &lb) {
       stored = storeToPeerOnHost(lb, store, store.getSrc(), store.getDst(),
                                  words, store.getIndex(), bytes);
+      // The checks see the peer's bytes written.
+      if (checks) {
+        auto type = cast<MemRefType>(store.getSrc().getType());
+        int64_t size =
+            type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
+        callHostRuntime(lb, op, "mgpuEmuCheckPeerAccess",
+                        {getElementPointer(lb, l, store.getDst()),
+                         getI64(lb, l, size), getI64(lb, l, 1), where(lb, op)});
+      }
     });
     if (failed(stored))
       return WalkResult::interrupt();

@@ -98,6 +98,8 @@ private:
   /// The ops that access shared memory, known by their types before the
   /// rewrites give them host types.
   llvm::DenseSet<Operation *> sharedAccesses;
+  /// Of those, the ones through a peer CTA's view (mgpu.cluster_ref).
+  llvm::DenseSet<Operation *> peerAccesses;
   /// cluster_ref results and their bytes from this CTA's shared memory.
   DenseMap<Value, Value> peerOffsets;
 };

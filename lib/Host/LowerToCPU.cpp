@@ -7,8 +7,9 @@
 // restore so that its allocas do not grow the stack with the grid.
 //
 // Global scratch is allocated once and zeroed. A CTA's shared scratch is a
-// slice of one host arena at the offsets the launch planned, zeroed when
-// the CTA starts (a zero word is a barrier in phase 0). Kernel-level ops and
+// slice of one host arena at the offsets the launch planned, poisoned when
+// the CTA starts (the GPU's is undefined) but for its barriers (a zero
+// word is a barrier in phase 0). Kernel-level ops and
 // semaphores become host code (PrimitivesToCPU).
 //
 // CTAs run one after another and their Pallas threads too, unless they may
@@ -323,17 +324,41 @@ private:
     return arena;
   }
 
-  /// Zeroes the CTA's slice of `arena` from `base`: fresh shared memory and
-  /// barriers in phase 0.
-  void zeroArena(OpBuilder &nb, Value arena, Value base) {
+  /// Fresh shared memory for the first `ctas` CTA slices of `arena`:
+  /// poison (0xff bytes: NaN or negative numbers), as the GPU's holds
+  /// anything, so that a read of what no one wrote gives wrong numbers;
+  /// each CTA's barriers in phase 0 (zero words).
+  void freshArena(OpBuilder &nb, Value arena, Value ctas) {
     if (!arenaBytes)
       return;
-    Value slice = memref::SubViewOp::create(
-        nb, loc, arena, ArrayRef<OpFoldResult>{base},
-        ArrayRef<OpFoldResult>{nb.getIndexAttr(arenaBytes)},
+    Value bytes =
+        arith::MulIOp::create(nb, loc, ctas, constant(nb, arenaBytes));
+    Value slices = memref::SubViewOp::create(
+        nb, loc, arena, ArrayRef<OpFoldResult>{nb.getIndexAttr(0)},
+        ArrayRef<OpFoldResult>{bytes},
         ArrayRef<OpFoldResult>{nb.getIndexAttr(1)});
     linalg::FillOp::create(
-        nb, loc, Value(arith::ConstantIntOp::create(nb, loc, 0, 8)), slice);
+        nb, loc, Value(arith::ConstantIntOp::create(nb, loc, 0xff, 8)), slices);
+    Value zeroWord = arith::ConstantIntOp::create(nb, loc, 0, 64);
+    for (auto [type, offset] : llvm::zip(launch.getSharedScratchTypes(),
+                                         launch.getSharedScratchOffsets())) {
+      auto barrier = dyn_cast<BarrierLikeType>(type);
+      if (!barrier)
+        continue;
+      auto words = MemRefType::get({barrier.getCount()}, nb.getI64Type());
+      auto loop =
+          scf::ForOp::create(nb, loc, constant(nb, 0), ctas, constant(nb, 1));
+      OpBuilder::InsertionGuard guard(nb);
+      nb.setInsertionPointToStart(loop.getBody());
+      Value shift = arith::AddIOp::create(
+          nb, loc,
+          arith::MulIOp::create(nb, loc, loop.getInductionVar(),
+                                constant(nb, arenaBytes)),
+          constant(nb, offset));
+      Value view =
+          memref::ViewOp::create(nb, loc, words, arena, shift, ValueRange());
+      linalg::FillOp::create(nb, loc, zeroWord, view);
+    }
   }
 
   /// The shared scratch of the CTA whose slice starts at byte `base`.
@@ -441,7 +466,7 @@ void LaunchLowering::runInOrder(ArrayRef<Value> gridSizes,
       b, loc, SmallVector<Value>(sizes.size(), zero), sizes,
       SmallVector<Value>(sizes.size(), one),
       [&](OpBuilder &nb, Location, ValueRange ids) {
-        zeroArena(nb, arena, zero);
+        freshArena(nb, arena, one);
         SmallVector<Value> shared = sharedScratch(nb, arena, zero);
         ValueRange gridIds = ids.take_front(gridRank);
         ValueRange clusterIds = ids.drop_front(gridRank);
@@ -477,10 +502,7 @@ void LaunchLowering::runClusters(ArrayRef<Value> gridSizes,
       b, loc, SmallVector<Value>(gridSizes.size(), zero), gridSizes,
       SmallVector<Value>(gridSizes.size(), one),
       [&](OpBuilder &nb, Location, ValueRange gridIds) {
-        if (arenaBytes)
-          linalg::FillOp::create(
-              nb, loc, Value(arith::ConstantIntOp::create(nb, loc, 0, 8)),
-              arena);
+        freshArena(nb, arena, constant(nb, ctas));
         memref::StoreOp::create(nb, loc, zeroWord, words, zero);
         forEachOnOwnThread(
             nb, loc, constant(nb, ctas * perCta), [&](OpBuilder &tb, Value t) {
@@ -515,9 +537,7 @@ void LaunchLowering::runConcurrently(ArrayRef<Value> gridSizes,
   Value perCta = constant(b, launch.getWarpgroups());
   Value threads = arith::MulIOp::create(b, loc, ctas, perCta);
   Value arena = allocateArena(ctas);
-  if (arenaBytes)
-    linalg::FillOp::create(
-        b, loc, Value(arith::ConstantIntOp::create(b, loc, 0, 8)), arena);
+  freshArena(b, arena, ctas);
   // The cluster axes are the innermost: the CTAs of a cluster are
   // consecutive, and its first one's word is its cluster's.
   Value words = memref::AllocOp::create(

@@ -326,6 +326,15 @@ void laneEnded() {
 
 bool eager() { return getSettings().eager; }
 
+unsigned char poisonByte() {
+  const Settings &settings = getSettings();
+  // A byte with its top bit set: negative integers, and NaN or large
+  // negative floats of every width.
+  return settings.seeded ? static_cast<unsigned char>(
+                               0x80 | ((settings.seed * 0x9d) & 0x7f))
+                         : 0xff;
+}
+
 } // namespace mgpu::emu::async
 
 extern "C" {

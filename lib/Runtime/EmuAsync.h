@@ -49,6 +49,11 @@ void laneEnded();
 /// MMAs computed when issued (copies keep the deterministic schedule).
 bool eager();
 
+/// What a CTA's shared and tensor memory hold when it starts (the GPU's are
+/// undefined): every byte this value, 0xff in the deterministic schedule,
+/// another with the top bit set in a seeded one.
+unsigned char poisonByte();
+
 } // namespace mgpu::emu::async
 
 namespace mgpu::emu {

@@ -286,9 +286,12 @@ void checkAsyncReaders(const ShadowByte &s, const Lane &lane, const char *where,
 }
 
 /// Checks a read by the async proxy (TMA copy out, wgmma) issued by `lane`.
+/// A copy out may read bytes that nothing wrote: they land in global memory
+/// as undefined as they were (JAX's output block that a kernel leaves
+/// unwritten); the tensor cores compute with what they read.
 void checkAsyncRead(ShadowByte &s, const Lane &lane, const char *where,
-                    const char *what) {
-  if (enabled(kInit) && !s.written)
+                    const char *what, bool computes) {
+  if (enabled(kInit) && !s.written && computes)
     report(where, "%s reads shared memory that nothing wrote", what);
   if (enabled(kAsync) && s.inFlight)
     report(where,
@@ -496,7 +499,8 @@ void copyOutIssued(const char *shared, int64_t bytes, bool commit,
   uint32_t seq = lane.cta->outCommitted[lane.tid] + 1;
   if (s)
     for (int64_t i = 0; i < bytes; ++i) {
-      checkAsyncRead(s[i], lane, where, "copy_smem_to_gmem");
+      checkAsyncRead(s[i], lane, where, "copy_smem_to_gmem",
+                     /*computes=*/false);
       s[i].outThread = uint16_t(lane.tid + 1);
       s[i].outSeq = seq;
       s[i].asyncWhere = where;
@@ -583,6 +587,32 @@ MGPU_HOST_EXPORT void mgpuEmuCheckPeerWrite(char *p, int64_t bytes) {
 
 /// A generic load (`write` 0) or store of `bytes` at `p` in shared memory
 /// by the calling lane, at `where`.
+/// A load or store through a view of a peer CTA's shared memory
+/// (mgpu.cluster_ref): the peer's bytes are written, or must have been;
+/// races between the CTAs of a cluster are not checked (the threads' clocks
+/// are per CTA).
+MGPU_HOST_EXPORT void mgpuEmuCheckPeerAccess(char *p, int64_t bytes,
+                                             int64_t write, const char *where) {
+  Lane lane = getLane();
+  if (!lane.cta)
+    return;
+  int64_t offset = p - current->smem;
+  if (offset < 0 || offset + bytes > current->total) {
+    if (enabled(kBounds))
+      report(where,
+             "%s %" PRId64 " bytes outside the shared memory of the cluster",
+             write ? "writes" : "reads", bytes);
+    return;
+  }
+  for (int64_t i = 0; i < bytes; ++i) {
+    ShadowByte &b = current->shadow[offset + i];
+    if (write)
+      b.written = true;
+    else if (enabled(kInit) && !b.written)
+      report(where, "reads shared memory of a peer CTA that nothing wrote");
+  }
+}
+
 MGPU_HOST_EXPORT void mgpuEmuCheckAccess(char *p, int64_t bytes, int64_t write,
                                          const char *where) {
   Lane lane = getLane();
@@ -732,7 +762,7 @@ MGPU_HOST_EXPORT void mgpuEmuCheckWgmmaRead(char *p, int64_t bytes,
   int64_t group = lane.tid / 128;
   uint32_t seq = lane.cta->wgmmaCommitted[group] + 1;
   for (int64_t i = 0; i < bytes; ++i) {
-    checkAsyncRead(s[i], lane, where, "wgmma");
+    checkAsyncRead(s[i], lane, where, "wgmma", /*computes=*/true);
     s[i].wgmmaGroup = uint16_t(group + 1);
     s[i].wgmmaSeq = seq;
     s[i].asyncWhere = where;

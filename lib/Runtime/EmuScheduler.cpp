@@ -161,6 +161,9 @@ struct Grid {
   int64_t perCta;
   int64_t *sync;
   int64_t syncWords;
+  /// The CTA slots' shared (then tensor) memory, `smemStride` bytes each.
+  char *smem;
+  int64_t smemStride;
   std::atomic<int64_t> next{0};
 };
 
@@ -303,6 +306,10 @@ void startGroup(Worker &worker, const Grid &grid, int64_t g,
     mgpu::emu::checks::startCta(slot);
     std::memset(grid.sync + slot * grid.syncWords, 0,
                 size_t(grid.syncWords) * sizeof(int64_t));
+    // Fresh shared memory holds what the previous CTA left, or anything:
+    // poison, so that a read of bytes no one wrote gives wrong numbers.
+    std::memset(grid.smem + slot * grid.smemStride,
+                mgpu::emu::async::poisonByte(), size_t(grid.smemStride));
     for (int64_t tid = 0; tid < grid.perCta; ++tid) {
       Fiber *fiber = takeFiber(worker);
       fiber->slot = slot;
@@ -437,7 +444,8 @@ MGPU_HOST_EXPORT int64_t mgpuEmuCtaSlots(int64_t gx, int64_t gy, int64_t gz,
 MGPU_HOST_EXPORT void mgpuEmuRunGrid(LaneFn lane, void *captures, int64_t gx,
                                      int64_t gy, int64_t gz, int64_t cx,
                                      int64_t cy, int64_t cz, int64_t perCta,
-                                     int64_t *sync, int64_t syncWords) {
+                                     int64_t *sync, int64_t syncWords,
+                                     char *smem, int64_t smemStride) {
   if (gx <= 0 || gy <= 0 || gz <= 0 || perCta <= 0)
     return;
   Grid grid;
@@ -452,6 +460,8 @@ MGPU_HOST_EXPORT void mgpuEmuRunGrid(LaneFn lane, void *captures, int64_t gx,
   grid.perCta = perCta;
   grid.sync = sync;
   grid.syncWords = syncWords;
+  grid.smem = smem;
+  grid.smemStride = smemStride;
   int64_t threads = std::min(grid.groups, getPoolThreads());
   std::vector<std::thread> pool;
   for (int64_t t = 1; t < threads; ++t)

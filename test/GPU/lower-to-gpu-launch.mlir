@@ -5,7 +5,7 @@
 // x dimension of clusters (3 x %n of them, 2 CTAs each), thread t as lane
 // t mod 128 of warpgroup t / 128, the grid indices delinearized from the
 // cluster id, the scalar passed as it is, the shared scratch at its
-// offsets in dynamic shared memory (the buffer zeroed 16 bytes per store,
+// offsets in dynamic shared memory (the buffer left undefined, as JAX's,
 // the barriers initialized by thread 0), then one CTA barrier.
 
 // CHECK-LABEL: func.func @mapping
@@ -28,8 +28,6 @@
 // CHECK: %[[POS:.+]] = gpu.cluster_block_id x
 // CHECK: %[[SMEM:.+]] = gpu.dynamic_shared_memory
 // CHECK: %[[BUF:.+]] = memref.view %[[SMEM]][%c0][] {{.*}} to memref<64xf32, #gpu.address_space<workgroup>>
-// CHECK: scf.for %{{.+}} = %[[TID]] to %c16 step %c256 {
-// CHECK: vector.store %{{.+}}, %[[BUF]][%{{.+}}] {alignment = 16 : i64}
 // CHECK: %[[WORDS:.+]] = memref.view %[[SMEM]][%c256][] {{.*}} to memref<2xi64, #gpu.address_space<workgroup>>
 // CHECK: %[[BAR:.+]] = builtin.unrealized_conversion_cast %[[WORDS]] {{.*}} to !mgpu.barrier<count = 2>
 // CHECK: %[[FIRST:.+]] = arith.cmpi eq, %[[TID]], %c0

@@ -20,7 +20,7 @@
 // CHECK: llvm.store %[[S]], %{{.*}} : f32, !llvm.ptr
 // CHECK: builtin.unrealized_conversion_cast %[[A]] : memref<256xf32> to !llvm.struct
 // CHECK: %[[FN:.*]] = constant @__mgpu_emu_lanes : (!llvm.ptr, index, index, index, index, index) -> ()
-// CHECK: call @mgpuEmuRunGrid(%[[FN]], %[[CAPTURES]], %[[GX]], %[[GY]], {{.*}}, %c128_i64)
+// CHECK: call @mgpuEmuRunGrid(%[[FN]], %[[CAPTURES]], %[[GX]], %[[GY]], {{.*}}, %c128_i64, %{{.*}}, %{{.*}})
 // CHECK: llvm.intr.stackrestore %[[STACK]]
 // CHECK-NOT: gpu.launch
 // CHECK: return

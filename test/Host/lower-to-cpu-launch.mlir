@@ -3,8 +3,9 @@
 // --mgpu-lower-to-cpu from written-out launches.
 
 // In order: zeroed global scratch; one host arena for a CTA's shared
-// scratch (384 bytes: the buffer at 0, the barrier words at 256), zeroed as
-// each CTA starts; a loop nest over the grid, then the cluster, then the
+// scratch (384 bytes: the buffer at 0, the barrier words at 256), poisoned
+// (0xff bytes: shared memory starts undefined) as each CTA starts but for
+// its barrier words, zeroed; a loop nest over the grid, then the cluster, then the
 // Pallas threads; the body's arguments bound to the loop indices, the
 // scalar, the arrays and the views of the arena.
 // CHECK-LABEL: func.func @in_order
@@ -14,9 +15,10 @@
 // CHECK: %[[ARENA:.+]] = memref.alloc() {alignment = 128 : i64} : memref<384xi8>
 // CHECK: scf.for %[[I:.+]] = %c0 to %[[N]] step %c1 {
 // CHECK: scf.for %[[C:.+]] = %c0 to %c2 step %c1 {
-// CHECK: linalg.fill ins(%{{.+}} : i8) outs(%[[ARENA]] : memref<384xi8>)
-// CHECK: %[[BUF:.+]] = memref.view %[[ARENA]][%c0][] : memref<384xi8> to memref<64xf32>
+// CHECK: linalg.fill ins(%c-1_i8 : i8) outs(%[[ARENA]] : memref<384xi8>)
 // CHECK: %[[WORDS:.+]] = memref.view %[[ARENA]][%c256][] : memref<384xi8> to memref<2xi64>
+// CHECK: linalg.fill ins(%c0_i64 : i64) outs(%[[WORDS]] : memref<2xi64>)
+// CHECK: %[[BUF:.+]] = memref.view %[[ARENA]][%c0][] : memref<384xi8> to memref<64xf32>
 // CHECK: scf.for %[[WG:.+]] = %c0 to %c2 step %c1 {
 // CHECK: llvm.intr.stacksave
 // CHECK: memref.store %[[N]], %[[O]][%[[I]]]

@@ -32,7 +32,8 @@
 // PTX: st.global.v4.b32
 // PTX-SYNCED: ld.global.v4.b32
 // PTX-SYNCED: bar.sync 1, 128;
-// PTX-SYNCED-NEXT: st.shared.v4.b32
+// PTX-SYNCED-NOT: bar.sync
+// PTX-SYNCED: st.shared.v4.b32
 // PTX-SYNCED-NEXT: bar.sync 1, 128;
 // PTX-SYNCED-NEXT: ld.shared.v4.b32
 

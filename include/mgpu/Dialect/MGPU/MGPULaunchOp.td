@@ -38,8 +38,10 @@ def MGPU_LaunchOp : MGPU_Op<"launch", [
     Scratch is planned: global scratch is one zeroed buffer per type for the
     whole launch; shared scratch (workgroup-memory buffers and barrier
     arrays) is per CTA, at the byte `shared_offsets` of the CTA's shared
-    memory, each buffer zeroed and each barrier array initialized before
-    the CTA's threads start.
+    memory, each barrier array initialized before the CTA's threads start;
+    the buffers start undefined (as JAX's scratch: the emulator fills them
+    with poison and reports reads of bytes nothing wrote, interpret mode
+    fills them with 0xff bytes).
 
     `write_only_outs` lists the outputs whose old contents the body neither
     reads nor has to keep (a pallas_call's outputs, written block by block,
