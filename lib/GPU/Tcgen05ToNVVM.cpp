@@ -369,9 +369,12 @@ Value rowAddress(OpBuilder &b, Location loc, Value tmem, Value row,
   return tmemAt(b, loc, tmem, warpRow, column);
 }
 
-/// tmem_lane_load -> tcgen05.ld.sync.aligned.32x32b.x{n} per power-of-two
-/// piece of at most 128 columns, from the op's first column, then
-/// tcgen05.wait::ld.
+/// tmem_lane_load -> tcgen05.fence::after_thread_sync (the MMA that wrote
+/// the rows completed before the barrier wait that precedes the load: the
+/// fence orders the load after that wait, as JAX's waits on barriers with
+/// orders_tensor_core do), tcgen05.ld.sync.aligned.32x32b.x{n} per
+/// power-of-two piece of at most 128 columns, from the op's first column,
+/// then tcgen05.wait::ld.
 struct TmemLaneLoadToNVVM : public Tcgen05Pattern<TmemLaneLoadOp> {
   using Tcgen05Pattern::Tcgen05Pattern;
   LogicalResult
@@ -385,6 +388,8 @@ struct TmemLaneLoadToNVVM : public Tcgen05Pattern<TmemLaneLoadOp> {
     int64_t columns =
         type.getNumElements() * type.getElementTypeBitWidth() / 32;
     auto words = VectorType::get({columns}, rewriter.getI32Type());
+    NVVM::Tcgen05FenceOp::create(rewriter, loc,
+                                 NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
     Value result = arith::ConstantOp::create(rewriter, loc, words,
                                              rewriter.getZeroAttr(words));
     auto shape = NVVM::Tcgen05LdStShapeAttr::get(
@@ -411,8 +416,10 @@ struct TmemLaneLoadToNVVM : public Tcgen05Pattern<TmemLaneLoadOp> {
   }
 };
 
-/// tmem_lane_store -> tcgen05.st.sync.aligned.32x32b.x{n} per power-of-two
-/// piece of at most 128 columns,
+/// tmem_lane_store -> tcgen05.fence::after_thread_sync (ordered after the
+/// wait that says no MMA still reads the rows), then
+/// tcgen05.st.sync.aligned.32x32b.x{n} per power-of-two piece of at most 128
+/// columns,
 /// tcgen05.wait::st, then tcgen05.fence::before_thread_sync so that the
 /// barrier that follows orders the stores before an MMA.
 struct TmemLaneStoreToNVVM : public Tcgen05Pattern<TmemLaneStoreOp> {
@@ -427,6 +434,8 @@ struct TmemLaneStoreToNVVM : public Tcgen05Pattern<TmemLaneStoreOp> {
     // 32-bit columns: one f32, or two packed 16-bit elements.
     int64_t columns =
         type.getNumElements() * type.getElementTypeBitWidth() / 32;
+    NVVM::Tcgen05FenceOp::create(rewriter, loc,
+                                 NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
     Value words = vector::BitCastOp::create(
         rewriter, loc, VectorType::get({columns}, rewriter.getI32Type()),
         adaptor.getValue());

@@ -25,6 +25,13 @@
 // PTX: mov.b32 %r{{[0-9]+}}, 136381584;
 // PTX-COUNT-4: tcgen05.mma.cta_group::1.kind::f16.collector::a::discard [%r{{[0-9]+}}], %rd{{[0-9]+}}, %rd{{[0-9]+}}, %r{{[0-9]+}}, %p{{[0-9]+}};
 // PTX: tcgen05.commit.cta_group::1.mbarrier::arrive::one
+// The wait for the commit's barrier, then the fence that orders the TMEM
+// loads after it (the loads could read the accumulator before the MMAs'
+// results without it; JAX waits with orders_tensor_core).
+// PTX: mbarrier.try_wait.parity
+// PTX-NOT: tcgen05.ld
+// PTX: tcgen05.fence::after_thread_sync;
+// PTX-NOT: mbarrier
 // PTX-COUNT-4: tcgen05.ld.sync.aligned.32x32b.x32.b32
 // PTX: tcgen05.wait::ld.sync.aligned;
 // PTX: tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r{{[0-9]+}}, %r{{[0-9]+}};
