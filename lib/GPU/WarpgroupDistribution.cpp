@@ -380,7 +380,9 @@ LogicalResult Distributor::distributePrimitive(Operation *op) {
     beforeWrite(loc);
   else if (isa<BarrierArriveOp>(op) && (hazards.read || hazards.wrote()))
     barrier(loc);
-  b.clone(*op, map);
+  Operation *copy = b.clone(*op, map);
+  if (isa<BarrierWaitOp>(op))
+    copy->setAttr(MGPUDialect::getWarpgroupUniformAttrName(), b.getUnitAttr());
   // After a wait for cp.async copies every lane sees what each lane copied.
   if (isa<CommitSmemOp, WaitSmemToGmemOp, WaitGmemToSmemOp>(op))
     barrier(loc);

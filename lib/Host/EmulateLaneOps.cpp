@@ -284,6 +284,37 @@ std::optional<WalkResult> LaneOpRewriter::rewriteMemoryAndSync(OpBuilder &nb,
     callCheckedBarrier(nb, op, id, count);
     op->erase();
     return WalkResult::skip();
+  } else if (auto wait = dyn_cast<BarrierWaitOp>(op);
+             wait && op->hasAttr(MGPUDialect::getWarpgroupUniformAttrName())) {
+    // A Pallas thread's wait: its warpgroup's lanes see the phase complete
+    // together, as the warps of a warpgroup stay close on the GPU: lane 0
+    // waits between two meetings of the lanes (barriers the checks do not
+    // see), the others then take the wait's ordering. Lanes waiting alone
+    // could let the first one pass two phases of the barrier before the
+    // others saw the first and leave them waiting for a parity that no
+    // longer comes (copy, wait, copy, wait on one barrier).
+    Value width = indexConstant(nb, l, kWarpgroupLanes);
+    Value lane = arith::RemUIOp::create(nb, l, tid, width);
+    Value id =
+        arith::AddIOp::create(nb, l, arith::DivUIOp::create(nb, l, tid, width),
+                              indexConstant(nb, l, 1));
+    callBarrier(nb, l, id, width);
+    LogicalResult waited = success();
+    onLaneZero(nb, l, lane,
+               [&](OpBuilder &lb) { waited = emulatePrimitive(lb, op, lane); });
+    if (failed(waited))
+      return WalkResult::interrupt();
+    callBarrier(nb, l, id, width);
+    if (checks) {
+      Value storage = barrierStorage(wait.getBarrier());
+      Value pointer = getElementPointer(nb, l, storage, wait.getIndex());
+      Value parity =
+          arith::ExtUIOp::create(nb, l, nb.getI64Type(), wait.getParity());
+      callHostRuntime(nb, op, "mgpuEmuBarrierObserved", {pointer, parity});
+    }
+    erased.insert(op);
+    op->erase();
+    return WalkResult::skip();
   } else if (auto test = dyn_cast<BarrierTestOp>(op)) {
     FailureOr<Value> any =
         emulateBarrierTest(nb, test, tid, t, exchange, [&](Value id, Value n) {

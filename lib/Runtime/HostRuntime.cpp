@@ -656,6 +656,13 @@ MGPU_HOST_EXPORT void mgpuEmuCopyToGlobal(void *global, void *shared,
 /// The emulator's copy_smem_to_gmem with a reduction (kind -1: none): as
 /// mgpuEmuCopyToGlobal, and when it lands each element is combined into
 /// global memory (see combineElement).
+/// A lane of a warpgroup whose first lane waited for the phase of `parity`
+/// on its behalf (a Pallas thread's barrier_wait): the checks order the
+/// lane after the phase's arrivals, as its own wait would.
+MGPU_HOST_EXPORT void mgpuEmuBarrierObserved(int64_t *barrier, int64_t parity) {
+  mgpu::emu::checks::barrierWaited(barrier, parity);
+}
+
 MGPU_HOST_EXPORT void mgpuEmuReduceToGlobal(void *global, void *shared,
                                             const int64_t *desc, int64_t commit,
                                             int64_t kind, int64_t elementType,

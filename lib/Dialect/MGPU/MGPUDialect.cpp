@@ -134,6 +134,13 @@ LogicalResult MGPUDialect::verifyOperationAttribute(Operation *op,
                              << "' must be a unit attribute of an scf.for";
     return success();
   }
+  if (attr.getName() == getWarpgroupUniformAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()) || !isa<BarrierWaitOp>(op))
+      return op->emitError() << "'" << getWarpgroupUniformAttrName()
+                             << "' must be a unit attribute of an "
+                                "mgpu.barrier_wait";
+    return success();
+  }
   if (attr.getName() == getTensorCoresAttrName()) {
     if (!isa<UnitAttr>(attr.getValue()) || !isa<WgmmaOp>(op))
       return op->emitError() << "'" << getTensorCoresAttrName()

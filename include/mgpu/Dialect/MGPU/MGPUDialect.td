@@ -72,6 +72,13 @@ def MGPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getTensorCoresAttrName() {
       return ::llvm::StringLiteral("mgpu.tensor_cores");
     }
+    /// The unit attribute of a kernel-level op in per-lane code that every
+    /// lane of a warpgroup runs together (the distribution's copy of a
+    /// Pallas thread's op): the emulator lets the lanes reach it together,
+    /// as a warpgroup's warps do on the GPU.
+    static constexpr ::llvm::StringLiteral getWarpgroupUniformAttrName() {
+      return ::llvm::StringLiteral("mgpu.warpgroup_uniform");
+    }
     /// The i64 attribute of a pallas_call or mpmd_map counting the trailing
     /// `scratch` entries that a pass added (pipeline slots and barriers):
     /// rules about the scratch a user writes (S5) do not count them.
