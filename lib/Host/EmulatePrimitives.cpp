@@ -268,6 +268,9 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
     if (!pointer)
       return op->emitOpError() << "cannot be emulated: unknown barrier storage";
     onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
+      // A tcgen05 commit: the issuing thread's MMAs complete at the wait.
+      if (op->hasAttr(kCommitsMmasAttrName))
+        callHostRuntime(nb, op, "mgpuEmuCheckMmaCommit", {pointer});
       callHostRuntime(
           nb, op, "mgpuEmuBarrierArrive",
           {pointer,

@@ -46,8 +46,9 @@ void mlir::mgpu::replaceTcgen05Commits(Operation *launch) {
     if (commit.getCollectiveAxis())
       return;
     OpBuilder b(commit);
-    BarrierArriveOp::create(b, commit.getLoc(), commit.getBarrier(),
-                            commit.getIndex());
+    auto arrive = BarrierArriveOp::create(
+        b, commit.getLoc(), commit.getBarrier(), commit.getIndex());
+    arrive->setAttr(kCommitsMmasAttrName, b.getUnitAttr());
     commit.erase();
   });
 }
@@ -213,28 +214,38 @@ static LogicalResult emulateMma(OpBuilder &b, Tcgen05MmaOp op, Value peerBytes,
   return success();
 }
 
+/// How a TMEM access is checked: a lane's read or write, or an MMA's write
+/// of its accumulator (mgpuEmuCheckAccess's kMmaWrite), which then stays
+/// pending until a thread waits on its commit's barrier.
+enum class TmemAccess { Read = 0, Write = 1, MmaWrite = 2 };
+
 /// Checks an access of `bytes` at element (`row`, `col`) of `storage` (a
 /// host TMEM buffer) by the calling lane.
 static void checkTmemAccess(OpBuilder &b, Operation *op, Value storage,
-                            Value row, Value col, int64_t bytes, bool write) {
+                            Value row, Value col, int64_t bytes,
+                            TmemAccess access) {
   Location loc = op->getLoc();
+  Value pointer = getElementPointer(b, loc, storage, ValueRange{row, col});
+  Value where = getLocationString(b, op);
   callHostRuntime(b, op, "mgpuEmuCheckAccess",
-                  {getElementPointer(b, loc, storage, ValueRange{row, col}),
-                   getI64(b, loc, bytes), getI64(b, loc, write),
-                   getLocationString(b, op)});
+                  {pointer, getI64(b, loc, bytes),
+                   getI64(b, loc, static_cast<int64_t>(access)), where});
+  if (access == TmemAccess::MmaWrite)
+    callHostRuntime(b, op, "mgpuEmuCheckMmaWrites",
+                    {pointer, getI64(b, loc, bytes), where});
 }
 
 /// Checks the rows of `storage` (`columns` elements of `elementBytes`
 /// each) as one access per row.
 static void checkTmemRows(OpBuilder &b, Operation *op, Value storage,
                           int64_t rows, int64_t columns, int64_t elementBytes,
-                          bool write) {
+                          TmemAccess access) {
   Location loc = op->getLoc();
   scf::buildLoopNest(
       b, loc, indexConstant(b, loc, 0), indexConstant(b, loc, rows),
       indexConstant(b, loc, 1), [&](OpBuilder &nb, Location, ValueRange ivs) {
         checkTmemAccess(nb, op, storage, ivs[0], indexConstant(nb, loc, 0),
-                        columns * elementBytes, write);
+                        columns * elementBytes, access);
       });
 }
 
@@ -273,18 +284,20 @@ LogicalResult mlir::mgpu::emulateTcgen05Op(OpBuilder &b, Operation *op,
     return success();
   }
   if (auto mma = dyn_cast<Tcgen05MmaOp>(op)) {
-    // This CTA's accumulator written, a in TMEM read (a pair's peer is
-    // another CTA's threads' business).
+    // This CTA's accumulator written (asynchronously: pending until its
+    // commit's barrier is waited for; a pair's MMA is not tracked so), a in
+    // TMEM read (a pair's peer is another CTA's threads' business).
     if (check) {
       TmemType acc = mma.getAcc().getType();
       if (Value storage = getStorage(mma.getAcc()))
         checkTmemRows(b, op, storage, acc.getRows(), acc.getShape()[1], 4,
-                      /*write=*/true);
+                      mma.getCollectiveAxis() ? TmemAccess::Write
+                                              : TmemAccess::MmaWrite);
       if (auto a = dyn_cast<TmemType>(mma.getA().getType()))
         if (Value storage = getStorage(mma.getA()))
           checkTmemRows(b, op, storage, a.getRows(), a.getShape()[1],
                         a.getElementType().getIntOrFloatBitWidth() / 8,
-                        /*write=*/false);
+                        TmemAccess::Read);
     }
     return emulateMma(b, mma, peerBytes, check);
   }
@@ -305,7 +318,7 @@ LogicalResult mlir::mgpu::emulateTcgen05Op(OpBuilder &b, Operation *op,
       checkTmemAccess(b, op, (*at)[0], (*at)[1], (*at)[2],
                       load.getType().getNumElements() *
                           load.getType().getElementTypeBitWidth() / 8,
-                      /*write=*/false);
+                      TmemAccess::Read);
     load.getResult().replaceAllUsesWith(
         vector::LoadOp::create(b, loc, load.getType(), (*at)[0],
                                ValueRange{(*at)[1], (*at)[2]})
@@ -320,7 +333,7 @@ LogicalResult mlir::mgpu::emulateTcgen05Op(OpBuilder &b, Operation *op,
       VectorType type = store.getValue().getType();
       checkTmemAccess(b, op, (*at)[0], (*at)[1], (*at)[2],
                       type.getNumElements() * type.getElementTypeBitWidth() / 8,
-                      /*write=*/true);
+                      TmemAccess::Write);
     }
     vector::StoreOp::create(b, loc, store.getValue(), (*at)[0],
                             ValueRange{(*at)[1], (*at)[2]});

@@ -44,6 +44,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -70,6 +71,10 @@ struct ShadowByte {
   bool written = false;
   /// A copy in that has not landed will write the byte.
   bool inFlight = false;
+  /// A tcgen05 MMA (at `mmaWhere`) writes the byte (tensor memory) until a
+  /// thread waits on the barrier that its commit arrives on.
+  bool mmaPending = false;
+  const char *mmaWhere = nullptr;
 };
 
 /// Vector clocks of one barrier: the joined clocks of a phase's (or a
@@ -116,6 +121,9 @@ struct Cta {
   /// Each thread's last copy out, and whether its bulk group is open.
   std::vector<const char *> outWhere;
   std::vector<bool> outOpen;
+  /// Per thread: the tensor memory its MMAs have written (a commit tracks
+  /// every earlier MMA of its thread, completed or not).
+  std::vector<std::set<std::pair<int64_t, int64_t>>> pendingMmas;
   CtaBarrier direct[kDirectBarriers];
   std::unordered_map<int64_t, CtaBarrier> barriers;
   CtaBarrier &barrier(int64_t id) {
@@ -126,6 +134,9 @@ struct Cta {
 struct MBarrier {
   int64_t arrivals = 1;
   SyncClocks clocks;
+  /// Tensor memory (shadow offset, bytes) that the MMAs committed to this
+  /// barrier write: a wait on it completes them for the checks.
+  std::set<std::pair<int64_t, int64_t>> committedMmas;
 };
 
 struct Launch {
@@ -348,6 +359,7 @@ void startCta(int64_t slot) {
   cta.outDone.assign(n, {});
   cta.outWhere.assign(n, nullptr);
   cta.outOpen.assign(n, false);
+  cta.pendingMmas.assign(n, {});
   for (CtaBarrier &barrier : cta.direct) {
     barrier.generation = barrier.arrived = 0;
     std::fill(std::begin(barrier.clocks.phaseOf),
@@ -436,6 +448,10 @@ void barrierWaited(int64_t *barrier, int64_t parity) {
   auto it = current->mbarriers.find(barrier);
   if (it == current->mbarriers.end())
     return;
+  for (auto [offset, bytes] : it->second.committedMmas)
+    for (int64_t i = 0; i < bytes; ++i)
+      current->shadow[offset + i].mmaPending = false;
+  it->second.committedMmas.clear();
   SyncClocks &ring = it->second.clocks;
   int at = int(phase % SyncClocks::kRing);
   if (ring.phaseOf[at] == phase)
@@ -613,6 +629,40 @@ MGPU_HOST_EXPORT void mgpuEmuCheckPeerAccess(char *p, int64_t bytes,
   }
 }
 
+/// An access of mgpuEmuCheckAccess by a tcgen05 MMA (its accumulator).
+constexpr int64_t kMmaWrite = 2;
+
+/// A tcgen05 MMA issued by the calling lane writes `bytes` of tensor memory
+/// at `p` (after mgpuEmuCheckAccess with kMmaWrite): the lanes' accesses
+/// are hazards until a thread waits on the barrier of its commit.
+MGPU_HOST_EXPORT void mgpuEmuCheckMmaWrites(char *p, int64_t bytes,
+                                            const char *where) {
+  Lane lane = getLane();
+  if (!lane.cta || !enabled(kAsync))
+    return;
+  ShadowByte *s = shadowOf(lane, p, bytes, where, "tcgen05_mma writes");
+  if (!s)
+    return;
+  for (int64_t i = 0; i < bytes; ++i) {
+    s[i].mmaPending = true;
+    s[i].mmaWhere = where;
+  }
+  lane.cta->pendingMmas[lane.tid].insert({p - current->smem, bytes});
+}
+
+/// tcgen05_commit_arrive by the calling lane on `barrier`: its MMAs so far
+/// (all of them, as tcgen05.commit tracks every earlier MMA of the thread)
+/// complete for the checks when a thread waits on that barrier.
+MGPU_HOST_EXPORT void mgpuEmuCheckMmaCommit(int64_t *barrier) {
+  Lane lane = getLane();
+  if (!lane.cta || !enabled(kAsync))
+    return;
+  const auto &issued = lane.cta->pendingMmas[lane.tid];
+  std::lock_guard<std::mutex> lock(current->mbarrierMutex);
+  current->mbarriers[barrier].committedMmas.insert(issued.begin(),
+                                                   issued.end());
+}
+
 MGPU_HOST_EXPORT void mgpuEmuCheckAccess(char *p, int64_t bytes, int64_t write,
                                          const char *where) {
   Lane lane = getLane();
@@ -630,6 +680,13 @@ MGPU_HOST_EXPORT void mgpuEmuCheckAccess(char *p, int64_t bytes, int64_t write,
              "%s shared memory that an async copy in (copy_gmem_to_smem at "
              "%s) is still writing: wait on its barrier first",
              write ? "writes" : "reads", orUnknown(b.writeWhere));
+    // The tensor cores keep their MMAs in issue order: only the lanes'
+    // accesses wait for the commit's barrier.
+    if (enabled(kAsync) && b.mmaPending && write != kMmaWrite)
+      report(where,
+             "%s tensor memory that a tcgen05_mma (at %s) may still write: "
+             "wait on the barrier its tcgen05_commit_arrive signals first",
+             write ? "writes" : "reads", orUnknown(b.mmaWhere));
     if (!write) {
       if (enabled(kInit) && !b.written)
         report(where, "reads shared memory that nothing wrote");

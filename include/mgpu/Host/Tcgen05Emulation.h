@@ -19,9 +19,15 @@ namespace mlir::mgpu {
 /// Bytes of tensor memory a CTA of `launch` uses (its mgpu.tmem_ref ops).
 int64_t getEmulatedTmemBytes(Operation *launch);
 
+/// The unit attribute of a barrier_arrive that was a tcgen05_commit_arrive:
+/// the checks complete the issuing thread's MMAs when the barrier is
+/// waited for (mgpuEmuCheckMmaCommit).
+constexpr llvm::StringLiteral kCommitsMmasAttrName = "mgpu_emu.commits_mmas";
+
 /// Replaces the tcgen05_commit_arrive ops of `launch` by barrier_arrive:
-/// the MMAs they wait for completed when issued. A pair's commits stay,
-/// for emulatePairCommit.
+/// the MMAs they wait for were computed when issued (the checks keep their
+/// accumulator rows pending until the barrier is waited for). A pair's
+/// commits stay, for emulatePairCommit.
 void replaceTcgen05Commits(Operation *launch);
 
 /// Whether `op` is a Blackwell op the emulator rewrites here.
@@ -36,7 +42,8 @@ bool isEmulatedTcgen05Op(Operation *op);
 /// and a in TMEM, the lanes' row moves) go to the checker
 /// (mgpuEmuCheckAccess) as shared-memory accesses, so that an MMA that
 /// overwrites rows another thread reads without a barrier in between is
-/// a reported race.
+/// a reported race, and a lane that reads or writes an accumulator's rows
+/// before a wait on the MMA's commit barrier a reported hazard.
 LogicalResult emulateTcgen05Op(OpBuilder &b, Operation *op, Value smem,
                                Value tmemBase, Value peerBytes, bool check);
 

@@ -8,6 +8,14 @@
 // RUN: %run_on_backends %t.mlir --match-full-lines --skip-backends=cuda
 // The GPU form for sm_100a: ptxas accepts it without spills.
 // RUN: mgpu-opt %t.mlir --mgpu-to-binary="chip=sm_100a format=isa" -o /dev/null
+// The epilogue's wait for the MMAs' commit taken out: it reads the
+// accumulator while the MMAs may still write it. The emulator computes an
+// MMA when it is issued (the numbers come out right), and its checks keep
+// the accumulator's rows pending until a thread waits on the barrier of a
+// commit that covers the MMA: the load is reported at its op.
+// RUN: sed 's/^ *mgpu.barrier_wait %done.*$/      \/\/ removed/' %t.mlir > %t.no-wait.mlir
+// RUN: not mgpu-run %t.no-wait.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=NO-WAIT
+// NO-WAIT: no-wait.mlir:{{[0-9]+}}:12: error: reads tensor memory that a tcgen05_mma (at {{.*}}no-wait.mlir:{{[0-9]+}}:9) may still write: wait on the barrier its tcgen05_commit_arrive signals first
 
 
 // (x * mul + y) mod 7 - 3.
