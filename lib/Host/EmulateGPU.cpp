@@ -205,6 +205,14 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
       launch.getBody()
           .walk([](SemaphoreWaitOp) { return WalkResult::interrupt(); })
           .wasInterrupted();
+  // The CTAs of a kernel that uses semaphores order their global memory
+  // accesses through them: the checks see races between them.
+  bool globalChecks =
+      checks && (coResident || launch.getBody()
+                                   .walk([](SemaphoreSignalOp) {
+                                     return WalkResult::interrupt();
+                                   })
+                                   .wasInterrupted());
   SmallVector<Value> group = {outerCx, outerCy, outerCz};
   if (coResident)
     group = {outerGx, outerGy, outerGz};
@@ -259,6 +267,12 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
                      asI64(outerStride), asI64(checkedBytes),
                      asI64(outerPerCta), getI64(b, loc, checks)});
   }
+  // CTAs that use semaphores order themselves through them: their global
+  // memory is checked for races between them (EmuGlobalChecks.cpp).
+  if (globalChecks)
+    callHostRuntime(b, launch, "mgpuEmuCheckGlobalLaunch",
+                    {dims[0], dims[1], dims[2], asI64(outerCx), asI64(outerCy),
+                     asI64(outerCz)});
   callHostRuntime(b, launch, "mgpuEmuRunGrid",
                   {fn, lanes->pointer, dims[0], dims[1], dims[2], dims[3],
                    dims[4], dims[5], asI64(outerPerCta),
@@ -267,6 +281,8 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
                    getElementPointer(b, loc, outerSmem), asI64(outerStride)});
   if (checks)
     callHostRuntime(b, launch, "mgpuEmuCheckLaunchEnd", {});
+  if (globalChecks)
+    callHostRuntime(b, launch, "mgpuEmuCheckGlobalLaunchEnd", {});
   LLVM::StackRestoreOp::create(b, loc, lanes->stack);
   memref::DeallocOp::create(b, loc, outerExchange);
   memref::DeallocOp::create(b, loc, outerSync);
@@ -323,7 +339,8 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
                       sync, exchange, groupX,   groupY,  slot,   tid,
                       bxId, byId,     bzId,     t,       tx,     ty,
                       tz,   ctaBase,  tmemBase, slotBase};
-    LaneOpRewriter rewriter(values, yield, barrier, checks, strings, ops);
+    LaneOpRewriter rewriter(values, yield, barrier, checks, strings, ops,
+                            globalChecks);
     for (Operation *op : ops) {
       if (rewriter.erased.contains(op))
         continue;

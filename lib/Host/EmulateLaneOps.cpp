@@ -101,8 +101,9 @@ void LaneOpRewriter::checkAccess(OpBuilder &b, Operation *op) {
   }
   int64_t bits = element.isIndex() ? 64 : element.getIntOrFloatBitWidth();
   callHostRuntime(b, op,
-                  peerAccesses.contains(op) ? "mgpuEmuCheckPeerAccess"
-                                            : "mgpuEmuCheckAccess",
+                  peerAccesses.contains(op)     ? "mgpuEmuCheckPeerAccess"
+                  : globalAccesses.contains(op) ? "mgpuEmuCheckGlobalAccess"
+                                                : "mgpuEmuCheckAccess",
                   {getElementPointer(b, loc, memref, indices),
                    getI64(b, loc, count * ((bits + 7) / 8)),
                    getI64(b, loc, write), where(b, op)});
@@ -168,7 +169,7 @@ Value LaneOpRewriter::clusterLeaderSlot(OpBuilder &nb, Location l) {
 LaneOpRewriter::LaneOpRewriter(const LaneValues &values, func::FuncOp yield,
                                func::FuncOp barrier, int64_t checks,
                                LocationStrings &strings,
-                               ArrayRef<Operation *> ops)
+                               ArrayRef<Operation *> ops, bool globalChecks)
     : LaneValues(values), yield(yield), barrier(barrier), checks(checks),
       strings(strings) {
   auto isShared = [](Value memref) {
@@ -207,6 +208,8 @@ LaneOpRewriter::LaneOpRewriter(const LaneValues &values, func::FuncOp yield,
     if (memref && isPeer(memref)) {
       sharedAccesses.insert(op);
       peerAccesses.insert(op);
+    } else if (memref && globalChecks && !isShared(memref)) {
+      globalAccesses.insert(op);
     }
   }
 }
@@ -266,7 +269,7 @@ std::optional<WalkResult> LaneOpRewriter::rewriteMemoryAndSync(OpBuilder &nb,
     }
     op->erase();
     return WalkResult::skip();
-  } else if (sharedAccesses.contains(op)) {
+  } else if (sharedAccesses.contains(op) || globalAccesses.contains(op)) {
     checkAccess(nb, op);
   } else if (isa<gpu::BarrierOp>(op)) {
     callCheckedBarrier(nb, op, indexConstant(nb, l, 0), perCta);

@@ -63,9 +63,11 @@ struct LaneValues {
 /// Rewrites the ops of a lane function (a snapshot of them, in pre-order)
 /// into host code for one CUDA thread.
 struct LaneOpRewriter : LaneValues {
+  /// With `globalChecks`, the lanes' loads and stores of global memory go
+  /// to the checks of races between CTAs.
   LaneOpRewriter(const LaneValues &values, func::FuncOp yield,
                  func::FuncOp barrier, int64_t checks, LocationStrings &strings,
-                 ArrayRef<Operation *> ops);
+                 ArrayRef<Operation *> ops, bool globalChecks = false);
 
   /// Rewrites `op` (not yet erased: see `erased`); interrupts where it
   /// cannot be emulated, with a diagnostic.
@@ -100,6 +102,9 @@ private:
   llvm::DenseSet<Operation *> sharedAccesses;
   /// Of those, the ones through a peer CTA's view (mgpu.cluster_ref).
   llvm::DenseSet<Operation *> peerAccesses;
+  /// The loads and stores of other memrefs (global memory, and a lane's own
+  /// stack, which the runtime leaves out).
+  llvm::DenseSet<Operation *> globalAccesses;
   /// cluster_ref results and their bytes from this CTA's shared memory.
   DenseMap<Value, Value> peerOffsets;
 };

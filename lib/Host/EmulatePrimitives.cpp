@@ -391,19 +391,25 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
   }
   // Run by each lane that reaches it (lane 0 of a warpgroup, every lane of
   // a per-lane launch): an atomic add, which releases on the host.
+  // The checks of global memory order the signalling CTA's accesses before
+  // the waiting CTA's (EmuGlobalChecks.cpp).
   if (auto signal = dyn_cast<SemaphoreSignalOp>(op)) {
+    callHostRuntime(b, op, "mgpuEmuCheckSemaphoreSignal",
+                    {getCheckedElementPointer(b, loc, signal.getSem(),
+                                              signal.getIndices())});
     memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
                                 signal.getValue(), signal.getSem(),
                                 signal.getIndices());
     return success();
   }
   if (auto wait = dyn_cast<SemaphoreWaitOp>(op)) {
-    callHostRuntime(
-        b, op,
-        wait.getDecrement() ? "mgpuHostSemaphoreWait"
-                            : "mgpuHostSemaphoreWaitNoDecrement",
-        {getCheckedElementPointer(b, loc, wait.getSem(), wait.getIndices()),
-         wait.getValue(), getLocationString(b, op)});
+    Value pointer =
+        getCheckedElementPointer(b, loc, wait.getSem(), wait.getIndices());
+    callHostRuntime(b, op,
+                    wait.getDecrement() ? "mgpuHostSemaphoreWait"
+                                        : "mgpuHostSemaphoreWaitNoDecrement",
+                    {pointer, wait.getValue(), getLocationString(b, op)});
+    callHostRuntime(b, op, "mgpuEmuCheckSemaphoreWaited", {pointer});
     return success();
   }
   return success();

@@ -43,6 +43,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <mutex>
 #include <set>
 #include <unordered_map>
@@ -140,6 +141,10 @@ struct MBarrier {
 };
 
 struct Launch {
+  /// The released clocks of semaphores, by CTA slot and semaphore word: a
+  /// wait by a thread of the same CTA acquires them.
+  std::map<std::pair<int64_t, const void *>, std::vector<uint32_t>>
+      semaphoreClocks;
   int64_t flags = 0;
   char *smem = nullptr;
   int64_t total = 0, stride = 0, sliceBytes = 0, perCta = 0;
@@ -150,22 +155,6 @@ struct Launch {
 };
 
 Launch *current = nullptr;
-
-/// Reports the first hazard and ends the program.
-[[noreturn]] void report(const char *where, const char *format, ...)
-    __attribute__((format(printf, 2, 3)));
-void report(const char *where, const char *format, ...) {
-  static std::mutex reporting;
-  reporting.lock();
-  std::fprintf(stderr, "%s: error: ", where ? where : "<unknown>");
-  va_list args;
-  va_start(args, format);
-  std::vfprintf(stderr, format, args);
-  va_end(args);
-  std::fprintf(stderr, " (an emulator check; --check=none turns them off)\n");
-  std::fflush(stderr);
-  std::_Exit(1);
-}
 
 const char *orUnknown(const char *where) { return where ? where : "<unknown>"; }
 
@@ -326,6 +315,19 @@ void checkAsyncRead(ShadowByte &s, const Lane &lane, const char *where,
 
 namespace mgpu::emu::checks {
 
+void report(const char *where, const char *format, ...) {
+  static std::mutex reporting;
+  reporting.lock();
+  std::fprintf(stderr, "%s: error: ", where ? where : "<unknown>");
+  va_list args;
+  va_start(args, format);
+  std::vfprintf(stderr, format, args);
+  va_end(args);
+  std::fprintf(stderr, " (an emulator check; --check=none turns them off)\n");
+  std::fflush(stderr);
+  std::_Exit(1);
+}
+
 bool enabled(int64_t kind) { return current && (current->flags & kind); }
 
 void startCta(int64_t slot) {
@@ -456,6 +458,45 @@ void barrierWaited(int64_t *barrier, int64_t parity) {
   int at = int(phase % SyncClocks::kRing);
   if (ring.phaseOf[at] == phase)
     join(lane.clock, ring.clocks[at].data(), current->perCta);
+}
+
+bool orderedInCta(int64_t slot, int64_t thread, uint32_t clock) {
+  Lane lane = getLane();
+  if (!lane.cta || lane.slot != slot)
+    return true;
+  return ordered(lane, uint16_t(thread + 1), clock);
+}
+
+bool laneClock(int64_t &slot, int64_t &thread, uint32_t &clock) {
+  Lane lane = getLane();
+  if (!lane.cta)
+    return false;
+  slot = lane.slot;
+  thread = lane.tid;
+  clock = lane.clock[lane.tid];
+  return true;
+}
+
+void semaphoreReleased(const void *semaphore) {
+  Lane lane = getLane();
+  if (!lane.cta)
+    return;
+  std::lock_guard<std::mutex> lock(current->mbarrierMutex);
+  std::vector<uint32_t> &clock =
+      current->semaphoreClocks[{lane.slot, semaphore}];
+  clock.resize(size_t(current->perCta), 0);
+  joinClock(clock.data(), lane);
+  tick(lane);
+}
+
+void semaphoreAcquired(const void *semaphore) {
+  Lane lane = getLane();
+  if (!lane.cta)
+    return;
+  std::lock_guard<std::mutex> lock(current->mbarrierMutex);
+  auto it = current->semaphoreClocks.find({lane.slot, semaphore});
+  if (it != current->semaphoreClocks.end())
+    join(lane.clock, it->second.data(), current->perCta);
 }
 
 void copyInIssued(char *shared, int64_t bytes, const char *where) {

@@ -16,6 +16,10 @@ namespace mgpu::emu {
 
 /// The CTA slot and thread of the calling fiber; false off a fiber.
 bool currentLane(int64_t &slot, int64_t &tid);
+/// The calling lane's block ids (x, y, z) in the grid.
+bool currentBlock(int64_t block[3]);
+/// Whether `p` lies on the calling fiber's stack (a lane's private memory).
+bool onLaneStack(const void *p);
 
 namespace checks {
 
@@ -30,6 +34,10 @@ enum Kind : int64_t {
 
 /// Whether a checked launch runs with `kind` selected.
 bool enabled(int64_t kind);
+
+/// Reports the first hazard at `where` and ends the program.
+[[noreturn]] void report(const char *where, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /// A new CTA starts in `slot`: its shadow state is cleared.
 void startCta(int64_t slot);
@@ -75,6 +83,23 @@ void copyOutCommitted();
 /// The calling lane's kernel body returned: its copies out must have been
 /// waited for.
 void laneEnded();
+
+/// The calling lane's CTA slot, thread and own clock component (false on a
+/// lane the checks do not follow); whether thread `thread` of CTA `slot`
+/// at `clock` happens before what the calling lane does now (true for
+/// another CTA: the threads' clocks are per CTA).
+bool laneClock(int64_t &slot, int64_t &thread, uint32_t &clock);
+bool orderedInCta(int64_t slot, int64_t thread, uint32_t clock);
+
+/// A semaphore signal by the calling lane releases what it did to the
+/// threads of its CTA that wait on the semaphore (whose waits acquire it).
+void semaphoreReleased(const void *semaphore);
+void semaphoreAcquired(const void *semaphore);
+
+/// EmuGlobalChecks.cpp: an access of `bytes` of global memory at `p` by the
+/// calling lane's CTA (`write`), checked against the other CTAs' accesses
+/// when the launch checks global memory (mgpuEmuCheckGlobalLaunch).
+void globalAccess(const char *p, int64_t bytes, bool write, const char *where);
 
 } // namespace checks
 } // namespace mgpu::emu

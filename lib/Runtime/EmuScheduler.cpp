@@ -389,6 +389,22 @@ void yieldLane() {
   switchFromCurrent(*worker);
 }
 
+bool onLaneStack(const void *p) {
+  if (!inFiber())
+    return false;
+  const char *bytes = static_cast<const char *>(p);
+  const char *low = currentWorker->current->mapping;
+  return bytes >= low && bytes < low + Worker::pageBytes() + kStackBytes;
+}
+
+bool currentBlock(int64_t block[3]) {
+  if (!inFiber())
+    return false;
+  std::copy(currentWorker->current->block, currentWorker->current->block + 3,
+            block);
+  return true;
+}
+
 bool currentLane(int64_t &slot, int64_t &tid) {
   if (!inFiber())
     return false;

@@ -175,6 +175,8 @@ struct BoxCopy {
   /// mgpu::TmaReduction value; -1: a plain copy) and the element type
   /// (0 f16, 1 bf16, 2 f32, 3 i32, 4 i64).
   int64_t reduction = -1, elementType = 0;
+  /// The op that issued the copy (its global accesses are checked there).
+  const char *where = nullptr;
   /// Whether landing is an arrival on its barrier: not for the peer's part
   /// of a partitioned copy, which the first CTA of the pair queues on its
   /// own barrier before its own part (the arrival) so that the arrival
@@ -341,19 +343,22 @@ void runBoxCopy(const BoxCopy &copy) {
     }
     const char *shared = (!copy.read ? copy.shared : copy.snapshot.data()) +
                          sharedByteOffset(copy, flat);
+    char *global = copy.global + globalOffset * copy.elementBytes;
+    // A reduce-store is atomic per element, as the checks of global
+    // memory take atomics.
+    if (inside && copy.reduction < 0)
+      mgpu::emu::checks::globalAccess(global, copy.elementBytes,
+                                      /*write=*/!copy.toShared, copy.where);
     if (copy.toShared) {
       char *target = copy.shared + sharedByteOffset(copy, flat);
       if (inside)
-        std::memcpy(target, copy.global + globalOffset * copy.elementBytes,
-                    copy.elementBytes);
+        std::memcpy(target, global, copy.elementBytes);
       else
         std::memset(target, 0, copy.elementBytes);
     } else if (inside && copy.reduction >= 0) {
-      combineElement(copy, copy.global + globalOffset * copy.elementBytes,
-                     shared);
+      combineElement(copy, global, shared);
     } else if (inside) {
-      std::memcpy(copy.global + globalOffset * copy.elementBytes, shared,
-                  copy.elementBytes);
+      std::memcpy(global, shared, copy.elementBytes);
     }
   }
 }
@@ -415,6 +420,7 @@ void queueCopyIn(int64_t *barrier, int64_t arrivals, BoxCopy copy,
   std::lock_guard<std::mutex> lock(pending.mutex);
   std::vector<BoxCopy> &queue = pending.byBarrier[barrier];
   copy.arrives = arrivals > 0;
+  copy.where = where;
   // A copy without an arrival writes the peer CTA's shared memory, which
   // the checks of the issuing CTA's threads do not follow.
   if (copy.arrives && mgpu::emu::checks::enabled(~int64_t(0))) {
@@ -688,6 +694,7 @@ mgpuEmuCopyToGlobalTiled(void *global, void *shared, const int64_t *desc,
   copy.elementType = elementType;
   copy.tileRows = tileRows;
   copy.tileCols = tileCols;
+  copy.where = where;
   int64_t bytes = boxBytes(copy);
   mgpu::emu::checks::copyOutIssued(copy.shared, bytes, commit, where);
   namespace async = mgpu::emu::async;

@@ -3,6 +3,12 @@
 // backend: every element is 6.
 // RUN: cat %mgpu_src_root/examples/producer_consumer.mlir %s > %t.mlir
 // RUN: %run_on_backends %t.mlir
+// The consumer's wait taken out: it reads the buffer with nothing ordering
+// it after the producer's writes (both regions are warpgroups of one CTA).
+// The emulator's checks of global memory report the read at its op.
+// RUN: sed 's/^ *mgpu.semaphore_wait [%]sem1.*$/    \/\/ removed/' %t.mlir > %t.no-wait.mlir
+// RUN: not mgpu-run %t.no-wait.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=NO-WAIT
+// NO-WAIT: no-wait.mlir:{{[0-9]+}}:{{[0-9]+}}: error: data race on global memory: reads what thread {{[0-9]+}} of this CTA writes at {{.*}} with no semaphore between them
 
 // CHECK: mismatches: 0
 
