@@ -97,6 +97,7 @@ docs-check: build
 	    echo "docs-check: docs/$$(basename $$d) is stale; run 'make docs'"; exit 1; \
 	  fi; \
 	done; echo "docs-check: docs are up to date"
+	@python3 utils/check-readme-passes.py .
 
 format-check: deps
 	@files=$$(git ls-files '*.cpp' '*.h' '*.c'); \

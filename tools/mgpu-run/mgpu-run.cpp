@@ -57,12 +57,18 @@ using namespace llvm;
 namespace {
 enum class Backend { Auto, CPU, CUDA, Emulate };
 
+// mgpu-run's own options, by what they are about; --help shows only these
+// (LLVM's own, for its targets and passes, stay under --help-hidden).
+cl::OptionCategory runCategory("Running a program");
+cl::OptionCategory compileCategory("Compiling its kernels");
+cl::OptionCategory emulatorCategory("The GPU emulator (--backend=emulate)");
+
 cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<input file>"),
-                                   cl::init("-"));
+                                   cl::init("-"), cl::cat(runCategory));
 cl::opt<std::string> entryPoint("e",
                                 cl::desc("Function to run (no arguments, "
                                          "no results)"),
-                                cl::init("main"));
+                                cl::init("main"), cl::cat(runCategory));
 cl::opt<Backend> backend(
     "backend", cl::desc("Where to run the kernels"), cl::init(Backend::Auto),
     cl::values(clEnumValN(Backend::Auto, "auto",
@@ -72,28 +78,30 @@ cl::opt<Backend> backend(
                clEnumValN(Backend::Emulate, "emulate",
                           "the GPU lowering's kernels on host threads, one "
                           "per CUDA thread (slow; tests the GPU lowering "
-                          "without a GPU)")));
+                          "without a GPU)")),
+    cl::cat(runCategory));
 cl::list<std::string> sharedLibs("shared-libs",
                                  cl::desc("Libraries to load before running"),
-                                 cl::CommaSeparated);
+                                 cl::CommaSeparated, cl::cat(runCategory));
 cl::opt<std::string>
     mpmdForm("mpmd-form",
              cl::desc("How mpmd_map pairs share a GPU launch (cuda and emulate "
                       "backends): auto, warp-specialized or cta-partitioned"),
-             cl::init("auto"));
+             cl::init("auto"), cl::cat(compileCategory));
 cl::opt<bool> tensorCores(
     "tensor-cores",
     cl::desc("cuda backend on sm_90a: mgpu.wgmma on the tensor cores "
              "(wgmma.mma_async) where they can run it; emulate backend: the "
              "same lowering, its MMAs computed lane by lane (default on; "
              "--tensor-cores=0: ordinary instructions everywhere)"),
-    cl::init(true));
+    cl::init(true), cl::cat(compileCategory));
 cl::opt<bool> tensorCoreRemarks(
     "tensor-core-remarks",
     cl::desc("Report each contraction or wgmma that stays off the tensor "
              "cores, and why (the remarks of category mgpu-tensor-cores; "
              "mgpu-opt shows them with --remarks-filter-missed="
-             "mgpu-tensor-cores --remark-format=emitRemark)"));
+             "mgpu-tensor-cores --remark-format=emitRemark)"),
+    cl::cat(compileCategory));
 cl::opt<std::string> checks(
     "check",
     cl::desc("emulate backend: the emulator's hazard checks, each reported "
@@ -103,29 +111,32 @@ cl::opt<std::string> checks(
              "copies and wgmma in flight), barriers (mbarrier misuse, "
              "deadlocks at once), init (reads of never-written shared "
              "memory), bounds (accesses outside the CTA's shared memory)"),
-    cl::init("all"));
+    cl::init("all"), cl::cat(emulatorCategory));
 cl::opt<std::string> emulateSeed(
     "emulate-seed",
     cl::desc("emulate backend: run a seeded schedule of the emulator's async "
              "operations (when TMA copies land and copies out read shared "
              "memory); without it, the one deterministic schedule"),
-    cl::value_desc("N"));
+    cl::value_desc("N"), cl::cat(emulatorCategory));
 cl::opt<unsigned> emulateSchedules(
     "emulate-schedules",
     cl::desc("emulate backend: run the program under K seeded schedules "
              "(seeds N..N+K-1, N from --emulate-seed or 1), each in its own "
              "process; fails, naming the seed, when one fails or prints "
              "other output than the first (default 1)"),
-    cl::value_desc("K"), cl::init(1));
-cl::opt<bool> verbose("verbose", cl::desc("Say which backend runs and why"));
+    cl::value_desc("K"), cl::init(1), cl::cat(emulatorCategory));
+cl::opt<bool> verbose("verbose", cl::desc("Say which backend runs and why"),
+                      cl::cat(runCategory));
 cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level (0-3)"),
-                           cl::init(3));
+                           cl::init(3), cl::cat(compileCategory));
 cl::opt<bool> emitExecutable(
     "emit-executable",
     cl::desc("Compile the program into a standalone executable (-o) instead "
-             "of running it: for the GPU unless --backend=cpu"));
+             "of running it: for the GPU unless --backend=cpu"),
+    cl::cat(runCategory));
 cl::opt<std::string> outputFilename("o", cl::desc("The executable to write"),
-                                    cl::value_desc("file"));
+                                    cl::value_desc("file"),
+                                    cl::cat(runCategory));
 
 int fail(const Twine &message) {
   WithColor::error(errs(), "mgpu-run") << message << "\n";
@@ -262,6 +273,19 @@ int main(int argc, char **argv) {
   InitializeNativeTarget();
   InitializeNativeTargetAsmPrinter();
   mgpu::registerAllMGPUPassesAndPipelines();
+  // LLVM's options move to --help-hidden (HideUnrelatedOptions would hide
+  // them from that too).
+  for (auto &entry : cl::getRegisteredOptions()) {
+    cl::Option *option = entry.second;
+    bool ours = llvm::any_of(option->Categories, [](cl::OptionCategory *c) {
+      return c == &runCategory || c == &compileCategory ||
+             c == &emulatorCategory;
+    });
+    StringRef name = entry.first;
+    bool generic = name == "help" || name == "help-list" || name == "version";
+    if (!ours && !generic && option->getOptionHiddenFlag() == cl::NotHidden)
+      option->setHiddenFlag(cl::Hidden);
+  }
   cl::ParseCommandLineOptions(argc, argv, "mgpu-run: run an mgpu program\n");
   if (optLevel > 3)
     return fail("-O" + Twine(optLevel.getValue()) +
