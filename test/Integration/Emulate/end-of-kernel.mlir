@@ -18,10 +18,14 @@
 // RUN: %run_on_backends %s --match-full-lines
 // RUN: sed 's/^ *mgpu.wait_smem_to_gmem 0 read_only$//' %s > %t.mlir
 // RUN: not mgpu-run %t.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=EXIT
+// Caught under two seeded schedules too (the planted-bug catalogue,
+// docs/Conformance.md).
+// RUN: not mgpu-run %t.mlir -e main --backend=emulate --emulate-schedules 2 2>&1 | grep -c "schedule with seed [12] failed" | FileCheck %s --check-prefix=TWO
+// TWO: 2
 // RUN: mgpu-run %t.mlir -e main --backend=emulate --check=none | FileCheck %s --match-full-lines
 
 // CHECK: mismatches: 0
-// EXIT: end-of-kernel.mlir.tmp.mlir:50:9: error: the kernel ends while this copy_smem_to_gmem may still read shared memory: no mgpu.wait_smem_to_gmem waits for it
+// EXIT: end-of-kernel.mlir.tmp.mlir:{{[0-9]+}}:9: error: the kernel ends while this copy_smem_to_gmem may still read shared memory: no mgpu.wait_smem_to_gmem waits for it
 
 #g = #mgpu.block_spec<shape = [128, 256], index_map = affine_map<(i) -> (0, 0)>, memory_space = gmem>
 !slots = memref<2x128x64xf32, #gpu.address_space<workgroup>>

@@ -16,6 +16,10 @@
 // RUN: %run_on_backends %s --match-full-lines
 // RUN: sed 's/^ *mgpu.commit_smem  \/\/ writers$//; s/^ *\/\/ issuer: *mgpu.commit_smem$/        mgpu.commit_smem/' %s > %t.mlir
 // RUN: not mgpu-run %t.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=ISSUER
+// Caught under two seeded schedules too (the planted-bug catalogue,
+// docs/Conformance.md).
+// RUN: not mgpu-run %t.mlir -e main --backend=emulate --emulate-schedules 2 2>&1 | grep -c "schedule with seed [12] failed" | FileCheck %s --check-prefix=TWO
+// TWO: 2
 // RUN: mgpu-run %t.mlir -e main --backend=emulate --check=none | FileCheck %s --match-full-lines
 
 // CHECK: mismatches: 0

@@ -9,6 +9,10 @@
 // by their semaphores' signals and waits) report the read at its op.
 // RUN: sed 's/^ *mgpu.semaphore_wait [%]sem.*$/        \/\/ removed/' %s > %t.mlir
 // RUN: not mgpu-run %t.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=NO-WAIT
+// Caught under two seeded schedules too (the planted-bug catalogue,
+// docs/Conformance.md).
+// RUN: not mgpu-run %t.mlir -e main --backend=emulate --emulate-schedules 2 2>&1 | grep -c "schedule with seed [12] failed" | FileCheck %s --check-prefix=TWO
+// TWO: 2
 // NO-WAIT: .mlir:{{[0-9]+}}:{{[0-9]+}}: error: data race on global memory: reads what CTA 0 (cluster 0) writes at {{.*}} with no semaphore between them
 
 #g = #mgpu.block_spec<shape = [256], index_map = affine_map<(i) -> (0)>, memory_space = gmem>

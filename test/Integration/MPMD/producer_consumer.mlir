@@ -8,6 +8,10 @@
 // The emulator's checks of global memory report the read at its op.
 // RUN: sed 's/^ *mgpu.semaphore_wait [%]sem1.*$/    \/\/ removed/' %t.mlir > %t.no-wait.mlir
 // RUN: not mgpu-run %t.no-wait.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=NO-WAIT
+// Caught under two seeded schedules too (the planted-bug catalogue,
+// docs/Conformance.md).
+// RUN: not mgpu-run %t.no-wait.mlir -e main --backend=emulate --emulate-schedules 2 2>&1 | grep -c "schedule with seed [12] failed" | FileCheck %s --check-prefix=TWO
+// TWO: 2
 // NO-WAIT: no-wait.mlir:{{[0-9]+}}:{{[0-9]+}}: error: data race on global memory: reads what thread {{[0-9]+}} of this CTA writes at {{.*}} with no semaphore between them
 
 // CHECK: mismatches: 0

@@ -15,6 +15,10 @@
 // commit that covers the MMA: the load is reported at its op.
 // RUN: sed 's/^ *mgpu.barrier_wait %done.*$/      \/\/ removed/' %t.mlir > %t.no-wait.mlir
 // RUN: not mgpu-run %t.no-wait.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=NO-WAIT
+// Caught under two seeded schedules too (the planted-bug catalogue,
+// docs/Conformance.md).
+// RUN: not mgpu-run %t.no-wait.mlir -e main --backend=emulate --emulate-schedules 2 2>&1 | grep -c "schedule with seed [12] failed" | FileCheck %s --check-prefix=TWO
+// TWO: 2
 // NO-WAIT: no-wait.mlir:{{[0-9]+}}:12: error: reads tensor memory that a tcgen05_mma (at {{.*}}no-wait.mlir:{{[0-9]+}}:9) may still write: wait on the barrier its tcgen05_commit_arrive signals first
 
 
