@@ -96,11 +96,6 @@ std::optional<Type> packMemRef(MemRefType type) {
   return MemRefType::get(shape, i8, layout, type.getMemorySpace());
 }
 
-bool isInKernel(Operation *op) {
-  return op->getParentOfType<PallasCallOp>() ||
-         op->getParentOfType<MpmdMapOp>();
-}
-
 /// The nibble `value` (4-bit int or float) as the low bits of an i8.
 Value nibbleToByte(OpBuilder &b, Location loc, Value value) {
   Type i4 = b.getIntegerType(4);
@@ -623,7 +618,9 @@ LogicalResult checkPackable(Operation *root) {
         return refuse("cannot store 4-bit elements two to a byte: " + why);
     }
     if (auto store = dyn_cast<memref::StoreOp>(op);
-        store && isNibbleMemRef(store.getMemRefType()) && isInKernel(op))
+        store && isNibbleMemRef(store.getMemRefType()) &&
+        (op->getParentOfType<PallasCallOp>() ||
+         op->getParentOfType<MpmdMapOp>()))
       return refuse("cannot store one 4-bit element in a kernel: its byte "
                     "is shared with the next element, which another lane "
                     "may write; write a vector of them");

@@ -35,7 +35,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "EmuChecks.h"
+#include "EmuShadow.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -51,123 +51,11 @@
 
 #define MGPU_HOST_EXPORT __attribute__((visibility("default")))
 
-namespace {
-
-using namespace mgpu::emu::checks;
-
-/// A write by the async proxy (TMA): no fence is needed before async reads.
-constexpr uint32_t kAsyncWrite = UINT32_MAX;
-
-struct ShadowByte {
-  const char *writeWhere = nullptr, *readWhere = nullptr;
-  /// The last wgmma or copy out that read the byte.
-  const char *asyncWhere = nullptr;
-  uint32_t writeClock = 0, readClock = 0;
-  /// The writer's proxy-fence count at the write (kAsyncWrite for TMA).
-  uint32_t writeFence = 0;
-  /// wgmma group / bulk group that still reads the byte (0: none).
-  uint32_t wgmmaSeq = 0, outSeq = 0;
-  /// Threads + 1 (0: none); the warpgroup for wgmma.
-  uint16_t writer = 0, reader = 0, wgmmaGroup = 0, outThread = 0;
-  bool written = false;
-  /// A copy in that has not landed will write the byte.
-  bool inFlight = false;
-  /// A tcgen05 MMA (at `mmaWhere`) writes the byte (tensor memory) until a
-  /// thread waits on the barrier that its commit arrives on.
-  bool mmaPending = false;
-  const char *mmaWhere = nullptr;
-};
-
-/// Vector clocks of one barrier: the joined clocks of a phase's (or a
-/// generation's) arrivals, in a ring so that a slow waiter still finds its
-/// phase while the next one fills.
-struct SyncClocks {
-  static constexpr int kRing = 4;
-  std::vector<uint32_t> clocks[kRing];
-  int64_t phaseOf[kRing] = {-1, -1, -1, -1};
-};
-
-/// A CTA barrier (__mgpu_emu_barrier slot): generation and arrivals, and
-/// whether every thread of the CTA takes part (see mgpuEmuCheckSyncArrive).
-struct CtaBarrier {
-  int64_t generation = 0, arrived = 0;
-  bool everyThread = false;
-  SyncClocks clocks;
-};
-
-/// The barrier slots with a table entry of their own; others go to a map.
-constexpr int64_t kDirectBarriers = 16;
-
-struct Cta {
-  /// perCta x perCta clocks, thread-major. A thread's clock is the
-  /// elementwise max of its row and of its base (below). Entries below
-  /// `epoch` are left from an earlier CTA of the slot and mean 0: a CTA
-  /// starts without clearing n^2 entries.
-  std::vector<uint32_t> clocks;
-  uint32_t epoch = 0, latest = 0;
-  /// Per thread: the clocks of the last phase of a barrier of every thread
-  /// it left (null: none), and that barrier's slot. Leaving such a barrier
-  /// only moves this pointer: every thread's clock is then that phase's,
-  /// but for the thread's own later events.
-  std::vector<const uint32_t *> base;
-  std::vector<int64_t> baseBarrier;
-  std::vector<uint32_t> fences;
-  std::vector<int64_t> pendingGeneration;
-  std::vector<uint32_t> wgmmaCommitted, wgmmaCompleted;
-  std::vector<uint32_t> outCommitted, outCompleted;
-  /// The clock of the waiting thread (a warpgroup's first lane; the copying
-  /// thread) at the wait that completed each wgmma group / bulk group: a
-  /// later write must happen after it.
-  std::vector<std::vector<uint32_t>> wgmmaDone, outDone;
-  /// Each thread's last copy out, and whether its bulk group is open.
-  std::vector<const char *> outWhere;
-  std::vector<bool> outOpen;
-  /// Per thread: the tensor memory its MMAs have written (a commit tracks
-  /// every earlier MMA of its thread, completed or not).
-  std::vector<std::set<std::pair<int64_t, int64_t>>> pendingMmas;
-  CtaBarrier direct[kDirectBarriers];
-  std::unordered_map<int64_t, CtaBarrier> barriers;
-  CtaBarrier &barrier(int64_t id) {
-    return id >= 0 && id < kDirectBarriers ? direct[id] : barriers[id];
-  }
-};
-
-struct MBarrier {
-  int64_t arrivals = 1;
-  SyncClocks clocks;
-  /// Tensor memory (shadow offset, bytes) that the MMAs committed to this
-  /// barrier write: a wait on it completes them for the checks.
-  std::set<std::pair<int64_t, int64_t>> committedMmas;
-};
-
-struct Launch {
-  /// The released clocks of semaphores, by CTA slot and semaphore word: a
-  /// wait by a thread of the same CTA acquires them.
-  std::map<std::pair<int64_t, const void *>, std::vector<uint32_t>>
-      semaphoreClocks;
-  int64_t flags = 0;
-  char *smem = nullptr;
-  int64_t total = 0, stride = 0, sliceBytes = 0, perCta = 0;
-  std::vector<ShadowByte> shadow;
-  std::vector<Cta> ctas;
-  std::mutex mbarrierMutex;
-  std::unordered_map<const int64_t *, MBarrier> mbarriers;
-};
+namespace mgpu::emu::checks::shadow {
 
 Launch *current = nullptr;
 
 const char *orUnknown(const char *where) { return where ? where : "<unknown>"; }
-
-struct Lane {
-  int64_t slot = -1, tid = -1;
-  Cta *cta = nullptr;
-  uint32_t *clock = nullptr; // this thread's row of clocks
-  const uint32_t *base = nullptr;
-  /// Component `thread` of this thread's vector clock.
-  uint32_t at(int64_t thread) const {
-    return base ? std::max(clock[thread], base[thread]) : clock[thread];
-  }
-};
 
 Lane getLane() {
   Lane lane;
@@ -311,7 +199,10 @@ void checkAsyncRead(ShadowByte &s, const Lane &lane, const char *where,
            what, s.writer - 1, orUnknown(s.writeWhere));
 }
 
-} // namespace
+} // namespace mgpu::emu::checks::shadow
+
+using namespace mgpu::emu::checks;
+using namespace mgpu::emu::checks::shadow;
 
 namespace mgpu::emu::checks {
 
@@ -387,7 +278,7 @@ static void arriveOn(const Lane &lane, int64_t *barrier, int64_t arrivals,
   joinClock(phaseClocks(state.clocks, phase).data(), lane);
 }
 
-static int64_t completedPhases(int64_t *barrier) {
+int64_t shadow::completedPhases(int64_t *barrier) {
   return __atomic_load_n(barrier, __ATOMIC_ACQUIRE) >> 32;
 }
 static int64_t arrivedInPhase(int64_t *barrier) {
@@ -499,109 +390,6 @@ void semaphoreAcquired(const void *semaphore) {
     join(lane.clock, it->second.data(), current->perCta);
 }
 
-void copyInIssued(char *shared, int64_t bytes, const char *where) {
-  Lane lane = getLane();
-  if (!lane.cta)
-    return;
-  ShadowByte *s =
-      shadowOf(lane, shared, bytes, where, "copy_gmem_to_smem writes");
-  if (!s)
-    return;
-  for (int64_t i = 0; i < bytes; ++i) {
-    checkAsyncReaders(s[i], lane, where, "copy_gmem_to_smem overwrites");
-    if (enabled(kAsync) && s[i].inFlight)
-      report(where, "copy_gmem_to_smem writes shared memory that another "
-                    "async copy in is still writing");
-    if (enabled(kRaces) && !ordered(lane, s[i].reader, s[i].readClock))
-      report(where,
-             "data race: copy_gmem_to_smem overwrites shared memory that "
-             "thread %d reads at %s with no barrier in between",
-             s[i].reader - 1, orUnknown(s[i].readWhere));
-    if (enabled(kRaces) && !ordered(lane, s[i].writer, s[i].writeClock))
-      report(where,
-             "data race: copy_gmem_to_smem overwrites shared memory that "
-             "thread %d writes at %s with no barrier in between",
-             s[i].writer - 1, orUnknown(s[i].writeWhere));
-    s[i].inFlight = true;
-    s[i].writer = uint16_t(lane.tid + 1);
-    s[i].writeClock = lane.clock[lane.tid];
-    s[i].writeWhere = where;
-    s[i].writeFence = kAsyncWrite;
-    s[i].reader = 0;
-  }
-}
-
-void copyInLanded(char *shared, int64_t bytes) {
-  if (!current)
-    return;
-  noteProgress();
-  int64_t offset = shared - current->smem;
-  if (offset < 0 || offset + bytes > current->total)
-    return;
-  for (int64_t i = 0; i < bytes; ++i) {
-    ShadowByte &s = current->shadow[offset + i];
-    s.inFlight = false;
-    s.written = true;
-  }
-}
-
-void copyOutIssued(const char *shared, int64_t bytes, bool commit,
-                   const char *where) {
-  Lane lane = getLane();
-  if (!lane.cta)
-    return;
-  noteProgress();
-  ShadowByte *s =
-      shadowOf(lane, shared, bytes, where, "copy_smem_to_gmem reads");
-  uint32_t seq = lane.cta->outCommitted[lane.tid] + 1;
-  if (s)
-    for (int64_t i = 0; i < bytes; ++i) {
-      checkAsyncRead(s[i], lane, where, "copy_smem_to_gmem",
-                     /*computes=*/false);
-      s[i].outThread = uint16_t(lane.tid + 1);
-      s[i].outSeq = seq;
-      s[i].asyncWhere = where;
-      s[i].reader = uint16_t(lane.tid + 1);
-      s[i].readClock = lane.clock[lane.tid];
-      s[i].readWhere = where;
-    }
-  lane.cta->outWhere[lane.tid] = where;
-  lane.cta->outOpen[lane.tid] = !commit;
-  if (commit)
-    ++lane.cta->outCommitted[lane.tid];
-}
-
-void laneEnded() {
-  Lane lane = getLane();
-  if (!lane.cta || !enabled(kAsync))
-    return;
-  Cta &cta = *lane.cta;
-  if (cta.outOpen[lane.tid] ||
-      cta.outCommitted[lane.tid] > cta.outCompleted[lane.tid])
-    report(cta.outWhere[lane.tid],
-           "the kernel ends while this copy_smem_to_gmem may still read "
-           "shared memory: no mgpu.wait_smem_to_gmem waits for it");
-}
-
-void copyOutCommitted() {
-  Lane lane = getLane();
-  if (!lane.cta)
-    return;
-  lane.cta->outOpen[lane.tid] = false;
-  ++lane.cta->outCommitted[lane.tid];
-}
-
-void copyOutWaited(int64_t keep) {
-  Lane lane = getLane();
-  if (!lane.cta)
-    return;
-  noteProgress();
-  int64_t done = int64_t(lane.cta->outCommitted[lane.tid]) - keep;
-  uint32_t &completed = lane.cta->outCompleted[lane.tid];
-  for (; int64_t(completed) < done; ++completed)
-    lane.cta->outDone[lane.tid].push_back(lane.clock[lane.tid]);
-}
-
 } // namespace mgpu::emu::checks
 
 extern "C" {
@@ -640,68 +428,6 @@ MGPU_HOST_EXPORT void mgpuEmuCheckLaunchEnd() {
 /// CTA is ordered after it, so it is not a race party.
 MGPU_HOST_EXPORT void mgpuEmuCheckPeerWrite(char *p, int64_t bytes) {
   mgpu::emu::checks::copyInLanded(p, bytes);
-}
-
-/// A generic load (`write` 0) or store of `bytes` at `p` in shared memory
-/// by the calling lane, at `where`.
-/// A load or store through a view of a peer CTA's shared memory
-/// (mgpu.cluster_ref): the peer's bytes are written, or must have been;
-/// races between the CTAs of a cluster are not checked (the threads' clocks
-/// are per CTA).
-MGPU_HOST_EXPORT void mgpuEmuCheckPeerAccess(char *p, int64_t bytes,
-                                             int64_t write, const char *where) {
-  Lane lane = getLane();
-  if (!lane.cta)
-    return;
-  int64_t offset = p - current->smem;
-  if (offset < 0 || offset + bytes > current->total) {
-    if (enabled(kBounds))
-      report(where,
-             "%s %" PRId64 " bytes outside the shared memory of the cluster",
-             write ? "writes" : "reads", bytes);
-    return;
-  }
-  for (int64_t i = 0; i < bytes; ++i) {
-    ShadowByte &b = current->shadow[offset + i];
-    if (write)
-      b.written = true;
-    else if (enabled(kInit) && !b.written)
-      report(where, "reads shared memory of a peer CTA that nothing wrote");
-  }
-}
-
-/// An access of mgpuEmuCheckAccess by a tcgen05 MMA (its accumulator).
-constexpr int64_t kMmaWrite = 2;
-
-/// A tcgen05 MMA issued by the calling lane writes `bytes` of tensor memory
-/// at `p` (after mgpuEmuCheckAccess with kMmaWrite): the lanes' accesses
-/// are hazards until a thread waits on the barrier of its commit.
-MGPU_HOST_EXPORT void mgpuEmuCheckMmaWrites(char *p, int64_t bytes,
-                                            const char *where) {
-  Lane lane = getLane();
-  if (!lane.cta || !enabled(kAsync))
-    return;
-  ShadowByte *s = shadowOf(lane, p, bytes, where, "tcgen05_mma writes");
-  if (!s)
-    return;
-  for (int64_t i = 0; i < bytes; ++i) {
-    s[i].mmaPending = true;
-    s[i].mmaWhere = where;
-  }
-  lane.cta->pendingMmas[lane.tid].insert({p - current->smem, bytes});
-}
-
-/// tcgen05_commit_arrive by the calling lane on `barrier`: its MMAs so far
-/// (all of them, as tcgen05.commit tracks every earlier MMA of the thread)
-/// complete for the checks when a thread waits on that barrier.
-MGPU_HOST_EXPORT void mgpuEmuCheckMmaCommit(int64_t *barrier) {
-  Lane lane = getLane();
-  if (!lane.cta || !enabled(kAsync))
-    return;
-  const auto &issued = lane.cta->pendingMmas[lane.tid];
-  std::lock_guard<std::mutex> lock(current->mbarrierMutex);
-  current->mbarriers[barrier].committedMmas.insert(issued.begin(),
-                                                   issued.end());
 }
 
 MGPU_HOST_EXPORT void mgpuEmuCheckAccess(char *p, int64_t bytes, int64_t write,
@@ -845,47 +571,6 @@ MGPU_HOST_EXPORT void mgpuEmuCheckSyncComplete(int64_t id) {
   }
   barrier.arrived = 0;
   ++barrier.generation;
-}
-
-/// A wgmma of the calling lane's warpgroup reads `bytes` at `p` (called by
-/// the warpgroup's first lane for every operand element).
-MGPU_HOST_EXPORT void mgpuEmuCheckWgmmaRead(char *p, int64_t bytes,
-                                            const char *where) {
-  Lane lane = getLane();
-  if (!lane.cta)
-    return;
-  ShadowByte *s = shadowOf(lane, p, bytes, where, "wgmma reads");
-  if (!s)
-    return;
-  int64_t group = lane.tid / 128;
-  uint32_t seq = lane.cta->wgmmaCommitted[group] + 1;
-  for (int64_t i = 0; i < bytes; ++i) {
-    checkAsyncRead(s[i], lane, where, "wgmma", /*computes=*/true);
-    s[i].wgmmaGroup = uint16_t(group + 1);
-    s[i].wgmmaSeq = seq;
-    s[i].asyncWhere = where;
-    s[i].reader = uint16_t(lane.tid + 1);
-    s[i].readClock = lane.clock[lane.tid];
-    s[i].readWhere = where;
-  }
-}
-
-/// wgmma commit_group / wait_group `pending` by the calling lane's
-/// warpgroup (called by its first lane).
-MGPU_HOST_EXPORT void mgpuEmuCheckWgmmaCommit() {
-  Lane lane = getLane();
-  if (lane.cta)
-    ++lane.cta->wgmmaCommitted[lane.tid / 128];
-}
-MGPU_HOST_EXPORT void mgpuEmuCheckWgmmaWait(int64_t pending) {
-  Lane lane = getLane();
-  if (!lane.cta)
-    return;
-  int64_t group = lane.tid / 128;
-  int64_t done = int64_t(lane.cta->wgmmaCommitted[group]) - pending;
-  uint32_t &completed = lane.cta->wgmmaCompleted[group];
-  for (; int64_t(completed) < done; ++completed)
-    lane.cta->wgmmaDone[group].push_back(lane.clock[lane.tid]);
 }
 
 } // extern "C"
