@@ -6,7 +6,9 @@
 
 Each mutant is one small edit of one .mlir file of test/ or examples/ (a
 number changed, a type swapped, a line dropped, duplicated or moved, an
-attribute keyword replaced), chosen deterministically from the seed. A
+attribute keyword replaced, an op swapped for a sibling: a wait for an
+arrival, a full wait for a read-only one, a copy in for a copy out), chosen
+deterministically from the seed. A
 seed with a JAX-shaped kernel function (pallas_call or mpmd_map on static
 float tensors or memrefs) but no @main, as every example is, gets a
 generated @main that fills its inputs and prints checksums of its outputs,
@@ -54,7 +56,26 @@ NUMBERS = ["0", "1", "-1", "2", "3", "7", "64", "255", "256", "1023",
            "4294967296", "-9223372036854775808", "9223372036854775807"]
 KEYWORDS = ["parallel", "sequential", "gmem", "smem", "workgroup", "global",
             "private", "ins", "outs", "in_specs", "out_specs", "grid",
-            "floordiv", "mod", "ceildiv", "read_only", "commit_group"]
+            "floordiv", "mod", "ceildiv", "read_only", "commit_group",
+            # Clusters, transforms, tensor memory.
+            "collective_axes", "transforms", "a_transforms", "b_transforms",
+            "partitioned", "along", "collective", "accumulate", "predicate",
+            "cluster", "num_threads"]
+# An op swapped for a sibling that takes the same operands: the same program
+# with one synchronization or memory operation changed (a wait made an
+# arrival, a full wait a read-only one, a copy in a copy out...).
+OP_SWAPS = [
+    ("mgpu.barrier_wait", "mgpu.barrier_arrive"),
+    ("mgpu.wait_smem_to_gmem 0", "mgpu.wait_smem_to_gmem 1"),
+    ("mgpu.wait_smem_to_gmem 0", "mgpu.wait_smem_to_gmem 0 read_only"),
+    ("mgpu.commit_smem", "mgpu.cluster_sync"),
+    ("mgpu.wgmma_wait 0", "mgpu.wgmma_wait 1"),
+    ("mgpu.semaphore_signal", "mgpu.semaphore_wait"),
+    ("mgpu.tcgen05_commit_arrive", "mgpu.barrier_arrive"),
+    ("mgpu.copy_gmem_to_smem", "mgpu.copy_smem_to_gmem"),
+    ("!mgpu.tmem<", "!mgpu.tmem<256x"),
+    ("collective_axes [\"c\"]", "collective_axes [\"x\"]"),
+]
 NUMBER = re.compile(r"(?<![\w#%@.])-?\d+(?![\w.])")
 TYPE = re.compile(r"\b(f16|bf16|f32|f64|i1|i8|i16|i32|i64|index)\b")
 KEYWORD = re.compile(r"\b(" + "|".join(KEYWORDS) + r")\b")
@@ -268,7 +289,17 @@ def mutate(text, rng):
     and the offset in `text` where it was made."""
     lines = text.splitlines()
     kind = rng.choice(["number", "number", "type", "type", "keyword",
-                       "drop", "duplicate", "move"])
+                       "drop", "duplicate", "move", "op"])
+    if kind == "op":
+        swaps = [(old, new) for a, b in OP_SWAPS for old, new in ((a, b), (b, a))
+                 if old in text]
+        if swaps:
+            old, new = rng.choice(swaps)
+            at = [m.start() for m in re.finditer(re.escape(old), text)]
+            start = rng.choice(at)
+            return (text[:start] + new + text[start + len(old):],
+                    "op %s -> %s at %d" % (old, new, start), start)
+        kind = "drop"
     if kind in ("number", "type", "keyword"):
         pattern = {"number": NUMBER, "type": TYPE, "keyword": KEYWORD}[kind]
         choices = {"number": NUMBERS, "type": TYPES, "keyword": KEYWORDS}[kind]
