@@ -1037,6 +1037,21 @@ def MGPUPipelineError : Pass<"mgpu-pipeline-error"> {
   ];
 }
 
+def MGPUSetTarget : Pass<"mgpu-set-target", "::mlir::ModuleOp"> {
+  let summary = "Write the chip a pipeline compiles for into mgpu.target";
+  let description = [{
+    With `chip=`, sets the chip of the module's `mgpu.target` (keeping its
+    profile; adding one where the module has none): the GPU pipeline's
+    `chip=` runs this pass first, so that every later pass reads the same
+    chip from the module (the one entrance of the chip). An unknown chip is
+    an error that lists the known ones. Without `chip=` it does nothing.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "The chip (sm_80, sm_90, sm_90a, sm_100, sm_100a)">
+  ];
+}
+
 def MGPUCheckModuleLevel : Pass<"mgpu-check-module-level", "::mlir::ModuleOp"> {
   let summary = "Refuses code at module level, outside any function";
   let description = [{

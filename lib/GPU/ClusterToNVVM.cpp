@@ -52,12 +52,12 @@ Value toI32(OpBuilder &b, Location loc, Value v) {
 /// Before sm_90, which has no clusters, a CTA-wide barrier.
 struct ClusterSyncToNVVM : public OpConversionPattern<ClusterSyncOp> {
   ClusterSyncToNVVM(const TypeConverter &converter, MLIRContext *ctx,
-                    bool hopper)
-      : OpConversionPattern(converter, ctx), hopper(hopper) {}
+                    const TargetInfo &target)
+      : OpConversionPattern(converter, ctx), target(target) {}
   LogicalResult
   matchAndRewrite(ClusterSyncOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (hopper) {
+    if (target.hasTma) {
       NVVM::ClusterArriveOp::create(rewriter, op.getLoc(), UnitAttr());
       NVVM::ClusterWaitOp::create(rewriter, op.getLoc(), UnitAttr());
     } else {
@@ -66,7 +66,7 @@ struct ClusterSyncToNVVM : public OpConversionPattern<ClusterSyncOp> {
     rewriter.eraseOp(op);
     return success();
   }
-  bool hopper;
+  const TargetInfo &target;
 };
 
 /// The cluster rank of the CTA that `ref` views: this CTA's cluster
@@ -111,8 +111,8 @@ LogicalResult needsClusterDims(ClusterRefOp ref) {
 /// there are no clusters: the CTA's own buffer.
 struct ClusterRefToNVVM : public OpConversionPattern<ClusterRefOp> {
   ClusterRefToNVVM(const TypeConverter &converter, MLIRContext *ctx,
-                   bool hopper)
-      : OpConversionPattern(converter, ctx), hopper(hopper) {}
+                   const TargetInfo &target)
+      : OpConversionPattern(converter, ctx), target(target) {}
   LogicalResult
   matchAndRewrite(ClusterRefOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -134,7 +134,7 @@ struct ClusterRefToNVVM : public OpConversionPattern<ClusterRefOp> {
         rewriter, loc, LLVM::LLVMPointerType::get(ctx, kSharedSpace),
         i64(base));
     Value pointer;
-    if (hopper) {
+    if (target.hasTma) {
       Value remote = NVVM::MapaOp::create(
           rewriter, loc, LLVM::LLVMPointerType::get(ctx, kClusterSharedSpace),
           local, peerRank(rewriter, loc, op));
@@ -170,7 +170,7 @@ struct ClusterRefToNVVM : public OpConversionPattern<ClusterRefOp> {
     rewriter.replaceOpWithNewOp<UnrealizedConversionCastOp>(op, type, desc);
     return success();
   }
-  bool hopper;
+  const TargetInfo &target;
 };
 
 /// async_store_smem -> on lane 0, an arrival expecting the copy's bytes on
@@ -180,15 +180,15 @@ struct ClusterRefToNVVM : public OpConversionPattern<ClusterRefOp> {
 /// address, which the peer's mapped address is (its bits passed as is).
 struct AsyncStoreSmemToNVVM : public OpConversionPattern<AsyncStoreSmemOp> {
   AsyncStoreSmemToNVVM(const TypeConverter &converter, MLIRContext *ctx,
-                       bool hopper)
-      : OpConversionPattern(converter, ctx), hopper(hopper) {}
+                       const TargetInfo &target)
+      : OpConversionPattern(converter, ctx), target(target) {}
   LogicalResult
   matchAndRewrite(AsyncStoreSmemOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto ref = op.getDst().getDefiningOp<ClusterRefOp>();
     if (!ref || failed(needsClusterDims(ref)))
       return failure();
-    if (!hopper)
+    if (!target.hasTma)
       return op.emitOpError() << "needs sm_90 or later (bulk copies between "
                                  "the CTAs of a cluster)";
     Location loc = op.getLoc();
@@ -233,16 +233,16 @@ struct AsyncStoreSmemToNVVM : public OpConversionPattern<AsyncStoreSmemOp> {
     rewriter.eraseOp(op);
     return success();
   }
-  bool hopper;
+  const TargetInfo &target;
 };
 
 } // namespace
 
 void mlir::mgpu::populateClusterToNVVMPatterns(const TypeConverter &converter,
                                                RewritePatternSet &patterns,
-                                               bool hopper) {
+                                               const TargetInfo &target) {
   patterns.add<ClusterSyncToNVVM, ClusterRefToNVVM, AsyncStoreSmemToNVVM>(
-      converter, patterns.getContext(), hopper);
+      converter, patterns.getContext(), target);
 }
 
 void mlir::mgpu::arriveOnClusterPeers(OpBuilder &b, Location loc, Value local,

@@ -10,6 +10,7 @@
 #ifndef MGPU_LIB_GPU_CLUSTERTONVVM_H
 #define MGPU_LIB_GPU_CLUSTERTONVVM_H
 
+#include "mgpu/Target/TargetInfo.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -18,7 +19,8 @@ namespace mlir::mgpu {
 /// cluster_sync -> barrier.cluster.arrive + barrier.cluster.wait (sm_90), a
 /// CTA-wide barrier before.
 void populateClusterToNVVMPatterns(const TypeConverter &converter,
-                                   RewritePatternSet &patterns, bool hopper);
+                                   RewritePatternSet &patterns,
+                                   const TargetInfo &target);
 
 /// One arrival (a release at cluster scope) on the mbarrier at `local`
 /// (`!llvm.ptr<3>`) in every CTA of this CTA's cluster that differs from it

@@ -10,6 +10,7 @@
 #ifndef MGPU_LIB_GPU_NVVMLOWERING_H
 #define MGPU_LIB_GPU_NVVMLOWERING_H
 
+#include "mgpu/Target/TargetInfo.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -38,9 +39,10 @@ void warpgroupBarrier(OpBuilder &b, Location loc);
 
 /// A pattern that knows whether the chip has TMA and the async proxy.
 template <typename OpTy> struct ChipPattern : public OpConversionPattern<OpTy> {
-  ChipPattern(const TypeConverter &converter, MLIRContext *ctx, bool hopper)
-      : OpConversionPattern<OpTy>(converter, ctx), hopper(hopper) {}
-  bool hopper;
+  ChipPattern(const TypeConverter &converter, MLIRContext *ctx,
+              const TargetInfo &target)
+      : OpConversionPattern<OpTy>(converter, ctx), target(target) {}
+  const TargetInfo &target;
 };
 
 } // namespace mlir::mgpu::nvvm_lowering
@@ -50,7 +52,8 @@ namespace mlir::mgpu {
 /// TMA on lane 0 where the chip has it, else the lanes' own copies
 /// (TmaCopiesToNVVM.cpp).
 void populateTmaCopiesToNVVMPatterns(const TypeConverter &converter,
-                                     RewritePatternSet &patterns, bool hopper);
+                                     RewritePatternSet &patterns,
+                                     const TargetInfo &target);
 } // namespace mlir::mgpu
 
 #endif // MGPU_LIB_GPU_NVVMLOWERING_H

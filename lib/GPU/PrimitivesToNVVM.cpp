@@ -145,7 +145,7 @@ struct BarrierInitToNVVM : public ChipPattern<BarrierInitOp> {
                          loop.getInductionVar()),
           i32(rewriter, loc, type.getArrivals()), Value());
     }
-    if (hopper)
+    if (target.hasTma)
       NVVM::FenceMbarrierInitOp::create(rewriter, loc);
     rewriter.eraseOp(op);
     return success();
@@ -213,11 +213,12 @@ struct BarrierWaitToNVVM : public ChipPattern<BarrierWaitOp> {
                        ? NVVM::MemScopeKind::CLUSTER
                        : NVVM::MemScopeKind::CTA;
       Value done =
-          hopper ? Value(NVVM::MBarrierTryWaitOp::create(
-                       rewriter, loc, rewriter.getI1Type(), pointer, parity,
-                       i32(rewriter, loc, kWaitTicks), scope))
-                 : Value(NVVM::MBarrierTestWaitOp::create(
-                       rewriter, loc, rewriter.getI1Type(), pointer, parity));
+          target.hasTma
+              ? Value(NVVM::MBarrierTryWaitOp::create(
+                    rewriter, loc, rewriter.getI1Type(), pointer, parity,
+                    i32(rewriter, loc, kWaitTicks), scope))
+              : Value(NVVM::MBarrierTestWaitOp::create(
+                    rewriter, loc, rewriter.getI1Type(), pointer, parity));
       Value again = arith::XOrIOp::create(
           rewriter, loc, done,
           arith::ConstantIntOp::create(rewriter, loc, 1, 1));
@@ -238,7 +239,7 @@ struct CommitSmemToNVVM : public ChipPattern<CommitSmemOp> {
   LogicalResult
   matchAndRewrite(CommitSmemOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (hopper)
+    if (target.hasTma)
       NVVM::FenceProxyOp::create(
           rewriter, op.getLoc(), NVVM::ProxyKind::async_shared,
           NVVM::SharedSpaceAttr::get(rewriter.getContext(),
@@ -256,7 +257,7 @@ struct WaitSmemToGmemToNVVM : public ChipPattern<WaitSmemToGmemOp> {
   LogicalResult
   matchAndRewrite(WaitSmemToGmemOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!hopper) {
+    if (!target.hasTma) {
       rewriter.eraseOp(op);
       return success();
     }
@@ -279,7 +280,7 @@ struct CommitSmemToGmemGroupToNVVM
   LogicalResult
   matchAndRewrite(CommitSmemToGmemGroupOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (hopper)
+    if (target.hasTma)
       onLaneZero(rewriter, op.getLoc(), [&] {
         NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, op.getLoc());
       });
@@ -308,7 +309,7 @@ struct SetMaxRegistersToNVVM : public ChipPattern<SetMaxRegistersOp> {
   LogicalResult
   matchAndRewrite(SetMaxRegistersOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (hopper) {
+    if (target.hasTma) {
       auto action = op.getChange() == RegisterChange::increase
                         ? NVVM::SetMaxRegisterAction::increase
                         : NVVM::SetMaxRegisterAction::decrease;
@@ -325,18 +326,19 @@ struct SetMaxRegistersToNVVM : public ChipPattern<SetMaxRegistersOp> {
 } // namespace
 
 void mlir::mgpu::populatePrimitivesToNVVMPatterns(
-    const TypeConverter &converter, RewritePatternSet &patterns, bool hopper) {
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    const TargetInfo &target) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<BarrierArriveToNVVM, WgmmaWaitToNVVM>(converter, ctx);
-  populateSyncToNVVMPatterns(converter, patterns, hopper);
+  populateSyncToNVVMPatterns(converter, patterns, target);
   populateProfileToNVVMPatterns(converter, patterns);
   populateBarrierTestToNVVMPatterns(converter, patterns);
   patterns.add<BarrierInitToNVVM, BarrierWaitToNVVM, CommitSmemToNVVM,
                WaitSmemToGmemToNVVM, CommitSmemToGmemGroupToNVVM,
-               SetMaxRegistersToNVVM>(converter, ctx, hopper);
-  populateClusterToNVVMPatterns(converter, patterns, hopper);
+               SetMaxRegistersToNVVM>(converter, ctx, target);
+  populateClusterToNVVMPatterns(converter, patterns, target);
   populateCpAsyncToNVVMPatterns(converter, patterns);
-  populateTmaCopiesToNVVMPatterns(converter, patterns, hopper);
+  populateTmaCopiesToNVVMPatterns(converter, patterns, target);
 }
 
 void mlir::mgpu::configurePrimitivesToNVVMLegality(ConversionTarget &target) {
@@ -365,11 +367,10 @@ struct PrimitivesToNVVMPass
           << "mgpu-primitives-to-nvvm: unknown chip '" << chip << "'";
       return signalPassFailure();
     }
-    bool hopper = targetInfo->hasTma;
-    bool blackwell = targetInfo->tensorCores == TensorCoreKind::Tcgen05;
+    const TargetInfo &chipInfo = *targetInfo;
     // A partitioned copy (cta_group::2) exists for Blackwell's pairs only.
     WalkResult pairs = getOperation()->walk([&](CopyGmemToSmemOp copy) {
-      if (blackwell || !copy.getPartitioned())
+      if (chipInfo.hasTcgen05() || !copy.getPartitioned())
         return WalkResult::advance();
       copy.emitOpError() << "is partitioned between a pair of CTAs, for "
                             "Blackwell's collective MMAs: compile for "
@@ -381,8 +382,8 @@ struct PrimitivesToNVVMPass
     TypeConverter converter;
     populateBarrierToSharedMemoryConversion(converter);
     RewritePatternSet patterns(&getContext());
-    populatePrimitivesToNVVMPatterns(converter, patterns, hopper);
-    populateTcgen05ToNVVMPatterns(converter, patterns, blackwell);
+    populatePrimitivesToNVVMPatterns(converter, patterns, chipInfo);
+    populateTcgen05ToNVVMPatterns(converter, patterns, chipInfo);
     ConversionTarget target(getContext());
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     configurePrimitivesToNVVMLegality(target);

@@ -124,14 +124,14 @@ struct SemaphoreReadToNVVM : public OpConversionPattern<SemaphoreReadOp> {
 template <typename OpTy, NVVM::GridDepActionKind kAction>
 struct GriddepcontrolToNVVM : public OpConversionPattern<OpTy> {
   GriddepcontrolToNVVM(const TypeConverter &converter, MLIRContext *ctx,
-                       bool hopper)
-      : OpConversionPattern<OpTy>(converter, ctx), hopper(hopper) {}
-  bool hopper;
+                       const TargetInfo &target)
+      : OpConversionPattern<OpTy>(converter, ctx), target(target) {}
+  const TargetInfo &target;
 
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (hopper)
+    if (target.hasTma)
       NVVM::GriddepcontrolOp::create(rewriter, op.getLoc(), kAction);
     rewriter.eraseOp(op);
     return success();
@@ -142,7 +142,7 @@ struct GriddepcontrolToNVVM : public OpConversionPattern<OpTy> {
 
 void mlir::mgpu::populateSyncToNVVMPatterns(const TypeConverter &converter,
                                             RewritePatternSet &patterns,
-                                            bool hopper) {
+                                            const TargetInfo &target) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<SemaphoreSignalToNVVM, SemaphoreWaitToNVVM, SemaphoreReadToNVVM>(
       converter, ctx);
@@ -150,7 +150,7 @@ void mlir::mgpu::populateSyncToNVVMPatterns(const TypeConverter &converter,
       GriddepcontrolToNVVM<GriddepcontrolWaitOp, NVVM::GridDepActionKind::wait>,
       GriddepcontrolToNVVM<GriddepcontrolLaunchDependentsOp,
                            NVVM::GridDepActionKind::launch_dependents>>(
-      converter, ctx, hopper);
+      converter, ctx, target);
 }
 
 void mlir::mgpu::configureSyncToNVVMLegality(ConversionTarget &target) {

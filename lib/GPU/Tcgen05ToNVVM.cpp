@@ -90,8 +90,8 @@ Value tmemAt(OpBuilder &b, Location loc, Value tmem, Value lanes,
 template <typename OpTy>
 struct Tcgen05Pattern : public OpConversionPattern<OpTy> {
   Tcgen05Pattern(const TypeConverter &converter, MLIRContext *ctx,
-                 bool blackwell)
-      : OpConversionPattern<OpTy>(converter, ctx), blackwell(blackwell) {}
+                 const TargetInfo &target)
+      : OpConversionPattern<OpTy>(converter, ctx), target(target) {}
 
   /// The chip has no tcgen05: an error at the op.
   LogicalResult unsupported(OpTy op) const {
@@ -100,7 +100,7 @@ struct Tcgen05Pattern : public OpConversionPattern<OpTy> {
               "compile for chip=sm_100a";
   }
 
-  bool blackwell;
+  const TargetInfo &target;
 };
 
 /// tmem_alloc -> tcgen05.alloc of the columns into the slot, then
@@ -110,7 +110,7 @@ struct TmemAllocToNVVM : public Tcgen05Pattern<TmemAllocOp> {
   LogicalResult
   matchAndRewrite(TmemAllocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!blackwell)
+    if (!target.hasTcgen05())
       return unsupported(op);
     Location loc = op.getLoc();
     NVVM::Tcgen05AllocOp::create(rewriter, loc,
@@ -140,7 +140,7 @@ struct TmemDeallocToNVVM : public Tcgen05Pattern<TmemDeallocOp> {
   LogicalResult
   matchAndRewrite(TmemDeallocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!blackwell)
+    if (!target.hasTcgen05())
       return unsupported(op);
     Location loc = op.getLoc();
     NVVM::Tcgen05DeallocOp::create(
@@ -158,7 +158,7 @@ struct TmemRefToNVVM : public Tcgen05Pattern<TmemRefOp> {
   LogicalResult
   matchAndRewrite(TmemRefOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!blackwell)
+    if (!target.hasTcgen05())
       return unsupported(op);
     rewriter.replaceOp(op,
                        loadTmemAddress(rewriter, op.getLoc(), adaptor.getSlot(),
@@ -174,7 +174,7 @@ struct TmemSliceToNVVM : public Tcgen05Pattern<TmemSliceOp> {
   LogicalResult
   matchAndRewrite(TmemSliceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!blackwell)
+    if (!target.hasTcgen05())
       return unsupported(op);
     Location loc = op.getLoc();
     int64_t bits = op.getType().getElementType().getIntOrFloatBitWidth();
@@ -261,7 +261,7 @@ struct Tcgen05MmaToNVVM : public Tcgen05Pattern<Tcgen05MmaOp> {
   LogicalResult
   matchAndRewrite(Tcgen05MmaOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!blackwell)
+    if (!target.hasTcgen05())
       return unsupported(op);
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
@@ -332,7 +332,7 @@ struct Tcgen05CommitArriveToNVVM
   LogicalResult
   matchAndRewrite(Tcgen05CommitArriveOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!blackwell)
+    if (!target.hasTcgen05())
       return unsupported(op);
     Location loc = op.getLoc();
     // A pair's commit arrives on the barrier of both CTAs (cluster ranks 0
@@ -380,7 +380,7 @@ struct TmemLaneLoadToNVVM : public Tcgen05Pattern<TmemLaneLoadOp> {
   LogicalResult
   matchAndRewrite(TmemLaneLoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!blackwell)
+    if (!target.hasTcgen05())
       return unsupported(op);
     Location loc = op.getLoc();
     VectorType type = op.getType();
@@ -427,7 +427,7 @@ struct TmemLaneStoreToNVVM : public Tcgen05Pattern<TmemLaneStoreOp> {
   LogicalResult
   matchAndRewrite(TmemLaneStoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!blackwell)
+    if (!target.hasTcgen05())
       return unsupported(op);
     Location loc = op.getLoc();
     VectorType type = op.getValue().getType();
@@ -473,11 +473,11 @@ struct WaitLoadTmemToNVVM : public Tcgen05Pattern<WaitLoadTmemOp> {
 
 void mlir::mgpu::populateTcgen05ToNVVMPatterns(const TypeConverter &converter,
                                                RewritePatternSet &patterns,
-                                               bool blackwell) {
+                                               const TargetInfo &target) {
   patterns.add<TmemAllocToNVVM, TmemDeallocToNVVM, TmemRefToNVVM,
                TmemSliceToNVVM, Tcgen05MmaToNVVM, Tcgen05CommitArriveToNVVM,
                TmemLaneLoadToNVVM, TmemLaneStoreToNVVM, WaitLoadTmemToNVVM>(
-      converter, patterns.getContext(), blackwell);
+      converter, patterns.getContext(), target);
 }
 
 void mlir::mgpu::configureTcgen05ToNVVMLegality(ConversionTarget &target) {

@@ -9,14 +9,16 @@
 #ifndef MGPU_LIB_GPU_TCGEN05TONVVM_H
 #define MGPU_LIB_GPU_TCGEN05TONVVM_H
 
+#include "mgpu/Target/TargetInfo.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::mgpu {
 
-/// Adds the patterns; `blackwell` says whether the chip has tcgen05
-/// (sm_100a): if not, the ops are errors that say so.
+/// Adds the patterns for chip `target`: without tcgen05 (before sm_100a)
+/// the ops are errors that say so.
 void populateTcgen05ToNVVMPatterns(const TypeConverter &converter,
-                                   RewritePatternSet &patterns, bool blackwell);
+                                   RewritePatternSet &patterns,
+                                   const TargetInfo &target);
 
 /// Marks the ops the patterns rewrite illegal.
 void configureTcgen05ToNVVMLegality(ConversionTarget &target);

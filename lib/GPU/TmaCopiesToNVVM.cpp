@@ -168,9 +168,9 @@ struct CopySite {
 /// tensor maps they make; `rewriteCopy` says how each moves the window.
 template <typename OpTy> struct CopyPattern : public ChipPattern<OpTy> {
   using OpAdaptor = typename OpTy::Adaptor;
-  CopyPattern(const TypeConverter &converter, MLIRContext *ctx, bool hopper,
-              std::shared_ptr<TensorMaps> maps)
-      : ChipPattern<OpTy>(converter, ctx, hopper), maps(std::move(maps)) {}
+  CopyPattern(const TypeConverter &converter, MLIRContext *ctx,
+              const TargetInfo &target, std::shared_ptr<TensorMaps> maps)
+      : ChipPattern<OpTy>(converter, ctx, target), maps(std::move(maps)) {}
 
   LogicalResult
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
@@ -203,7 +203,7 @@ template <typename OpTy> struct CopyPattern : public ChipPattern<OpTy> {
   std::optional<std::pair<TmaPlan, Value>>
   planTmaCopy(OpBuilder &b, Location loc, const CopySite &site,
               bool unsignedElements = false) const {
-    if (!this->hopper)
+    if (!this->target.hasTma)
       return std::nullopt;
     std::optional<TmaPlan> plan =
         planTma(cast<MemRefType>(site.window.base.getType()),
@@ -358,7 +358,7 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
     SmallVector<int64_t> share(site.sharedType.getShape());
     share[0] /= group;
     std::optional<TmaPlan> plan;
-    if (hopper)
+    if (target.hasTma)
       plan = planTma(cast<MemRefType>(site.window.base.getType()), share);
     if (!plan)
       return false;
@@ -426,7 +426,7 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
     SwizzledBoxes boxes =
         planSwizzledBoxes(*tiling, rows, shared.getDimSize(1));
     FailureOr<Value> map = failure();
-    if (hopper)
+    if (target.hasTma)
       map = maps->get(rewriter, loc, site.launch, site.window.base, boxes.box(),
                       nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
     if (failed(map))
@@ -539,7 +539,7 @@ struct CopySmemToGmemToNVVM : public CopyPattern<CopySmemToGmemOp> {
     SwizzledBoxes boxes =
         planSwizzledBoxes(*tiling, shared.getDimSize(0), shared.getDimSize(1));
     FailureOr<Value> map = failure();
-    if (hopper)
+    if (target.hasTma)
       map = maps->get(rewriter, loc, site.launch, site.window.base, boxes.box(),
                       nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
                       unsignedElements);
@@ -568,8 +568,9 @@ struct CopySmemToGmemToNVVM : public CopyPattern<CopySmemToGmemOp> {
 /// prefetch is only a hint.
 struct AsyncPrefetchToNVVM : public ChipPattern<AsyncPrefetchOp> {
   AsyncPrefetchToNVVM(const TypeConverter &converter, MLIRContext *ctx,
-                      bool hopper, std::shared_ptr<TensorMaps> maps)
-      : ChipPattern(converter, ctx, hopper), maps(std::move(maps)) {}
+                      const TargetInfo &target,
+                      std::shared_ptr<TensorMaps> maps)
+      : ChipPattern(converter, ctx, target), maps(std::move(maps)) {}
 
   LogicalResult
   matchAndRewrite(AsyncPrefetchOp op, OpAdaptor adaptor,
@@ -577,7 +578,7 @@ struct AsyncPrefetchToNVVM : public ChipPattern<AsyncPrefetchOp> {
     Location loc = op.getLoc();
     auto launch = op->getParentOfType<gpu::LaunchOp>();
     auto type = cast<MemRefType>(op.getRef().getType());
-    if (hopper && launch) {
+    if (target.hasTma && launch) {
       GlobalWindow window =
           resolveGlobalWindow(rewriter, loc, adaptor.getRef(), {});
       std::optional<TmaPlan> plan =
@@ -606,14 +607,14 @@ struct AsyncPrefetchToNVVM : public ChipPattern<AsyncPrefetchOp> {
 
 void mlir::mgpu::populateTmaCopiesToNVVMPatterns(const TypeConverter &converter,
                                                  RewritePatternSet &patterns,
-                                                 bool hopper) {
+                                                 const TargetInfo &target) {
   // The copy patterns share the tensor maps they make.
   auto maps = std::make_shared<TensorMaps>();
   MLIRContext *ctx = patterns.getContext();
   patterns.add(
-      std::make_unique<CopyGmemToSmemToNVVM>(converter, ctx, hopper, maps));
+      std::make_unique<CopyGmemToSmemToNVVM>(converter, ctx, target, maps));
   patterns.add(
-      std::make_unique<CopySmemToGmemToNVVM>(converter, ctx, hopper, maps));
+      std::make_unique<CopySmemToGmemToNVVM>(converter, ctx, target, maps));
   patterns.add(
-      std::make_unique<AsyncPrefetchToNVVM>(converter, ctx, hopper, maps));
+      std::make_unique<AsyncPrefetchToNVVM>(converter, ctx, target, maps));
 }

@@ -252,11 +252,13 @@ void mlir::mgpu::buildMGPUToBinaryPipeline(
                                  Twine(options.optLevel.getValue()) +
                                  " (0, 1, 2 or 3)"))
     return;
+  // The chip enters once, into mgpu.target, where every pass reads it.
+  MGPUSetTargetOptions chip;
+  chip.chip = options.chip;
+  pm.addPass(createMGPUSetTarget(chip));
   addKernelFormPasses(pm, options.identityLayout, options.tensorCores);
   addGPULowering(pm, options.mpmdForm, options.tensorCores);
-  MGPUPrimitivesToNVVMOptions primitives;
-  primitives.chip = options.chip;
-  pm.addPass(createMGPUPrimitivesToNVVM(primitives));
+  pm.addPass(createMGPUPrimitivesToNVVM());
   pm.addPass(createMGPUOutlineKernels());
   // gpu.printf in host code (the kernels' own are in gpu.modules now):
   // C printf, as on the host backends.
@@ -279,7 +281,6 @@ void mlir::mgpu::buildMGPUToBinaryPipeline(
   pm.addPass(createConvertNVVMToLLVMPass());
   addStridedMetadataExpansion(pm);
   MGPUAttachTargetOptions target;
-  target.chip = options.chip;
   target.optLevel = options.optLevel;
   pm.addPass(createMGPUAttachTarget(target));
   pm.addNestedPass<func::FuncOp>(createConvertVectorToLLVMPass());

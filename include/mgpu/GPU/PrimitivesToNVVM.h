@@ -11,6 +11,7 @@
 #ifndef MGPU_GPU_PRIMITIVESTONVVM_H
 #define MGPU_GPU_PRIMITIVESTONVVM_H
 
+#include "mgpu/Target/TargetInfo.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::mgpu {
@@ -23,22 +24,23 @@ void populateBarrierToSharedMemoryConversion(TypeConverter &converter);
 /// parity; on barriers and cluster barriers), copy_gmem_to_smem (multicast
 /// too), copy_smem_to_gmem, async_prefetch, commit_smem,
 /// commit_smem_to_gmem_group, wait_smem_to_gmem, cluster_sync and the sync
-/// ops below inside gpu.launch bodies to NVVM. With `hopper`
+/// ops below inside gpu.launch bodies to NVVM, for chip `target`. With TMA
 /// (sm_90 and later) copies use TMA and waits mbarrier.try_wait; without,
 /// the warpgroup copies and waits spin on mbarrier.test_wait (sm_80).
 void populatePrimitivesToNVVMPatterns(const TypeConverter &converter,
                                       RewritePatternSet &patterns,
-                                      bool hopper = true);
+                                      const TargetInfo &target);
 
 /// Marks the ops those patterns lower illegal.
 void configurePrimitivesToNVVMLegality(ConversionTarget &target);
 
 /// The synchronization part of those patterns (SyncToNVVM.cpp):
 /// semaphore_wait and semaphore_read as atomics on lane 0, and the
-/// programmatic dependent launch ops as PTX griddepcontrol on sm_90
-/// (`hopper`), nothing before.
+/// programmatic dependent launch ops as PTX griddepcontrol on chips with
+/// TMA (sm_90 and later), nothing before.
 void populateSyncToNVVMPatterns(const TypeConverter &converter,
-                                RewritePatternSet &patterns, bool hopper);
+                                RewritePatternSet &patterns,
+                                const TargetInfo &target);
 void configureSyncToNVVMLegality(ConversionTarget &target);
 
 /// The profiler's clock, mgpu.global_timer, as %globaltimer

@@ -56,6 +56,8 @@ struct TargetInfo {
   bool archSpecific;
 
   bool hasWgmma() const { return tensorCores == TensorCoreKind::Wgmma; }
+  /// tcgen05 MMAs and tensor memory (sm_100a).
+  bool hasTcgen05() const { return tensorCores == TensorCoreKind::Tcgen05; }
   /// Pre-Hopper chips (no TMA) copy global memory into shared memory with
   /// cp.async, in copy groups waited for with cp.async.wait_group; JAX
   /// takes copy_gmem_to_smem without a barrier, and wait_gmem_to_smem, only
