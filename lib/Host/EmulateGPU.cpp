@@ -36,7 +36,6 @@
 #include "EmulateSync.h"
 
 #include "mgpu/Dialect/MGPU/MGPURules.h"
-#include "mgpu/GPU/WarpgroupDistribution.h"
 #include "mgpu/Host/CapturedCall.h"
 #include "mgpu/Host/EmulateHostSide.h"
 #include "mgpu/Host/EmulatePrimitives.h"
@@ -50,6 +49,7 @@
 #include "mgpu/KernelForm/IfThen.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
 #include "mgpu/Passes.h"
+#include "mgpu/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"

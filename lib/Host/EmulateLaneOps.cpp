@@ -15,7 +15,6 @@
 #include "PairOnHost.h"
 
 #include "mgpu/Dialect/MGPU/MGPURules.h"
-#include "mgpu/GPU/WarpgroupDistribution.h"
 #include "mgpu/Host/CapturedCall.h"
 #include "mgpu/Host/EmulateHostSide.h"
 #include "mgpu/Host/EmulatePrimitives.h"
@@ -29,6 +28,7 @@
 #include "mgpu/KernelForm/IfThen.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
 #include "mgpu/Passes.h"
+#include "mgpu/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

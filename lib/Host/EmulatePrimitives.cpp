@@ -14,7 +14,6 @@
 #include "EmulateSync.h"
 
 #include "mgpu/Dialect/MGPU/MGPURules.h"
-#include "mgpu/GPU/WarpgroupDistribution.h"
 #include "mgpu/Host/CapturedCall.h"
 #include "mgpu/Host/EmulateHostSide.h"
 #include "mgpu/Host/EmulatorChecks.h"
@@ -26,6 +25,7 @@
 #include "mgpu/KernelForm/CopyWindows.h"
 #include "mgpu/KernelForm/IfThen.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
+#include "mgpu/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
