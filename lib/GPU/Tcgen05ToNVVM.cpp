@@ -16,6 +16,7 @@
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
+#include "mgpu/Target/SmemDescriptor.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -215,11 +216,12 @@ struct Descriptors {
     }
     Value address = arith::AddIOp::create(b, loc, base, i64(b, loc, offset));
     Value start = arith::ShRUIOp::create(
-        b, loc, arith::AndIOp::create(b, loc, address, i64(b, loc, 0x3ffff)),
+        b, loc,
+        arith::AndIOp::create(b, loc, address,
+                              i64(b, loc, ::mgpu::kDescriptorAddressMask)),
         i64(b, loc, 4));
-    uint64_t fields = (uint64_t(leading >> 4) << 16) |
-                      (uint64_t(stride >> 4) << 32) | (uint64_t(1) << 46) |
-                      (uint64_t(2) << 61);
+    uint64_t fields = ::mgpu::encodeDescriptorFields(
+        ::mgpu::DescriptorKind::Tcgen05, leading, stride, /*swizzle128=*/true);
     return arith::OrIOp::create(b, loc, start,
                                 i64(b, loc, static_cast<int64_t>(fields)));
   }

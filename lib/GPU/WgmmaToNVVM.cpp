@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mgpu/GPU/WgmmaToNVVM.h"
+#include "mgpu/Target/SmemDescriptor.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -81,11 +82,12 @@ static Value buildDescriptor(OpBuilder &b, Location loc,
   };
   Value start = arith::ShRUIOp::create(
       b, loc,
-      arith::AndIOp::create(b, loc, operand.address(step), constant(0x3ffff)),
+      arith::AndIOp::create(b, loc, operand.address(step),
+                            constant(::mgpu::kDescriptorAddressMask)),
       constant(4));
-  uint64_t fields = (uint64_t(operand.leading >> 4) << 16) |
-                    (uint64_t(operand.stride >> 4) << 32) |
-                    (uint64_t(operand.swizzled ? 1 : 0) << 62);
+  uint64_t fields = ::mgpu::encodeDescriptorFields(
+      ::mgpu::DescriptorKind::Wgmma, operand.leading, operand.stride,
+      operand.swizzled);
   return arith::OrIOp::create(b, loc, start,
                               constant(static_cast<int64_t>(fields)));
 }

@@ -20,6 +20,7 @@
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/Host/HostRuntimeCalls.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
+#include "mgpu/Target/SwizzleFormula.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -87,13 +88,8 @@ struct SwizzledReader {
       return arith::RemUIOp::create(b, loc, x, c(y));
     };
     Value r = add(row, c(tiled.row)), k = add(col, c(tiled.col));
-    Value tile = add(mul(div(r, t.rows), tiled.width / t.cols), div(k, t.cols));
-    Value inRow = mul(rem(k, t.cols), t.elementBytes);
-    Value rr = rem(r, t.rows);
-    Value chunk = arith::XOrIOp::create(b, loc, div(inRow, 16), rem(rr, 8));
-    Value bytes = add(
-        add(mul(tile, t.tileBytes()), mul(rr, SwizzledTiling::kSwizzleBytes)),
-        add(mul(chunk, 16), rem(inRow, 16)));
+    Value bytes = ::mgpu::swizzledByteOffset(IndexArith{b, loc}, t.rows, t.cols,
+                                             t.elementBytes, tiled.width, r, k);
     return memref::LoadOp::create(b, loc, flat,
                                   ValueRange{div(bytes, t.elementBytes)});
   }

@@ -9,6 +9,9 @@
 
 #include "mgpu/Host/WgmmaEmulation.h"
 #include "mgpu/Host/HostRuntimeCalls.h"
+#include "mgpu/KernelForm/IndexArithmetic.h"
+#include "mgpu/Target/SmemDescriptor.h"
+#include "mgpu/Target/SwizzleFormula.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -36,7 +39,7 @@ struct Emitter {
   Value toIndex(Value v) {
     return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v);
   }
-  /// Bits [shift, shift + 14) of `desc`, times 16.
+  /// Bits [shift, shift + 14) of `desc`, times 16 (SmemDescriptor.h).
   Value field(Value desc, int64_t shift) {
     Value bits = arith::AndIOp::create(
         b, loc, arith::ShRUIOp::create(b, loc, desc, i64(shift)), i64(0x3fff));
@@ -46,13 +49,17 @@ struct Emitter {
     // The operand's offset in the slice: its 18 address bits minus the
     // slice's, modulo 256 KiB.
     Value start = arith::AndIOp::create(
-        b, loc, arith::SubIOp::create(b, loc, field(desc, 0), sliceLow18),
-        i64(0x3ffff));
-    Value mode = arith::ShRUIOp::create(b, loc, desc, i64(62));
+        b, loc,
+        arith::SubIOp::create(
+            b, loc, field(desc, ::mgpu::kDescriptorStartShift), sliceLow18),
+        i64(::mgpu::kDescriptorAddressMask));
+    Value mode =
+        arith::ShRUIOp::create(b, loc, desc, i64(::mgpu::kWgmmaSwizzleShift));
     Value swizzled =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, mode, i64(1));
-    return {toIndex(start), toIndex(field(desc, 16)), toIndex(field(desc, 32)),
-            swizzled};
+    return {toIndex(start),
+            toIndex(field(desc, ::mgpu::kDescriptorLeadingShift)),
+            toIndex(field(desc, ::mgpu::kDescriptorStrideShift)), swizzled};
   }
   /// Element index (2-byte elements) of (row, col) (M or N, K) in a decoded
   /// tile: a core matrix is 8 rows of 8 K elements, or 8 K rows of 8 M or N
@@ -88,9 +95,7 @@ struct Emitter {
                               mul(rem(row, 64), index(2)))))
                 : add(add(d.start, mul(div(row, 8), d.stride)),
                       add(mul(rem(row, 8), index(128)), mul(col, index(2))));
-    Value rowBits = rem(div(swizzledBytes, 128), 8);
-    swizzledBytes =
-        arith::XOrIOp::create(b, loc, swizzledBytes, mul(rowBits, index(16)));
+    swizzledBytes = ::mgpu::swizzle128(IndexArith{b, loc}, swizzledBytes);
     bytes = arith::SelectOp::create(b, loc, d.swizzled, swizzledBytes, bytes);
     return div(bytes, 2);
   }

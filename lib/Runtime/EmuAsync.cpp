@@ -39,6 +39,8 @@
 #include "EmuChecks.h"
 #include "EmuFibers.h"
 #include "EmuFloats.h"
+#include "mgpu/Target/SmemDescriptor.h"
+#include "mgpu/Target/SwizzleFormula.h"
 
 #include <cinttypes>
 #include <cstdio>
@@ -181,16 +183,16 @@ struct Decoded {
   bool swizzled;
 };
 
-int64_t field(int64_t desc, int shift) {
-  return ((uint64_t(desc) >> shift) & 0x3fff) << 4;
-}
-
 Decoded decode(int64_t desc, uint64_t sliceLow18) {
+  uint64_t bits = uint64_t(desc);
   Decoded d;
-  d.start = int64_t((uint64_t(field(desc, 0)) - sliceLow18) & 0x3ffff);
-  d.leading = field(desc, 16);
-  d.stride = field(desc, 32);
-  d.swizzled = (uint64_t(desc) >> 62) == 1;
+  d.start = int64_t((uint64_t(mgpu::decodeDescriptorField(
+                         bits, mgpu::kDescriptorStartShift)) -
+                     sliceLow18) &
+                    mgpu::kDescriptorAddressMask);
+  d.leading = mgpu::decodeDescriptorField(bits, mgpu::kDescriptorLeadingShift);
+  d.stride = mgpu::decodeDescriptorField(bits, mgpu::kDescriptorStrideShift);
+  d.swizzled = mgpu::isWgmmaDescriptorSwizzled(bits);
   return d;
 }
 
@@ -201,7 +203,7 @@ int64_t elementBytes(const Decoded &d, int64_t row, int64_t col, bool mnMajor) {
         mnMajor ? d.start + (col / 8) * d.stride + (col % 8) * 128 +
                       (row / 64) * d.leading + (row % 64) * 2
                 : d.start + (row / 8) * d.stride + (row % 8) * 128 + col * 2;
-    return (bytes ^ (((bytes / 128) % 8) * 16)) & ~int64_t(1);
+    return mgpu::swizzle128(mgpu::IntArith(), bytes) & ~int64_t(1);
   }
   int64_t coreRow = mnMajor ? col : row, inRow = mnMajor ? row : col;
   return (d.start + (row / 8) * d.stride + (col / 8) * d.leading +

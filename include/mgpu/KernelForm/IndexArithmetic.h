@@ -29,6 +29,30 @@ SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
 SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
                                ArrayRef<int64_t> shape);
 
+/// Unsigned index arithmetic in IR, for the formulas written once over any
+/// integer arithmetic (mgpu/Target/SwizzleFormula.h).
+struct IndexArith {
+  using Value = ::mlir::Value;
+  OpBuilder &b;
+  Location loc;
+  Value constant(int64_t v) const { return indexConstant(b, loc, v); }
+  Value add(Value x, Value y) const {
+    return arith::AddIOp::create(b, loc, x, y);
+  }
+  Value mul(Value x, Value y) const {
+    return arith::MulIOp::create(b, loc, x, y);
+  }
+  Value div(Value x, Value y) const {
+    return arith::DivUIOp::create(b, loc, x, y);
+  }
+  Value rem(Value x, Value y) const {
+    return arith::RemUIOp::create(b, loc, x, y);
+  }
+  Value bitXor(Value x, Value y) const {
+    return arith::XOrIOp::create(b, loc, x, y);
+  }
+};
+
 } // namespace mlir::mgpu
 
 #endif // MGPU_KERNELFORM_INDEXARITHMETIC_H
