@@ -66,7 +66,8 @@ Value mlir::mgpu::viewInPeer(OpBuilder &b, Location loc, Value local,
 LogicalResult mlir::mgpu::storeToPeerOnHost(OpBuilder &b, AsyncStoreSmemOp op,
                                             Value src, Value peerDst,
                                             Value barriers, Value index,
-                                            Value bytes) {
+                                            Value bytes,
+                                            StringRef arrivalRuntime) {
   Location loc = op.getLoc();
   Value peerBarriers = viewInPeer(b, loc, barriers, bytes);
   if (!peerBarriers)
@@ -76,6 +77,11 @@ LogicalResult mlir::mgpu::storeToPeerOnHost(OpBuilder &b, AsyncStoreSmemOp op,
   memref::CopyOp::create(b, loc, src, peerDst);
   BarrierLikeType type = op.getBarrier().getType();
   Value word = getCheckedBarrier(b, op, peerBarriers, index, type.getCount());
-  arriveOnHostBarrier(b, op, word, type.getArrivals());
+  if (arrivalRuntime.empty())
+    arriveOnHostBarrier(b, op, word, type.getArrivals());
+  else
+    callHostRuntime(
+        b, op, arrivalRuntime,
+        {word, getI64(b, loc, type.getArrivals()), getLocationString(b, op)});
   return success();
 }

@@ -26,11 +26,12 @@ Value viewInPeer(OpBuilder &b, Location loc, Value local, Value bytes);
 /// async_store_smem on the host, once per Pallas thread: copies `src` into
 /// `peerDst` when the op runs, then arrives once on barrier `index` of the
 /// barrier words `barriers` (this CTA's, a memref.view) seen `bytes`
-/// further, the peer's. Fails with a diagnostic when `barriers` is not a
-/// view.
+/// further, the peer's: plainly, or through the host runtime's
+/// `arrivalRuntime` (word, arrivals, location) where one is named. Fails
+/// with a diagnostic when `barriers` is not a view.
 LogicalResult storeToPeerOnHost(OpBuilder &b, AsyncStoreSmemOp op, Value src,
                                 Value peerDst, Value barriers, Value index,
-                                Value bytes);
+                                Value bytes, StringRef arrivalRuntime = "");
 
 } // namespace mlir::mgpu
 

@@ -17,8 +17,9 @@
 // one on the barrier words of each CTA of its group; the CTAs of a group
 // have consecutive slots, so a CTA finds its cluster's others from its
 // own. A multicast copy lands the whole window in each CTA's own buffer
-// (the bytes the group's shares deliver on the GPU). A wgmma is computed at
-// the wait that completes it (WgmmaDeferral.h), and the runtime picks when
+// (the bytes the group's shares deliver on the GPU); with checks on, its
+// issue is also checked as a write of the peers' buffers. A wgmma is computed
+// at the wait that completes it (WgmmaDeferral.h), and the runtime picks when
 // copies land and read (lib/Runtime/EmuAsync.cpp).
 //
 // With checks on (the `checks` option), shared-memory accesses, fences, CTA
@@ -262,10 +263,17 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
     // The checked slice of a CTA: its shared memory, and its tensor memory
     // after it (whose accesses are checked as shared memory's are).
     Value checkedBytes = tmemBytes ? outerStride : smemBytes;
+    // The threads of a cluster are ordered against each other's (a peer's
+    // multicast, arrivals, cluster_ref accesses) where the cluster is the
+    // group its CTAs run in.
+    Value clusterCtas =
+        coResident ? getI64(b, loc, 1)
+                   : asI64(mul(outerCx, arith::MulIOp::create(b, loc, outerCy,
+                                                              outerCz)));
     callHostRuntime(b, launch, "mgpuEmuCheckLaunch",
                     {getElementPointer(b, loc, outerSmem), total,
                      asI64(outerStride), asI64(checkedBytes),
-                     asI64(outerPerCta), getI64(b, loc, checks)});
+                     asI64(outerPerCta), clusterCtas, getI64(b, loc, checks)});
   }
   // CTAs that use semaphores order themselves through them: their global
   // memory is checked for races between them (EmuGlobalChecks.cpp).

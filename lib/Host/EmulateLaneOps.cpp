@@ -331,9 +331,8 @@ std::optional<WalkResult> LaneOpRewriter::rewriteMemoryAndSync(OpBuilder &nb,
     return WalkResult::skip();
   } else if (auto arrive = dyn_cast<BarrierArriveOp>(op);
              arrive && isa<ClusterBarrierType>(arrive.getBarrier().getType())) {
-    if (failed(emulateClusterArrive(nb, arrive, slot, stride, tid,
-                                    {bxId, byId, bzId}, {cx, cy, cz},
-                                    {groupX, groupY})))
+    if (failed(emulateClusterArrive(nb, arrive, tid, stride, {bxId, byId, bzId},
+                                    {cx, cy, cz}, {groupX, groupY})))
       return WalkResult::interrupt();
     erased.insert(op);
     op->erase();
@@ -370,17 +369,20 @@ std::optional<WalkResult> LaneOpRewriter::rewriteMemoryAndSync(OpBuilder &nb,
                                         indexConstant(nb, l, kWarpgroupLanes));
     LogicalResult stored = success();
     onLaneZero(nb, l, lane, [&](OpBuilder &lb) {
-      stored = storeToPeerOnHost(lb, store, store.getSrc(), store.getDst(),
-                                 words, store.getIndex(), bytes);
-      // The checks see the peer's bytes written.
+      // The checks see the peer's bytes written by the async proxy before
+      // the arrival that publishes them.
       if (checks) {
         auto type = cast<MemRefType>(store.getSrc().getType());
         int64_t size =
             type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
-        callHostRuntime(lb, op, "mgpuEmuCheckPeerAccess",
-                        {getElementPointer(lb, l, store.getDst()),
-                         getI64(lb, l, size), getI64(lb, l, 1), where(lb, op)});
+        callHostRuntime(
+            lb, op, "mgpuEmuCheckPeerAccess",
+            {getElementPointer(lb, l, store.getDst()), getI64(lb, l, size),
+             getI64(lb, l, int64_t(CheckedAccess::AsyncWrite)), where(lb, op)});
       }
+      stored = storeToPeerOnHost(lb, store, store.getSrc(), store.getDst(),
+                                 words, store.getIndex(), bytes,
+                                 "mgpuEmuPeerBarrierArrive");
     });
     if (failed(stored))
       return WalkResult::interrupt();
@@ -569,6 +571,14 @@ WalkResult LaneOpRewriter::rewrite(Operation *op) {
     op->erase();
     return WalkResult::skip();
   }
+  // A multicast: its share's overwrite of the peers' buffers is checked
+  // at its issue; the copy is emulated as every CTA's of the whole window.
+  if (auto copy = dyn_cast<CopyGmemToSmemOp>(op);
+      copy && checks && copy.getCollectiveAxes() && copy.getBarrier() &&
+      !copy.getPartitioned())
+    if (failed(emulateMulticastChecks(nb, copy, tid, stride, {bxId, byId, bzId},
+                                      {cx, cy, cz}, {groupX, groupY})))
+      return WalkResult::interrupt();
   if (isa<BarrierInitOp, BarrierArriveOp, BarrierWaitOp, CopyGmemToSmemOp,
           CopySmemToGmemOp, CommitSmemOp, CommitSmemToGmemGroupOp,
           WaitSmemToGmemOp, WaitGmemToSmemOp, SemaphoreSignalOp,

@@ -415,12 +415,49 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
   return success();
 }
 
+/// Runs `body` for every CTA of this CTA's group along cluster dimensions
+/// `dims`, with the bytes from this CTA's slice of the host shared memory
+/// to that CTA's and whether it is this CTA. The group's CTAs have slots in
+/// x-innermost order from the group's first (EmuScheduler.cpp, groups of
+/// `group` CTAs): a peer's memory is this CTA's at a whole number of slot
+/// strides away.
+static void forEachCtaAlong(
+    OpBuilder &b, Location loc, ArrayRef<int64_t> dims, Value stride,
+    ArrayRef<Value> block, ArrayRef<Value> sizes, ArrayRef<Value> group,
+    function_ref<void(OpBuilder &, Location, Value bytes, Value isSelf)> body) {
+  // Slots between neighbours along each dimension of the group.
+  Value groupStrides[3] = {indexConstant(b, loc, 1), group[0],
+                           arith::MulIOp::create(b, loc, group[0], group[1])};
+  SmallVector<Value> lower, upper, steps;
+  for (int64_t d : dims) {
+    lower.push_back(indexConstant(b, loc, 0));
+    upper.push_back(sizes[d]);
+    steps.push_back(indexConstant(b, loc, 1));
+  }
+  scf::buildLoopNest(
+      b, loc, lower, upper, steps,
+      [&](OpBuilder &lb, Location l, ValueRange ivs) {
+        Value slots = indexConstant(lb, l, 0);
+        Value isSelf = arith::ConstantIntOp::create(lb, l, 1, 1);
+        for (auto [d, iv] : llvm::zip(dims, ivs)) {
+          Value mine = arith::RemUIOp::create(lb, l, block[d], sizes[d]);
+          slots = arith::AddIOp::create(
+              lb, l, slots,
+              arith::MulIOp::create(lb, l,
+                                    arith::SubIOp::create(lb, l, iv, mine),
+                                    groupStrides[d]));
+          isSelf = arith::AndIOp::create(
+              lb, l, isSelf,
+              arith::CmpIOp::create(lb, l, arith::CmpIPredicate::eq, iv, mine));
+        }
+        body(lb, l, arith::MulIOp::create(lb, l, slots, stride), isSelf);
+      });
+}
+
 /// An arrival on a cluster barrier: lane 0 arrives on the barrier of every
-/// CTA of its group. The group's CTAs have slots in x-innermost order from
-/// the group's first (EmuScheduler.cpp, groups of `group` CTAs): a peer's
-/// barrier is this CTA's at a whole number of slot strides away.
+/// CTA of its group.
 LogicalResult emulateClusterArrive(OpBuilder &b, BarrierArriveOp arrive,
-                                   Value slot, Value stride, Value tid,
+                                   Value tid, Value stride,
                                    ArrayRef<Value> block, ArrayRef<Value> sizes,
                                    ArrayRef<Value> group) {
   Location loc = arrive.getLoc();
@@ -435,55 +472,75 @@ LogicalResult emulateClusterArrive(OpBuilder &b, BarrierArriveOp arrive,
   BarrierLikeType type = arrive.getBarrier().getType();
   Value lane = arith::RemUIOp::create(b, loc, tid,
                                       indexConstant(b, loc, kWarpgroupLanes));
-  // Slots between neighbours along each dimension of the group.
-  Value groupStrides[3] = {indexConstant(b, loc, 1), group[0],
-                           arith::MulIOp::create(b, loc, group[0], group[1])};
   onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
-    SmallVector<Value> lower, upper, steps;
-    for (int64_t d : *dims) {
-      lower.push_back(indexConstant(nb, loc, 0));
-      upper.push_back(sizes[d]);
-      steps.push_back(indexConstant(nb, loc, 1));
-    }
-    scf::buildLoopNest(
-        nb, loc, lower, upper, steps,
-        [&](OpBuilder &lb, Location l, ValueRange ivs) {
-          Value peerSlot = slot;
-          Value isSelf = arith::ConstantIntOp::create(lb, l, 1, 1);
-          for (auto [d, iv] : llvm::zip(*dims, ivs)) {
-            Value mine = arith::RemUIOp::create(lb, l, block[d], sizes[d]);
-            Value shift = arith::MulIOp::create(
-                lb, l, arith::SubIOp::create(lb, l, iv, mine), groupStrides[d]);
-            peerSlot = arith::AddIOp::create(lb, l, peerSlot, shift);
-            isSelf = arith::AndIOp::create(
-                lb, l, isSelf,
-                arith::CmpIOp::create(lb, l, arith::CmpIPredicate::eq, iv,
-                                      mine));
-          }
-          Value bytes = arith::MulIOp::create(
-              lb, l, arith::SubIOp::create(lb, l, peerSlot, slot), stride);
+    forEachCtaAlong(
+        nb, loc, *dims, stride, block, sizes, group,
+        [&](OpBuilder &lb, Location l, Value bytes, Value isSelf) {
           Value peer = memref::ViewOp::create(
               lb, l, view.getType(), view.getSource(),
               arith::AddIOp::create(lb, l, view.getByteShift(), bytes),
               view.getSizes());
           Value word = getCheckedBarrier(lb, arrive, peer, arrive.getIndex(),
                                          type.getCount());
-          // The CTA's own barrier through the checked arrival, so that a
-          // thread waiting on it is ordered after what the arriving thread
-          // did (its wgmma_wait before releasing a slot): the checker's
-          // clocks are the CTA's own threads'. Peers' plainly.
+          // Checked arrivals, so that a thread waiting on the barrier, in
+          // this CTA or a peer, is ordered after what the arriving thread
+          // did (its wgmma_wait before releasing a slot).
           auto self = scf::IfOp::create(lb, l, isSelf, /*withElse=*/true);
-          {
-            OpBuilder::InsertionGuard guard(lb);
-            lb.setInsertionPointToStart(self.thenBlock());
-            callHostRuntime(lb, arrive, "mgpuEmuBarrierArrive",
+          OpBuilder::InsertionGuard guard(lb);
+          for (bool other : {false, true}) {
+            lb.setInsertionPointToStart(other ? self.elseBlock()
+                                              : self.thenBlock());
+            callHostRuntime(lb, arrive,
+                            other ? "mgpuEmuPeerBarrierArrive"
+                                  : "mgpuEmuBarrierArrive",
                             {word, getI64(lb, l, type.getArrivals()),
                              getLocationString(lb, arrive)});
-            lb.setInsertionPointToStart(self.elseBlock());
-            arriveOnHostBarrier(lb, arrive, word, type.getArrivals());
           }
         });
   });
+  return success();
+}
+
+LogicalResult emulateMulticastChecks(OpBuilder &b, CopyGmemToSmemOp copy,
+                                     Value tid, Value stride,
+                                     ArrayRef<Value> block,
+                                     ArrayRef<Value> sizes,
+                                     ArrayRef<Value> group) {
+  Location loc = copy.getLoc();
+  std::optional<ArrayRef<int64_t>> dims = copy.getClusterDims();
+  if (!dims)
+    return copy.emitOpError() << "cannot be emulated: a multicast needs its "
+                                 "cluster_dims (run --mgpu-form-launches)";
+  // The whole buffer: every CTA's share lands in it, and the release that
+  // lets this CTA write its share is the buffer's.
+  auto dstType = cast<MemRefType>(copy.getDst().getType());
+  int64_t bytes =
+      dstType.getNumElements() * ((dstType.getElementTypeBitWidth() + 7) / 8);
+  Value lane = arith::RemUIOp::create(b, loc, tid,
+                                      indexConstant(b, loc, kWarpgroupLanes));
+  bool viewed = true;
+  onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
+    forEachCtaAlong(
+        nb, loc, *dims, stride, block, sizes, group,
+        [&](OpBuilder &lb, Location l, Value peerBytes, Value isSelf) {
+          Value isPeer = arith::XOrIOp::create(
+              lb, l, isSelf, arith::ConstantIntOp::create(lb, l, 1, 1));
+          buildIfThen(lb, l, isPeer, [&] {
+            Value peerDst = viewInPeer(lb, l, copy.getDst(), peerBytes);
+            if (!peerDst) {
+              viewed = false;
+              return;
+            }
+            callHostRuntime(lb, copy, "mgpuEmuCheckMulticastShare",
+                            {getElementPointer(lb, l, peerDst),
+                             getI64(lb, l, bytes),
+                             getLocationString(lb, copy)});
+          });
+        });
+  });
+  if (!viewed)
+    return copy.emitOpError() << "cannot be emulated: its buffer is not a "
+                                 "view of shared memory";
   return success();
 }
 

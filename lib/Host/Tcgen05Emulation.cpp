@@ -18,6 +18,7 @@
 #include "PairOnHost.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
+#include "mgpu/Host/EmulatorChecks.h"
 #include "mgpu/Host/HostRuntimeCalls.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
 #include "mgpu/Target/SwizzleFormula.h"
@@ -78,14 +79,8 @@ struct SwizzledReader {
     auto add = [&](Value x, Value y) -> Value {
       return arith::AddIOp::create(b, loc, x, y);
     };
-    auto mul = [&](Value x, int64_t y) -> Value {
-      return arith::MulIOp::create(b, loc, x, c(y));
-    };
     auto div = [&](Value x, int64_t y) -> Value {
       return arith::DivUIOp::create(b, loc, x, c(y));
-    };
-    auto rem = [&](Value x, int64_t y) -> Value {
-      return arith::RemUIOp::create(b, loc, x, c(y));
     };
     Value r = add(row, c(tiled.row)), k = add(col, c(tiled.col));
     Value bytes = ::mgpu::swizzledByteOffset(IndexArith{b, loc}, t.rows, t.cols,
@@ -211,9 +206,9 @@ static LogicalResult emulateMma(OpBuilder &b, Tcgen05MmaOp op, Value peerBytes,
 }
 
 /// How a TMEM access is checked: a lane's read or write, or an MMA's write
-/// of its accumulator (mgpuEmuCheckAccess's kMmaWrite), which then stays
-/// pending until a thread waits on its commit's barrier.
-enum class TmemAccess { Read = 0, Write = 1, MmaWrite = 2 };
+/// of its accumulator, which then stays pending until a thread waits on its
+/// commit's barrier.
+using TmemAccess = CheckedAccess;
 
 /// Checks an access of `bytes` at element (`row`, `col`) of `storage` (a
 /// host TMEM buffer) by the calling lane.

@@ -6,7 +6,7 @@
 // their bulk group, and at the end of the kernel), wgmma reads (until the
 // wgmma_wait that completes their group), tcgen05 MMAs (their accumulator
 // rows pending until a wait on the barrier of a commit that covers them),
-// and a peer CTA's accesses through cluster_ref. Part of
+// and a peer CTA's share of a multicast copy. Part of
 // libmgpu_host_runtime.so.
 //
 //===----------------------------------------------------------------------===//
@@ -23,32 +23,44 @@ using namespace mgpu::emu::checks::shadow;
 
 namespace mgpu::emu::checks {
 
+/// Checks that a copy in issued by `lane` may overwrite `s`: no async
+/// operation still reads it, no access is unordered with the issue. A
+/// multicast share (`share`) is not checked against copies in: the CTAs of
+/// the group issue theirs for the same fill unordered, into disjoint bytes
+/// on the GPU, into the same ones in the emulator.
+static void checkCopyInOverwrite(const ShadowByte &s, const Lane &lane,
+                                 const char *where, bool share) {
+  checkAsyncReaders(s, lane, where, "copy_gmem_to_smem overwrites");
+  if (enabled(kAsync) && !share && s.inFlight)
+    report(where, "copy_gmem_to_smem writes shared memory that another "
+                  "async copy in is still writing");
+  if (enabled(kRaces) && !ordered(lane, s.reader, s.readClock))
+    report(where,
+           "data race: copy_gmem_to_smem overwrites shared memory that %s "
+           "reads at %s with no barrier in between",
+           nameOf(s.reader - 1).text, orUnknown(s.readWhere));
+  if (share && s.writeFence == kAsyncWrite)
+    return;
+  if (enabled(kRaces) && !ordered(lane, s.writer, s.writeClock))
+    report(where,
+           "data race: copy_gmem_to_smem overwrites shared memory that %s "
+           "writes at %s with no barrier in between",
+           nameOf(s.writer - 1).text, orUnknown(s.writeWhere));
+}
+
 void copyInIssued(char *shared, int64_t bytes, const char *where) {
   Lane lane = getLane();
-  if (!lane.cta)
+  if (!lane.cluster)
     return;
   ShadowByte *s =
       shadowOf(lane, shared, bytes, where, "copy_gmem_to_smem writes");
   if (!s)
     return;
   for (int64_t i = 0; i < bytes; ++i) {
-    checkAsyncReaders(s[i], lane, where, "copy_gmem_to_smem overwrites");
-    if (enabled(kAsync) && s[i].inFlight)
-      report(where, "copy_gmem_to_smem writes shared memory that another "
-                    "async copy in is still writing");
-    if (enabled(kRaces) && !ordered(lane, s[i].reader, s[i].readClock))
-      report(where,
-             "data race: copy_gmem_to_smem overwrites shared memory that "
-             "thread %d reads at %s with no barrier in between",
-             s[i].reader - 1, orUnknown(s[i].readWhere));
-    if (enabled(kRaces) && !ordered(lane, s[i].writer, s[i].writeClock))
-      report(where,
-             "data race: copy_gmem_to_smem overwrites shared memory that "
-             "thread %d writes at %s with no barrier in between",
-             s[i].writer - 1, orUnknown(s[i].writeWhere));
+    checkCopyInOverwrite(s[i], lane, where, /*share=*/false);
     s[i].inFlight = true;
-    s[i].writer = uint16_t(lane.tid + 1);
-    s[i].writeClock = lane.clock[lane.tid];
+    s[i].writer = uint16_t(lane.self + 1);
+    s[i].writeClock = lane.clock[lane.self];
     s[i].writeWhere = where;
     s[i].writeFence = kAsyncWrite;
     s[i].reader = 0;
@@ -72,90 +84,81 @@ void copyInLanded(char *shared, int64_t bytes) {
 void copyOutIssued(const char *shared, int64_t bytes, bool commit,
                    const char *where) {
   Lane lane = getLane();
-  if (!lane.cta)
+  if (!lane.cluster)
     return;
   noteProgress();
   ShadowByte *s =
       shadowOf(lane, shared, bytes, where, "copy_smem_to_gmem reads");
-  uint32_t seq = lane.cta->outCommitted[lane.tid] + 1;
+  uint32_t seq = lane.cluster->outCommitted[lane.self] + 1;
   if (s)
     for (int64_t i = 0; i < bytes; ++i) {
       checkAsyncRead(s[i], lane, where, "copy_smem_to_gmem",
                      /*computes=*/false);
-      s[i].outThread = uint16_t(lane.tid + 1);
+      s[i].outThread = uint16_t(lane.self + 1);
       s[i].outSeq = seq;
       s[i].asyncWhere = where;
-      s[i].reader = uint16_t(lane.tid + 1);
-      s[i].readClock = lane.clock[lane.tid];
+      s[i].reader = uint16_t(lane.self + 1);
+      s[i].readClock = lane.clock[lane.self];
       s[i].readWhere = where;
     }
-  lane.cta->outWhere[lane.tid] = where;
-  lane.cta->outOpen[lane.tid] = !commit;
+  lane.cluster->outWhere[lane.self] = where;
+  lane.cluster->outOpen[lane.self] = !commit;
   if (commit)
-    ++lane.cta->outCommitted[lane.tid];
+    ++lane.cluster->outCommitted[lane.self];
 }
 
 void laneEnded() {
   Lane lane = getLane();
-  if (!lane.cta || !enabled(kAsync))
+  if (!lane.cluster || !enabled(kAsync))
     return;
-  Cta &cta = *lane.cta;
-  if (cta.outOpen[lane.tid] ||
-      cta.outCommitted[lane.tid] > cta.outCompleted[lane.tid])
-    report(cta.outWhere[lane.tid],
+  Cluster &cluster = *lane.cluster;
+  if (cluster.outOpen[lane.self] ||
+      cluster.outCommitted[lane.self] > cluster.outCompleted[lane.self])
+    report(cluster.outWhere[lane.self],
            "the kernel ends while this copy_smem_to_gmem may still read "
            "shared memory: no mgpu.wait_smem_to_gmem waits for it");
 }
 
 void copyOutCommitted() {
   Lane lane = getLane();
-  if (!lane.cta)
+  if (!lane.cluster)
     return;
-  lane.cta->outOpen[lane.tid] = false;
-  ++lane.cta->outCommitted[lane.tid];
+  lane.cluster->outOpen[lane.self] = false;
+  ++lane.cluster->outCommitted[lane.self];
 }
 
 void copyOutWaited(int64_t keep) {
   Lane lane = getLane();
-  if (!lane.cta)
+  if (!lane.cluster)
     return;
   noteProgress();
-  int64_t done = int64_t(lane.cta->outCommitted[lane.tid]) - keep;
-  uint32_t &completed = lane.cta->outCompleted[lane.tid];
+  int64_t done = int64_t(lane.cluster->outCommitted[lane.self]) - keep;
+  uint32_t &completed = lane.cluster->outCompleted[lane.self];
   for (; int64_t(completed) < done; ++completed)
-    lane.cta->outDone[lane.tid].push_back(lane.clock[lane.tid]);
+    lane.cluster->outDone[lane.self].push_back(lane.clock[lane.self]);
 }
 
 } // namespace mgpu::emu::checks
 
 extern "C" {
 
-/// A generic load (`write` 0) or store of `bytes` at `p` in shared memory
-/// by the calling lane, at `where`.
-/// A load or store through a view of a peer CTA's shared memory
-/// (mgpu.cluster_ref): the peer's bytes are written, or must have been;
-/// races between the CTAs of a cluster are not checked (the threads' clocks
-/// are per CTA).
-MGPU_HOST_EXPORT void mgpuEmuCheckPeerAccess(char *p, int64_t bytes,
-                                             int64_t write, const char *where) {
+/// The share of a multicast copy_gmem_to_smem that the calling lane's CTA
+/// loads into a peer CTA's buffer: `bytes` at `p`, issued now. The
+/// emulator lands the whole window by each CTA's own copy (at the peer's
+/// issue), so only the overwrite is checked here: the peer must be done
+/// with the bytes (a cluster barrier it arrived on after its last read),
+/// as on the GPU, where this CTA's TMA writes them now.
+MGPU_HOST_EXPORT void mgpuEmuCheckMulticastShare(char *p, int64_t bytes,
+                                                 const char *where) {
   Lane lane = getLane();
-  if (!lane.cta)
+  if (!lane.cluster || current->clusterCtas == 1)
     return;
-  int64_t offset = p - current->smem;
-  if (offset < 0 || offset + bytes > current->total) {
-    if (enabled(kBounds))
-      report(where,
-             "%s %" PRId64 " bytes outside the shared memory of the cluster",
-             write ? "writes" : "reads", bytes);
+  ShadowByte *s = shadowOf(lane, p, bytes, where, "copy_gmem_to_smem writes",
+                           /*peers=*/true);
+  if (!s)
     return;
-  }
-  for (int64_t i = 0; i < bytes; ++i) {
-    ShadowByte &b = current->shadow[offset + i];
-    if (write)
-      b.written = true;
-    else if (enabled(kInit) && !b.written)
-      report(where, "reads shared memory of a peer CTA that nothing wrote");
-  }
+  for (int64_t i = 0; i < bytes; ++i)
+    checkCopyInOverwrite(s[i], lane, where, /*share=*/true);
 }
 
 /// A tcgen05 MMA issued by the calling lane writes `bytes` of tensor memory
@@ -164,7 +167,7 @@ MGPU_HOST_EXPORT void mgpuEmuCheckPeerAccess(char *p, int64_t bytes,
 MGPU_HOST_EXPORT void mgpuEmuCheckMmaWrites(char *p, int64_t bytes,
                                             const char *where) {
   Lane lane = getLane();
-  if (!lane.cta || !enabled(kAsync))
+  if (!lane.cluster || !enabled(kAsync))
     return;
   ShadowByte *s = shadowOf(lane, p, bytes, where, "tcgen05_mma writes");
   if (!s)
@@ -173,7 +176,7 @@ MGPU_HOST_EXPORT void mgpuEmuCheckMmaWrites(char *p, int64_t bytes,
     s[i].mmaPending = true;
     s[i].mmaWhere = where;
   }
-  lane.cta->pendingMmas[lane.tid].insert({p - current->smem, bytes});
+  lane.cluster->pendingMmas[lane.self].insert({p - current->smem, bytes});
 }
 
 /// tcgen05_commit_arrive by the calling lane on `barrier`: its MMAs so far
@@ -181,9 +184,9 @@ MGPU_HOST_EXPORT void mgpuEmuCheckMmaWrites(char *p, int64_t bytes,
 /// complete for the checks when a thread waits on that barrier.
 MGPU_HOST_EXPORT void mgpuEmuCheckMmaCommit(int64_t *barrier) {
   Lane lane = getLane();
-  if (!lane.cta || !enabled(kAsync))
+  if (!lane.cluster || !enabled(kAsync))
     return;
-  const auto &issued = lane.cta->pendingMmas[lane.tid];
+  const auto &issued = lane.cluster->pendingMmas[lane.self];
   std::lock_guard<std::mutex> lock(current->mbarrierMutex);
   current->mbarriers[barrier].committedMmas.insert(issued.begin(),
                                                    issued.end());
@@ -194,20 +197,20 @@ MGPU_HOST_EXPORT void mgpuEmuCheckMmaCommit(int64_t *barrier) {
 MGPU_HOST_EXPORT void mgpuEmuCheckWgmmaRead(char *p, int64_t bytes,
                                             const char *where) {
   Lane lane = getLane();
-  if (!lane.cta)
+  if (!lane.cluster)
     return;
   ShadowByte *s = shadowOf(lane, p, bytes, where, "wgmma reads");
   if (!s)
     return;
-  int64_t group = lane.tid / 128;
-  uint32_t seq = lane.cta->wgmmaCommitted[group] + 1;
+  int64_t group = lane.warpgroup();
+  uint32_t seq = lane.cluster->wgmmaCommitted[group] + 1;
   for (int64_t i = 0; i < bytes; ++i) {
     checkAsyncRead(s[i], lane, where, "wgmma", /*computes=*/true);
     s[i].wgmmaGroup = uint16_t(group + 1);
     s[i].wgmmaSeq = seq;
     s[i].asyncWhere = where;
-    s[i].reader = uint16_t(lane.tid + 1);
-    s[i].readClock = lane.clock[lane.tid];
+    s[i].reader = uint16_t(lane.self + 1);
+    s[i].readClock = lane.clock[lane.self];
     s[i].readWhere = where;
   }
 }
@@ -216,19 +219,19 @@ MGPU_HOST_EXPORT void mgpuEmuCheckWgmmaRead(char *p, int64_t bytes,
 /// warpgroup (called by its first lane).
 MGPU_HOST_EXPORT void mgpuEmuCheckWgmmaCommit() {
   Lane lane = getLane();
-  if (lane.cta)
-    ++lane.cta->wgmmaCommitted[lane.tid / 128];
+  if (lane.cluster)
+    ++lane.cluster->wgmmaCommitted[lane.warpgroup()];
 }
 
 MGPU_HOST_EXPORT void mgpuEmuCheckWgmmaWait(int64_t pending) {
   Lane lane = getLane();
-  if (!lane.cta)
+  if (!lane.cluster)
     return;
-  int64_t group = lane.tid / 128;
-  int64_t done = int64_t(lane.cta->wgmmaCommitted[group]) - pending;
-  uint32_t &completed = lane.cta->wgmmaCompleted[group];
+  int64_t group = lane.warpgroup();
+  int64_t done = int64_t(lane.cluster->wgmmaCommitted[group]) - pending;
+  uint32_t &completed = lane.cluster->wgmmaCompleted[group];
   for (; int64_t(completed) < done; ++completed)
-    lane.cta->wgmmaDone[group].push_back(lane.clock[lane.tid]);
+    lane.cluster->wgmmaDone[group].push_back(lane.clock[lane.self]);
 }
 
 } // extern "C"

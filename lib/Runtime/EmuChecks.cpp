@@ -13,25 +13,20 @@
 // clock), the writer's proxy-fence count at the write, and which async
 // operation still uses it (a copy in that has not landed, a wgmma group not
 // waited for, a copy out whose bulk group is not waited for). Happens-before
-// is a vector clock per CUDA thread (FastTrack-style epochs per byte): a
-// thread's clock moves at each release (barrier arrival, mbarrier arrival,
-// copy issue); a CTA barrier joins the clocks of its arrivals, an mbarrier
-// phase those of the arrivals and copies of that phase, and a wait acquires
-// them. Two accesses of threads of different warps race when neither
-// happens before the other and one writes.
+// is a vector clock per CUDA thread of a cluster (FastTrack-style epochs
+// per byte; a CTA outside clusters is a cluster of one): a thread's clock
+// moves at each release (barrier arrival, mbarrier arrival, copy issue),
+// and barriers, mbarriers, cluster_sync and semaphores carry clocks from
+// releases to acquires (EmuSyncChecks.cpp). Two accesses of threads of
+// different warps race when neither happens before the other and one
+// writes; so do a peer CTA's multicast share, cluster_ref access or
+// async_store_smem and this CTA's threads.
 //
-// Barriers of every thread of the CTA (the common case) cost O(1) per
-// thread, not O(threads): the join of all arrivals' clocks is each thread's
-// own entry, and a thread leaving takes the phase's clocks as its base
-// instead of copying them; the emulator's barrier helper has its last
-// arrival do this once for all (mgpuEmuCheckSyncComplete), so the other
-// threads make no call at all. A CTA slot
-// starts a new CTA by raising an epoch rather than clearing threads^2
-// entries. (A 2^20-program grid spent 3/4 of its time in those joins.)
-//
-// All threads of a CTA run on one host thread (EmuScheduler.cpp) and CTAs in
-// different slots touch disjoint shadow bytes, so the per-CTA state needs no
-// lock; the mbarrier table, shared by a group's CTAs, has one.
+// A CTA slot starts a new CTA, and a cluster's first slot a new cluster, by
+// raising an epoch rather than clearing threads^2 entries. All threads of a
+// cluster run on one host thread (EmuScheduler.cpp) and clusters touch
+// disjoint shadow bytes, so the per-cluster state needs no lock; the
+// mbarrier table, shared by a group's CTAs, has one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,19 +55,42 @@ const char *orUnknown(const char *where) { return where ? where : "<unknown>"; }
 Lane getLane() {
   Lane lane;
   if (!mgpu::emu::currentLane(lane.slot, lane.tid) || !current ||
-      lane.slot < 0 || lane.slot >= int64_t(current->ctas.size()))
+      lane.slot < 0 ||
+      lane.slot / current->clusterCtas >= int64_t(current->clusters.size()))
     return Lane();
-  lane.cta = &current->ctas[lane.slot];
-  lane.clock = lane.cta->clocks.data() + lane.tid * current->perCta;
-  lane.base = lane.cta->base[lane.tid];
+  lane.rank = lane.slot % current->clusterCtas;
+  lane.self = lane.rank * current->perCta + lane.tid;
+  lane.cluster = &current->clusters[lane.slot / current->clusterCtas];
+  lane.clock = lane.cluster->clocks.data() + lane.self * current->threads;
+  lane.base = lane.cluster->base[lane.self];
   return lane;
+}
+
+int64_t Lane::warpgroup() const {
+  return rank * current->warpgroupsPerCta + tid / 128;
+}
+
+int64_t firstThreadOf(int64_t group) {
+  return group / current->warpgroupsPerCta * current->perCta +
+         group % current->warpgroupsPerCta * 128;
+}
+
+ThreadName nameOf(int64_t thread) {
+  ThreadName name;
+  if (current->clusterCtas == 1)
+    std::snprintf(name.text, sizeof(name.text), "thread %" PRId64, thread);
+  else
+    std::snprintf(name.text, sizeof(name.text),
+                  "thread %" PRId64 " of the cluster's CTA %" PRId64,
+                  thread % current->perCta, thread / current->perCta);
+  return name;
 }
 
 /// A release by `lane`: later events of the thread are after it. (A
 /// thread's own entry is never below its base's.)
 void tick(const Lane &lane) {
-  uint32_t now = ++lane.clock[lane.tid];
-  lane.cta->latest = std::max(lane.cta->latest, now);
+  uint32_t now = ++lane.clock[lane.self];
+  lane.cluster->latest = std::max(lane.cluster->latest, now);
 }
 
 void join(uint32_t *into, const uint32_t *from, int64_t n) {
@@ -82,36 +100,16 @@ void join(uint32_t *into, const uint32_t *from, int64_t n) {
 
 /// Joins `lane`'s whole vector clock into `into`.
 void joinClock(uint32_t *into, const Lane &lane) {
-  join(into, lane.clock, current->perCta);
+  join(into, lane.clock, current->threads);
   if (lane.base)
-    join(into, lane.base, current->perCta);
+    join(into, lane.base, current->threads);
 }
 
-/// The clocks of phase `phase` in `ring`, cleared when first used for it.
-std::vector<uint32_t> &phaseClocks(SyncClocks &ring, int64_t phase) {
-  int at = int(phase % SyncClocks::kRing);
-  std::vector<uint32_t> &clocks = ring.clocks[at];
-  if (ring.phaseOf[at] != phase) {
-    clocks.assign(size_t(current->perCta), 0);
-    ring.phaseOf[at] = phase;
-  }
-  return clocks;
-}
-
-/// A phase's clocks are reused four phases later: threads still based on
-/// them (only possible where the barrier's count changed) keep them.
-void releaseReusedPhase(Cta &cta, CtaBarrier &barrier) {
-  int at = int(barrier.generation % SyncClocks::kRing);
-  if (barrier.clocks.phaseOf[at] == barrier.generation ||
-      barrier.clocks.phaseOf[at] < 0)
-    return;
-  const uint32_t *old = barrier.clocks.clocks[at].data();
-  for (int64_t t = 0; t < current->perCta; ++t)
-    if (cta.base[t] == old) {
-      join(cta.clocks.data() + t * current->perCta, old, current->perCta);
-      cta.base[t] = nullptr;
-      cta.baseBarrier[t] = -1;
-    }
+void joinThread(uint32_t *into, const Cluster &cluster, int64_t thread) {
+  int64_t n = current->threads;
+  join(into, cluster.clocks.data() + thread * n, n);
+  if (cluster.base[thread])
+    join(into, cluster.base[thread], n);
 }
 
 /// Whether access (thread `other`, clock `clock`) happens before `lane`'s
@@ -120,8 +118,8 @@ void releaseReusedPhase(Cta &cta, CtaBarrier &barrier) {
 bool ordered(const Lane &lane, uint16_t other, uint32_t clock) {
   if (!other)
     return true;
-  int64_t thread = other - 1;
-  if (thread / 32 == lane.tid / 32)
+  int64_t thread = other - 1, perCta = current->perCta;
+  if (thread / perCta == lane.rank && thread % perCta / 32 == lane.tid / 32)
     return true;
   return clock <= lane.at(thread);
 }
@@ -129,15 +127,28 @@ bool ordered(const Lane &lane, uint16_t other, uint32_t clock) {
 /// The shadow of [p, p + bytes) or null where checks are off; reports an
 /// access outside the calling CTA's shared memory.
 ShadowByte *shadowOf(const Lane &lane, const char *p, int64_t bytes,
-                     const char *where, const char *what) {
+                     const char *where, const char *what, bool peers) {
   int64_t offset = p - current->smem;
-  int64_t low = lane.slot * current->stride;
+  int64_t slot = lane.slot;
+  if (peers && current->stride) {
+    // The CTA of the cluster whose slice holds the first byte.
+    int64_t first = lane.slot - lane.rank;
+    int64_t at = offset >= 0 ? offset / current->stride : -1;
+    if (at >= first && at < first + current->clusterCtas)
+      slot = at;
+  }
+  int64_t low = slot * current->stride;
   if (offset < low || offset + bytes > low + current->sliceBytes) {
-    if (enabled(kBounds))
+    if (enabled(kBounds)) {
+      if (peers)
+        report(where,
+               "%s %" PRId64 " bytes outside the shared memory of the cluster",
+               what, bytes);
       report(where,
              "%s %" PRId64 " bytes at offset %" PRId64
              " of shared memory, outside the CTA's %" PRId64 " bytes",
              what, bytes, offset - low, current->sliceBytes);
+    }
     return nullptr;
   }
   return current->shadow.data() + offset;
@@ -149,27 +160,36 @@ void checkAsyncReaders(const ShadowByte &s, const Lane &lane, const char *where,
                        const char *what) {
   if (!enabled(kAsync))
     return;
-  Cta &cta = *lane.cta;
+  Cluster &cluster = *lane.cluster;
   if (s.wgmmaGroup) {
-    int64_t group = s.wgmmaGroup - 1, first = group * 128;
-    if (s.wgmmaSeq > cta.wgmmaCompleted[group] ||
+    int64_t group = s.wgmmaGroup - 1, first = firstThreadOf(group);
+    if (s.wgmmaSeq > cluster.wgmmaCompleted[group] ||
         !ordered(lane, uint16_t(first + 1),
-                 cta.wgmmaDone[group][s.wgmmaSeq - 1]))
+                 cluster.wgmmaDone[group][s.wgmmaSeq - 1])) {
+      int64_t perCta = current->warpgroupsPerCta;
+      if (current->clusterCtas == 1)
+        report(where,
+               "%s shared memory that a wgmma of warpgroup %" PRId64
+               " (at %s) may still read: no mgpu.wgmma_wait that completes "
+               "it happens before this write",
+               what, group, orUnknown(s.asyncWhere));
       report(where,
              "%s shared memory that a wgmma of warpgroup %" PRId64
+             " of the cluster's CTA %" PRId64
              " (at %s) may still read: no mgpu.wgmma_wait that completes it "
              "happens before this write",
-             what, group, orUnknown(s.asyncWhere));
+             what, group % perCta, group / perCta, orUnknown(s.asyncWhere));
+    }
   }
   if (s.outThread) {
     int64_t thread = s.outThread - 1;
-    if (s.outSeq > cta.outCompleted[thread] ||
-        !ordered(lane, s.outThread, cta.outDone[thread][s.outSeq - 1]))
+    if (s.outSeq > cluster.outCompleted[thread] ||
+        !ordered(lane, s.outThread, cluster.outDone[thread][s.outSeq - 1]))
       report(where,
-             "%s shared memory that a copy_smem_to_gmem of thread %" PRId64
-             " (at %s) may still read: no mgpu.wait_smem_to_gmem that "
-             "completes it happens before this write",
-             what, thread, orUnknown(s.asyncWhere));
+             "%s shared memory that a copy_smem_to_gmem of %s (at %s) may "
+             "still read: no mgpu.wait_smem_to_gmem that completes it "
+             "happens before this write",
+             what, nameOf(thread).text, orUnknown(s.asyncWhere));
   }
 }
 
@@ -187,16 +207,16 @@ void checkAsyncRead(ShadowByte &s, const Lane &lane, const char *where,
            "(wait on its barrier first)",
            what);
   if (enabled(kAsync) && s.writer && s.writeFence != kAsyncWrite &&
-      lane.cta->fences[s.writer - 1] == s.writeFence)
+      lane.cluster->fences[s.writer - 1] == s.writeFence)
     report(where,
-           "%s reads shared memory that thread %d wrote at %s with no "
+           "%s reads shared memory that %s wrote at %s with no "
            "mgpu.commit_smem (proxy fence) since",
-           what, s.writer - 1, orUnknown(s.writeWhere));
+           what, nameOf(s.writer - 1).text, orUnknown(s.writeWhere));
   if (enabled(kRaces) && !ordered(lane, s.writer, s.writeClock))
     report(where,
-           "data race: %s reads shared memory that thread %d wrote at %s with "
+           "data race: %s reads shared memory that %s wrote at %s with "
            "no barrier in between",
-           what, s.writer - 1, orUnknown(s.writeWhere));
+           what, nameOf(s.writer - 1).text, orUnknown(s.writeWhere));
 }
 
 } // namespace mgpu::emu::checks::shadow
@@ -223,171 +243,68 @@ bool enabled(int64_t kind) { return current && (current->flags & kind); }
 
 void startCta(int64_t slot) {
   Launch *launch = current;
-  if (!launch || slot < 0 || slot >= int64_t(launch->ctas.size()))
+  if (!launch || slot < 0 ||
+      slot / launch->clusterCtas >= int64_t(launch->clusters.size()))
     return;
   int64_t low = slot * launch->stride;
   std::fill(launch->shadow.begin() + low,
             launch->shadow.begin() + low + launch->sliceBytes, ShadowByte());
-  Cta &cta = launch->ctas[slot];
-  int64_t n = launch->perCta, groups = (n + 127) / 128;
-  // Entries of earlier CTAs stay, below the new epoch; all are cleared
-  // once the clocks near their range's end.
-  if (cta.clocks.size() != size_t(n * n) || cta.latest > (1u << 30)) {
-    cta.clocks.assign(size_t(n * n), 0);
-    cta.latest = 0;
+  Cluster &cluster = launch->clusters[slot / launch->clusterCtas];
+  int64_t rank = slot % launch->clusterCtas, n = launch->threads;
+  int64_t groups = launch->clusterCtas * launch->warpgroupsPerCta;
+  // The cluster's first CTA starts it (the scheduler starts a cluster's
+  // CTAs in rank order before any of its threads runs). Entries of earlier
+  // clusters stay, below the new epoch; all are cleared once the clocks
+  // near their range's end.
+  if (rank == 0) {
+    if (cluster.clocks.size() != size_t(n * n) || cluster.latest > (1u << 30)) {
+      cluster.clocks.assign(size_t(n * n), 0);
+      cluster.latest = 0;
+    }
+    cluster.epoch = cluster.latest + 1;
+    cluster.latest = cluster.epoch;
+    cluster.base.assign(n, nullptr);
+    cluster.baseBarrier.assign(n, -1);
+    cluster.fences.assign(n, 0);
+    cluster.pendingGeneration.assign(n, 0);
+    cluster.wgmmaCommitted.assign(groups, 0);
+    cluster.wgmmaCompleted.assign(groups, 0);
+    cluster.outCommitted.assign(n, 0);
+    cluster.outCompleted.assign(n, 0);
+    cluster.wgmmaDone.assign(groups, {});
+    cluster.outDone.assign(n, {});
+    cluster.outWhere.assign(n, nullptr);
+    cluster.outOpen.assign(n, false);
+    cluster.pendingMmas.assign(n, {});
+    cluster.barriers.resize(size_t(launch->clusterCtas));
   }
-  cta.epoch = cta.latest + 1;
-  cta.latest = cta.epoch;
-  for (int64_t t = 0; t < n; ++t)
-    cta.clocks[t * n + t] = cta.epoch;
-  cta.base.assign(n, nullptr);
-  cta.baseBarrier.assign(n, -1);
-  cta.fences.assign(n, 0);
-  cta.pendingGeneration.assign(n, 0);
-  cta.wgmmaCommitted.assign(groups, 0);
-  cta.wgmmaCompleted.assign(groups, 0);
-  cta.outCommitted.assign(n, 0);
-  cta.outCompleted.assign(n, 0);
-  cta.wgmmaDone.assign(groups, {});
-  cta.outDone.assign(n, {});
-  cta.outWhere.assign(n, nullptr);
-  cta.outOpen.assign(n, false);
-  cta.pendingMmas.assign(n, {});
-  for (CtaBarrier &barrier : cta.direct) {
+  for (int64_t t = rank * launch->perCta; t < (rank + 1) * launch->perCta; ++t)
+    cluster.clocks[t * n + t] = cluster.epoch;
+  CtaBarriers &barriers = cluster.barriers[rank];
+  for (CtaBarrier &barrier : barriers.direct) {
     barrier.generation = barrier.arrived = 0;
     std::fill(std::begin(barrier.clocks.phaseOf),
               std::end(barrier.clocks.phaseOf), -1);
   }
-  cta.barriers.clear();
-}
-
-void barrierInit(int64_t *barrier, int64_t count) {
-  if (!current)
-    return;
-  std::lock_guard<std::mutex> lock(current->mbarrierMutex);
-  for (int64_t i = 0; i < count; ++i)
-    current->mbarriers.erase(barrier + i);
-}
-
-/// One arrival of `lane` on phase `phase` of `barrier`.
-static void arriveOn(const Lane &lane, int64_t *barrier, int64_t arrivals,
-                     int64_t phase) {
-  std::lock_guard<std::mutex> lock(current->mbarrierMutex);
-  MBarrier &state = current->mbarriers[barrier];
-  state.arrivals = arrivals;
-  joinClock(phaseClocks(state.clocks, phase).data(), lane);
-}
-
-int64_t shadow::completedPhases(int64_t *barrier) {
-  return __atomic_load_n(barrier, __ATOMIC_ACQUIRE) >> 32;
-}
-static int64_t arrivedInPhase(int64_t *barrier) {
-  return __atomic_load_n(barrier, __ATOMIC_ACQUIRE) & 0xffffffff;
-}
-
-void barrierArrive(int64_t *barrier, int64_t arrivals, int64_t queued,
-                   const char *where) {
-  Lane lane = getLane();
-  if (!lane.cta)
-    return;
-  noteProgress();
-  int64_t arrived = arrivedInPhase(barrier);
-  if (enabled(kBarriers) && queued > 0 && arrived + queued + 1 > arrivals)
-    report(where,
-           "more arrivals than the barrier's count: its phase has its %" PRId64
-           " arrival%s already while %" PRId64
-           " async cop%s on it %s not landed",
-           arrivals, arrivals == 1 ? "" : "s", queued,
-           queued == 1 ? "y" : "ies", queued == 1 ? "has" : "have");
-  // The arrival that completes a phase belongs to it; later ones to the
-  // next.
-  arriveOn(lane, barrier, arrivals,
-           completedPhases(barrier) + (arrived + queued) / arrivals);
-  tick(lane);
-}
-
-void barrierCopyIssued(int64_t *barrier, int64_t arrivals, int64_t queued,
-                       const char *where) {
-  Lane lane = getLane();
-  if (!lane.cta)
-    return;
-  noteProgress();
-  int64_t arrived = arrivedInPhase(barrier);
-  if (enabled(kBarriers) && arrived + queued + 1 > arrivals)
-    report(where,
-           "more arrivals than the barrier's count: this copy arrives on a "
-           "phase that already has its %" PRId64 " arrival%s (%" PRId64
-           " async cop%s pending on it); its bytes "
-           "would not be waited for",
-           arrivals, arrivals == 1 ? "" : "s", queued,
-           queued == 1 ? "y" : "ies");
-  arriveOn(lane, barrier, arrivals, completedPhases(barrier));
-  tick(lane);
-}
-
-void barrierWaited(int64_t *barrier, int64_t parity) {
-  Lane lane = getLane();
-  if (!lane.cta)
-    return;
-  noteProgress();
-  // The latest completed phase of that parity.
-  int64_t completed = completedPhases(barrier);
-  int64_t phase = completed - 1;
-  if (phase >= 0 && (phase & 1) != (parity & 1))
-    --phase;
-  if (phase < 0)
-    return;
-  std::lock_guard<std::mutex> lock(current->mbarrierMutex);
-  auto it = current->mbarriers.find(barrier);
-  if (it == current->mbarriers.end())
-    return;
-  for (auto [offset, bytes] : it->second.committedMmas)
-    for (int64_t i = 0; i < bytes; ++i)
-      current->shadow[offset + i].mmaPending = false;
-  it->second.committedMmas.clear();
-  SyncClocks &ring = it->second.clocks;
-  int at = int(phase % SyncClocks::kRing);
-  if (ring.phaseOf[at] == phase)
-    join(lane.clock, ring.clocks[at].data(), current->perCta);
+  barriers.others.clear();
 }
 
 bool orderedInCta(int64_t slot, int64_t thread, uint32_t clock) {
   Lane lane = getLane();
-  if (!lane.cta || lane.slot != slot)
+  if (!lane.cluster || lane.slot != slot)
     return true;
-  return ordered(lane, uint16_t(thread + 1), clock);
+  return ordered(lane, uint16_t(lane.rank * current->perCta + thread + 1),
+                 clock);
 }
 
 bool laneClock(int64_t &slot, int64_t &thread, uint32_t &clock) {
   Lane lane = getLane();
-  if (!lane.cta)
+  if (!lane.cluster)
     return false;
   slot = lane.slot;
   thread = lane.tid;
-  clock = lane.clock[lane.tid];
+  clock = lane.clock[lane.self];
   return true;
-}
-
-void semaphoreReleased(const void *semaphore) {
-  Lane lane = getLane();
-  if (!lane.cta)
-    return;
-  std::lock_guard<std::mutex> lock(current->mbarrierMutex);
-  std::vector<uint32_t> &clock =
-      current->semaphoreClocks[{lane.slot, semaphore}];
-  clock.resize(size_t(current->perCta), 0);
-  joinClock(clock.data(), lane);
-  tick(lane);
-}
-
-void semaphoreAcquired(const void *semaphore) {
-  Lane lane = getLane();
-  if (!lane.cta)
-    return;
-  std::lock_guard<std::mutex> lock(current->mbarrierMutex);
-  auto it = current->semaphoreClocks.find({lane.slot, semaphore});
-  if (it != current->semaphoreClocks.end())
-    join(lane.clock, it->second.data(), current->perCta);
 }
 
 } // namespace mgpu::emu::checks
@@ -396,10 +313,13 @@ extern "C" {
 
 /// Starts checking a launch: `smem` (`total` bytes) holds CTA slots
 /// `stride` bytes apart, of which a CTA uses `sliceBytes`; `perCta`
-/// threads a CTA; `flags` the checks (EmuChecks.h).
+/// threads a CTA; `clusterCtas` CTAs a cluster whose slots are consecutive
+/// (1: the CTAs' threads are not ordered against each other's); `flags`
+/// the checks (EmuChecks.h).
 MGPU_HOST_EXPORT void mgpuEmuCheckLaunch(char *smem, int64_t total,
                                          int64_t stride, int64_t sliceBytes,
-                                         int64_t perCta, int64_t flags) {
+                                         int64_t perCta, int64_t clusterCtas,
+                                         int64_t flags) {
   delete current;
   current = nullptr;
   if (!flags || perCta <= 0)
@@ -411,9 +331,16 @@ MGPU_HOST_EXPORT void mgpuEmuCheckLaunch(char *smem, int64_t total,
   launch->stride = stride;
   launch->sliceBytes = std::min(sliceBytes, stride ? stride : sliceBytes);
   launch->perCta = perCta;
+  launch->warpgroupsPerCta = (perCta + 127) / 128;
+  // A cluster's clocks take (its threads)^2 words: past 4096 threads the
+  // CTAs keep their own clocks (peer accesses are then not race-checked).
+  int64_t slots = std::max<int64_t>(stride ? total / stride : 1, 1);
+  if (clusterCtas < 1 || clusterCtas * perCta > 4096 || slots % clusterCtas)
+    clusterCtas = 1;
+  launch->clusterCtas = clusterCtas;
+  launch->threads = clusterCtas * perCta;
   launch->shadow.resize(size_t(total));
-  int64_t slots = stride ? total / stride : 1;
-  launch->ctas.resize(size_t(std::max<int64_t>(slots, 1)));
+  launch->clusters.resize(size_t(slots / clusterCtas));
   current = launch;
 }
 
@@ -430,16 +357,47 @@ MGPU_HOST_EXPORT void mgpuEmuCheckPeerWrite(char *p, int64_t bytes) {
   mgpu::emu::checks::copyInLanded(p, bytes);
 }
 
-MGPU_HOST_EXPORT void mgpuEmuCheckAccess(char *p, int64_t bytes, int64_t write,
-                                         const char *where) {
-  Lane lane = getLane();
-  if (!lane.cta)
+/// A peer access where the CTAs keep their own clocks (too many threads in
+/// a cluster, or CTAs run in a group other than their cluster's): the
+/// bytes are written, or must have been; no race is checked.
+static void checkUnorderedPeerAccess(char *p, int64_t bytes, int64_t write,
+                                     const char *where) {
+  int64_t offset = p - current->smem;
+  if (offset < 0 || offset + bytes > current->total) {
+    if (enabled(kBounds))
+      report(where,
+             "%s %" PRId64 " bytes outside the shared memory of the cluster",
+             write ? "writes" : "reads", bytes);
     return;
-  ShadowByte *s = shadowOf(lane, p, bytes, where, write ? "writes" : "reads");
+  }
+  for (int64_t i = 0; i < bytes; ++i) {
+    ShadowByte &b = current->shadow[offset + i];
+    if (write)
+      b.written = true;
+    else if (enabled(kInit) && !b.written)
+      report(where, "reads shared memory of a peer CTA that nothing wrote");
+  }
+}
+
+/// A load or store (`write`) of `bytes` at `p` by the calling lane, in its
+/// CTA's shared memory or (`peers`, through mgpu.cluster_ref) in that of
+/// a CTA of its cluster.
+static void checkAccess(char *p, int64_t bytes, int64_t write,
+                        const char *where, bool peers) {
+  Lane lane = getLane();
+  if (!lane.cluster)
+    return;
+  if (peers && current->clusterCtas == 1) {
+    // Clocks per CTA: the peer's bytes are written, or must have been.
+    checkUnorderedPeerAccess(p, bytes, write, where);
+    return;
+  }
+  ShadowByte *s =
+      shadowOf(lane, p, bytes, where, write ? "writes" : "reads", peers);
   if (!s)
     return;
-  uint16_t self = uint16_t(lane.tid + 1);
-  uint32_t now = lane.clock[lane.tid];
+  uint16_t self = uint16_t(lane.self + 1);
+  uint32_t now = lane.clock[lane.self];
   for (int64_t i = 0; i < bytes; ++i) {
     ShadowByte &b = s[i];
     if (enabled(kAsync) && b.inFlight)
@@ -456,12 +414,14 @@ MGPU_HOST_EXPORT void mgpuEmuCheckAccess(char *p, int64_t bytes, int64_t write,
              write ? "writes" : "reads", orUnknown(b.mmaWhere));
     if (!write) {
       if (enabled(kInit) && !b.written)
-        report(where, "reads shared memory that nothing wrote");
+        report(where, peers ? "reads shared memory of a peer CTA that "
+                              "nothing wrote"
+                            : "reads shared memory that nothing wrote");
       if (enabled(kRaces) && !ordered(lane, b.writer, b.writeClock))
         report(where,
-               "data race: reads shared memory that thread %d writes at %s "
+               "data race: reads shared memory that %s writes at %s "
                "with no barrier in between",
-               b.writer - 1, orUnknown(b.writeWhere));
+               nameOf(b.writer - 1).text, orUnknown(b.writeWhere));
       b.reader = self;
       b.readClock = now;
       b.readWhere = where;
@@ -470,107 +430,42 @@ MGPU_HOST_EXPORT void mgpuEmuCheckAccess(char *p, int64_t bytes, int64_t write,
     checkAsyncReaders(b, lane, where, "writes");
     if (enabled(kRaces) && !ordered(lane, b.writer, b.writeClock))
       report(where,
-             "data race: writes shared memory that thread %d writes at %s "
+             "data race: writes shared memory that %s writes at %s "
              "with no barrier in between",
-             b.writer - 1, orUnknown(b.writeWhere));
+             nameOf(b.writer - 1).text, orUnknown(b.writeWhere));
     if (enabled(kRaces) && !ordered(lane, b.reader, b.readClock))
       report(where,
-             "data race: writes shared memory that thread %d reads at %s "
+             "data race: writes shared memory that %s reads at %s "
              "with no barrier in between",
-             b.reader - 1, orUnknown(b.readWhere));
+             nameOf(b.reader - 1).text, orUnknown(b.readWhere));
     b.written = true;
     b.writer = self;
     b.writeClock = now;
     b.writeWhere = where;
-    b.writeFence = lane.cta->fences[lane.tid];
+    b.writeFence = write == kAsyncStoreWrite ? kAsyncWrite
+                                             : lane.cluster->fences[lane.self];
     b.reader = 0;
   }
+}
+
+MGPU_HOST_EXPORT void mgpuEmuCheckAccess(char *p, int64_t bytes, int64_t write,
+                                         const char *where) {
+  checkAccess(p, bytes, write, where, /*peers=*/false);
+}
+
+/// A load or store through a view of a peer CTA's shared memory
+/// (mgpu.cluster_ref), checked as the CTA's own.
+MGPU_HOST_EXPORT void mgpuEmuCheckPeerAccess(char *p, int64_t bytes,
+                                             int64_t write, const char *where) {
+  checkAccess(p, bytes, write, where, /*peers=*/true);
 }
 
 /// commit_smem / fence.proxy.async by the calling lane: its earlier
 /// writes are visible to the async proxy.
 MGPU_HOST_EXPORT void mgpuEmuCheckFence() {
   Lane lane = getLane();
-  if (lane.cta)
-    ++lane.cta->fences[lane.tid];
-}
-
-/// The calling lane arrives on CTA barrier `id` (a __mgpu_emu_barrier
-/// slot) of `count` threads / leaves it.
-MGPU_HOST_EXPORT void mgpuEmuCheckSyncArrive(int64_t id, int64_t count) {
-  Lane lane = getLane();
-  if (!lane.cta)
-    return;
-  noteProgress();
-  Cta &cta = *lane.cta;
-  CtaBarrier &barrier = cta.barrier(id);
-  releaseReusedPhase(cta, barrier);
-  uint32_t *phase = phaseClocks(barrier.clocks, barrier.generation).data();
-  // Where every thread arrives, the join of their clocks is each thread's
-  // own entry (only thread t advances entry t; the others' copies of it
-  // are older): one entry per arrival instead of the whole vector.
-  barrier.everyThread = count >= current->perCta;
-  if (barrier.everyThread)
-    phase[lane.tid] = std::max(phase[lane.tid], lane.clock[lane.tid]);
-  else
-    joinClock(phase, lane);
-  cta.pendingGeneration[lane.tid] = barrier.generation;
-  if (++barrier.arrived >= count) {
-    barrier.arrived = 0;
-    ++barrier.generation;
-  }
-  tick(lane);
-}
-MGPU_HOST_EXPORT void mgpuEmuCheckSyncLeave(int64_t id) {
-  Lane lane = getLane();
-  if (!lane.cta)
-    return;
-  Cta &cta = *lane.cta;
-  CtaBarrier &barrier = cta.barrier(id);
-  int64_t generation = cta.pendingGeneration[lane.tid];
-  int at = int(generation % SyncClocks::kRing);
-  if (barrier.clocks.phaseOf[at] != generation)
-    return;
-  const uint32_t *phase = barrier.clocks.clocks[at].data();
-  if (!barrier.everyThread) {
-    join(lane.clock, phase, current->perCta);
-    return;
-  }
-  // The phase becomes the thread's base. The one it replaces, an earlier
-  // phase of a barrier of every thread, is below it: every thread arrived
-  // there before arriving here (a thread arriving here first would wait
-  // for threads that wait for it there).
-  lane.clock[lane.tid] = std::max(lane.clock[lane.tid], phase[lane.tid]);
-  cta.base[lane.tid] = phase;
-  cta.baseBarrier[lane.tid] = id;
-}
-
-/// The last thread to arrive on CTA barrier `id`, one of every thread of
-/// the CTA (the others wait in it): does for all of them what
-/// mgpuEmuCheckSyncArrive and mgpuEmuCheckSyncLeave do for each, the phase
-/// of the barrier made of every thread's own entry at its arrival, each
-/// thread ticked and based on it. One call per barrier instead of two per
-/// thread.
-MGPU_HOST_EXPORT void mgpuEmuCheckSyncComplete(int64_t id) {
-  Lane lane = getLane();
-  if (!lane.cta)
-    return;
-  noteProgress();
-  Cta &cta = *lane.cta;
-  int64_t n = current->perCta;
-  CtaBarrier &barrier = cta.barrier(id);
-  releaseReusedPhase(cta, barrier);
-  uint32_t *phase = phaseClocks(barrier.clocks, barrier.generation).data();
-  barrier.everyThread = true;
-  for (int64_t t = 0; t < n; ++t) {
-    uint32_t &own = cta.clocks[t * n + t];
-    phase[t] = std::max(phase[t], own);
-    cta.latest = std::max(cta.latest, ++own);
-    cta.base[t] = phase;
-    cta.baseBarrier[t] = id;
-  }
-  barrier.arrived = 0;
-  ++barrier.generation;
+  if (lane.cluster)
+    ++lane.cluster->fences[lane.self];
 }
 
 } // extern "C"

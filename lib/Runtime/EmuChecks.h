@@ -55,11 +55,11 @@ bool noteIdleWait();
 void noteSemaphoreWait();
 
 /// mbarrier events: initialised, one plain arrival (`arrivals` per phase,
-/// `queued` copies pending on it), a copy issued on it, a wait on the
-/// phase of `parity` that returned.
+/// `queued` copies pending on it; `peer`: on a peer CTA's barrier), a copy
+/// issued on it, a wait on the phase of `parity` that returned.
 void barrierInit(int64_t *barrier, int64_t count);
 void barrierArrive(int64_t *barrier, int64_t arrivals, int64_t queued,
-                   const char *where);
+                   bool peer, const char *where);
 void barrierCopyIssued(int64_t *barrier, int64_t arrivals, int64_t queued,
                        const char *where);
 void barrierWaited(int64_t *barrier, int64_t parity);
@@ -87,7 +87,7 @@ void laneEnded();
 /// The calling lane's CTA slot, thread and own clock component (false on a
 /// lane the checks do not follow); whether thread `thread` of CTA `slot`
 /// at `clock` happens before what the calling lane does now (true for
-/// another CTA: the threads' clocks are per CTA).
+/// another CTA: EmuGlobalChecks.cpp orders CTAs by their own clocks).
 bool laneClock(int64_t &slot, int64_t &thread, uint32_t &clock);
 bool orderedInCta(int64_t slot, int64_t thread, uint32_t clock);
 
@@ -95,6 +95,12 @@ bool orderedInCta(int64_t slot, int64_t thread, uint32_t clock);
 /// threads of its CTA that wait on the semaphore (whose waits acquire it).
 void semaphoreReleased(const void *semaphore);
 void semaphoreAcquired(const void *semaphore);
+
+/// mgpu.cluster_sync on the word `barrier`: the calling lane arrived in
+/// the phase that follows the completed ones, and left phase `phase` once
+/// every thread of the cluster had arrived in it.
+void clusterSyncArrived(int64_t *barrier);
+void clusterSyncLeft(int64_t *barrier, int64_t phase);
 
 /// EmuGlobalChecks.cpp: an access of `bytes` of global memory at `p` by the
 /// calling lane's CTA (`write`), checked against the other CTAs' accesses

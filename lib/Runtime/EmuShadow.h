@@ -1,11 +1,10 @@
-//===- EmuShadow.h - The emulator checks' shadow state (internal) -*- C++
-//-*-===//
+//===- EmuShadow.h - The emulator checks' shadow state ---------*- C++ -*-===//
 //
 // What the emulator's checks of shared memory share between their files
 // (EmuChecks.cpp: launches, CTAs, barriers, the lanes' accesses;
 // EmuAsyncChecks.cpp: async copies, wgmma and tcgen05 MMAs): the shadow
 // state of each byte of the emulated shared memory, the vector clocks of
-// the CTAs' threads and barriers, and the helpers that read them. Internal
+// the clusters' threads and barriers, and the helpers that read them. Internal
 // to lib/Runtime.
 //
 //===----------------------------------------------------------------------===//
@@ -68,21 +67,37 @@ struct CtaBarrier {
 /// The barrier slots with a table entry of their own; others go to a map.
 constexpr int64_t kDirectBarriers = 16;
 
-struct Cta {
-  /// perCta x perCta clocks, thread-major. A thread's clock is the
-  /// elementwise max of its row and of its base (below). Entries below
-  /// `epoch` are left from an earlier CTA of the slot and mean 0: a CTA
-  /// starts without clearing n^2 entries.
+/// The CTA barriers of one CTA of a cluster.
+struct CtaBarriers {
+  CtaBarrier direct[kDirectBarriers];
+  std::unordered_map<int64_t, CtaBarrier> others;
+  CtaBarrier &operator[](int64_t id) {
+    return id >= 0 && id < kDirectBarriers ? direct[id] : others[id];
+  }
+};
+
+/// The threads whose clocks are compared: the CTAs of a cluster (a CTA
+/// outside clusters is a cluster of one), so that a peer CTA's multicast,
+/// arrival on a cluster barrier or cluster_ref access is ordered against
+/// this CTA's threads as on the GPU. A thread is numbered in its cluster
+/// (its CTA's rank times the threads of a CTA, plus its thread in the CTA),
+/// a warpgroup likewise (Lane::warpgroup).
+struct Cluster {
+  /// n x n clocks, thread-major (n: the cluster's threads). A thread's
+  /// clock is the elementwise max of its row and of its base (below).
+  /// Entries below `epoch` are left from an earlier cluster of the slots
+  /// and mean 0: a cluster starts without clearing n^2 entries.
   std::vector<uint32_t> clocks;
   uint32_t epoch = 0, latest = 0;
   /// Per thread: the clocks of the last phase of a barrier of every thread
-  /// it left (null: none), and that barrier's slot. Leaving such a barrier
-  /// only moves this pointer: every thread's clock is then that phase's,
-  /// but for the thread's own later events.
+  /// of its CTA it left (null: none), and that barrier's id. Leaving such a
+  /// barrier only moves this pointer: every thread's clock is then that
+  /// phase's, but for the thread's own later events.
   std::vector<const uint32_t *> base;
   std::vector<int64_t> baseBarrier;
   std::vector<uint32_t> fences;
   std::vector<int64_t> pendingGeneration;
+  /// Per warpgroup.
   std::vector<uint32_t> wgmmaCommitted, wgmmaCompleted;
   std::vector<uint32_t> outCommitted, outCompleted;
   /// The clock of the waiting thread (a warpgroup's first lane; the copying
@@ -93,13 +108,10 @@ struct Cta {
   std::vector<const char *> outWhere;
   std::vector<bool> outOpen;
   /// Per thread: the tensor memory its MMAs have written (a commit tracks
-  /// every earlier MMA of its thread, completed or not).
+  /// every earlier MMA of the thread, completed or not).
   std::vector<std::set<std::pair<int64_t, int64_t>>> pendingMmas;
-  CtaBarrier direct[kDirectBarriers];
-  std::unordered_map<int64_t, CtaBarrier> barriers;
-  CtaBarrier &barrier(int64_t id) {
-    return id >= 0 && id < kDirectBarriers ? direct[id] : barriers[id];
-  }
+  /// Per CTA of the cluster.
+  std::vector<CtaBarriers> barriers;
 };
 
 struct MBarrier {
@@ -118,23 +130,32 @@ struct Launch {
   int64_t flags = 0;
   char *smem = nullptr;
   int64_t total = 0, stride = 0, sliceBytes = 0, perCta = 0;
+  /// CTAs per cluster (their slots are consecutive, the cluster's first
+  /// at a multiple of it), threads per cluster, warpgroups per CTA.
+  int64_t clusterCtas = 1, threads = 0, warpgroupsPerCta = 1;
   std::vector<ShadowByte> shadow;
-  std::vector<Cta> ctas;
+  std::vector<Cluster> clusters;
   std::mutex mbarrierMutex;
   std::unordered_map<const int64_t *, MBarrier> mbarriers;
 };
 
-/// An access of mgpuEmuCheckAccess by a tcgen05 MMA (its accumulator).
-constexpr int64_t kMmaWrite = 2;
+/// Accesses of mgpuEmuCheckAccess beyond a lane's read (0) or write (1)
+/// (mlir::mgpu::CheckedAccess): a tcgen05 MMA's write of its accumulator,
+/// an async-proxy write into a peer (async_store_smem).
+constexpr int64_t kMmaWrite = 2, kAsyncStoreWrite = 3;
 
 /// The launch being checked (none: checks off).
 extern Launch *current;
 
 struct Lane {
-  int64_t slot = -1, tid = -1;
-  Cta *cta = nullptr;
+  /// The CTA's slot, the thread in its CTA, the CTA's rank in its cluster
+  /// and the thread in the cluster.
+  int64_t slot = -1, tid = -1, rank = 0, self = -1;
+  Cluster *cluster = nullptr;
   uint32_t *clock = nullptr; // this thread's row of clocks
   const uint32_t *base = nullptr;
+  /// The thread's warpgroup in the cluster.
+  int64_t warpgroup() const;
   /// Component `thread` of this thread's vector clock.
   uint32_t at(int64_t thread) const {
     return base ? std::max(clock[thread], base[thread]) : clock[thread];
@@ -142,21 +163,31 @@ struct Lane {
 };
 
 const char *orUnknown(const char *where);
-/// The calling lane's CTA and clocks (a null `cta` where the checks do not
-/// follow the caller).
+/// The calling lane's cluster and clocks (a null `cluster` where the
+/// checks do not follow the caller).
 Lane getLane();
 /// A release by `lane`: later events of the thread are after it.
 void tick(const Lane &lane);
 void join(uint32_t *into, const uint32_t *from, int64_t n);
 /// Joins `lane`'s whole vector clock into `into`.
 void joinClock(uint32_t *into, const Lane &lane);
+/// Joins thread `thread`'s whole vector clock (row and base) into `into`.
+void joinThread(uint32_t *into, const Cluster &cluster, int64_t thread);
 /// Whether thread `other` - 1's event at `clock` happens before what `lane`
 /// does now (threads of one warp are ordered).
 bool ordered(const Lane &lane, uint16_t other, uint32_t clock);
 /// The shadow of [p, p + bytes) or null; reports an access outside the
-/// calling CTA's shared memory.
+/// calling CTA's shared memory (`peers`: outside its cluster's).
 ShadowByte *shadowOf(const Lane &lane, const char *p, int64_t bytes,
-                     const char *where, const char *what);
+                     const char *where, const char *what, bool peers = false);
+/// The first thread (in its cluster) of warpgroup `group` of the cluster.
+int64_t firstThreadOf(int64_t group);
+/// How a report names thread `thread` of the cluster: "thread 5", or
+/// "thread 5 of the cluster's CTA 1".
+struct ThreadName {
+  char text[64];
+};
+ThreadName nameOf(int64_t thread);
 /// Whether a byte is still read by an async operation that has not
 /// completed: reports it for a write of `what` at `where`.
 void checkAsyncReaders(const ShadowByte &s, const Lane &lane, const char *where,

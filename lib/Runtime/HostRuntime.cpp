@@ -389,8 +389,8 @@ MGPU_HOST_EXPORT void mgpuHostBarrierArrive(int64_t *barrier,
 
 /// The emulator's barrier_arrive: checks that no copy still pending on the
 /// barrier needs the arrival, then arrives.
-MGPU_HOST_EXPORT void mgpuEmuBarrierArrive(int64_t *barrier, int64_t arrivals,
-                                           const char *where) {
+static void arriveChecked(int64_t *barrier, int64_t arrivals, bool peer,
+                          const char *where) {
   if (mgpu::emu::checks::enabled(~int64_t(0))) {
     PendingCopies &pending = getPending();
     int64_t queued;
@@ -399,10 +399,22 @@ MGPU_HOST_EXPORT void mgpuEmuBarrierArrive(int64_t *barrier, int64_t arrivals,
       auto it = pending.byBarrier.find(barrier);
       queued = it == pending.byBarrier.end() ? 0 : arrivingCopies(it->second);
     }
-    mgpu::emu::checks::barrierArrive(barrier, arrivals, queued, where);
+    mgpu::emu::checks::barrierArrive(barrier, arrivals, queued, peer, where);
   }
   arrive(barrier, arrivals);
   mgpu::emu::async::maybePreempt();
+}
+
+MGPU_HOST_EXPORT void mgpuEmuBarrierArrive(int64_t *barrier, int64_t arrivals,
+                                           const char *where) {
+  arriveChecked(barrier, arrivals, /*peer=*/false, where);
+}
+
+/// An arrival on a peer CTA's barrier (a cluster barrier's).
+MGPU_HOST_EXPORT void mgpuEmuPeerBarrierArrive(int64_t *barrier,
+                                               int64_t arrivals,
+                                               const char *where) {
+  arriveChecked(barrier, arrivals, /*peer=*/true, where);
 }
 
 MGPU_HOST_EXPORT void mgpuHostBarrierWait(int64_t *barrier, int64_t parity,
@@ -420,6 +432,7 @@ MGPU_HOST_EXPORT void mgpuHostBarrierWait(int64_t *barrier, int64_t parity,
 MGPU_HOST_EXPORT void mgpuHostClusterSync(int64_t *barrier, int64_t count,
                                           const char *where) {
   int64_t phase = asAtomic(barrier)->load(std::memory_order_acquire) >> 32;
+  mgpu::emu::checks::clusterSyncArrived(barrier);
   arrive(barrier, count);
   // An arrival is progress for the deadlock check: the cluster's other
   // CTAs' threads are still on their way.
@@ -430,6 +443,7 @@ MGPU_HOST_EXPORT void mgpuHostClusterSync(int64_t *barrier, int64_t count,
                phase;
       },
       "mgpu.cluster_sync", where);
+  mgpu::emu::checks::clusterSyncLeft(barrier, phase);
 }
 
 /// Stops the program when a kernel-level op names barrier `index` of an

@@ -266,15 +266,12 @@ LogicalResult checkEntry(ModuleOp module) {
                             << func.getFunctionType();
   return success();
 }
-} // namespace
-
-int main(int argc, char **argv) {
-  InitLLVM init(argc, argv);
-  InitializeNativeTarget();
-  InitializeNativeTargetAsmPrinter();
-  mgpu::registerAllMGPUPassesAndPipelines();
-  // LLVM's options move to --help-hidden (HideUnrelatedOptions would hide
-  // them from that too).
+/// Moves LLVM's and MLIR's options to --help-hidden, so that --help lists
+/// mgpu-run's own (HideUnrelatedOptions would hide them from --help-hidden
+/// too). Not checked by UBSan's vptr check: the options that Debian's
+/// libLLVM builds into Polly have vtables without type information, which
+/// that check takes for objects of no type at all.
+__attribute__((no_sanitize("vptr"))) void hideForeignOptions() {
   for (auto &entry : cl::getRegisteredOptions()) {
     cl::Option *option = entry.second;
     bool ours = llvm::any_of(option->Categories, [](cl::OptionCategory *c) {
@@ -286,6 +283,15 @@ int main(int argc, char **argv) {
     if (!ours && !generic && option->getOptionHiddenFlag() == cl::NotHidden)
       option->setHiddenFlag(cl::Hidden);
   }
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  InitializeNativeTarget();
+  InitializeNativeTargetAsmPrinter();
+  mgpu::registerAllMGPUPassesAndPipelines();
+  hideForeignOptions();
   cl::ParseCommandLineOptions(argc, argv, "mgpu-run: run an mgpu program\n");
   if (optLevel > 3)
     return fail("-O" + Twine(optLevel.getValue()) +

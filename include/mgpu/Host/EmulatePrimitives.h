@@ -48,13 +48,23 @@ emulateBarrierTest(OpBuilder &b, BarrierTestOp test, Value tid, Value t,
                    function_ref<void(Value id, Value count)> namedBarrier);
 
 /// An arrival on a cluster barrier: lane 0 (of thread `tid`) arrives on the
-/// barrier of every CTA of its group. `slot` is this CTA's slot, `stride`
-/// the bytes between slots; `block`, `sizes` and `group` are the CTA's
-/// index, the cluster's sizes and the group's sizes in each dimension.
+/// barrier of every CTA of its group. `stride` is the bytes between CTA
+/// slots; `block`, `sizes` and `group` are the CTA's index, the cluster's
+/// sizes and the group's sizes in each dimension.
 LogicalResult emulateClusterArrive(OpBuilder &b, BarrierArriveOp arrive,
-                                   Value slot, Value stride, Value tid,
+                                   Value tid, Value stride,
                                    ArrayRef<Value> block, ArrayRef<Value> sizes,
                                    ArrayRef<Value> group);
+
+/// The checks of a multicast copy_gmem_to_smem issued by lane 0 (of thread
+/// `tid`), arguments as emulateClusterArrive's: its share overwrites the
+/// buffer of every other CTA of its group now (mgpuEmuCheckMulticastShare);
+/// the copy itself is emulated by emulatePrimitive.
+LogicalResult emulateMulticastChecks(OpBuilder &b, CopyGmemToSmemOp copy,
+                                     Value tid, Value stride,
+                                     ArrayRef<Value> block,
+                                     ArrayRef<Value> sizes,
+                                     ArrayRef<Value> group);
 
 /// A partitioned copy (copy_gmem_to_smem ... partitioned D) of thread
 /// `lane`: lane 0 of the pair's first CTA (`leader`) queues both CTAs'

@@ -23,6 +23,18 @@ namespace mlir::mgpu {
 std::optional<int64_t> parseEmulatorChecks(llvm::StringRef spec,
                                            std::string &error);
 
+/// The `write` argument of the runtime's mgpuEmuCheckAccess and
+/// mgpuEmuCheckPeerAccess: a lane's read or write, a tcgen05 MMA's write of
+/// its accumulator (pending until a wait on its commit's barrier), or an
+/// async-proxy write (async_store_smem into a peer, published by its
+/// barrier).
+enum class CheckedAccess : int64_t {
+  Read = 0,
+  Write = 1,
+  MmaWrite = 2,
+  AsyncWrite = 3
+};
+
 } // namespace mlir::mgpu
 
 #endif // MGPU_HOST_EMULATORCHECKS_H

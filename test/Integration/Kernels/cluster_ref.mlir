@@ -11,6 +11,16 @@
 // So row r of block b holds the peer's values (+ 0.5 in row 1), the peer of
 // b being b xor 1.
 // RUN: %run_on_backends %s --match-full-lines
+// Planted bug: the second cluster_sync taken out. A CTA then reads `got`
+// while its peer may still be writing it through the cluster_ref: a race
+// between the two CTAs' threads, reported with the init check off too (in
+// the emulator's schedule the peer has written by then, so the numbers are
+// right).
+// RUN: awk '/^ *mgpu.cluster_sync$/ { if (++n == 2) next } 1' %s > %t.no-sync.mlir
+// RUN: not mgpu-run %t.no-sync.mlir -e main --backend=emulate --check=races 2>&1 | FileCheck %s --check-prefix=NO-SYNC
+// RUN: not mgpu-run %t.no-sync.mlir -e main --backend=emulate --check=races --emulate-schedules 2 2>&1 | grep -c "schedule with seed [12] failed" | FileCheck %s --check-prefix=TWO
+// TWO: 2
+// NO-SYNC: no-sync.mlir:{{[0-9]+}}:7: error: data race: writes shared memory that thread {{[0-9]+}} of the cluster's CTA {{[01]}} reads at {{.*}}no-sync.mlir:{{[0-9]+}}:{{[0-9]+}} with no barrier in between
 
 #mesh = #mgpu.mesh<grid = [2], grid_names = ["i"], cluster = [2], cluster_names = ["c"]>
 #o = #mgpu.block_spec<shape = [3, 64], index_map = affine_map<(i, c) -> (i * 2 + c, 0)>>

@@ -14,7 +14,7 @@
 // RUN: not grep "barrier_wait %%store_done" %t.race.mlir
 // RUN: cat %s >> %t.race.mlir
 // RUN: not mgpu-run %t.race.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=RACE
-// RACE: error: data race: writes shared memory that thread {{[0-9]+}} reads at {{.*}}.mlir:{{[0-9]+}}:{{[0-9]+}} with no barrier in between
+// RACE: error: data race: writes shared memory that thread {{[0-9]+}} of the cluster's CTA {{[0-9]+}} reads at {{.*}}.mlir:{{[0-9]+}}:{{[0-9]+}} with no barrier in between
 // The GPU form for sm_100a: ptxas accepts it without spills.
 // RUN: mgpu-opt %t.mlir --mgpu-to-binary="chip=sm_100a format=isa" -o /dev/null
 

@@ -32,6 +32,17 @@
 // PTX-DAG: mbarrier.arrive.release.cluster.shared::cluster.b64
 // PTX-DAG: barrier.cluster.arrive
 // PTX-DAG: barrier.cluster.wait
+// Planted bug: slot 0 refilled without waiting on its cluster barrier.
+// Each CTA's own share comes after its own wgmma_wait, so only the peer's
+// multicast into this CTA's slot overwrites b while this CTA's wgmma may
+// still read it: the emulator orders the threads of both CTAs of a
+// cluster (the peer's arrival, the multicast's share issued into this
+// CTA's buffer) and reports the refill.
+// RUN: sed 's/^ *mgpu.barrier_wait %empty\[%c0\] : !empty$/        \/\/ removed/' %t.mlir > %t.no-wait.mlir
+// RUN: not mgpu-run %t.no-wait.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=NO-WAIT
+// RUN: not mgpu-run %t.no-wait.mlir -e main --backend=emulate --emulate-schedules 2 2>&1 | grep -c "schedule with seed [12] failed" | FileCheck %s --check-prefix=TWO
+// TWO: 2
+// NO-WAIT: no-wait.mlir:{{[0-9]+}}:9: error: copy_gmem_to_smem overwrites shared memory that a wgmma of warpgroup 0 of the cluster's CTA {{[01]}} (at {{.*}}no-wait.mlir:{{[0-9]+}}:13) may still read: no mgpu.wgmma_wait that completes it happens before this write
 
 // (x * mul + y) mod 7 - 3.
 func.func @small(%x: index, %y: index, %mul: index) -> f32 {
