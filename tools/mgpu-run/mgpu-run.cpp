@@ -268,10 +268,9 @@ LogicalResult checkEntry(ModuleOp module) {
 }
 /// Moves LLVM's and MLIR's options to --help-hidden, so that --help lists
 /// mgpu-run's own (HideUnrelatedOptions would hide them from --help-hidden
-/// too). Not checked by UBSan's vptr check: the options that Debian's
-/// libLLVM builds into Polly have vtables without type information, which
-/// that check takes for objects of no type at all.
-__attribute__((no_sanitize("vptr"))) void hideForeignOptions() {
+/// too). The sanitizer build compiles this file without UBSan's vptr check
+/// (tools/mgpu-run/CMakeLists.txt).
+void hideForeignOptions() {
   for (auto &entry : cl::getRegisteredOptions()) {
     cl::Option *option = entry.second;
     bool ours = llvm::any_of(option->Categories, [](cl::OptionCategory *c) {
