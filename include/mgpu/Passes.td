@@ -319,7 +319,8 @@ def MGPUExpandPipelines : Pass<"mgpu-expand-pipelines"> {
     "::mlir::affine::AffineDialect",
     "::mlir::arith::ArithDialect",
     "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect"
+    "::mlir::scf::SCFDialect",
+    "::mlir::ub::UBDialect"
   ];
 }
 

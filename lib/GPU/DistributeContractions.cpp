@@ -14,6 +14,8 @@
 
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/Dialect/MGPU/WgmmaSemantics.h"
+#include "mgpu/KernelForm/IndexArithmetic.h"
+#include "mgpu/Target/SwizzleFormula.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
@@ -363,15 +365,37 @@ MmaOperand Distributor::tiledOperand(WgmmaOp op, Value operand,
   // The verifier accepted the original operand; a's 64-row views are
   // tile-aligned too (its tiles have 8 rows or a multiple of 64).
   FailureOr<TiledOperand> tiled =
-      getTiledOperand(op, isA ? "a" : "b", operand.getType(), transforms);
+      getTiledOperand(op, isA ? "a" : "b", operand.getType(), transforms,
+                      /*dynamicOffsets=*/true);
   assert(succeeded(tiled) && "verified tiled operand");
   const SwizzledTiling &tiling = tiled->tiling;
   int64_t tilesPerRow = tiled->width / tiling.cols;
-  int64_t origin =
-      getSwizzledByteOffset(tiling, tiled->width, tiled->row, tiled->col);
-  Value base = arith::IndexCastOp::create(
-      b, loc, b.getI64Type(),
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand));
+  // The view's first element in the buffer, in bytes: its swizzled place
+  // (a tile's start, where the swizzle changes nothing).
+  Value origin;
+  if (tiled->dynamicOffset) {
+    Value offset =
+        memref::ExtractStridedMetadataOp::create(b, loc, operand).getOffset();
+    Value width = index(loc, tiled->width);
+    Value row = arith::DivUIOp::create(b, loc, offset, width);
+    Value col = arith::RemUIOp::create(b, loc, offset, width);
+    origin = arith::IndexCastOp::create(
+        b, loc, b.getI64Type(),
+        ::mgpu::swizzledByteOffset(IndexArith{b, loc}, tiling.rows, tiling.cols,
+                                   tiling.elementBytes, tiled->width, row,
+                                   col));
+  } else {
+    origin = arith::ConstantIntOp::create(
+        b, loc,
+        getSwizzledByteOffset(tiling, tiled->width, tiled->row, tiled->col),
+        64);
+  }
+  Value base = arith::AddIOp::create(
+      b, loc,
+      arith::IndexCastOp::create(
+          b, loc, b.getI64Type(),
+          memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand)),
+      origin);
   MmaOperand result;
   result.swizzled = true;
   constexpr int64_t kStep = 16;
@@ -389,9 +413,9 @@ MmaOperand Distributor::tiledOperand(WgmmaOp op, Value operand,
     // start along the row (the swizzle applies to the address).
     result.leading = 16; // unused with a swizzle; 1 in 16-byte units
     result.stride = groupStride;
-    result.address = [this, loc, base, origin, tiling](int64_t step) {
+    result.address = [this, loc, base, tiling](int64_t step) {
       int64_t col = step * kStep;
-      int64_t offset = origin + (col / tiling.cols) * tiling.tileBytes() +
+      int64_t offset = (col / tiling.cols) * tiling.tileBytes() +
                        (col % tiling.cols) * tiling.elementBytes;
       return Value(arith::AddIOp::create(
           b, loc, base, arith::ConstantIntOp::create(b, loc, offset, 64)));
@@ -402,11 +426,10 @@ MmaOperand Distributor::tiledOperand(WgmmaOp op, Value operand,
     result.mnMajor = true;
     result.leading = tiling.tileBytes();
     result.stride = groupStride;
-    result.address = [this, loc, base, origin, tiling, tilesPerRow,
+    result.address = [this, loc, base, tiling, tilesPerRow,
                       rowBytes](int64_t step) {
       int64_t row = step * kStep;
-      int64_t offset = origin +
-                       (row / tiling.rows) * tilesPerRow * tiling.tileBytes() +
+      int64_t offset = (row / tiling.rows) * tilesPerRow * tiling.tileBytes() +
                        (row % tiling.rows) * rowBytes;
       return Value(arith::AddIOp::create(
           b, loc, base, arith::ConstantIntOp::create(b, loc, offset, 64)));

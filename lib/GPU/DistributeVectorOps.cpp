@@ -280,6 +280,26 @@ LogicalResult
 Distributor::distributeExtractSlice(vector::ExtractStridedSliceOp op) {
   Location loc = op.getLoc();
   VectorType source = op.getSourceVectorType();
+  if (layoutOf(op.getResult()) == LayoutKind::wgmma &&
+      isWgmmaFragmentSlice(op)) {
+    // Tile t of an M x N fragment holds its N / 2 registers per lane from
+    // t * N / 2 on, 4 per 8-column group: each tile of the slice is a run
+    // of the source's registers.
+    int64_t rowOffset = cast<IntegerAttr>(op.getOffsets()[0]).getInt();
+    int64_t colOffset = cast<IntegerAttr>(op.getOffsets()[1]).getInt();
+    int64_t n = source.getDimSize(1), sliceN = op.getType().getDimSize(1);
+    Value held = lookupIn(op.getSource(), LayoutKind::wgmma);
+    Value result = zeroVector(loc, laneTypeIn(op.getType(), LayoutKind::wgmma));
+    for (int64_t tile = 0; tile < op.getType().getDimSize(0) / 64; ++tile) {
+      int64_t from = (rowOffset / 64 + tile) * (n / 2) + colOffset / 2;
+      Value run = vector::ExtractStridedSliceOp::create(b, loc, held, from,
+                                                        sliceN / 2, 1);
+      result = vector::InsertStridedSliceOp::create(b, loc, run, result,
+                                                    tile * (sliceN / 2), 1);
+    }
+    setHeld(loc, op.getResult(), result);
+    return success();
+  }
   SmallVector<int64_t> offsets, strides;
   for (Attribute a : op.getOffsets())
     offsets.push_back(cast<IntegerAttr>(a).getInt());

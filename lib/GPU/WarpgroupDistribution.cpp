@@ -24,6 +24,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -195,6 +196,17 @@ LogicalResult Distributor::distributeOp(Operation *op) {
       .Case([&](AsyncLoadTmemOp o) { return distributeTmemLoad(o); })
       .Case([&](AsyncStoreTmemOp o) { return distributeTmemStore(o); })
       .Case([&](LayoutCastOp o) { return distributeLayoutCast(o); })
+      .Case([&](ub::PoisonOp o) {
+        // Undefined on every lane, in the lanes' share of the vector.
+        auto type = dyn_cast<VectorType>(o.getType());
+        if (!type) {
+          b.clone(*o, map);
+          return success();
+        }
+        map.map(o.getResult(),
+                ub::PoisonOp::create(b, o.getLoc(), getLaneType(type)));
+        return success();
+      })
       .Case([&](vector::StepOp o) {
         // Element i is i: the lane computes its own positions.
         map.map(o.getResult(), buildPerElement(o.getLoc(), o.getType(),

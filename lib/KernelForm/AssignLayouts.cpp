@@ -116,6 +116,11 @@ private:
       if (layoutOf(cast.getSource()) == LayoutKind::wgmma_row &&
           fits(LayoutKind::wgmma_row, v))
         return LayoutKind::wgmma_row;
+    // Whole tiles and column groups of fragments are fragments.
+    if (auto slice = dyn_cast<vector::ExtractStridedSliceOp>(op))
+      if (layoutOf(slice.getSource()) == LayoutKind::wgmma &&
+          isWgmmaFragmentSlice(slice))
+        return LayoutKind::wgmma;
     if (Value rows = getBroadcastRows(op))
       if (layoutOf(rows) == LayoutKind::wgmma_row && fits(LayoutKind::wgmma, v))
         return LayoutKind::wgmma;
@@ -285,6 +290,11 @@ LayoutKind mlir::mgpu::getUseLayout(OpOperand &use,
         layoutOf(user->getResult(0)) == LayoutKind::wgmma)
       return LayoutKind::wgmma_row;
   }
+  // A slice of whole tiles and column groups picks fragment registers.
+  if (auto slice = dyn_cast<vector::ExtractStridedSliceOp>(owner))
+    if (layoutOf(slice.getResult()) == LayoutKind::wgmma &&
+        isWgmmaFragmentSlice(slice))
+      return LayoutKind::wgmma;
   // A write stores a value held in fragments from the registers.
   if (auto write = dyn_cast<vector::TransferWriteOp>(owner))
     if (use.get() == write.getVector() && canAccessInFragments(write))

@@ -35,6 +35,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/PatternMatch.h"
@@ -494,6 +495,12 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op) {
              })
              .wasInterrupted();
   }
+
+  if (!op.getComputeContext().empty())
+    schedule.computeContext = [&](OpBuilder &nb, Location,
+                                  ValueRange lastCarries) {
+      moveBody(nb, op.getComputeContext().front().front(), lastCarries);
+    };
 
   Block &body = op.getBody().front();
   size_t rank = stepSizes.size();

@@ -48,7 +48,8 @@ public:
 
   FailureOr<SmallVector<Value>> emit(PipelineStepBuilder buildStep,
                                      ValueRange initCarry);
-  LogicalResult emitWarpSpecialized(PipelineStepBuilder buildStep);
+  FailureOr<SmallVector<Value>>
+  emitWarpSpecialized(PipelineStepBuilder buildStep, ValueRange initCarry);
 
 private:
   OpBuilder &b;

@@ -358,8 +358,5 @@ FailureOr<SmallVector<Value>> mlir::mgpu::emitPipeline(
   PipelineEmitter emitter(b, loc, blocks, layout, resources, schedule);
   if (schedule.computeThreads == 0)
     return emitter.emit(buildStep, initCarry);
-  // The verifier refuses carries with warp specialization.
-  if (failed(emitter.emitWarpSpecialized(buildStep)))
-    return failure();
-  return SmallVector<Value>();
+  return emitter.emitWarpSpecialized(buildStep, initCarry);
 }

@@ -16,6 +16,13 @@
 // copies have read shared memory and says so on the `freed` barrier, which
 // all of them wait on before writing the next one.
 //
+// Values carried across steps (`init_carry`; JAX's compute_context, whose
+// accumulator never touches shared memory) ride in the compute threads'
+// loop, and the pipeline returns their last values there; the memory thread,
+// which runs no step, gets undefined values. The compute_context region runs
+// in the compute threads' branch after their loop, where their register
+// budget holds, rather than after the branches meet.
+//
 // Every wait here is for the next phase its thread has not waited for, and
 // --mgpu-track-barrier-phases gives it its parity: the phases carry on from
 // one run of the pipeline to the next when a loop runs it again (JAX's
@@ -25,6 +32,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "PipelineEmitter.h"
+
+#include "mlir/Dialect/UB/IR/UBOps.h"
 
 using namespace mlir;
 using namespace mlir::mgpu;
@@ -45,8 +54,9 @@ Value addFlag(OpBuilder &b, Location loc, Value count, Value flag) {
 
 } // namespace
 
-LogicalResult
-PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
+FailureOr<SmallVector<Value>>
+PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep,
+                                     ValueRange initCarry) {
   countSteps();
   size_t numBlocks = blocks.size();
   auto changedAt = [&](Value s, const BlocksAround &around, size_t i) {
@@ -58,7 +68,7 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
   Value isMemoryThread =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, schedule.thread,
                             index(schedule.computeThreads));
-  auto roles = scf::IfOp::create(b, loc, isMemoryThread,
+  auto roles = scf::IfOp::create(b, loc, initCarry.getTypes(), isMemoryThread,
                                  /*withElseRegion=*/true);
 
   // The memory thread: every input block into the next slot of its ring.
@@ -125,6 +135,14 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
       waitForNextPhase(b, loc, resources.barriers[empty],
                        barrierIndex(empty, slot));
     }
+    // The memory thread runs no step: what the steps carry is undefined
+    // there (JAX's compute_context runs the code that reads the carry on the
+    // compute threads only). Poison, rather than the initial values, keeps
+    // the carry out of the memory thread's few registers.
+    SmallVector<Value> undefined;
+    for (Type type : initCarry.getTypes())
+      undefined.push_back(ub::PoisonOp::create(b, loc, type));
+    setYield(b, loc, roles.thenBlock(), undefined);
   }
 
   // The compute threads: wait, run the body, release, write outputs back.
@@ -169,6 +187,8 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
     size_t at = firstDelayed + 2 * (n * delay + age);
     return std::make_pair(values[at], values[at + 1]);
   };
+  size_t firstCarry = inits.size();
+  llvm::append_range(inits, initCarry);
   auto loop = stepLoop(inits);
   b.setInsertionPointToStart(loop.getBody());
   Value s = loop.getInductionVar();
@@ -193,8 +213,12 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
     when(changed, [&] { waitFor(i, curOf(i)); });
   }
 
-  if (failed(buildStepAt(s, buildStep, curOf, /*carries=*/{})))
+  FailureOr<SmallVector<Value>> carriedOut =
+      buildStepAt(s, buildStep, curOf, iterArgs.drop_front(firstCarry));
+  if (failed(carriedOut))
     return failure();
+  for (auto [i, value] : llvm::enumerate(*carriedOut))
+    yields[firstCarry + i] = value;
 
   // A slot is released once the tensor cores are done reading it too:
   // with a delay, the MMAs of the `delay` latest steps may still run.
@@ -277,5 +301,9 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep) {
   if (anyOutput)
     when(schedule.leader,
          [&] { WaitSmemToGmemOp::create(b, loc, 0, /*read_only=*/false); });
-  return success();
+  SmallVector<Value> lastCarries(loop.getResults().drop_front(firstCarry));
+  if (schedule.computeContext)
+    schedule.computeContext(b, loc, lastCarries);
+  setYield(b, loc, roles.elseBlock(), lastCarries);
+  return SmallVector<Value>(roles.getResults());
 }

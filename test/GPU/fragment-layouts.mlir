@@ -72,4 +72,32 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
     }
     return
   }
+
+  // JAX's epilogue slices its accumulator into 64 x 64 pieces
+  // (acc[epi_m_slice, epi_n_slice]): whole 64-row tiles and 8-column
+  // groups of a fragment are fragments, a run of each tile's registers (here
+  // tile 1, columns 64..127: registers 32..63 of the second tile's 64). No
+  // exchange: the slice is written from the registers (after the barrier
+  // that orders every write after the other lanes' reads).
+  // CHECK-LABEL: func.func @fragment_slice
+  // CHECK-NOT: nvvm.barrier
+  // CHECK: vector.extract_strided_slice %{{.*}} {offsets = [96], sizes = [32], strides = [1]} : vector<128xf32> to vector<32xf32>
+  // CHECK: nvvm.barrier
+  // CHECK: vector.store {{.*}} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+  func.func @fragment_slice() {
+    mgpu.pallas_call grid [1] in_specs [] out_specs []
+        scratch [memref<128x128xf32, #s>, memref<64x64xf32, #s>] {
+    ^bb0(%x: memref<128x128xf32, #s>, %o: memref<64x64xf32, #s>):
+      %c0 = arith.constant 0 : index
+      %pad = arith.constant 0.0 : f32
+      %v = vector.transfer_read %x[%c0, %c0], %pad {in_bounds = [true, true]}
+          : memref<128x128xf32, #s>, vector<128x128xf32>
+      %l = mgpu.layout_cast %v : vector<128x128xf32> to #mgpu.layout<wgmma>
+      %p = vector.extract_strided_slice %l {offsets = [64, 64], sizes = [64, 64], strides = [1, 1]}
+          : vector<128x128xf32> to vector<64x64xf32>
+      vector.transfer_write %p, %o[%c0, %c0] {in_bounds = [true, true]}
+          : vector<64x64xf32>, memref<64x64xf32, #s>
+    }
+    return
+  }
 }

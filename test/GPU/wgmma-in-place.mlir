@@ -16,17 +16,18 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // CHECK-LABEL: func.func @in_place
   // CHECK: gpu.launch
   // CHECK-NOT: nvvm.fence.proxy
-  // CHECK: nvvm.wgmma.fence.aligned
   // a, lower tile (8 KiB into the block), K-major: 128-byte swizzle (2^62),
   // 8-row groups 1024 bytes apart (64 << 32), leading 16 bytes (1 << 16).
   // CHECK: %[[A0:.*]] = arith.constant 8192 : i64
   // CHECK: arith.addi %{{.*}}, %[[A0]] : i64
+  // CHECK: nvvm.wgmma.fence.aligned
   // CHECK: arith.constant 4611686293305360384 : i64
   // b, N-major: the next 64 columns one 8 KiB tile further (512 << 16).
   // CHECK: arith.constant 4611686293338849280 : i64
   // CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
-  // The next K step: a 32 bytes along its swizzled rows, b 16 rows down.
-  // CHECK: arith.constant 8224 : i64
+  // The next K step: a 32 bytes along its swizzled rows (from the view's
+  // start, 8 KiB in), b 16 rows down.
+  // CHECK: arith.constant 32 : i64
   // CHECK: arith.constant 2048 : i64
   // CHECK-COUNT-3: nvvm.wgmma.mma_async
   // CHECK: nvvm.wgmma.commit.group.sync.aligned

@@ -123,6 +123,9 @@ struct PipelineSchedule {
   /// The body synchronizes with no other thread (no barrier or semaphore
   /// op): the compute threads' loop is marked `mgpu.compute_steps`.
   bool privateSteps = false;
+  /// Emits what the compute threads run after their last step (JAX's
+  /// compute_context), given the last carries; null when there is none.
+  std::function<void(OpBuilder &, Location, ValueRange)> computeContext;
 };
 
 /// Emits the body of one step: given the step's indices, the views of the

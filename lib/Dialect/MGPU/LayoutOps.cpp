@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 
@@ -89,6 +90,10 @@ static bool isSplatValue(Value value, int depth) {
   DenseElementsAttr constant;
   if (matchPattern(value, m_Constant(&constant)))
     return constant.isSplat();
+  // Undefined everywhere (a warp-specialized pipeline's carry on its memory
+  // thread): any layout holds it.
+  if (isa<ub::PoisonOp>(def))
+    return true;
   if (auto broadcast = dyn_cast<vector::BroadcastOp>(def))
     return !isa<VectorType>(broadcast.getSourceType()) ||
            isSplatValue(broadcast.getSource(), depth + 1);
@@ -103,6 +108,17 @@ static bool isSplatValue(Value value, int depth) {
 }
 
 bool mlir::mgpu::isSplatValue(Value value) { return ::isSplatValue(value, 0); }
+
+bool mlir::mgpu::isWgmmaFragmentSlice(vector::ExtractStridedSliceOp op) {
+  if (op.getSourceVectorType().getRank() != 2 || op.getType().getRank() != 2 ||
+      failed(verifyLayoutFits(LayoutKind::wgmma, op.getType())))
+    return false;
+  auto at = [](ArrayAttr values, size_t d) {
+    return cast<IntegerAttr>(values[d]).getInt();
+  };
+  return at(op.getStrides(), 0) == 1 && at(op.getStrides(), 1) == 1 &&
+         at(op.getOffsets(), 0) % 64 == 0 && at(op.getOffsets(), 1) % 8 == 0;
+}
 
 SmallVector<Value> mlir::mgpu::getLayoutValues(Operation *op) {
   SmallVector<Value> values;

@@ -102,14 +102,6 @@ LogicalResult mlir::mgpu::verifyPipelineCarries(EmitPipelineOp op) {
     return op.emitOpError()
            << "returns (" << op.getResultTypes()
            << "), but carries values of types (" << carried << ")";
-  if (!carried.empty() && op.getWarpSpecializationAttr()) {
-    InFlightDiagnostic diag = op.emitOpError()
-                              << "carries values across steps, which a "
-                                 "warp-specialized pipeline does not support";
-    diag.attachNote() << "keep the carry in the compute threads' own "
-                         "buffers, or drop warp_specialization";
-    return diag;
-  }
   Block &body = op.getBody().front();
   if (body.getNumArguments() < carried.size() ||
       TypeRange(body.getArguments().take_back(carried.size())) != carried)
@@ -121,6 +113,28 @@ LogicalResult mlir::mgpu::verifyPipelineCarries(EmitPipelineOp op) {
     return yield.emitOpError()
            << "yields (" << yield.getValues().getTypes()
            << "), but its emit_pipeline carries (" << carried << ")";
+  if (op.getComputeContext().empty())
+    return success();
+  // JAX's compute_context: the compute threads' code after their steps.
+  if (!op.getWarpSpecializationAttr()) {
+    InFlightDiagnostic diag = op.emitOpError()
+                              << "has a compute_context, which only a "
+                                 "warp-specialized pipeline has";
+    diag.attachNote() << "add warp_specialization, or move the region's "
+                         "code after the pipeline";
+    return diag;
+  }
+  Block &context = op.getComputeContext().front().front();
+  if (TypeRange(context.getArgumentTypes()) != carried)
+    return op.emitOpError()
+           << "compute_context must take one argument per carried value, "
+              "of types ("
+           << carried << "), got (" << context.getArgumentTypes() << ")";
+  auto contextYield = cast<YieldOp>(context.getTerminator());
+  if (!contextYield.getValues().empty())
+    return contextYield.emitOpError()
+           << "yields " << contextYield.getValues().size()
+           << " values out of a compute_context, which yields nothing";
   return success();
 }
 

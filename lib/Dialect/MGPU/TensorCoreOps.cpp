@@ -105,7 +105,8 @@ LogicalResult WgmmaOp::verify() {
 
 FailureOr<TiledOperand> mlir::mgpu::getTiledOperand(Operation *op,
                                                     StringRef name, Type type,
-                                                    ArrayAttr transforms) {
+                                                    ArrayAttr transforms,
+                                                    bool dynamicOffsets) {
   auto memref = dyn_cast<MemRefType>(type);
   if (!memref)
     return op->emitOpError() << "has " << name << "_transforms, but " << name
@@ -121,18 +122,26 @@ FailureOr<TiledOperand> mlir::mgpu::getTiledOperand(Operation *op,
                     strides[0] == 1 && strides[1] != 1 && name == "b";
   int64_t rowStride = transposed ? strides[1] : strides[0];
   int64_t unitStride = transposed ? strides[0] : strides[1];
+  bool dynamic = ShapedType::isDynamic(offset);
   if (failed(memref.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) || ShapedType::isDynamic(rowStride) ||
+      (dynamic && !dynamicOffsets) || ShapedType::isDynamic(rowStride) ||
       unitStride != 1 || rowStride % tiling->cols)
     return op->emitOpError()
-           << "expects " << name
-           << " with transforms to be a row-major view with static offset "
-              "and a row stride that is a multiple of its tile's columns"
+           << "expects " << name << " with transforms to be a row-major view "
+           << (dynamicOffsets ? "" : "with static offset ")
+           << "and a row stride that is a multiple of its tile's columns"
            << (name == "b" ? ", or the transpose of one" : "") << ", got "
            << type;
+  if (dynamic)
+    return TiledOperand{*tiling,   rowStride, 0, 0, /*dynamicOffset=*/true,
+                        transposed};
   // getSwizzledTiling checked that the view starts at a tile.
-  return TiledOperand{*tiling, rowStride, offset / rowStride,
-                      offset % rowStride, transposed};
+  return TiledOperand{*tiling,
+                      rowStride,
+                      offset / rowStride,
+                      offset % rowStride,
+                      /*dynamicOffset=*/false,
+                      transposed};
 }
 
 std::optional<int64_t>
@@ -155,7 +164,8 @@ static LogicalResult verifyOperandTiling(WgmmaOp op, StringRef name, Type type,
   if (!isa<Float16Type, BFloat16Type>(op.getInputType()))
     return op.emitOpError() << "reads tiled operands of f16 or bf16 only, got "
                             << op.getInputType();
-  FailureOr<TiledOperand> tiled = getTiledOperand(op, name, type, transforms);
+  FailureOr<TiledOperand> tiled =
+      getTiledOperand(op, name, type, transforms, /*dynamicOffsets=*/true);
   if (failed(tiled))
     return failure();
   // A transposed b is read K-major: each MMA reads all N rows of its buffer.

@@ -260,13 +260,15 @@ func.func @a_view_off_tile(%a: memref<64x64xbf16, strided<[64, 1], offset: 2048>
 // -----
 
 #s = #gpu.address_space<workgroup>
-func.func @a_dynamic_offset(%a: memref<64x64xbf16, strided<[64, 1], offset: ?>, #s>,
-                            %b: memref<64x128xbf16, #s>) {
+func.func @a_dynamic_row_stride(%a: memref<64x64xbf16, strided<[?, 1], offset: ?>, #s>,
+                                %b: memref<64x128xbf16, #s>) {
   mgpu.pallas_call grid [1] in_specs [] out_specs [] {
     %z = arith.constant dense<0.0> : vector<64x128xf32>
-    // expected-error @below {{'mgpu.wgmma' op expects a with transforms to be a row-major view with static offset and a row stride that is a multiple of its tile's columns}}
+    // A view at a run-time offset is read in place (a ring's slot, a
+    // warpgroup's rows); its row stride must be known.
+    // expected-error @below {{'mgpu.wgmma' op expects a with transforms to be a row-major view and a row stride that is a multiple of its tile's columns, got 'memref<64x64xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>'}}
     %r = mgpu.wgmma %z, %a, %b a_transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]
-        : vector<64x128xf32>, memref<64x64xbf16, strided<[64, 1], offset: ?>, #s>, memref<64x128xbf16, #s>
+        : vector<64x128xf32>, memref<64x64xbf16, strided<[?, 1], offset: ?>, #s>, memref<64x128xbf16, #s>
   }
   return
 }
@@ -331,7 +333,7 @@ func.func @a_transposed_view(%at: memref<64x64xbf16, #s>, %b: memref<64x128xbf16
   mgpu.pallas_call grid [1] in_specs [] out_specs [] {
     %a = memref.transpose %at (d0, d1) -> (d1, d0) : memref<64x64xbf16, #s> to memref<64x64xbf16, strided<[1, 64]>, #s>
     %z = arith.constant dense<0.0> : vector<64x128xf32>
-    // expected-error @below {{'mgpu.wgmma' op expects a with transforms to be a row-major view with static offset and a row stride that is a multiple of its tile's columns, got 'memref<64x64xbf16, strided<[1, 64]>, #gpu.address_space<workgroup>>'}}
+    // expected-error @below {{'mgpu.wgmma' op expects a with transforms to be a row-major view and a row stride that is a multiple of its tile's columns, got 'memref<64x64xbf16, strided<[1, 64]>, #gpu.address_space<workgroup>>'}}
     %r = mgpu.wgmma %z, %a, %b a_transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>]
         : vector<64x128xf32>, memref<64x64xbf16, strided<[1, 64]>, #s>, memref<64x128xbf16, #s>
   }

@@ -54,6 +54,11 @@ verifyLayoutFits(LayoutKind kind, VectorType type,
 /// cast) of such values.
 bool isSplatValue(Value value);
 
+/// Whether `op` takes whole 64-row tiles and 8-column groups of a 2-D
+/// vector with unit strides: in the WGMMA layout, a choice of the source's
+/// registers (JAX's epilogues slice their accumulators so).
+bool isWgmmaFragmentSlice(vector::ExtractStridedSliceOp op);
+
 /// The vector values whose layouts `op`'s `mgpu.out_layouts` lists, in order.
 SmallVector<Value> getLayoutValues(Operation *op);
 

@@ -545,6 +545,10 @@ def MGPU_WgmmaOp : MGPU_Op<"wgmma", [
     `a_transforms` / `b_transforms` say that the operand lies in a buffer
     written in that tiled and swizzled layout (see `mgpu.copy_gmem_to_smem`),
     at a tile boundary of it; the tensor cores then read it in place. The
+    view may start at a run-time offset (a ring's slot, a warpgroup's rows:
+    JAX's `a_smem.at[wg_m_slice]`), which must be at a tile boundary too
+    (as in JAX; not checked): the GPU finds its place in the swizzled
+    buffer at run time. The
     backends without tensor cores keep such buffers row-major and read them
     as such (see `mgpu.copy_gmem_to_smem`), so the numbers are the same.
 
@@ -794,7 +798,7 @@ def MGPU_EmitPipelineOp : MGPU_Op<"emit_pipeline", [
     (JAX's `init_carry`), the body receives the previous step's carry (the
     initial values at the first step), yields the next one
     (`mgpu.yield %c : T`), and the pipeline returns the last (results of
-    the types of `init_carry`). Not with `warp_specialization`. The body may use the values of the enclosing
+    the types of `init_carry`). The body may use the values of the enclosing
     kernel (program ids, scalars). The Pallas thread that runs an
     emit_pipeline runs all of it; when several Pallas threads of a CTA run
     the same emit_pipeline, each has its own buffers.
@@ -808,7 +812,14 @@ def MGPU_EmitPipelineOp : MGPU_Op<"emit_pipeline", [
     once its body is done with them (its tensor-core MMAs included: the
     lowering waits for them first). Output blocks are written by the compute
     threads and copied out by thread 0 once all of them have written. Code
-    around the pipeline runs on every Pallas thread. The kernel needs at
+    around the pipeline runs on every Pallas thread. Carries (`init_carry`)
+    ride in the compute threads' loop; the pipeline returns their last
+    values there, and undefined values on the memory thread, which runs no
+    step. The optional `compute_context` region (JAX's `compute_context`:
+    the code after `eval_pipeline`) runs on the compute threads only, right
+    after their last step, on the last carries (one block argument per
+    carried value); it yields nothing. An accumulator read there stays in
+    the registers the compute threads' budget gives them. The kernel needs at
     least two Pallas threads per program, and no array may be both an input
     and an output of the pipeline.
 
@@ -846,7 +857,8 @@ def MGPU_EmitPipelineOp : MGPU_Op<"emit_pipeline", [
     OptionalAttr<MGPU_WarpSpecializationAttr>:$warp_specialization
   );
   let results = (outs Variadic<AnyType>:$results);
-  let regions = (region SizedRegion<1>:$body);
+  let regions = (region SizedRegion<1>:$body,
+                 VariadicRegion<SizedRegion<1>>:$compute_context);
   let assemblyFormat = [{
     `grid` custom<DynamicIndexList>($grid, $static_grid)
     (`ins` `(` $ins^ `:` type($ins) `)`)?
@@ -857,6 +869,7 @@ def MGPU_EmitPipelineOp : MGPU_Op<"emit_pipeline", [
     (`warp_specialization` qualified($warp_specialization)^)?
     (`->` type($results)^)?
     attr-dict-with-keyword $body
+    (`compute_context` $compute_context^)?
   }];
   let hasVerifier = 1;
   let hasRegionVerifier = 1;

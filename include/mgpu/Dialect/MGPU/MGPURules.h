@@ -247,6 +247,10 @@ struct TiledOperand {
   SwizzledTiling tiling;
   /// The buffer's row length and where the view starts in it, in elements.
   int64_t width = 0, row = 0, col = 0;
+  /// The view starts at a run-time offset (`row` and `col` are 0): a slot
+  /// of a ring or a warpgroup's rows (JAX's `a_smem.at[wg_m_slice]`). Like
+  /// JAX, the start must be at a tile boundary; it is found at run time.
+  bool dynamicOffset = false;
   /// The view is the transpose of a row-major view of the buffer (a K x N
   /// b whose buffer holds N rows of K: K-major for the tensor cores).
   bool transposed = false;
@@ -254,9 +258,11 @@ struct TiledOperand {
 
 /// The tiled operand `name` (`a` or `b`) of type `type` with `transforms`,
 /// or an error at `op`: it must be a row-major view at a tile boundary, or
-/// the transpose of one (memref.transpose; b only).
+/// the transpose of one (memref.transpose; b only); at a run-time offset
+/// only where `dynamicOffsets` (wgmma's operands).
 FailureOr<TiledOperand> getTiledOperand(Operation *op, StringRef name,
-                                        Type type, ArrayAttr transforms);
+                                        Type type, ArrayAttr transforms,
+                                        bool dynamicOffsets = false);
 
 /// The byte distance between the consecutive 8-row groups (swizzle atoms)
 /// of any `span` rows of a tiled operand that start at a multiple of
