@@ -15,7 +15,6 @@
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/Dialect/MGPU/WgmmaSemantics.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
-#include "mgpu/Target/SwizzleFormula.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
@@ -370,26 +369,10 @@ MmaOperand Distributor::tiledOperand(WgmmaOp op, Value operand,
   assert(succeeded(tiled) && "verified tiled operand");
   const SwizzledTiling &tiling = tiled->tiling;
   int64_t tilesPerRow = tiled->width / tiling.cols;
-  // The view's first element in the buffer, in bytes: its swizzled place
-  // (a tile's start, where the swizzle changes nothing).
-  Value origin;
-  if (tiled->dynamicOffset) {
-    Value offset =
-        memref::ExtractStridedMetadataOp::create(b, loc, operand).getOffset();
-    Value width = index(loc, tiled->width);
-    Value row = arith::DivUIOp::create(b, loc, offset, width);
-    Value col = arith::RemUIOp::create(b, loc, offset, width);
-    origin = arith::IndexCastOp::create(
-        b, loc, b.getI64Type(),
-        ::mgpu::swizzledByteOffset(IndexArith{b, loc}, tiling.rows, tiling.cols,
-                                   tiling.elementBytes, tiled->width, row,
-                                   col));
-  } else {
-    origin = arith::ConstantIntOp::create(
-        b, loc,
-        getSwizzledByteOffset(tiling, tiled->width, tiled->row, tiled->col),
-        64);
-  }
+  // The view's first element in the buffer, in bytes (at a run-time
+  // offset, found at run time).
+  Value origin = arith::IndexCastOp::create(
+      b, loc, b.getI64Type(), buildTiledOperandOrigin(b, loc, operand, *tiled));
   Value base = arith::AddIOp::create(
       b, loc,
       arith::IndexCastOp::create(

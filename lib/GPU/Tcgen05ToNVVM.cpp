@@ -197,14 +197,15 @@ struct TmemSliceToNVVM : public Tcgen05Pattern<TmemSliceOp> {
 /// DistributeContractions.cpp for wgmma's, whose layout rules these
 /// share).
 struct Descriptors {
+  /// The address of the view's first element.
   Value base;
-  int64_t origin = 0, leading = 0, stride = 0, kStep = 16;
+  int64_t leading = 0, stride = 0, kStep = 16;
   SwizzledTiling tiling;
   int64_t tilesPerRow = 0;
   bool kMajor = true;
 
   Value at(OpBuilder &b, Location loc, int64_t step) const {
-    int64_t offset = origin;
+    int64_t offset = 0;
     if (kMajor) {
       int64_t col = step * kStep;
       offset += (col / tiling.cols) * tiling.tileBytes() +
@@ -230,19 +231,23 @@ struct Descriptors {
 Descriptors getDescriptors(OpBuilder &b, Tcgen05MmaOp op, Value operand,
                            Type originalType, ArrayAttr transforms, bool isA) {
   FailureOr<TiledOperand> tiled =
-      getTiledOperand(op, isA ? "a" : "b", originalType, transforms);
+      getTiledOperand(op, isA ? "a" : "b", originalType, transforms,
+                      /*dynamicOffsets=*/true);
   assert(succeeded(tiled) && "verified tiled operand");
   Descriptors d;
   d.kStep = getKStep(cast<ShapedType>(originalType).getElementType());
   int64_t kStep = d.kStep;
   d.tiling = tiled->tiling;
   d.tilesPerRow = tiled->width / tiled->tiling.cols;
-  d.origin =
-      getSwizzledByteOffset(d.tiling, tiled->width, tiled->row, tiled->col);
   Location loc = op.getLoc();
-  d.base = arith::IndexCastOp::create(
-      b, loc, b.getI64Type(),
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand));
+  d.base = arith::AddIOp::create(
+      b, loc,
+      arith::IndexCastOp::create(
+          b, loc, b.getI64Type(),
+          memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand)),
+      arith::IndexCastOp::create(
+          b, loc, b.getI64Type(),
+          buildTiledOperandOrigin(b, loc, operand, *tiled)));
   int64_t span = isA ? 128
                  : tiled->transposed
                      ? cast<ShapedType>(originalType).getDimSize(1)

@@ -71,22 +71,22 @@ namespace {
 struct SwizzledReader {
   TiledOperand tiled;
   Value flat;
+  /// Where the view starts in its buffer (index values).
+  Value row0, col0;
 
   /// Element (`row`, `col`) of the buffer, relative to the view's origin.
   Value load(OpBuilder &b, Location loc, Value row, Value col) const {
     const SwizzledTiling &t = tiled.tiling;
-    auto c = [&](int64_t v) { return indexConstant(b, loc, v); };
     auto add = [&](Value x, Value y) -> Value {
       return arith::AddIOp::create(b, loc, x, y);
     };
-    auto div = [&](Value x, int64_t y) -> Value {
-      return arith::DivUIOp::create(b, loc, x, c(y));
-    };
-    Value r = add(row, c(tiled.row)), k = add(col, c(tiled.col));
     Value bytes = ::mgpu::swizzledByteOffset(IndexArith{b, loc}, t.rows, t.cols,
-                                             t.elementBytes, tiled.width, r, k);
-    return memref::LoadOp::create(b, loc, flat,
-                                  ValueRange{div(bytes, t.elementBytes)});
+                                             t.elementBytes, tiled.width,
+                                             add(row, row0), add(col, col0));
+    return memref::LoadOp::create(
+        b, loc, flat,
+        ValueRange{arith::DivUIOp::create(
+            b, loc, bytes, indexConstant(b, loc, t.elementBytes))});
   }
 };
 } // namespace
@@ -97,20 +97,33 @@ static FailureOr<SwizzledReader> getReader(OpBuilder &b, Tcgen05MmaOp op,
                                            StringRef name, Value operand,
                                            ArrayAttr transforms) {
   FailureOr<TiledOperand> tiled =
-      getTiledOperand(op, name, operand.getType(), transforms);
+      getTiledOperand(op, name, operand.getType(), transforms,
+                      /*dynamicOffsets=*/true);
   if (failed(tiled))
     return failure();
   auto type = cast<MemRefType>(operand.getType());
-  // The buffer's tile rows up to the view's end.
-  int64_t rows = tiled->row +
-                 (tiled->transposed ? type.getDimSize(1) : type.getDimSize(0));
-  rows = llvm::alignTo(rows, tiled->tiling.rows);
-  int64_t elements = rows * tiled->width;
   Location loc = op.getLoc();
+  auto [row0, col0] = buildTiledOperandStart(b, loc, operand, *tiled);
+  // The buffer's tile rows up to the view's end.
+  int64_t viewRows =
+      tiled->transposed ? type.getDimSize(1) : type.getDimSize(0);
+  int64_t tileRows = tiled->tiling.rows;
+  Value rows = arith::MulIOp::create(
+      b, loc,
+      arith::DivUIOp::create(
+          b, loc,
+          arith::AddIOp::create(b, loc, row0,
+                                indexConstant(b, loc, viewRows + tileRows - 1)),
+          indexConstant(b, loc, tileRows)),
+      indexConstant(b, loc, tileRows));
+  Value elements =
+      arith::MulIOp::create(b, loc, rows, indexConstant(b, loc, tiled->width));
   Value flat = memref::ReinterpretCastOp::create(
-      b, loc, MemRefType::get({elements}, type.getElementType()), operand,
-      /*offset=*/0, ArrayRef<int64_t>{elements}, ArrayRef<int64_t>{1});
-  return SwizzledReader{*tiled, flat};
+      b, loc, MemRefType::get({ShapedType::kDynamic}, type.getElementType()),
+      operand, OpFoldResult(b.getIndexAttr(0)),
+      ArrayRef<OpFoldResult>{elements},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  return SwizzledReader{*tiled, flat, row0, col0};
 }
 
 /// A pair's MMA (on lane 0 of the pair's first CTA): both CTAs'

@@ -6,6 +6,9 @@
 
 #include "mgpu/KernelForm/IndexArithmetic.h"
 
+#include "mgpu/Target/SwizzleFormula.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
 using namespace mlir;
 using namespace mlir::mgpu;
 
@@ -35,4 +38,31 @@ SmallVector<Value> mlir::mgpu::delinearize(OpBuilder &b, Location loc,
   return ::delinearize(b, loc, linear, shape.size(), [&](size_t d) {
     return indexConstant(b, loc, shape[d]);
   });
+}
+
+std::pair<Value, Value>
+mlir::mgpu::buildTiledOperandStart(OpBuilder &b, Location loc, Value view,
+                                   const TiledOperand &tiled) {
+  if (!tiled.dynamicOffset)
+    return {arith::ConstantIndexOp::create(b, loc, tiled.row),
+            arith::ConstantIndexOp::create(b, loc, tiled.col)};
+  Value offset =
+      memref::ExtractStridedMetadataOp::create(b, loc, view).getOffset();
+  Value width = arith::ConstantIndexOp::create(b, loc, tiled.width);
+  return {arith::DivUIOp::create(b, loc, offset, width),
+          arith::RemUIOp::create(b, loc, offset, width)};
+}
+
+Value mlir::mgpu::buildTiledOperandOrigin(OpBuilder &b, Location loc,
+                                          Value view,
+                                          const TiledOperand &tiled) {
+  const SwizzledTiling &tiling = tiled.tiling;
+  if (!tiled.dynamicOffset)
+    return arith::ConstantIndexOp::create(
+        b, loc,
+        getSwizzledByteOffset(tiling, tiled.width, tiled.row, tiled.col));
+  auto [row, col] = buildTiledOperandStart(b, loc, view, tiled);
+  return ::mgpu::swizzledByteOffset(IndexArith{b, loc}, tiling.rows,
+                                    tiling.cols, tiling.elementBytes,
+                                    tiled.width, row, col);
 }

@@ -18,8 +18,9 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // CHECK-NOT: nvvm.fence.proxy
   // a, lower tile (8 KiB into the block), K-major: 128-byte swizzle (2^62),
   // 8-row groups 1024 bytes apart (64 << 32), leading 16 bytes (1 << 16).
-  // CHECK: %[[A0:.*]] = arith.constant 8192 : i64
-  // CHECK: arith.addi %{{.*}}, %[[A0]] : i64
+  // CHECK: %[[A0:.*]] = arith.constant 8192 : index
+  // CHECK: %[[A0I:.*]] = arith.index_cast %[[A0]] : index to i64
+  // CHECK: arith.addi %{{.*}}, %[[A0I]] : i64
   // CHECK: nvvm.wgmma.fence.aligned
   // CHECK: arith.constant 4611686293305360384 : i64
   // b, N-major: the next 64 columns one 8 KiB tile further (512 << 16).

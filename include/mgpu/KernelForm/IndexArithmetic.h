@@ -1,7 +1,8 @@
 //===- IndexArithmetic.h - Index constants and delinearization --*- C++ -*-===//
 //
 // The index arithmetic that the kernel form and every lowering after it
-// emit: index constants, and row-major multi-indices of a linear index.
+// emit: index constants, row-major multi-indices of a linear index, and
+// where a tiled operand's view starts in its swizzled buffer.
 // Delinearization divides unsigned (arith.divui, arith.remui) rather than
 // through affine.delinearize_index: these indices are never negative, and
 // unsigned division needs neither the sign fix-ups of the affine expansion
@@ -12,6 +13,7 @@
 #ifndef MGPU_KERNELFORM_INDEXARITHMETIC_H
 #define MGPU_KERNELFORM_INDEXARITHMETIC_H
 
+#include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 namespace mlir::mgpu {
@@ -52,6 +54,19 @@ struct IndexArith {
     return arith::XOrIOp::create(b, loc, x, y);
   }
 };
+
+/// Where the view `view` of a tiled operand starts in its buffer (row and
+/// column, index values): constants, or at a run-time offset, from the
+/// view's strided metadata.
+std::pair<Value, Value> buildTiledOperandStart(OpBuilder &b, Location loc,
+                                               Value view,
+                                               const TiledOperand &tiled);
+
+/// The byte offset in its buffer of the first element of the view `view` of
+/// a tiled operand (an index value; the swizzle changes nothing at a tile's
+/// start).
+Value buildTiledOperandOrigin(OpBuilder &b, Location loc, Value view,
+                              const TiledOperand &tiled);
 
 } // namespace mlir::mgpu
 

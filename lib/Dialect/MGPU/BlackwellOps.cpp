@@ -144,7 +144,8 @@ static LogicalResult verifyTiledOperand(Tcgen05MmaOp op, StringRef name,
            << name
            << " in place, in a tiled buffer with the 128-byte swizzle "
               "([#mgpu.tile<[R, C]>, #mgpu.swizzle<128>])";
-  FailureOr<TiledOperand> tiled = getTiledOperand(op, name, type, transforms);
+  FailureOr<TiledOperand> tiled =
+      getTiledOperand(op, name, type, transforms, /*dynamicOffsets=*/true);
   if (failed(tiled))
     return failure();
   if (tiled->transposed)

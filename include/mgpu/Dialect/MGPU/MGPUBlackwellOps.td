@@ -54,7 +54,8 @@ def MGPU_Tcgen05MmaOp : MGPU_Op<"tcgen05_mma",
     128-byte swizzled layout of the buffers (`[#mgpu.tile<[R, C]>,
     #mgpu.swizzle<128>]`, as `mgpu.copy_gmem_to_smem` writes them), which
     the tensor cores read in place; a K-major `%a`, and `%b` N-major or the
-    transpose of a K-major buffer, as for `mgpu.wgmma`.
+    transpose of a K-major buffer, as for `mgpu.wgmma`, views at a
+    run-time offset (a ring's slot, `a_smem.at[slot]`) included.
 
     ```mlir
     mgpu.tcgen05_mma %acc, %a, %b accumulate(%not_first)
