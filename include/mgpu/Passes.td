@@ -862,8 +862,12 @@ def MGPUVectorsToLoops : Pass<"mgpu-vectors-to-loops"> {
     buffer and turns the ops on it into loops over chunks of the innermost
     dimension (up to 16 elements): elementwise ops, splat constants,
     broadcasts, in-bounds unmasked transfers and vector loads/stores,
-    `vector.reduction` and `vector.multi_reduction`. Any other user gets the
-    whole vector back, so unsupported ops still work, unrolled as before.
+    `vector.reduction` and `vector.multi_reduction`. A `vector.contract`
+    with a big operand or result (any projected-permutation indexing maps,
+    narrower operands widened to the accumulator's type) becomes loops over
+    its parallel dimensions around a scalar loop over the reduced ones. Any
+    other user gets the whole vector back, so unsupported ops still work,
+    unrolled as before.
   }];
   let options = [
     Option<"maxElements", "max-elements", "int64_t", "64",

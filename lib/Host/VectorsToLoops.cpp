@@ -8,8 +8,10 @@
 // vectors in heap buffers instead and turns the ops on them into loops over
 // chunks of the innermost dimension. A big value is either a splat (one
 // scalar) or a buffer plus, per buffer dimension, the vector dimension it
-// follows, so broadcasts cost nothing. Users this pass does not know get the
-// whole vector back (a transfer_read of the buffer), so nothing is refused.
+// follows, so broadcasts cost nothing. Contractions become loops over their
+// parallel dimensions around a scalar loop over the reduced ones. Users this
+// pass does not know get the whole vector back (a transfer_read of the
+// buffer), so nothing is refused.
 //
 //===----------------------------------------------------------------------===//
 
@@ -114,6 +116,7 @@ private:
                     bool transfer);
   void rewriteReduction(Operation *op, vector::CombiningKind kind, Value source,
                         Value acc, ArrayRef<bool> reduced);
+  void rewriteContraction(vector::ContractionOp op);
 
   int64_t maxElements;
   DenseMap<Value, BigVector> bigs;
@@ -246,6 +249,12 @@ bool VectorLoopsBuilder::handles(Operation *op) const {
     return isBig(reduction.getSourceVectorType());
   if (auto reduction = dyn_cast<vector::MultiDimReductionOp>(op))
     return isBig(reduction.getSourceVectorType());
+  if (auto contract = dyn_cast<vector::ContractionOp>(op))
+    return (isBig(contract.getLhsType()) || isBig(contract.getRhsType()) ||
+            isBig(contract.getResultType())) &&
+           llvm::all_of(contract.getIndexingMapsArray(), [](AffineMap map) {
+             return map.isProjectedPermutation();
+           });
   return false;
 }
 
@@ -278,6 +287,8 @@ void VectorLoopsBuilder::rewrite(Operation *op) {
   } else if (auto reduction = dyn_cast<vector::MultiDimReductionOp>(op)) {
     rewriteReduction(op, reduction.getKind(), reduction.getSource(),
                      reduction.getAcc(), reduction.getReductionMask());
+  } else if (auto contract = dyn_cast<vector::ContractionOp>(op)) {
+    rewriteContraction(contract);
   } else {
     rewriteElementwise(op);
   }
@@ -510,6 +521,109 @@ void VectorLoopsBuilder::rewriteReduction(Operation *op,
     result.replaceAllUsesWith(vector::TransferReadOp::create(
         b, loc, cast<VectorType>(resultType), partial, zeros, std::nullopt,
         ArrayRef<bool>(inBounds)));
+  }
+}
+
+/// A contraction as loops over its parallel dimensions around a scalar
+/// loop over the reduced ones, whatever its indexing maps: LLVM's lowering
+/// unrolls every product (a 128x128x64 one did not compile in a minute).
+void VectorLoopsBuilder::rewriteContraction(vector::ContractionOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<int64_t> sizes(maps[0].getNumDims(), 1);
+  for (auto [map, type] :
+       llvm::zip(ArrayRef(maps).take_front(2),
+                 SmallVector<VectorType>{op.getLhsType(), op.getRhsType()}))
+    for (auto [i, expr] : llvm::enumerate(map.getResults()))
+      sizes[cast<AffineDimExpr>(expr).getPosition()] = type.getDimSize(i);
+  Type accType = op.getAccType();
+  Type element = getElementTypeOrSelf(accType);
+  auto accVector = dyn_cast<VectorType>(accType);
+  Value partial = allocate(
+      b, loc,
+      MemRefType::get(accVector ? accVector.getShape() : ArrayRef<int64_t>{},
+                      element));
+  if (accVector) {
+    BigVector init = lookup(op.getAcc());
+    auto chunk = VectorType::get({chunkWidth(accVector)}, element);
+    forEachChunk(
+        b, loc, accVector, [&](OpBuilder &b, Location loc, ValueRange ivs) {
+          vector::StoreOp::create(b, loc, loadChunk(b, loc, init, ivs, chunk),
+                                  partial, ivs);
+        });
+  } else {
+    memref::StoreOp::create(b, loc, op.getAcc(), partial);
+  }
+
+  SmallVector<int64_t> parallel, reduced;
+  for (auto [d, kind] : llvm::enumerate(op.getIteratorTypesArray()))
+    (kind == vector::IteratorType::parallel ? parallel : reduced).push_back(d);
+  auto bounds = [&](ArrayRef<int64_t> dims, SmallVector<Value> &lbs,
+                    SmallVector<Value> &ubs, SmallVector<Value> &steps) {
+    for (int64_t d : dims) {
+      lbs.push_back(constant(b, loc, 0));
+      ubs.push_back(constant(b, loc, sizes[d]));
+      steps.push_back(constant(b, loc, 1));
+    }
+  };
+  BigVector lhs = lookup(op.getLhs()), rhs = lookup(op.getRhs());
+  // Element `ivs` (iteration indices) of an operand through its map,
+  // widened to the accumulator's type.
+  auto elementOf = [&](OpBuilder &b, Location loc, const BigVector &big,
+                       AffineMap map, Type type, ArrayRef<Value> ivs) {
+    SmallVector<Value> at;
+    for (AffineExpr expr : map.getResults())
+      at.push_back(ivs[cast<AffineDimExpr>(expr).getPosition()]);
+    Type from = getElementTypeOrSelf(type);
+    Value v = vector::ExtractOp::create(
+        b, loc, loadChunk(b, loc, big, at, VectorType::get({1}, from)), 0);
+    if (from == element)
+      return v;
+    if (isa<FloatType>(element))
+      return Value(arith::ExtFOp::create(b, loc, element, v));
+    return Value(arith::ExtSIOp::create(b, loc, element, v));
+  };
+  SmallVector<Value> lbs, ubs, steps;
+  bounds(parallel, lbs, ubs, steps);
+  scf::buildLoopNest(
+      b, loc, lbs, ubs, steps, [&](OpBuilder &b, Location loc, ValueRange p) {
+        SmallVector<Value> ivs(sizes.size());
+        for (auto [d, iv] : llvm::zip(parallel, p))
+          ivs[d] = iv;
+        SmallVector<Value> at;
+        for (AffineExpr expr : maps[2].getResults())
+          at.push_back(ivs[cast<AffineDimExpr>(expr).getPosition()]);
+        Value sofar = memref::LoadOp::create(b, loc, partial, at);
+        SmallVector<Value> rlbs, rubs, rsteps;
+        bounds(reduced, rlbs, rubs, rsteps);
+        scf::LoopNest nest = scf::buildLoopNest(
+            b, loc, rlbs, rubs, rsteps, ValueRange{sofar},
+            [&](OpBuilder &b, Location loc, ValueRange r, ValueRange sum) {
+              for (auto [d, iv] : llvm::zip(reduced, r))
+                ivs[d] = iv;
+              Value x = elementOf(b, loc, lhs, maps[0], op.getLhsType(), ivs);
+              Value y = elementOf(b, loc, rhs, maps[1], op.getRhsType(), ivs);
+              Value product = isa<FloatType>(element)
+                                  ? Value(arith::MulFOp::create(b, loc, x, y))
+                                  : Value(arith::MulIOp::create(b, loc, x, y));
+              return scf::ValueVector{vector::makeArithReduction(
+                  b, loc, op.getKind(), product, sum[0])};
+            });
+        memref::StoreOp::create(b, loc, nest.results[0], partial, at);
+      });
+
+  Value result = op.getResult();
+  if (!accVector) {
+    result.replaceAllUsesWith(memref::LoadOp::create(b, loc, partial));
+  } else if (isBig(accVector)) {
+    setIdentity(result, partial, accVector.getRank());
+  } else {
+    SmallVector<Value> zeros(accVector.getRank(), constant(b, loc, 0));
+    SmallVector<bool> inBounds(accVector.getRank(), true);
+    result.replaceAllUsesWith(
+        vector::TransferReadOp::create(b, loc, accVector, partial, zeros,
+                                       std::nullopt, ArrayRef<bool>(inBounds)));
   }
 }
 

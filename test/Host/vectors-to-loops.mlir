@@ -149,3 +149,41 @@ func.func @load_into_write(%a: memref<256xf32>, %o: memref<256xf32>) {
   vector.transfer_write %x, %o[%c0] {in_bounds = [true]} : vector<256xf32>, memref<256xf32>
   return
 }
+
+// A contraction (q @ k^T: k is read as (n, k)) becomes loops over its
+// parallel dimensions around a scalar loop over the reduced one, reading
+// the operands where they lie, f16 widened to the f32 accumulator: no
+// unrolled products.
+// CHECK-LABEL: func.func @contract_transposed_b
+// CHECK: %[[OUT:.*]] = memref.alloc() {alignment = 64 : i64} : memref<128x128xf32>
+// CHECK: scf.for %[[M:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: %[[INIT:.*]] = memref.load %[[OUT]][%[[M]], %[[N]]]
+// CHECK: %[[SUM:.*]] = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32)
+// CHECK: vector.transfer_read %{{.*}}[%[[M]], %[[K]]], %{{.*}} : memref<128x64xf16>, vector<1xf16>
+// CHECK: arith.extf
+// CHECK: vector.transfer_read %{{.*}}[%[[N]], %[[K]]], %{{.*}} : memref<128x64xf16>, vector<1xf16>
+// CHECK: arith.extf
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: memref.store %[[SUM]], %[[OUT]][%[[M]], %[[N]]]
+// CHECK-NOT: vector.contract
+// CHECK: return
+func.func @contract_transposed_b(%q: memref<128x64xf16>, %k: memref<128x64xf16>,
+                                 %s: memref<128x128xf32>) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f16
+  %qv = vector.transfer_read %q[%c0, %c0], %pad {in_bounds = [true, true]}
+      : memref<128x64xf16>, vector<128x64xf16>
+  %kv = vector.transfer_read %k[%c0, %c0], %pad {in_bounds = [true, true]}
+      : memref<128x64xf16>, vector<128x64xf16>
+  %z = arith.constant dense<0.0> : vector<128x128xf32>
+  %sv = vector.contract {
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>],
+      iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}
+      %qv, %kv, %z : vector<128x64xf16>, vector<128x64xf16> into vector<128x128xf32>
+  vector.transfer_write %sv, %s[%c0, %c0] {in_bounds = [true, true]}
+      : vector<128x128xf32>, memref<128x128xf32>
+  return
+}
