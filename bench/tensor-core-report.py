@@ -5,8 +5,9 @@
 
 Without a GPU, what a tensor-core kernel can reach is bounded by what its
 step loop issues. Each kernel (default: examples/matmul_bf16.mlir,
-the 4096^3 benchmark, examples/matmul_warp_specialized.mlir and
-examples/attention.mlir) is compiled for sm_90a
+the 4096^3 benchmark, examples/matmul_warp_specialized.mlir, JAX's
+hopper_matmul_mgpu.py as test/Integration/TensorCores/hopper_matmul_mgpu.mlir
+writes it, and examples/attention.mlir) is compiled for sm_90a
 with --mgpu-to-binary="tensor-cores=1"; from `ptxas -v` and from the PTX
 of the innermost loop holding wgmma.mma_async (one pipeline step) this
 script reports:
@@ -256,6 +257,8 @@ def main():
     suite = [os.path.join(root, "examples", "matmul_bf16.mlir"),
              os.path.join(here, "programs", "matmul_bf16_wgmma.mlir"),
              os.path.join(root, "examples", "matmul_warp_specialized.mlir"),
+             os.path.join(root, "test", "Integration", "TensorCores",
+                          "hopper_matmul_mgpu.mlir"),
              os.path.join(root, "examples", "attention.mlir")]
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default="build")
