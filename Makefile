@@ -83,7 +83,8 @@ demo: configure
 device-bundle: build
 	python3 bench/make-device-bundle.py --build $(BUILD) --out $(BUILD)/device-bundle
 
-GENERATED_DOCS := Dialects/MGPUDialect.md MGPUPasses.md
+GENERATED_DOCS := Dialects/MGPUDialect.md KernelFormPasses.md GPUPasses.md \
+                  HostPasses.md PipelinesPasses.md
 
 docs: build
 	ninja -C $(BUILD) mlir-doc

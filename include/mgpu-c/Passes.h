@@ -1,8 +1,8 @@
 /*===- Passes.h - C API of the mgpu passes ------------------------*- C -*-===*\
 |*                                                                            *|
 |* Registration and creation of the mgpu passes from C, generated from        *|
-|* include/mgpu/Passes.td: `mlirRegisterMGPUPasses()` registers    *|
-|* the whole group (so `mlirParsePassPipeline` and `mlirOpPassManager-        *|
+|* include/mgpu/AllPasses.td: `mlirRegisterMGPUPasses()` registers the        *|
+|* whole group (so `mlirParsePassPipeline` and `mlirOpPassManager-            *|
 |* AddPipeline` can name them), and for each pass X there are                 *|
 |* `mlirCreateMGPUX()` and `mlirRegisterMGPUX()` (e.g.                        *|
 |* `mlirCreateMGPUMGPUSplitMpmd()` for `--mgpu-split-mpmd`).                  *|

@@ -1,9 +1,10 @@
-//===- Passes.h - mgpu passes -----------------------------------*- C++ -*-===//
+//===- Passes.h - mgpu passes of every layer ---------------------*- C++
+//-*-===//
 //
-// Pass constructors, options and registration of every mgpu pass (generated
-// from Passes.td, which lists them by layer). Only the pass framework is
-// included here: a pass's own file includes the dialects it creates ops of,
-// so that a file using one pass does not parse every dialect's headers.
+// The passes of every layer, declared from each layer's Passes.td
+// (include/mgpu/<layer>/Passes.td): the kernel form, the GPU backend, the
+// host backends and the pipelines' own. registerMGPUPasses registers them
+// all.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,10 +16,30 @@
 namespace mlir::mgpu {
 
 #define GEN_PASS_DECL
-#include "mgpu/Passes.h.inc"
+#include "mgpu/KernelForm/Passes.h.inc"
+#define GEN_PASS_DECL
+#include "mgpu/GPU/Passes.h.inc"
+#define GEN_PASS_DECL
+#include "mgpu/Host/Passes.h.inc"
+#define GEN_PASS_DECL
+#include "mgpu/Pipelines/Passes.h.inc"
 
 #define GEN_PASS_REGISTRATION
-#include "mgpu/Passes.h.inc"
+#include "mgpu/KernelForm/Passes.h.inc"
+#define GEN_PASS_REGISTRATION
+#include "mgpu/GPU/Passes.h.inc"
+#define GEN_PASS_REGISTRATION
+#include "mgpu/Host/Passes.h.inc"
+#define GEN_PASS_REGISTRATION
+#include "mgpu/Pipelines/Passes.h.inc"
+
+/// Registers the passes of every layer.
+inline void registerMGPUPasses() {
+  registerMGPUKernelFormPasses();
+  registerMGPUGPUPasses();
+  registerMGPUHostPasses();
+  registerMGPUPipelinesPasses();
+}
 
 } // namespace mlir::mgpu
 

@@ -27,7 +27,7 @@
 
 namespace mlir::mgpu {
 #define GEN_PASS_DEF_MGPUDISTRIBUTEWARPGROUPS
-#include "mgpu/Passes.h.inc"
+#include "mgpu/GPU/Passes.h.inc"
 } // namespace mlir::mgpu
 
 using namespace mlir;

@@ -44,7 +44,7 @@
 
 namespace mlir::mgpu {
 #define GEN_PASS_DEF_MGPULOWERTOGPU
-#include "mgpu/Passes.h.inc"
+#include "mgpu/GPU/Passes.h.inc"
 } // namespace mlir::mgpu
 
 using namespace mlir;

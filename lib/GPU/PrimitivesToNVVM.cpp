@@ -36,7 +36,7 @@
 
 namespace mlir::mgpu {
 #define GEN_PASS_DEF_MGPUPRIMITIVESTONVVM
-#include "mgpu/Passes.h.inc"
+#include "mgpu/GPU/Passes.h.inc"
 } // namespace mlir::mgpu
 
 using namespace mlir;

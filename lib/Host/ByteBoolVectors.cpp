@@ -26,7 +26,7 @@
 
 namespace mlir::mgpu {
 #define GEN_PASS_DEF_MGPUBYTEBOOLVECTORS
-#include "mgpu/Passes.h.inc"
+#include "mgpu/Host/Passes.h.inc"
 } // namespace mlir::mgpu
 
 using namespace mlir;

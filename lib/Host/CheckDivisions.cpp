@@ -17,7 +17,7 @@
 
 namespace mlir::mgpu {
 #define GEN_PASS_DEF_MGPUCHECKDIVISIONS
-#include "mgpu/Passes.h.inc"
+#include "mgpu/Host/Passes.h.inc"
 } // namespace mlir::mgpu
 
 using namespace mlir;

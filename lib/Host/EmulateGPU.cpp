@@ -73,7 +73,7 @@
 
 namespace mlir::mgpu {
 #define GEN_PASS_DEF_MGPUEMULATEGPU
-#include "mgpu/Passes.h.inc"
+#include "mgpu/Host/Passes.h.inc"
 } // namespace mlir::mgpu
 
 using namespace mlir;

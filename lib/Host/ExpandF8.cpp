@@ -25,7 +25,7 @@
 
 namespace mlir::mgpu {
 #define GEN_PASS_DEF_MGPUEXPANDF8
-#include "mgpu/Passes.h.inc"
+#include "mgpu/Host/Passes.h.inc"
 } // namespace mlir::mgpu
 
 using namespace mlir;

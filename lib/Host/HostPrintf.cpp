@@ -18,7 +18,7 @@
 
 namespace mlir::mgpu {
 #define GEN_PASS_DEF_MGPUHOSTPRINTF
-#include "mgpu/Passes.h.inc"
+#include "mgpu/Host/Passes.h.inc"
 } // namespace mlir::mgpu
 
 using namespace mlir;

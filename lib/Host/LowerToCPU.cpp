@@ -56,7 +56,7 @@
 
 namespace mlir::mgpu {
 #define GEN_PASS_DEF_MGPULOWERTOCPU
-#include "mgpu/Passes.h.inc"
+#include "mgpu/Host/Passes.h.inc"
 } // namespace mlir::mgpu
 
 using namespace mlir;

@@ -21,7 +21,7 @@
 
 namespace mlir::mgpu {
 #define GEN_PASS_DEF_MGPUREPORTFAILEDCHECKS
-#include "mgpu/Passes.h.inc"
+#include "mgpu/Host/Passes.h.inc"
 } // namespace mlir::mgpu
 
 using namespace mlir;

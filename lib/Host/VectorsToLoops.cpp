@@ -28,7 +28,7 @@
 
 namespace mlir::mgpu {
 #define GEN_PASS_DEF_MGPUVECTORSTOLOOPS
-#include "mgpu/Passes.h.inc"
+#include "mgpu/Host/Passes.h.inc"
 } // namespace mlir::mgpu
 
 using namespace mlir;

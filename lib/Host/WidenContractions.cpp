@@ -20,7 +20,7 @@
 
 namespace mlir::mgpu {
 #define GEN_PASS_DEF_MGPUWIDENCONTRACTIONS
-#include "mgpu/Passes.h.inc"
+#include "mgpu/Host/Passes.h.inc"
 } // namespace mlir::mgpu
 
 using namespace mlir;

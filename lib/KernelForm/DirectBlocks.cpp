@@ -28,7 +28,7 @@
 
 namespace mlir::mgpu {
 #define GEN_PASS_DEF_MGPUDIRECTBLOCKS
-#include "mgpu/Passes.h.inc"
+#include "mgpu/KernelForm/Passes.h.inc"
 } // namespace mlir::mgpu
 
 using namespace mlir;

@@ -13,7 +13,7 @@
 
 namespace mlir::mgpu {
 #define GEN_PASS_DEF_MGPUPIPELINEERROR
-#include "mgpu/Passes.h.inc"
+#include "mgpu/Pipelines/Passes.h.inc"
 } // namespace mlir::mgpu
 
 using namespace mlir;
