@@ -18,7 +18,12 @@
 // FILES-DAG: ./include/mgpu/Dialect/MGPU/MGPUOps.h.inc
 // FILES-DAG: ./include/mgpu/Dialect/MGPU/MGPUOps.td
 // FILES-DAG: ./include/mgpu/InitAll.h
-// FILES-DAG: ./include/mgpu/Passes.h.inc
+// FILES-DAG: ./include/mgpu/Passes.h
+// FILES-DAG: ./include/mgpu/GPU/Passes.h.inc
+// FILES-DAG: ./include/mgpu/Host/Passes.h.inc
+// FILES-DAG: ./include/mgpu/KernelForm/Passes.h.inc
+// FILES-DAG: ./include/mgpu/KernelForm/Passes.td
+// FILES-DAG: ./include/mgpu/Pipelines/Passes.h.inc
 // FILES-DAG: ./lib/MGPUPlugin.so
 // FILES-DAG: ./lib/cmake/MGPU/MGPUConfig.cmake
 // FILES-DAG: ./lib/cmake/MGPU/MGPUTargets.cmake
