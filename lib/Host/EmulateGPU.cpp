@@ -207,13 +207,17 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
           .walk([](SemaphoreWaitOp) { return WalkResult::interrupt(); })
           .wasInterrupted();
   // The CTAs of a kernel that uses semaphores order their global memory
-  // accesses through them: the checks see races between them.
+  // accesses through them, those of a cluster through cluster_sync: the
+  // checks see races between them.
   bool globalChecks =
-      checks && (coResident || launch.getBody()
-                                   .walk([](SemaphoreSignalOp) {
-                                     return WalkResult::interrupt();
-                                   })
-                                   .wasInterrupted());
+      checks &&
+      (coResident || launch.getBody()
+                         .walk([](Operation *op) {
+                           return isa<SemaphoreSignalOp, ClusterSyncOp>(op)
+                                      ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+                         })
+                         .wasInterrupted());
   SmallVector<Value> group = {outerCx, outerCy, outerCz};
   if (coResident)
     group = {outerGx, outerGy, outerGz};
@@ -271,7 +275,7 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
                    : asI64(mul(outerCx, arith::MulIOp::create(b, loc, outerCy,
                                                               outerCz)));
     callHostRuntime(b, launch, "mgpuEmuCheckLaunch",
-                    {getElementPointer(b, loc, outerSmem), total,
+                    {getElementPointer(b, loc, outerSmem), total, asI64(slots),
                      asI64(outerStride), asI64(checkedBytes),
                      asI64(outerPerCta), clusterCtas, getI64(b, loc, checks)});
   }

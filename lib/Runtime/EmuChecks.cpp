@@ -289,12 +289,15 @@ void startCta(int64_t slot) {
   barriers.others.clear();
 }
 
-bool orderedInCta(int64_t slot, int64_t thread, uint32_t clock) {
+bool orderedInCluster(int64_t slot, int64_t thread, uint32_t clock) {
   Lane lane = getLane();
-  if (!lane.cluster || lane.slot != slot)
+  if (!lane.cluster || slot < 0 ||
+      slot / current->clusterCtas != lane.slot / current->clusterCtas)
     return true;
-  return ordered(lane, uint16_t(lane.rank * current->perCta + thread + 1),
-                 clock);
+  return ordered(
+      lane,
+      uint16_t(slot % current->clusterCtas * current->perCta + thread + 1),
+      clock);
 }
 
 bool laneClock(int64_t &slot, int64_t &thread, uint32_t &clock) {
@@ -311,15 +314,15 @@ bool laneClock(int64_t &slot, int64_t &thread, uint32_t &clock) {
 
 extern "C" {
 
-/// Starts checking a launch: `smem` (`total` bytes) holds CTA slots
-/// `stride` bytes apart, of which a CTA uses `sliceBytes`; `perCta`
+/// Starts checking a launch: `smem` (`total` bytes) holds `slots` CTA
+/// slots `stride` bytes apart, of which a CTA uses `sliceBytes`; `perCta`
 /// threads a CTA; `clusterCtas` CTAs a cluster whose slots are consecutive
 /// (1: the CTAs' threads are not ordered against each other's); `flags`
 /// the checks (EmuChecks.h).
 MGPU_HOST_EXPORT void mgpuEmuCheckLaunch(char *smem, int64_t total,
-                                         int64_t stride, int64_t sliceBytes,
-                                         int64_t perCta, int64_t clusterCtas,
-                                         int64_t flags) {
+                                         int64_t slots, int64_t stride,
+                                         int64_t sliceBytes, int64_t perCta,
+                                         int64_t clusterCtas, int64_t flags) {
   delete current;
   current = nullptr;
   if (!flags || perCta <= 0)
@@ -334,9 +337,15 @@ MGPU_HOST_EXPORT void mgpuEmuCheckLaunch(char *smem, int64_t total,
   launch->warpgroupsPerCta = (perCta + 127) / 128;
   // A cluster's clocks take (its threads)^2 words: past 4096 threads the
   // CTAs keep their own clocks (peer accesses are then not race-checked).
-  int64_t slots = std::max<int64_t>(stride ? total / stride : 1, 1);
+  // (A kernel without shared memory still has its slots: its threads'
+  // clocks order its global memory accesses.)
+  slots = std::max<int64_t>(slots, 1);
   if (clusterCtas < 1 || clusterCtas * perCta > 4096 || slots % clusterCtas)
     clusterCtas = 1;
+  // Clocks for at most 2^28 words (1 GiB): past that only the first group of
+  // CTAs is followed, as in a kernel whose checks see one slot.
+  if (slots * clusterCtas * perCta * perCta > (int64_t(1) << 28))
+    slots = clusterCtas;
   launch->clusterCtas = clusterCtas;
   launch->threads = clusterCtas * perCta;
   launch->shadow.resize(size_t(total));

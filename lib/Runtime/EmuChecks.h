@@ -86,10 +86,12 @@ void laneEnded();
 
 /// The calling lane's CTA slot, thread and own clock component (false on a
 /// lane the checks do not follow); whether thread `thread` of CTA `slot`
-/// at `clock` happens before what the calling lane does now (true for
-/// another CTA: EmuGlobalChecks.cpp orders CTAs by their own clocks).
+/// at `clock` happens before what the calling lane does now, by the clocks
+/// of its cluster (true for a CTA of another cluster, or where the CTAs of
+/// a cluster keep their own clocks: EmuGlobalChecks.cpp orders clusters by
+/// their own clocks).
 bool laneClock(int64_t &slot, int64_t &thread, uint32_t &clock);
-bool orderedInCta(int64_t slot, int64_t thread, uint32_t clock);
+bool orderedInCluster(int64_t slot, int64_t thread, uint32_t clock);
 
 /// A semaphore signal by the calling lane releases what it did to the
 /// threads of its CTA that wait on the semaphore (whose waits acquire it).

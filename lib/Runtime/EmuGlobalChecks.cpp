@@ -11,13 +11,13 @@
 // memory records its last writing and reading thread and their clocks. An
 // access by another CTA that the word's last conflicting one does not happen
 // before is a data race, reported at the op that meets it. The CTAs of a
-// cluster count as one (they order themselves through cluster barriers, which
-// these checks do not follow). Only launches that use semaphores (of at most
-// 2048 clusters) are checked: in the others no CTA can order itself after
+// cluster order themselves through cluster_sync and cluster barriers: their
+// threads share the clocks of the shared-memory checks, which order them.
+// Only launches that use semaphores or cluster_sync (of at most 2048
+// clusters) are checked: in the others no CTA can order itself after
 // another, and a grid of a million CTAs would fill the shadow. Launches that
 // only signal run their groups on several host threads: the state is behind a
-// lock. Accesses of two CTAs of one cluster, to a lane's own stack, and atomics
-// are not checked here.
+// lock. Accesses to a lane's own stack and atomics are not checked here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,24 +93,25 @@ int64_t currentCta(int64_t *ctaOut = nullptr) {
 const char *orUnknown(const char *where) { return where ? where : "<unknown>"; }
 
 /// Whether `access` happens before what the calling lane of cluster `cta`
-/// does now: by the cluster's clocks between clusters, by the threads'
-/// clocks within a CTA; not checked between the CTAs of a cluster.
-bool ordered(int64_t cta, int64_t block, const WordAccess &access) {
+/// does now: by the clusters' clocks between clusters, by the threads'
+/// clocks of the shared-memory checks within a cluster.
+bool ordered(int64_t cta, const WordAccess &access) {
   if (access.cta < 0)
     return true;
   if (access.cta != cta)
     return active->clockOf(cta)[access.cta] >= access.clock;
-  if (access.block != block)
-    return true;
-  return mgpu::emu::checks::orderedInCta(access.slot, access.thread,
-                                         access.threadClock);
+  return mgpu::emu::checks::orderedInCluster(access.slot, access.thread,
+                                             access.threadClock);
 }
 
-/// Who made `access`, seen from cluster `cta`.
-std::string who(int64_t cta, const WordAccess &access) {
+/// Who made `access`, seen from CTA `block` of cluster `cta`.
+std::string who(int64_t cta, int64_t block, const WordAccess &access) {
   if (access.cta != cta)
     return "CTA " + std::to_string(access.block) + " (cluster " +
            std::to_string(access.cta) + ")";
+  if (access.block != block)
+    return "thread " + std::to_string(access.thread) + " of CTA " +
+           std::to_string(access.block) + " of this cluster";
   return "thread " + std::to_string(access.thread) + " of this CTA";
 }
 
@@ -132,18 +133,18 @@ void mgpu::emu::checks::globalAccess(const char *p, int64_t bytes, bool write,
   uintptr_t last = (reinterpret_cast<uintptr_t>(p) + bytes - 1) / 4;
   for (uintptr_t key = first; key <= last; ++key) {
     Word &word = active->words[key];
-    if (!ordered(cta, block, word.write)) {
+    if (!ordered(cta, word.write)) {
       report(where,
              "data race on global memory: %s what %s writes at %s with "
-             "no semaphore between them",
-             write ? "writes" : "reads", who(cta, word.write).c_str(),
+             "no semaphore or barrier between them",
+             write ? "writes" : "reads", who(cta, block, word.write).c_str(),
              orUnknown(word.write.where));
     }
-    if (write && !ordered(cta, block, word.read)) {
+    if (write && !ordered(cta, word.read)) {
       report(where,
              "data race on global memory: writes what %s reads at %s "
-             "with no semaphore between them",
-             who(cta, word.read).c_str(), orUnknown(word.read.where));
+             "with no semaphore or barrier between them",
+             who(cta, block, word.read).c_str(), orUnknown(word.read.where));
     }
     (write ? word.write : word.read) = self;
   }

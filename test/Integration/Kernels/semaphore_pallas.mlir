@@ -17,7 +17,7 @@
 // so either access may come second: the report is at the read (program 1
 // reads what program 0 wrote) or at the write (program 0 writes what
 // program 1 read).
-// NO-WAIT: .mlir:{{[0-9]+}}:{{[0-9]+}}: error: data race on global memory: {{reads what CTA 0 \(cluster 0\) writes|writes what CTA 1 \(cluster 1\) reads}} at {{.*}} with no semaphore between them
+// NO-WAIT: .mlir:{{[0-9]+}}:{{[0-9]+}}: error: data race on global memory: {{reads what CTA 0 \(cluster 0\) writes|writes what CTA 1 \(cluster 1\) reads}} at {{.*}} with no semaphore or barrier between them
 
 #g = #mgpu.block_spec<shape = [256], index_map = affine_map<(i) -> (0)>, memory_space = gmem>
 #p = #mgpu.compiler_params<dimension_semantics = [parallel]>

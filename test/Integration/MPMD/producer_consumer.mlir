@@ -12,7 +12,7 @@
 // docs/Conformance.md).
 // RUN: not mgpu-run %t.no-wait.mlir -e main --backend=emulate --emulate-schedules 2 2>&1 | grep -c "schedule with seed [12] failed" | FileCheck %s --check-prefix=TWO
 // TWO: 2
-// NO-WAIT: no-wait.mlir:{{[0-9]+}}:{{[0-9]+}}: error: data race on global memory: reads what thread {{[0-9]+}} of this CTA writes at {{.*}} with no semaphore between them
+// NO-WAIT: no-wait.mlir:{{[0-9]+}}:{{[0-9]+}}: error: data race on global memory: reads what thread {{[0-9]+}} of this CTA writes at {{.*}} with no semaphore or barrier between them
 
 // CHECK: mismatches: 0
 
