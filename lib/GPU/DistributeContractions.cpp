@@ -382,7 +382,7 @@ MmaOperand Distributor::tiledOperand(WgmmaOp op, Value operand,
   MmaOperand result;
   result.swizzled = true;
   constexpr int64_t kStep = 16;
-  int64_t rowBytes = SwizzledTiling::kSwizzleBytes;
+  int64_t rowBytes = SwizzledTiling::kMmaSwizzleBytes;
   // The verifier checked that the 8-row groups an MMA reads are evenly
   // spaced: one atom apart in a tile, a row of tiles apart with 8-row tiles.
   int64_t span = isA ? 64

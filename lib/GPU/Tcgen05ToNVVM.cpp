@@ -213,7 +213,7 @@ struct Descriptors {
     } else {
       int64_t row = step * kStep;
       offset += (row / tiling.rows) * tilesPerRow * tiling.tileBytes() +
-                (row % tiling.rows) * SwizzledTiling::kSwizzleBytes;
+                (row % tiling.rows) * SwizzledTiling::kMmaSwizzleBytes;
     }
     Value address = arith::AddIOp::create(b, loc, base, i64(b, loc, offset));
     Value start = arith::ShRUIOp::create(

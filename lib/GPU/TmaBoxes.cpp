@@ -106,6 +106,18 @@ void nvvm_lowering::forEachBox(OpBuilder &b, Location loc, const TmaPlan &plan,
   issue(coordinates, element);
 }
 
+nvgpu::TensorMapSwizzleKind
+nvvm_lowering::swizzleKind(const SwizzledTiling &tiling) {
+  switch (tiling.swizzleBytes) {
+  case 32:
+    return nvgpu::TensorMapSwizzleKind::SWIZZLE_32B;
+  case 64:
+    return nvgpu::TensorMapSwizzleKind::SWIZZLE_64B;
+  default:
+    return nvgpu::TensorMapSwizzleKind::SWIZZLE_128B;
+  }
+}
+
 SwizzledBoxes nvvm_lowering::planSwizzledBoxes(const SwizzledTiling &tiling,
                                                int64_t rows, int64_t width) {
   constexpr int64_t kMaxBoxRows = 256;

@@ -2,8 +2,8 @@
 //
 // What the TMA copy patterns share: the tensor maps made in host code before
 // a launch (one per array, box and swizzle), and the boxes a copy issues,
-// for row-major buffers (a TmaPlan's boxes) and for buffers tiled with the
-// 128-byte swizzle (one box per run of whole tiles of one tile column), so
+// for row-major buffers (a TmaPlan's boxes) and for buffers tiled with a
+// swizzle (one box per run of whole tiles of one tile column), so
 // that copies in and copies out of a tiled buffer walk its tiles alike.
 // Internal to lib/GPU.
 //
@@ -49,8 +49,11 @@ void forEachBox(OpBuilder &b, Location loc, const TmaPlan &plan,
                 ArrayRef<int64_t> window, ArrayRef<Value> offsets,
                 function_ref<void(ValueRange, Value)> issue);
 
+/// TMA's swizzle mode for a tiling's swizzle.
+nvgpu::TensorMapSwizzleKind swizzleKind(const SwizzledTiling &tiling);
+
 /// The boxes that move `rows` rows of a 2-d buffer of `width` columns tiled
-/// by `tiling` (128-byte swizzled tile rows): a box is `boxRows` rows of
+/// by `tiling` (swizzled tile rows): a box is `boxRows` rows of
 /// one tile column, whole tiles stacked (up to 256 rows where the buffer is
 /// one tile wide, else one tile).
 struct SwizzledBoxes {

@@ -428,7 +428,7 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
     FailureOr<Value> map = failure();
     if (target.hasTma)
       map = maps->get(rewriter, loc, site.launch, site.window.base, boxes.box(),
-                      nvgpu::TensorMapSwizzleKind::SWIZZLE_128B);
+                      swizzleKind(*tiling));
     if (failed(map))
       return op.emitOpError()
              << "stores its window tiled and swizzled, which needs TMA: an "
@@ -541,8 +541,7 @@ struct CopySmemToGmemToNVVM : public CopyPattern<CopySmemToGmemOp> {
     FailureOr<Value> map = failure();
     if (target.hasTma)
       map = maps->get(rewriter, loc, site.launch, site.window.base, boxes.box(),
-                      nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
-                      unsignedElements);
+                      swizzleKind(*tiling), unsignedElements);
     if (failed(map))
       return op.emitOpError()
              << "reads its source tiled and swizzled, which needs TMA: an "

@@ -169,8 +169,8 @@ struct BoxCopy {
   std::vector<int64_t> sizes, offsets, extents, strides;
   bool toShared;
   /// A 2-d copy into or out of a buffer of tileRows x tileCols tiles with
-  /// 128-byte swizzled rows (0: row-major), as TMA moves them with the
-  /// 128-byte swizzle.
+  /// swizzled rows (0: row-major), as TMA moves them with the swizzle that
+  /// a tile row spans (32, 64 or 128 bytes).
   int64_t tileRows = 0, tileCols = 0;
   /// A reduce-store (copy_smem_to_gmem with `reduction`): the kind (the
   /// mgpu::TmaReduction value; -1: a plain copy) and the element type

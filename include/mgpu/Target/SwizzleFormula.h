@@ -1,15 +1,17 @@
 //===- SwizzleFormula.h - Where a tiled, swizzled element lies --*- C++ -*-===//
 //
-// The one formula for the shared-memory layout that TMA's and the tensor
-// cores' 128-byte swizzle give a buffer: within a 1024-byte-aligned region,
-// byte b lies at b with its 16-byte chunk bits xor-ed with its 128-byte row
-// bits (mod 8) (swizzle128); a buffer tiled by R x C tiles (C elements
-// spanning 128 bytes, R a multiple of 8) holds its tiles in row-major
-// order, each tile's rows one after another, then swizzled
-// (swizzledByteOffset). Written once over any integer arithmetic: plain
-// int64_t (IntArith; the compiler's static offsets and the host runtime,
-// which has no MLIR) or IR values (mgpu::IndexArith, IndexArithmetic.h; the
-// emulator's and interpret mode's reads of swizzled operands).
+// The one formula for the shared-memory layouts that TMA's and the tensor
+// cores' swizzle modes give a buffer. With a swizzle of S bytes (32, 64 or
+// 128), byte b of a region aligned to 8 S bytes lies at b with its 16-byte
+// chunk bits (the low log2(S / 16) of them) xor-ed with its 128-byte line
+// bits (mod S / 16): the pattern repeats every 8 S bytes (swizzle). A buffer
+// tiled by R x C tiles (C elements spanning S bytes, R a multiple of 8)
+// holds its tiles in row-major order, each tile's rows one after another,
+// then swizzled (swizzledByteOffset). Written once over any integer
+// arithmetic: plain int64_t (IntArith; the compiler's static offsets and the
+// host runtime, which has no MLIR) or IR values (mgpu::IndexArith,
+// IndexArithmetic.h; the emulator's and interpret mode's reads of swizzled
+// operands).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,8 +22,10 @@
 
 namespace mgpu {
 
-/// The bytes of one swizzled row, and of the chunks the swizzle permutes.
-constexpr int64_t kSwizzleRowBytes = 128, kSwizzleChunkBytes = 16;
+/// The bytes of the line whose index the swizzle xors into the chunk bits,
+/// of the chunks it permutes, and of the widest swizzle.
+constexpr int64_t kSwizzleLineBytes = 128, kSwizzleChunkBytes = 16,
+                  kMaxSwizzleBytes = 128;
 
 /// Arithmetic on plain integers for the formulas below.
 struct IntArith {
@@ -34,17 +38,26 @@ struct IntArith {
   Value bitXor(Value x, Value y) const { return x ^ y; }
 };
 
-/// The 128-byte swizzle of byte offset `bytes` from a 1024-byte-aligned
-/// start.
+/// The `swizzleBytes`-byte swizzle of byte offset `bytes` from a start
+/// aligned to 8 x `swizzleBytes` bytes.
+template <typename Arith>
+typename Arith::Value swizzle(const Arith &a, int64_t swizzleBytes,
+                              typename Arith::Value bytes) {
+  auto line = a.rem(a.div(bytes, a.constant(kSwizzleLineBytes)),
+                    a.constant(swizzleBytes / kSwizzleChunkBytes));
+  return a.bitXor(bytes, a.mul(line, a.constant(kSwizzleChunkBytes)));
+}
+
+/// The 128-byte swizzle (the tensor cores' operands).
 template <typename Arith>
 typename Arith::Value swizzle128(const Arith &a, typename Arith::Value bytes) {
-  auto row = a.rem(a.div(bytes, a.constant(kSwizzleRowBytes)), a.constant(8));
-  return a.bitXor(bytes, a.mul(row, a.constant(kSwizzleChunkBytes)));
+  return swizzle(a, kMaxSwizzleBytes, bytes);
 }
 
 /// The byte offset of element (`row`, `col`) of a buffer `width` elements
 /// wide, of `elementBytes` each, tiled by `tileRows` x `tileCols` tiles
-/// whose rows are swizzled.
+/// whose rows are swizzled (by their own span, `tileCols` x
+/// `elementBytes` bytes).
 template <typename Arith>
 typename Arith::Value
 swizzledByteOffset(const Arith &a, int64_t tileRows, int64_t tileCols,
@@ -53,10 +66,11 @@ swizzledByteOffset(const Arith &a, int64_t tileRows, int64_t tileCols,
   auto c = [&](int64_t v) { return a.constant(v); };
   auto tile = a.add(a.mul(a.div(row, c(tileRows)), c(width / tileCols)),
                     a.div(col, c(tileCols)));
-  auto bytes = a.add(a.mul(tile, c(tileRows * tileCols * elementBytes)),
-                     a.add(a.mul(a.rem(row, c(tileRows)), c(kSwizzleRowBytes)),
+  int64_t rowBytes = tileCols * elementBytes;
+  auto bytes = a.add(a.mul(tile, c(tileRows * rowBytes)),
+                     a.add(a.mul(a.rem(row, c(tileRows)), c(rowBytes)),
                            a.mul(a.rem(col, c(tileCols)), c(elementBytes))));
-  return swizzle128(a, bytes);
+  return swizzle(a, rowBytes, bytes);
 }
 
 inline int64_t swizzledByteOffset(int64_t tileRows, int64_t tileCols,

@@ -420,14 +420,13 @@ FailureOr<SwizzledTiling> mlir::mgpu::getSwizzledTiling(Operation *op,
                                : TileTransformAttr();
   auto swizzle = list.size() == 2 ? dyn_cast<SwizzleTransformAttr>(list[1])
                                   : SwizzleTransformAttr();
-  if (!tile || !swizzle || tile.getTiling().size() != 2 ||
-      swizzle.getBytes() != SwizzledTiling::kSwizzleBytes)
+  if (!tile || !swizzle || tile.getTiling().size() != 2)
     return op->emitOpError() << "applies only the layout [#mgpu.tile<[R, C]>, "
-                                "#mgpu.swizzle<128>] to "
+                                "#mgpu.swizzle<S>] to "
                              << what << ", got " << transforms;
   std::optional<int64_t> bytes = getBufferBytes({1}, type.getElementType());
   SwizzledTiling tiling{tile.getTiling()[0], tile.getTiling()[1],
-                        bytes.value_or(0)};
+                        bytes.value_or(0), swizzle.getBytes()};
   if (type.getRank() != 2 || !type.hasStaticShape() ||
       type.getDimSize(0) % tiling.rows || type.getDimSize(1) % tiling.cols)
     return op->emitOpError()
@@ -435,11 +434,12 @@ FailureOr<SwizzledTiling> mlir::mgpu::getSwizzledTiling(Operation *op,
            << " to be a static 2-d buffer divided by its "
               "tile "
            << formatTuple(tile.getTiling()) << ", got " << type;
-  if (tiling.cols * tiling.elementBytes != SwizzledTiling::kSwizzleBytes ||
+  if (tiling.cols * tiling.elementBytes != tiling.swizzleBytes ||
       tiling.rows % 8)
     return op->emitOpError()
-           << "expects the tile of " << what
-           << " to span the 128-byte swizzle in whole groups of 8 rows, got "
+           << "expects the tile of " << what << " to span the "
+           << tiling.swizzleBytes
+           << "-byte swizzle in whole groups of 8 rows, got "
            << formatTuple(tile.getTiling()) << " of " << type.getElementType();
   // A view at a static offset starts at a tile of its buffer (rows of the
   // larger stride, a view may be transposed).

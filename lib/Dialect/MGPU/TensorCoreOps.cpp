@@ -115,6 +115,15 @@ FailureOr<TiledOperand> mlir::mgpu::getTiledOperand(Operation *op,
       getSwizzledTiling(op, name, transforms, memref);
   if (failed(tiling))
     return failure();
+  // The descriptors, their strides and the K steps are the 128-byte
+  // swizzle's (copies take 32 and 64 too).
+  if (tiling->swizzleBytes != SwizzledTiling::kMmaSwizzleBytes)
+    return op->emitOpError()
+           << "reads " << name << " through a " << tiling->swizzleBytes
+           << "-byte swizzle; tensor-core operands take only #mgpu.swizzle<"
+           << SwizzledTiling::kMmaSwizzleBytes << "> (tiles of "
+           << SwizzledTiling::kMmaSwizzleBytes / tiling->elementBytes
+           << " columns of " << memref.getElementType() << ")";
   SmallVector<int64_t> strides;
   int64_t offset;
   // A transposed view (strides [1, s]) reads the buffer's rows as columns.
@@ -148,7 +157,7 @@ std::optional<int64_t>
 mlir::mgpu::getTiledGroupStride(const TiledOperand &tiled, int64_t span) {
   const SwizzledTiling &tiling = tiled.tiling;
   int64_t tilesPerRow = tiled.width / tiling.cols;
-  constexpr int64_t kAtomBytes = 8 * SwizzledTiling::kSwizzleBytes;
+  constexpr int64_t kAtomBytes = 8 * SwizzledTiling::kMmaSwizzleBytes;
   if (tilesPerRow == 1 || tiling.rows % span == 0)
     return kAtomBytes;
   if (tiling.rows == 8)

@@ -234,12 +234,12 @@ func.func @copy_out_from_global(%a: memref<64xf32>, %o: memref<64xf32>) {
 !smem = memref<64x64xf16, #gpu.address_space<workgroup>>
 
 // A copy out reads its source through the transforms it names: a tiling
-// with the 128-byte swizzle that divides it, starting at a tile.
+// with a swizzle that divides it, starting at a tile.
 func.func @copy_out_transforms(%o: memref<64x64xf16>) {
   mgpu.mpmd_map meshes [#m] outs(%o : memref<64x64xf16>) scratch [!smem] {
   ^bb0(%o0: memref<64x64xf16>, %s: !smem):
-    // expected-error @below {{'mgpu.copy_smem_to_gmem' op applies only the layout [#mgpu.tile<[R, C]>, #mgpu.swizzle<128>] to the source, got [#mgpu.tile<[8, 32]>, #mgpu.swizzle<64>]}}
-    mgpu.copy_smem_to_gmem %s, %o0 transforms [#mgpu.tile<[8, 32]>, #mgpu.swizzle<64>] : !smem, memref<64x64xf16>
+    // expected-error @below {{'mgpu.copy_smem_to_gmem' op applies only the layout [#mgpu.tile<[R, C]>, #mgpu.swizzle<S>] to the source, got [#mgpu.swizzle<64>]}}
+    mgpu.copy_smem_to_gmem %s, %o0 transforms [#mgpu.swizzle<64>] : !smem, memref<64x64xf16>
   }
   return
 }

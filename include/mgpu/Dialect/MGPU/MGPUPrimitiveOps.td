@@ -40,16 +40,16 @@ def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem",
     with `mgpu.barrier_wait` before reading `dst`. Issued once per Pallas
     thread that executes it (plgpu.copy_gmem_to_smem).
 
-    With `transforms [#mgpu.tile<[R, C]>, #mgpu.swizzle<128>]` the buffer
-    holds the window in that layout instead of row-major: R x C tiles in
-    row-major order, each tile's rows of 128 bytes with their 16-byte chunks
-    swizzled (chunk j of row r stored at chunk j xor (r mod 8)), as TMA's
-    and wgmma's 128-byte swizzle modes read and write it. Only wgmma ops
-    that say so (`a_transforms`, `b_transforms`) may read such a buffer.
-    The layout is the tensor cores': the host backends and the GPU lowering
-    without tensor cores keep the buffer row-major, and those wgmma ops read
-    it so. `--mgpu-expand-pipelines="apply-transforms=1"` makes these copies
-    from block specs.
+    With `transforms [#mgpu.tile<[R, C]>, #mgpu.swizzle<S>]` (S = 32, 64
+    or 128) the buffer holds the window in that layout instead of
+    row-major: R x C tiles in row-major order, each tile's rows of S bytes
+    with their 16-byte chunks swizzled (byte b at b xor (((b / 128) mod
+    (S / 16)) x 16)), as TMA's and the tensor cores' S-byte swizzle modes
+    read and write it. Copies out and tensor-core ops that name the same
+    transforms read such a buffer (tensor-core operands only with S = 128);
+    interpret mode and the emulator lay it out as the GPU does.
+    `--mgpu-expand-pipelines="apply-transforms=1"` makes these copies from
+    block specs.
 
     With `collective_axes ["c", ..]` (cluster axes of the mesh) the copy is
     a multicast, as JAX's `copy_gmem_to_smem(..., collective_axes=)`: every
@@ -185,7 +185,7 @@ def MGPU_CopySmemToGmemOp : MGPU_Op<"copy_smem_to_gmem",
     With `transforms [#mgpu.tile<[R, C]>, #mgpu.swizzle<128>]` `src` holds
     the window in that layout (as a `copy_gmem_to_smem` with the same
     transforms left it: JAX's transforms of the SMEM ref) and the copy reads
-    it so: on the GPU a TMA store per tile through a map with the 128-byte
+    it so: on the GPU a TMA store per tile through a map with the same
     swizzle. `--mgpu-propagate-smem-layouts` gives a copy out the transforms
     of the buffer it reads where it names none.
 

@@ -221,22 +221,26 @@ LogicalResult verifyGroupWait(Operation *op, uint64_t pending, int64_t most,
 /// the type of `operand` (the `name` in messages).
 LogicalResult verifyResultTypeOf(Operation *op, Value operand, StringRef name);
 
-/// The shared-memory layout `[#mgpu.tile<[rows, cols]>, #mgpu.swizzle<128>]`
+/// The shared-memory layout `[#mgpu.tile<[rows, cols]>, #mgpu.swizzle<S>]`
 /// of a rank-2 buffer: rows x cols tiles in row-major order, each tile's
-/// 128-byte rows with their 16-byte chunks swizzled (chunk j of row r at
-/// chunk j xor (r mod 8)), which is how TMA writes and wgmma reads with
-/// their 128-byte swizzle modes. The only layout the backends apply.
+/// S-byte rows (S = 32, 64 or 128) with their 16-byte chunks swizzled
+/// (mgpu/Target/SwizzleFormula.h), which is how TMA writes and the tensor
+/// cores read with their S-byte swizzle modes. The only layout the
+/// backends apply.
 struct SwizzledTiling {
-  static constexpr int64_t kSwizzleBytes = 128;
+  /// The swizzle the tensor cores' operands take so far.
+  static constexpr int64_t kMmaSwizzleBytes = 128;
   int64_t rows = 0, cols = 0;
   int64_t elementBytes = 0;
+  /// The swizzle span: a tile row's bytes.
+  int64_t swizzleBytes = 128;
   int64_t tileBytes() const { return rows * cols * elementBytes; }
 };
 
 /// The tiling that `transforms` give a buffer (or a view into one) of
 /// `type`, or an error at `op` naming `what` and saying which part is not
-/// supported. The tile must divide the shape, span exactly 128 bytes and
-/// cover whole groups of 8 rows.
+/// supported. The tile must divide the shape, span exactly the swizzle's
+/// bytes and cover whole groups of 8 rows.
 FailureOr<SwizzledTiling> getSwizzledTiling(Operation *op, StringRef what,
                                             ArrayAttr transforms,
                                             MemRefType type);
