@@ -380,9 +380,9 @@ MmaOperand Distributor::tiledOperand(WgmmaOp op, Value operand,
           memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand)),
       origin);
   MmaOperand result;
-  result.swizzled = true;
+  result.swizzleBytes = tiling.swizzleBytes;
   constexpr int64_t kStep = 16;
-  int64_t rowBytes = SwizzledTiling::kMmaSwizzleBytes;
+  int64_t rowBytes = tiling.swizzleBytes;
   // The verifier checked that the 8-row groups an MMA reads are evenly
   // spaced: one atom apart in a tile, a row of tiles apart with 8-row tiles.
   int64_t span = isA ? 64
@@ -392,8 +392,9 @@ MmaOperand Distributor::tiledOperand(WgmmaOp op, Value operand,
   int64_t groupStride = *getTiledGroupStride(*tiled, span);
   if (isA || tiled->transposed) {
     // K-major (a, or a transposed b whose buffer holds N rows of K): rows
-    // of 128 bytes, 8-row groups `groupStride` apart; a K step moves the
-    // start along the row (the swizzle applies to the address).
+    // of the swizzle's bytes, 8-row groups `groupStride` apart; a K step
+    // moves the start along the row, or to the next tile where a row holds
+    // one step (the swizzle applies to the address).
     result.leading = 16; // unused with a swizzle; 1 in 16-byte units
     result.stride = groupStride;
     result.address = [this, loc, base, tiling](int64_t step) {
@@ -404,8 +405,9 @@ MmaOperand Distributor::tiledOperand(WgmmaOp op, Value operand,
           b, loc, base, arith::ConstantIntOp::create(b, loc, offset, 64)));
     };
   } else {
-    // N-major: 8 K rows of 128 bytes per atom, atoms along N one tile
-    // apart, 8-row groups `groupStride` apart; a K step moves down 16 rows.
+    // N-major: 8 K rows of the swizzle's bytes per atom, atoms along N one
+    // tile apart, 8-row groups `groupStride` apart; a K step moves down 16
+    // rows.
     result.mnMajor = true;
     result.leading = tiling.tileBytes();
     result.stride = groupStride;

@@ -5,7 +5,7 @@
 // conventions are the PTX ISA's (tcgen05): a shared-memory descriptor holds
 // the start address, the leading and stride byte offsets (divided by 16, as
 // for wgmma, whose canonical layouts tcgen05 shares), the fixed version
-// 0b001 at bit 46 and the swizzle mode at bits 61-63 (2: 128 bytes); the
+// 0b001 at bit 46 and the swizzle mode at bits 61-63 (SmemDescriptor.h); the
 // instruction descriptor of kind::f16 holds the accumulator type (bits 4-5,
 // 1: f32), the input types (bits 7-9 and 10-12, 1: bf16), whether b is
 // N-major (bit 16), N / 8 (bits 17-22) and M / 16 (bits 24-28).
@@ -213,7 +213,7 @@ struct Descriptors {
     } else {
       int64_t row = step * kStep;
       offset += (row / tiling.rows) * tilesPerRow * tiling.tileBytes() +
-                (row % tiling.rows) * SwizzledTiling::kMmaSwizzleBytes;
+                (row % tiling.rows) * tiling.swizzleBytes;
     }
     Value address = arith::AddIOp::create(b, loc, base, i64(b, loc, offset));
     Value start = arith::ShRUIOp::create(
@@ -222,7 +222,7 @@ struct Descriptors {
                               i64(b, loc, ::mgpu::kDescriptorAddressMask)),
         i64(b, loc, 4));
     uint64_t fields = ::mgpu::encodeDescriptorFields(
-        ::mgpu::DescriptorKind::Tcgen05, leading, stride, /*swizzle128=*/true);
+        ::mgpu::DescriptorKind::Tcgen05, leading, stride, tiling.swizzleBytes);
     return arith::OrIOp::create(b, loc, start,
                                 i64(b, loc, static_cast<int64_t>(fields)));
   }

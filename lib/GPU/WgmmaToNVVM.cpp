@@ -74,7 +74,7 @@ std::pair<Value, Value> mlir::mgpu::buildFragmentPosition(OpBuilder &b,
 }
 
 /// The descriptor of `operand` at K step `step`: the start address and the
-/// two distances in 16-byte units, and the swizzle mode (1: 128 bytes).
+/// two distances in 16-byte units, and the swizzle mode.
 static Value buildDescriptor(OpBuilder &b, Location loc,
                              const MmaOperand &operand, int64_t step) {
   auto constant = [&](int64_t v) -> Value {
@@ -87,7 +87,7 @@ static Value buildDescriptor(OpBuilder &b, Location loc,
       constant(4));
   uint64_t fields = ::mgpu::encodeDescriptorFields(
       ::mgpu::DescriptorKind::Wgmma, operand.leading, operand.stride,
-      operand.swizzled);
+      operand.swizzleBytes);
   return arith::OrIOp::create(b, loc, start,
                               constant(static_cast<int64_t>(fields)));
 }

@@ -4,7 +4,7 @@
 // memory region, at 512 bytes per column of their column offset; the lane
 // moves are vector loads and stores of one row. An MMA runs on the lane that
 // issues it (the distribution puts it under lane 0) and reads a and b
-// element by element at the byte offsets of their buffers' tiled, 128-byte
+// element by element at the byte offsets of their buffers' tiled,
 // swizzled layout, as TMA wrote them, summing in f32 in k order like every
 // other backend (WgmmaSemantics.h). A pair's MMA (cta_group::2) runs on
 // the pair's first CTA over both CTAs' operands and accumulators

@@ -27,7 +27,9 @@ namespace {
 /// (bytes, as index) and whether it has the 128-byte swizzle (i1).
 struct DecodedDescriptor {
   Value start, leading, stride;
-  Value swizzled;
+  /// Whether the descriptor names a swizzle (i1), and its span in bytes
+  /// (an index; 256 without one).
+  Value swizzled, span;
 };
 
 struct Emitter {
@@ -56,10 +58,13 @@ struct Emitter {
     Value mode =
         arith::ShRUIOp::create(b, loc, desc, i64(::mgpu::kWgmmaSwizzleShift));
     Value swizzled =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, mode, i64(1));
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, mode, i64(0));
+    // The span is 256 >> mode (SmemDescriptor.h's wgmmaSwizzleBytes).
+    Value span = arith::ShRUIOp::create(b, loc, i64(256), mode);
     return {toIndex(start),
             toIndex(field(desc, ::mgpu::kDescriptorLeadingShift)),
-            toIndex(field(desc, ::mgpu::kDescriptorStrideShift)), swizzled};
+            toIndex(field(desc, ::mgpu::kDescriptorStrideShift)), swizzled,
+            toIndex(span)};
   }
   /// Element index (2-byte elements) of (row, col) (M or N, K) in a decoded
   /// tile: a core matrix is 8 rows of 8 K elements, or 8 K rows of 8 M or N
@@ -83,19 +88,30 @@ struct Emitter {
         add(d.start, mul(div(row, 8), d.stride)),
         add(mul(div(col, 8), d.leading), add(mul(rem(coreRow, 8), index(16)),
                                              mul(rem(inRow, 8), index(2)))));
-    // With the 128-byte swizzle, rows are 128 bytes: K-major, row r at
-    // r / 8 strides and (r mod 8) rows, column c at 2c bytes along it;
-    // N-major, K row k at k / 8 strides and (k mod 8) rows, column n at
-    // n / 64 leading distances and 2 (n mod 64) bytes. The address then
-    // has its 16-byte chunk bits xor-ed with its 128-byte row bits.
+    // With a swizzle of S bytes, rows are S bytes: K-major, row r at r / 8
+    // strides and (r mod 8) rows, column c at 2c bytes along it; N-major,
+    // K row k at k / 8 strides and (k mod 8) rows, column n at n / (S / 2)
+    // leading distances and 2 (n mod S / 2) bytes. The address then has its
+    // 16-byte chunk bits xor-ed with its 128-byte line bits (mod S / 16),
+    // as SwizzleFormula.h's swizzle does with a constant span.
+    auto divBy = [&](Value x, Value y) -> Value {
+      return arith::DivUIOp::create(b, loc, x, y);
+    };
+    auto remBy = [&](Value x, Value y) -> Value {
+      return arith::RemUIOp::create(b, loc, x, y);
+    };
+    Value perRow = div(d.span, 2);
     Value swizzledBytes =
         mnMajor ? add(add(d.start, mul(div(col, 8), d.stride)),
-                      add(mul(rem(col, 8), index(128)),
-                          add(mul(div(row, 64), d.leading),
-                              mul(rem(row, 64), index(2)))))
+                      add(mul(rem(col, 8), d.span),
+                          add(mul(divBy(row, perRow), d.leading),
+                              mul(remBy(row, perRow), index(2)))))
                 : add(add(d.start, mul(div(row, 8), d.stride)),
-                      add(mul(rem(row, 8), index(128)), mul(col, index(2))));
-    swizzledBytes = ::mgpu::swizzle128(IndexArith{b, loc}, swizzledBytes);
+                      add(mul(rem(row, 8), d.span), mul(col, index(2))));
+    Value line = remBy(div(swizzledBytes, ::mgpu::kSwizzleLineBytes),
+                       div(d.span, ::mgpu::kSwizzleChunkBytes));
+    swizzledBytes = arith::XOrIOp::create(
+        b, loc, swizzledBytes, mul(line, index(::mgpu::kSwizzleChunkBytes)));
     bytes = arith::SelectOp::create(b, loc, d.swizzled, swizzledBytes, bytes);
     return div(bytes, 2);
   }

@@ -180,7 +180,8 @@ ThreadState &getThreadState() {
 /// lib/Host/WgmmaEmulation.cpp, which builds the same in IR).
 struct Decoded {
   int64_t start, leading, stride;
-  bool swizzled;
+  /// The swizzle span in bytes (0: none).
+  int64_t swizzleBytes;
 };
 
 Decoded decode(int64_t desc, uint64_t sliceLow18) {
@@ -192,18 +193,21 @@ Decoded decode(int64_t desc, uint64_t sliceLow18) {
                     mgpu::kDescriptorAddressMask);
   d.leading = mgpu::decodeDescriptorField(bits, mgpu::kDescriptorLeadingShift);
   d.stride = mgpu::decodeDescriptorField(bits, mgpu::kDescriptorStrideShift);
-  d.swizzled = mgpu::isWgmmaDescriptorSwizzled(bits);
+  d.swizzleBytes = mgpu::wgmmaDescriptorSwizzleBytes(bits);
   return d;
 }
 
 /// The byte offset of element (row, col) (M or N, K) of a decoded operand.
 int64_t elementBytes(const Decoded &d, int64_t row, int64_t col, bool mnMajor) {
-  if (d.swizzled) {
+  if (int64_t span = d.swizzleBytes) {
+    // Rows of `span` bytes: an MN-major atom holds span / 2 elements of M
+    // or N per K row.
+    int64_t perRow = span / 2;
     int64_t bytes =
-        mnMajor ? d.start + (col / 8) * d.stride + (col % 8) * 128 +
-                      (row / 64) * d.leading + (row % 64) * 2
-                : d.start + (row / 8) * d.stride + (row % 8) * 128 + col * 2;
-    return mgpu::swizzle128(mgpu::IntArith(), bytes) & ~int64_t(1);
+        mnMajor ? d.start + (col / 8) * d.stride + (col % 8) * span +
+                      (row / perRow) * d.leading + (row % perRow) * 2
+                : d.start + (row / 8) * d.stride + (row % 8) * span + col * 2;
+    return mgpu::swizzle(mgpu::IntArith(), span, bytes) & ~int64_t(1);
   }
   int64_t coreRow = mnMajor ? col : row, inRow = mnMajor ? row : col;
   return (d.start + (row / 8) * d.stride + (col / 8) * d.leading +

@@ -36,15 +36,15 @@ std::pair<Value, Value> buildFragmentPosition(OpBuilder &b, Location loc,
 /// Where the tensor cores find one operand of the MMAs of a 64-row tile in
 /// shared memory: the address (i64) of each K step's 16 columns, and the
 /// byte distances a descriptor gives (`leading`, `stride`: between core
-/// matrices along K and along M or N without swizzling; with the 128-byte
-/// swizzle, between swizzle atoms along M or N and between groups of 8
-/// rows along K for an MN-major operand, the 8-row stride for a K-major
-/// one).
+/// matrices along K and along M or N without swizzling; with a swizzle,
+/// between swizzle atoms along M or N and between groups of 8 rows along K
+/// for an MN-major operand, the 8-row stride for a K-major one), and the
+/// swizzle span in bytes (0: none; 32, 64 or 128).
 struct MmaOperand {
   std::function<Value(int64_t step)> address;
   int64_t leading = 0, stride = 0;
   bool mnMajor = false;
-  bool swizzled = false;
+  int64_t swizzleBytes = 0;
 };
 
 /// An operand of `rows` (M or N) x `k` copied in the layout of

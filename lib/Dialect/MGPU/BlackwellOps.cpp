@@ -139,11 +139,10 @@ static LogicalResult verifyTiledOperand(Tcgen05MmaOp op, StringRef name,
                                         Type type, ArrayAttr transforms,
                                         int64_t span) {
   if (!transforms)
-    return op.emitOpError()
-           << "expects " << name << "_transforms: the tensor cores read "
-           << name
-           << " in place, in a tiled buffer with the 128-byte swizzle "
-              "([#mgpu.tile<[R, C]>, #mgpu.swizzle<128>])";
+    return op.emitOpError() << "expects " << name
+                            << "_transforms: the tensor cores read " << name
+                            << " in place, in a tiled, swizzled buffer "
+                               "([#mgpu.tile<[R, C]>, #mgpu.swizzle<S>])";
   FailureOr<TiledOperand> tiled =
       getTiledOperand(op, name, type, transforms, /*dynamicOffsets=*/true);
   if (failed(tiled))

@@ -115,15 +115,6 @@ FailureOr<TiledOperand> mlir::mgpu::getTiledOperand(Operation *op,
       getSwizzledTiling(op, name, transforms, memref);
   if (failed(tiling))
     return failure();
-  // The descriptors, their strides and the K steps are the 128-byte
-  // swizzle's (copies take 32 and 64 too).
-  if (tiling->swizzleBytes != SwizzledTiling::kMmaSwizzleBytes)
-    return op->emitOpError()
-           << "reads " << name << " through a " << tiling->swizzleBytes
-           << "-byte swizzle; tensor-core operands take only #mgpu.swizzle<"
-           << SwizzledTiling::kMmaSwizzleBytes << "> (tiles of "
-           << SwizzledTiling::kMmaSwizzleBytes / tiling->elementBytes
-           << " columns of " << memref.getElementType() << ")";
   SmallVector<int64_t> strides;
   int64_t offset;
   // A transposed view (strides [1, s]) reads the buffer's rows as columns.
@@ -157,9 +148,9 @@ std::optional<int64_t>
 mlir::mgpu::getTiledGroupStride(const TiledOperand &tiled, int64_t span) {
   const SwizzledTiling &tiling = tiled.tiling;
   int64_t tilesPerRow = tiled.width / tiling.cols;
-  constexpr int64_t kAtomBytes = 8 * SwizzledTiling::kMmaSwizzleBytes;
+  int64_t atomBytes = 8 * tiling.swizzleBytes;
   if (tilesPerRow == 1 || tiling.rows % span == 0)
-    return kAtomBytes;
+    return atomBytes;
   if (tiling.rows == 8)
     return tilesPerRow * tiling.tileBytes();
   return std::nullopt;

@@ -98,7 +98,7 @@ func.func @k_not_16(%a: memref<128x8xf16, #s>, %b: memref<8x64xf16, #s>) {
 func.func @no_transforms(%a: memref<128x64xbf16, #s>, %b: memref<64x64xbf16, #s>) {
   mgpu.pallas_call grid [1] in_specs [] out_specs [] scratch [!mgpu.tmem<128x64xf32>] {
   ^bb0(%acc: !mgpu.tmem<128x64xf32>):
-    // expected-error @below {{'mgpu.tcgen05_mma' op expects a_transforms: the tensor cores read a in place, in a tiled buffer with the 128-byte swizzle ([#mgpu.tile<[R, C]>, #mgpu.swizzle<128>])}}
+    // expected-error @below {{'mgpu.tcgen05_mma' op expects a_transforms: the tensor cores read a in place, in a tiled, swizzled buffer ([#mgpu.tile<[R, C]>, #mgpu.swizzle<S>])}}
     mgpu.tcgen05_mma %acc, %a, %b
         : !mgpu.tmem<128x64xf32>, memref<128x64xbf16, #s>, memref<64x64xbf16, #s>
   }

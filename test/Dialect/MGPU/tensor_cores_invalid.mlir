@@ -200,8 +200,7 @@ func.func @registers_keyword() {
 // -----
 
 // Tiled, swizzled operands and copies: only [tile, swizzle<S>] with tiles
-// spanning the swizzle (S = 128 for MMA operands), views starting at a tile
-// boundary, tiles whole for the MMA steps, 16-bit inputs, a in shared
+// spanning the swizzle, views starting at a tile boundary, tiles whole for the MMA steps, 16-bit inputs, a in shared
 // memory.
 
 #s = #gpu.address_space<workgroup>
@@ -226,20 +225,6 @@ func.func @copy_tile_only(%g: memref<256x256xbf16>, %buf: memref<64x64xbf16, #s>
     // expected-error @below {{'mgpu.copy_gmem_to_smem' op applies only the layout [#mgpu.tile<[R, C]>, #mgpu.swizzle<S>] to the destination, got [#mgpu.tile<[64, 64]>]}}
     mgpu.copy_gmem_to_smem %g[%c0, 0], %buf, %bar[%c0] transforms [#mgpu.tile<[64, 64]>]
         : memref<256x256xbf16>, memref<64x64xbf16, #s>, !mgpu.barrier<count = 1>
-  }
-  return
-}
-
-// -----
-
-// The tensor cores read only the 128-byte swizzle so far.
-#s = #gpu.address_space<workgroup>
-func.func @a_swizzle_64(%a: memref<64x32xbf16, #s>, %b: memref<32x128xbf16, #s>) {
-  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
-    %z = arith.constant dense<0.0> : vector<64x128xf32>
-    // expected-error @below {{'mgpu.wgmma' op reads a through a 64-byte swizzle; tensor-core operands take only #mgpu.swizzle<128> (tiles of 64 columns of 'bf16')}}
-    %r = mgpu.wgmma %z, %a, %b a_transforms [#mgpu.tile<[64, 32]>, #mgpu.swizzle<64>]
-        : vector<64x128xf32>, memref<64x32xbf16, #s>, memref<32x128xbf16, #s>
   }
   return
 }

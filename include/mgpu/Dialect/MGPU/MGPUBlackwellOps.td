@@ -51,8 +51,9 @@ def MGPU_Tcgen05MmaOp : MGPU_Op<"tcgen05_mma",
     column; it then takes no `a_transforms` (and no `collective_axis`).
 
     `a_transforms` / `b_transforms` are required and give the tiled,
-    128-byte swizzled layout of the buffers (`[#mgpu.tile<[R, C]>,
-    #mgpu.swizzle<128>]`, as `mgpu.copy_gmem_to_smem` writes them), which
+    swizzled layout of the buffers (`[#mgpu.tile<[R, C]>,
+    #mgpu.swizzle<S>]`, S = 32, 64 or 128, as `mgpu.copy_gmem_to_smem`
+    writes them), which
     the tensor cores read in place; a K-major `%a`, and `%b` N-major or the
     transpose of a K-major buffer, as for `mgpu.wgmma`, views at a
     run-time offset (a ring's slot, `a_smem.at[slot]`) included.

@@ -46,8 +46,8 @@ def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem",
     with their 16-byte chunks swizzled (byte b at b xor (((b / 128) mod
     (S / 16)) x 16)), as TMA's and the tensor cores' S-byte swizzle modes
     read and write it. Copies out and tensor-core ops that name the same
-    transforms read such a buffer (tensor-core operands only with S = 128);
-    interpret mode and the emulator lay it out as the GPU does.
+    transforms read such a buffer; interpret mode and the emulator lay it
+    out as the GPU does.
     `--mgpu-expand-pipelines="apply-transforms=1"` makes these copies from
     block specs.
 
@@ -182,7 +182,7 @@ def MGPU_CopySmemToGmemOp : MGPU_Op<"copy_smem_to_gmem",
     empty one where it does not hold), so the groups a later
     `mgpu.wait_smem_to_gmem` counts are the same.
 
-    With `transforms [#mgpu.tile<[R, C]>, #mgpu.swizzle<128>]` `src` holds
+    With `transforms [#mgpu.tile<[R, C]>, #mgpu.swizzle<S>]` `src` holds
     the window in that layout (as a `copy_gmem_to_smem` with the same
     transforms left it: JAX's transforms of the SMEM ref) and the copy reads
     it so: on the GPU a TMA store per tile through a map with the same

@@ -228,8 +228,6 @@ LogicalResult verifyResultTypeOf(Operation *op, Value operand, StringRef name);
 /// cores read with their S-byte swizzle modes. The only layout the
 /// backends apply.
 struct SwizzledTiling {
-  /// The swizzle the tensor cores' operands take so far.
-  static constexpr int64_t kMmaSwizzleBytes = 128;
   int64_t rows = 0, cols = 0;
   int64_t elementBytes = 0;
   /// The swizzle span: a tile row's bytes.
