@@ -19,6 +19,8 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::mgpu;
 
@@ -276,9 +278,14 @@ LogicalResult TmemSliceOp::verify() {
     return emitOpError() << "takes " << width << " columns of a buffer of "
                          << total;
   std::optional<int64_t> column = getConstantIntValue(getColumn());
-  if (column && (*column < 0 || *column > total - width))
-    return emitOpError() << "takes columns [" << *column << ", "
-                         << *column + width << ") of a buffer of " << total;
+  if (column && (*column < 0 || *column > total - width)) {
+    // The end saturates: a start near the index range's end overflows.
+    int64_t end;
+    if (llvm::AddOverflow(*column, width, end))
+      end = std::numeric_limits<int64_t>::max();
+    return emitOpError() << "takes columns [" << *column << ", " << end
+                         << ") of a buffer of " << total;
+  }
   bool packed = src.getElementType().getIntOrFloatBitWidth() == 16;
   if (packed && column && *column % 2)
     return emitOpError() << "starts at element " << *column

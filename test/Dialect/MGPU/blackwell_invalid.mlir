@@ -246,6 +246,20 @@ func.func @slice_out_of_range() {
 
 // -----
 
+// A start near the index range's end: the message saturates (a fuzz
+// finding: the end overflowed under UBSan).
+func.func @slice_far_out_of_range() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] scratch [!mgpu.tmem<128x256xf32>] {
+  ^bb0(%acc: !mgpu.tmem<128x256xf32>):
+    %far = arith.constant 9223372036854775807 : index
+    // expected-error @below {{'mgpu.tmem_slice' op takes columns [9223372036854775807, 9223372036854775807) of a buffer of 256}}
+    %s = mgpu.tmem_slice %acc[%far] : !mgpu.tmem<128x256xf32> -> !mgpu.tmem<128x128xf32>
+  }
+  return
+}
+
+// -----
+
 func.func @slice_odd_packed() {
   mgpu.pallas_call grid [1] in_specs [] out_specs [] scratch [!mgpu.tmem<128x64xbf16>] {
   ^bb0(%p: !mgpu.tmem<128x64xbf16>):
