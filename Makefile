@@ -4,10 +4,11 @@
 #   make check   install what is missing, build, run every test
 #
 # Other targets: build, check-sanitize (ASan+UBSan build running the lit
-# suite), fuzz (a mutation campaign, utils/fuzz.py; FUZZ_MUTANTS, FUZZ_SEED,
-# FUZZ_BUILD), fuzz-smoke (1500 mutants, seed 1, under ASan+UBSan, run
-# by CI), device-bundle (every run test and benchmark compiled for the GPU
-# machine; see bench/device-check.sh), format-check, docs, clean.
+# suite; before landing), fuzz (a mutation campaign, utils/fuzz.py;
+# FUZZ_MUTANTS, FUZZ_SEED, FUZZ_BUILD), fuzz-smoke (1500 mutants, seed 1, on
+# FUZZ_BUILD: ASan+UBSan by default, the release build in CI), device-bundle
+# (every run test and benchmark compiled for the GPU machine; see
+# bench/device-check.sh), format-check, docs, clean.
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
@@ -69,10 +70,10 @@ fuzz: deps $(FUZZ_BUILD)/build.ninja
 	  --mutants $(FUZZ_MUTANTS) --seed $(FUZZ_SEED) \
 	  --out $(FUZZ_BUILD)/fuzz-findings
 
-fuzz-smoke: deps $(ASAN_BUILD)/build.ninja
-	ninja -C $(ASAN_BUILD)
-	$(SANITIZER_ENV) python3 utils/fuzz.py --build $(ASAN_BUILD) \
-	  --mutants 1500 --seed 1 --out $(ASAN_BUILD)/fuzz-findings
+fuzz-smoke: deps $(FUZZ_BUILD)/build.ninja
+	ninja -C $(FUZZ_BUILD)
+	$(SANITIZER_ENV) python3 utils/fuzz.py --build $(FUZZ_BUILD) \
+	  --mutants 1500 --seed 1 --out $(FUZZ_BUILD)/fuzz-findings
 
 # The demo needs the two tools and the runtimes mgpu-run loads, not the C
 # API, the plugin or the test programs: `make check` builds those after it.

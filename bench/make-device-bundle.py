@@ -22,6 +22,7 @@ does not.
 """
 
 import argparse
+import concurrent.futures
 import os
 import re
 import shutil
@@ -123,12 +124,7 @@ def main():
     for sub in ("tests", "bench", "lib"):
         os.makedirs(os.path.join(staging, sub))
 
-    manifest = []
-    for name, path, sources, options, skipped in find_run_tests(source_root):
-        if args.backend in skipped:
-            continue
-        if args.only and not re.search(args.only, name):
-            continue
+    def build_test(name, path, sources, options):
         exe = os.path.join(staging, "tests", name)
         program = path
         if sources != [path]:
@@ -152,8 +148,17 @@ def main():
                 stream.write(expected)
         if program != path:
             os.remove(program)
-        manifest.append("test %s %s %s" % (
-            name, os.path.relpath(path, source_root), " ".join(options)))
+        return "test %s %s %s" % (
+            name, os.path.relpath(path, source_root), " ".join(options))
+
+    # One compile per core; the manifest keeps the tests' order.
+    selected = [(name, path, sources, options)
+                for name, path, sources, options, skipped
+                in find_run_tests(source_root)
+                if args.backend not in skipped and
+                (not args.only or re.search(args.only, name))]
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        manifest = list(pool.map(lambda test: build_test(*test), selected))
 
     if args.backend == "cuda":
         programs = os.path.join(source_root, "bench", "programs")

@@ -513,9 +513,14 @@ def main():
     args.out = os.path.abspath(args.out)
     if not args.work:
         args.work = os.path.join(args.out, "work")
+    args.work = os.path.abspath(args.work)
     source_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
     seeds = corpus(source_root)
+    # Mutants that write files by relative paths (a profile's traces/) write
+    # them in the work folder, not in the checkout.
+    os.makedirs(args.work, exist_ok=True)
+    os.chdir(args.work)
     weights = [weight for _, _, weight in seeds]
     rng = random.Random(args.seed)
     jobs = []

@@ -11,7 +11,9 @@
 // grid x block threads in x, which lets a full mlir-runner program print
 // real results. The environment
 // steers it: MOCK_CUDA=nodevice makes cuInit fail, MOCK_CUDA=nodevices
-// reports zero devices, MOCK_CUDA_FAIL=<name> makes that call fail. It
+// reports zero devices, MOCK_CUDA_FAIL=<name> makes that call fail,
+// MOCK_CUDA_COPY_LIMIT=<bytes> skips copies and fills larger than that (the
+// device bundle's benchmarks move gigabytes that no kernel here reads). It
 // includes cuda.h so that its definitions get the versioned symbol names
 // (cuMemAlloc_v2, ...) and the exact types a real driver exports.
 //
@@ -54,6 +56,12 @@ static void mockLog(const char *format, ...) {
 
 /* Whether MOCK_CUDA_FAIL names `call`, which then fails as a driver's
    would. */
+/* Whether a copy or fill of `bytes` happens (MOCK_CUDA_COPY_LIMIT). */
+static int shouldMove(size_t bytes) {
+  const char *limit = getenv("MOCK_CUDA_COPY_LIMIT");
+  return !limit || bytes <= strtoull(limit, NULL, 10);
+}
+
 static int shouldFail(const char *call) {
   const char *fail = getenv("MOCK_CUDA_FAIL");
   return fail && strcmp(fail, call) == 0;
@@ -421,7 +429,8 @@ MOCK_EXPORT CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src,
     return result;
   mockLog("cuMemcpyAsync(%zu bytes, stream %s)", ByteCount,
           hStream ? "set" : "null");
-  memcpy((void *)dst, (const void *)src, ByteCount);
+  if (shouldMove(ByteCount))
+    memcpy((void *)dst, (const void *)src, ByteCount);
   return CUDA_SUCCESS;
 }
 
@@ -432,7 +441,8 @@ MOCK_EXPORT CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr dstDevice,
   if (result != CUDA_SUCCESS)
     return result;
   mockLog("cuMemcpyHtoD(%zu bytes)", ByteCount);
-  memcpy((void *)dstDevice, srcHost, ByteCount);
+  if (shouldMove(ByteCount))
+    memcpy((void *)dstDevice, srcHost, ByteCount);
   return CUDA_SUCCESS;
 }
 
@@ -444,7 +454,7 @@ MOCK_EXPORT CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dstDevice,
     return result;
   mockLog("cuMemsetD32Async(0x%x, %zu words, stream %s)", ui, N,
           hStream ? "set" : "null");
-  for (size_t i = 0; i < N; ++i)
+  for (size_t i = 0, n = shouldMove(4 * N) ? N : 0; i < n; ++i)
     ((uint32_t *)dstDevice)[i] = ui;
   return CUDA_SUCCESS;
 }
@@ -457,7 +467,7 @@ MOCK_EXPORT CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dstDevice,
     return result;
   mockLog("cuMemsetD16Async(0x%x, %zu halfwords, stream %s)", us, N,
           hStream ? "set" : "null");
-  for (size_t i = 0; i < N; ++i)
+  for (size_t i = 0, n = shouldMove(2 * N) ? N : 0; i < n; ++i)
     ((uint16_t *)dstDevice)[i] = us;
   return CUDA_SUCCESS;
 }
