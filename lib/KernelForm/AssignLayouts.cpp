@@ -107,7 +107,6 @@ private:
     if (auto reduction = dyn_cast<vector::MultiDimReductionOp>(op))
       if (layoutOf(reduction.getSource()) == LayoutKind::wgmma &&
           reduction.getReductionMask() == ArrayRef<bool>{false, true} &&
-          isa<FloatType>(reduction.getSourceVectorType().getElementType()) &&
           fits(LayoutKind::wgmma_row, v))
         return LayoutKind::wgmma_row;
     // M <-> M x 1 keeps the rows; rows broadcast over the columns of a

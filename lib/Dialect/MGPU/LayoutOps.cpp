@@ -24,14 +24,18 @@ LogicalResult
 mlir::mgpu::verifyLayoutFits(LayoutKind kind, VectorType type,
                              function_ref<InFlightDiagnostic()> emitError) {
   if (kind == LayoutKind::wgmma_row) {
-    bool fits = type.getElementType().isF32() && !type.isScalable() &&
+    // One row value per register: 32-bit floats and integers (the row
+    // sums and maxima of f32 or s32 fragments; xor shuffles move them).
+    Type element = type.getElementType();
+    bool fits = (element.isF32() || element.isInteger(32)) &&
+                !type.isScalable() &&
                 (type.getRank() == 1 ||
                  (type.getRank() == 2 && type.getDimSize(1) == 1)) &&
                 type.getDimSize(0) % 64 == 0 &&
                 type.getNumElements() * 4 <= kMaxWgmmaLayoutBytes;
     if (!fits && emitError)
-      emitError() << "the wgmma_row layout holds an f32 vector of M or M x 1 "
-                     "elements, M a multiple of 64; got "
+      emitError() << "the wgmma_row layout holds an f32 or i32 vector of M "
+                     "or M x 1 elements, M a multiple of 64; got "
                   << type;
     return success(fits);
   }
@@ -54,17 +58,20 @@ mlir::mgpu::verifyLayoutFits(LayoutKind kind, VectorType type,
                   << kMaxWgmmaLayoutBytes / 1024 << " KiB; got " << type;
     return success(fits);
   }
-  bool fits = type.getRank() == 2 &&
-              (element.isF32() || isa<Float16Type, BFloat16Type>(element)) &&
+  // JAX's Layout.WGMMA holds any type of 8 to 32 bits (accumulators in
+  // f32, f16 or s32, and whatever an epilogue makes of them): two adjacent
+  // elements of a row per lane and register pair.
+  unsigned width = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
+  bool fits = type.getRank() == 2 && width >= 8 && width <= 32 &&
               !type.isScalable() && type.getDimSize(0) % 64 == 0 &&
               type.getDimSize(1) % 8 == 0 &&
-              type.getNumElements() * element.getIntOrFloatBitWidth() / 8 <=
-                  kMaxWgmmaLayoutBytes;
+              type.getNumElements() * width / 8 <= kMaxWgmmaLayoutBytes;
   if (fits)
     return success();
   if (emitError)
-    emitError() << "the wgmma layout holds a 2-D f32, f16 or bf16 vector "
-                   "with a multiple of 64 rows and of 8 columns, at most "
+    emitError() << "the wgmma layout holds a 2-D vector of 8- to 32-bit "
+                   "integers or floats with a multiple of 64 rows and of 8 "
+                   "columns, at most "
                 << kMaxWgmmaLayoutBytes / 1024 << " KiB; got " << type;
   return failure();
 }

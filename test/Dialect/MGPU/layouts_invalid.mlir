@@ -1,6 +1,7 @@
 // RUN: mgpu-opt %s -split-input-file -verify-diagnostics
 
-// What lane layouts can hold: the wgmma layout only 2-D f32/f16/bf16 vectors of
+// What lane layouts can hold: the wgmma layout only 2-D vectors of 8- to
+// 32-bit integers or floats (JAX's Layout.WGMMA: i8, i32, f16, f32, ...) of
 // whole 64-row tiles and 8-column groups up to 64 KiB; the splat layout
 // only splat values; mgpu.out_layouts one #mgpu.layout per vector result;
 // layout_cast only in kernels.
@@ -8,7 +9,7 @@
 func.func @wgmma_rows() {
   mgpu.pallas_call grid [1] in_specs [] out_specs [] {
     %z = arith.constant dense<0.0> : vector<32x8xf32>
-    // expected-error @below {{'mgpu.layout_cast' op the wgmma layout holds a 2-D f32, f16 or bf16 vector with a multiple of 64 rows and of 8 columns, at most 64 KiB; got 'vector<32x8xf32>'}}
+    // expected-error @below {{'mgpu.layout_cast' op the wgmma layout holds a 2-D vector of 8- to 32-bit integers or floats with a multiple of 64 rows and of 8 columns, at most 64 KiB; got 'vector<32x8xf32>'}}
     %r = mgpu.layout_cast %z : vector<32x8xf32> to #mgpu.layout<wgmma>
   }
   return
@@ -29,9 +30,9 @@ func.func @wgmma_columns() {
 
 func.func @wgmma_type() {
   mgpu.pallas_call grid [1] in_specs [] out_specs [] {
-    %z = arith.constant dense<0> : vector<64x8xi32>
-    // expected-error @below {{got 'vector<64x8xi32>'}}
-    %r = mgpu.layout_cast %z : vector<64x8xi32> to #mgpu.layout<wgmma>
+    %z = arith.constant dense<0> : vector<64x8xi64>
+    // expected-error @below {{got 'vector<64x8xi64>'}}
+    %r = mgpu.layout_cast %z : vector<64x8xi64> to #mgpu.layout<wgmma>
   }
   return
 }
@@ -112,8 +113,31 @@ func.func @not_a_layout() {
 // -----
 
 func.func @out_layout_misfit() {
-  // expected-error @below {{the wgmma layout holds a 2-D f32, f16 or bf16 vector with a multiple of 64 rows and of 8 columns, at most 64 KiB; got 'vector<64x8xf64>'}}
+  // expected-error @below {{the wgmma layout holds a 2-D vector of 8- to 32-bit integers or floats with a multiple of 64 rows and of 8 columns, at most 64 KiB; got 'vector<64x8xf64>'}}
   %z = arith.constant {mgpu.out_layouts = [#mgpu.layout<wgmma>]} dense<0.0> : vector<64x8xf64>
+  return
+}
+
+// -----
+
+func.func @wgmma_sub_byte() {
+  // expected-error @below {{the wgmma layout holds a 2-D vector of 8- to 32-bit integers or floats with a multiple of 64 rows and of 8 columns, at most 64 KiB; got 'vector<64x8xi4>'}}
+  %z = arith.constant {mgpu.out_layouts = [#mgpu.layout<wgmma>]} dense<0> : vector<64x8xi4>
+  return
+}
+
+// -----
+
+func.func @wgmma_integers(%m: memref<64x8xi32>, %n: memref<64x8xi8>) {
+  %c0 = arith.constant 0 : index
+  // An i32 accumulator and an i8 block fit.
+  %a = vector.load %m[%c0, %c0] {mgpu.out_layouts = [#mgpu.layout<wgmma>]} : memref<64x8xi32>, vector<64x8xi32>
+  %b = vector.load %n[%c0, %c0] {mgpu.out_layouts = [#mgpu.layout<wgmma>]} : memref<64x8xi8>, vector<64x8xi8>
+  %z = arith.constant dense<0> : vector<64xi32>
+  %r = vector.multi_reduction <add>, %a, %z {mgpu.out_layouts = [#mgpu.layout<wgmma_row>]} [1] : vector<64x8xi32> to vector<64xi32>
+  %h = arith.constant dense<0> : vector<64xi16>
+  // expected-error @below {{the wgmma_row layout holds an f32 or i32 vector of M or M x 1 elements, M a multiple of 64; got 'vector<64xi16>'}}
+  %t = arith.addi %h, %h {mgpu.out_layouts = [#mgpu.layout<wgmma_row>]} : vector<64xi16>
   return
 }
 
@@ -133,7 +157,7 @@ func.func @out_layout_not_splat(%m: memref<64x8xf32>) {
 func.func @row_rows() {
   mgpu.pallas_call grid [1] in_specs [] out_specs [] {
     %z = arith.constant dense<0.0> : vector<32xf32>
-    // expected-error @below {{'mgpu.layout_cast' op the wgmma_row layout holds an f32 vector of M or M x 1 elements, M a multiple of 64; got 'vector<32xf32>'}}
+    // expected-error @below {{'mgpu.layout_cast' op the wgmma_row layout holds an f32 or i32 vector of M or M x 1 elements, M a multiple of 64; got 'vector<32xf32>'}}
     %r = mgpu.layout_cast %z : vector<32xf32> to #mgpu.layout<wgmma_row>
   }
   return

@@ -707,10 +707,12 @@ def MGPU_LayoutCastOp : MGPU_Op<"layout_cast", [Pure]> {
     The same value as `%source`, held by the lanes in `layout`
     (plgpu.layout_cast). The numbers never change: on the GPU the value is
     converted where its producer left it in another layout, and the host
-    backends ignore layouts. A `wgmma` layout needs a 2-D f32, f16 or bf16
-    vector with a multiple of 64 rows and of 8 columns, at most 64 KiB; a
-    `wgmma_row` layout an f32 vector of M or M x 1, M a multiple of 64; only a splat
-    constant or a broadcast of a scalar can be cast to `splat`.
+    backends ignore layouts. A `wgmma` layout needs a 2-D vector of 8- to
+    32-bit integers or floats (JAX's Layout.WGMMA: f32, f16, bf16 or s32
+    accumulators and what an epilogue makes of them) with a multiple of 64
+    rows and of 8 columns, at most 64 KiB; a `wgmma_row` layout an f32 or
+    i32 vector of M or M x 1, M a multiple of 64; only a splat constant or a
+    broadcast of a scalar can be cast to `splat`.
 
     ```mlir
     %acc = mgpu.layout_cast %zero : vector<64x128xf32> to #mgpu.layout<wgmma>
