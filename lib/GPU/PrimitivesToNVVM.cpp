@@ -333,6 +333,7 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
   populateSyncToNVVMPatterns(converter, patterns, target);
   populateProfileToNVVMPatterns(converter, patterns);
   populateBarrierTestToNVVMPatterns(converter, patterns);
+  populateApproxMathToNVVMPatterns(converter, patterns);
   patterns.add<BarrierInitToNVVM, BarrierWaitToNVVM, CommitSmemToNVVM,
                WaitSmemToGmemToNVVM, CommitSmemToGmemGroupToNVVM,
                SetMaxRegistersToNVVM>(converter, ctx, target);
@@ -349,6 +350,7 @@ void mlir::mgpu::configurePrimitivesToNVVMLegality(ConversionTarget &target) {
       ClusterSyncOp, AsyncPrefetchOp, ClusterRefOp, AsyncStoreSmemOp>();
   configureSyncToNVVMLegality(target);
   configureProfileToNVVMLegality(target);
+  configureApproxMathToNVVMLegality(target);
 }
 
 //===----------------------------------------------------------------------===//

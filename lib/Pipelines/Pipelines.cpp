@@ -76,9 +76,12 @@ static void addHostToLLVMPasses(OpPassManager &pm) {
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   addStridedMetadataExpansion(pm);
-  pm.addPass(createConvertVectorToLLVMPass());
+  // Math first: convert-math-to-libm calls libm element by element for the
+  // functions LLVM has no intrinsic for (erf, tanh, atan2), with
+  // vector.extract and vector.insert that the vector lowering then takes.
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());

@@ -133,7 +133,11 @@ def MGPUPrimitivesToNVVM : Pass<"mgpu-primitives-to-nvvm", "::mlir::ModuleOp"> {
     - commit_smem is `fence.proxy.async.shared::cta`; wait_smem_to_gmem is
       `cp.async.bulk.wait_group[.read]` on lane 0;
     - cluster_sync is `barrier.cluster.arrive` + `barrier.cluster.wait` on
-      every lane (a CTA-wide barrier before sm_90).
+      every lane (a CTA-wide barrier before sm_90);
+    - an f32 `math.tanh` with `afn` (approx_math) is `tanh.approx.f32`, as
+      JAX lowers it (llvm.tanh with `afn`, element by element); other math
+      is left to the NVVM lowering (libdevice, whose fast exp, log, sin and
+      cos serve `afn`).
 
     Runs before the launches are outlined (--mgpu-outline-kernels), so that
     tensor maps are made in host code.

@@ -54,6 +54,12 @@ void configureProfileToNVVMLegality(ConversionTarget &target);
 void populateBarrierTestToNVVMPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns);
 
+/// approx_math's tanh (`afn`, f32) -> tanh.approx.f32, as JAX lowers it
+/// (ApproxMathToNVVM.cpp); exact tanh is left to libdevice.
+void populateApproxMathToNVVMPatterns(const TypeConverter &converter,
+                                      RewritePatternSet &patterns);
+void configureApproxMathToNVVMLegality(ConversionTarget &target);
+
 /// The `!llvm.ptr<3>` to barrier `index` of a converted barrier array.
 Value barrierPointer(OpBuilder &b, Location loc, Value barriers, Value index);
 
