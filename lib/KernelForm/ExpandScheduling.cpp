@@ -5,10 +5,12 @@
 // and mgpu.axis_size, the first axis outermost) runs the linear steps
 // p + w P below the grid's size, w = 0, 1, ..., and unravels each into the
 // grid's indices (over the tiles then inside the tile when tiled), as
-// JAX's nd_loop does. dynamic_scheduling_loop becomes an scf.while whose
-// next step comes from an atomic add on a global counter. planar_snake becomes
-// JAX's index arithmetic, with the operands of the branch it does not take kept
-// in range (a division by a zero-wide last strip would trap on the host).
+// JAX's nd_loop does; its carries are the loop's iter_args.
+// dynamic_scheduling_loop becomes an scf.while whose next step comes from
+// an atomic add on a global counter, the carries riding along. planar_snake
+// becomes JAX's index arithmetic, with the operands of the branch it does
+// not take kept in range (a division by a zero-wide last strip would trap
+// on the host).
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,7 +57,8 @@ SmallVector<Value> unravel(PatternRewriter &rewriter, Location loc, Value step,
   return indices;
 }
 
-/// dynamic_scheduling_loop -> scf.while over (step, local step): the first
+/// dynamic_scheduling_loop -> scf.while over (step, local step, carries):
+/// the first
 /// step is the program's own place, each next one the number of programs
 /// plus what an atomic add on the counter returned.
 struct ExpandDynamicSchedulingLoop
@@ -70,21 +73,27 @@ struct ExpandDynamicSchedulingLoop
     Value total = indexConstant(rewriter, loc, 1);
     for (Value dim : dims)
       total = arith::MulIOp::create(rewriter, loc, total, dim);
-    auto loop = scf::WhileOp::create(
-        rewriter, loc, TypeRange{index, index},
-        ValueRange{place, indexConstant(rewriter, loc, 0)});
+    // (step, local step, carries...) ride in the loop.
+    SmallVector<Value> inits{place, indexConstant(rewriter, loc, 0)};
+    llvm::append_range(inits, op.getInitCarry());
+    TypeRange types = ValueRange(inits).getTypes();
+    SmallVector<Location> locs(inits.size(), loc);
+    auto loop = scf::WhileOp::create(rewriter, loc, types, inits);
     OpBuilder::InsertionGuard guard(rewriter);
-    Block *before =
-        rewriter.createBlock(&loop.getBefore(), {}, {index, index}, {loc, loc});
+    Block *before = rewriter.createBlock(&loop.getBefore(), {}, types, locs);
     Value more = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
                                        before->getArgument(0), total);
     scf::ConditionOp::create(rewriter, loc, more, before->getArguments());
-    Block *after =
-        rewriter.createBlock(&loop.getAfter(), {}, {index, index}, {loc, loc});
+    Block *after = rewriter.createBlock(&loop.getAfter(), {}, types, locs);
     Value step = after->getArgument(0), local = after->getArgument(1);
-    SmallVector<Value> indices = unravel(rewriter, loc, step, dims);
-    indices.push_back(local);
+    SmallVector<Value> arguments = unravel(rewriter, loc, step, dims);
+    arguments.push_back(local);
+    llvm::append_range(arguments, after->getArguments().drop_front(2));
+    Block &body = op.getBody().front();
+    auto yield = cast<YieldOp>(body.getTerminator());
+    rewriter.mergeBlocks(&body, after, arguments);
     // The next step, taken once this one's work is done.
+    rewriter.setInsertionPoint(yield);
     Value one = arith::ConstantIntOp::create(rewriter, loc, 1, 32);
     Value taken = memref::AtomicRMWOp::create(
         rewriter, loc, arith::AtomicRMWKind::addi, one, op.getCounter(),
@@ -94,12 +103,10 @@ struct ExpandDynamicSchedulingLoop
         arith::IndexCastUIOp::create(rewriter, loc, index, taken));
     Value nextLocal = arith::AddIOp::create(rewriter, loc, local,
                                             indexConstant(rewriter, loc, 1));
-    scf::YieldOp::create(rewriter, loc, ValueRange{next, nextLocal});
-    Block &body = op.getBody().front();
-    Operation *yield = body.getTerminator();
-    rewriter.inlineBlockBefore(&body, one.getDefiningOp(), indices);
-    rewriter.eraseOp(yield);
-    rewriter.eraseOp(op);
+    SmallVector<Value> yielded{next, nextLocal};
+    llvm::append_range(yielded, yield.getValues());
+    rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, yielded);
+    rewriter.replaceOp(op, loop.getResults().drop_front(2));
     return success();
   }
 };
@@ -144,7 +151,11 @@ struct ExpandNdLoop : public OpRewritePattern<NdLoopOp> {
     Value upper = arith::AddIOp::create(
         rewriter, loc, arith::DivUIOp::create(rewriter, loc, total, programs),
         arith::SelectOp::create(rewriter, loc, extra, c(1), c(0)));
-    auto loop = scf::ForOp::create(rewriter, loc, c(0), upper, c(1));
+    // The carries ride in the loop's iter_args; the body's yield becomes
+    // the loop's.
+    auto loop = scf::ForOp::create(
+        rewriter, loc, c(0), upper, c(1), op.getInitCarry(),
+        [](OpBuilder &, Location, Value, ValueRange) { /* filled below */ });
     rewriter.setInsertionPointToStart(loop.getBody());
     Value local = loop.getInductionVar();
     Value step = arith::AddIOp::create(
@@ -165,11 +176,13 @@ struct ExpandNdLoop : public OpRewritePattern<NdLoopOp> {
       indices = untiled;
     }
     indices.push_back(local);
+    llvm::append_range(indices, loop.getRegionIterArgs());
     Block &body = op.getBody().front();
-    Operation *yield = body.getTerminator();
-    rewriter.inlineBlockBefore(&body, loop.getBody()->getTerminator(), indices);
-    rewriter.eraseOp(yield);
-    rewriter.eraseOp(op);
+    auto yield = cast<YieldOp>(body.getTerminator());
+    rewriter.mergeBlocks(&body, loop.getBody(), indices);
+    rewriter.setInsertionPoint(yield);
+    rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, yield.getValues());
+    rewriter.replaceOp(op, loop.getResults());
     return success();
   }
 };

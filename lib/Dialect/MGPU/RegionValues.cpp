@@ -139,9 +139,10 @@ LogicalResult mlir::mgpu::verifyPipelineCarries(EmitPipelineOp op) {
 }
 
 LogicalResult YieldOp::verify() {
-  // What a run_scoped, emit_pipeline or trace_scope yields is checked with
-  // its region.
-  if (isa<RunScopedOp, EmitPipelineOp, TraceScopeOp>((*this)->getParentOp()) ||
+  // What a run_scoped, emit_pipeline, persistent loop or trace_scope
+  // yields is checked with its region.
+  if (isa<RunScopedOp, EmitPipelineOp, NdLoopOp, DynamicSchedulingLoopOp,
+          TraceScopeOp>((*this)->getParentOp()) ||
       getValues().empty())
     return success();
   return emitOpError() << "yields values out of a '"

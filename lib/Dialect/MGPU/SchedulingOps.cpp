@@ -17,19 +17,26 @@
 using namespace mlir;
 using namespace mlir::mgpu;
 
-/// The body's arguments and the collective axes of a persistent loop.
+/// The body's arguments and the collective axes of a persistent loop
+/// (carried values, which follow the index arguments, are checked apart).
 static LogicalResult verifyPersistentLoop(Operation *op, size_t rank,
-                                          Block &body, ArrayAttr axes) {
+                                          Block &body, ArrayAttr axes,
+                                          size_t carried = 0) {
   if (failed(verifyInsideKernel(op)))
     return failure();
   if (!rank)
     return op->emitOpError() << "expects a grid of at least one dimension";
-  if (body.getNumArguments() != rank + 1 ||
-      !llvm::all_of(body.getArgumentTypes(),
-                    [](Type type) { return type.isIndex(); }))
-    return op->emitOpError()
-           << "expects the body to take " << rank + 1
-           << " index arguments: one per grid dimension, then the local step";
+  if (body.getNumArguments() != rank + 1 + carried ||
+      !llvm::all_of(TypeRange(body.getArgumentTypes()).take_front(rank + 1),
+                    [](Type type) { return type.isIndex(); })) {
+    InFlightDiagnostic diag =
+        op->emitOpError()
+        << "expects the body to take " << rank + 1
+        << " index arguments: one per grid dimension, then the local step";
+    if (carried)
+      diag << "; then the " << carried << " carried values";
+    return diag;
+  }
   if (axes.empty())
     return op->emitOpError() << "expects at least one collective axis";
   llvm::SmallSet<StringRef, 4> seen;
@@ -47,10 +54,33 @@ static LogicalResult verifyPersistentLoop(Operation *op, size_t rank,
   return success();
 }
 
+/// A persistent loop's carries (JAX's init_carry): its results, the body's
+/// last arguments and the body's yield all have the carried types.
+static LogicalResult verifyLoopCarries(Operation *op, TypeRange carried,
+                                       Block &body) {
+  if (op->getResultTypes() != carried)
+    return op->emitOpError()
+           << "returns (" << op->getResultTypes()
+           << "), but carries values of types (" << carried << ")";
+  if (body.getNumArguments() >= carried.size() &&
+      TypeRange(body.getArguments().take_back(carried.size())) != carried)
+    return op->emitOpError() << "body must end with one argument per carried "
+                                "value, of types ("
+                             << carried << ")";
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (yield.getValues().getTypes() != carried)
+    return yield.emitOpError()
+           << "yields (" << yield.getValues().getTypes() << "), but its "
+           << op->getName().stripDialect() << " carries (" << carried << ")";
+  return success();
+}
+
 LogicalResult NdLoopOp::verifyRegions() {
   size_t rank = getGrid().size();
-  if (failed(verifyPersistentLoop(*this, rank, getBody().front(),
-                                  getCollectiveAxes())))
+  if (failed(verifyLoopCarries(*this, getInitCarry().getTypes(),
+                               getBody().front())) ||
+      failed(verifyPersistentLoop(*this, rank, getBody().front(),
+                                  getCollectiveAxes(), getInitCarry().size())))
     return failure();
   if (std::optional<ArrayRef<int64_t>> tiling = getTiling()) {
     SmallVector<int64_t> grid;
@@ -70,8 +100,10 @@ LogicalResult NdLoopOp::verifyRegions() {
 }
 
 LogicalResult DynamicSchedulingLoopOp::verifyRegions() {
-  if (failed(verifyPersistentLoop(*this, getGrid().size(), getBody().front(),
-                                  getCollectiveAxes())))
+  if (failed(verifyLoopCarries(*this, getInitCarry().getTypes(),
+                               getBody().front())) ||
+      failed(verifyPersistentLoop(*this, getGrid().size(), getBody().front(),
+                                  getCollectiveAxes(), getInitCarry().size())))
     return failure();
   if (isWorkgroupMemRef(getCounter().getType()))
     return emitOpError() << "expects its counter in global memory (a global "

@@ -148,3 +148,102 @@ func.func @dynamic_axis(%o: memref<8xf32>) {
   }
   return
 }
+
+// -----
+
+// Carries (JAX's init_carry): the results, the body's last arguments and
+// its yield all have the carried types.
+#mesh = #mgpu.mesh<grid = [4], grid_names = ["sm"]>
+#all = #mgpu.block_spec<shape = [8], index_map = affine_map<(i) -> (0)>, memory_space = gmem>
+func.func @carry_results(%o: memref<8xf32>) {
+  mgpu.pallas_call grid [4] outs(%o : memref<8xf32>)
+      in_specs [] out_specs [#all] mesh #mesh {
+  ^bb0(%g: memref<8xf32>):
+    %c8 = arith.constant 8 : index
+    %zero = arith.constant 0 : i32
+    // expected-error @below {{'mgpu.nd_loop' op returns ('f32'), but carries values of types ('i32')}}
+    %r = mgpu.nd_loop [%c8] collective_axes ["sm"] init_carry(%zero : i32) -> f32 {
+    ^bb0(%i: index, %step: index, %k: i32):
+      mgpu.yield %k : i32
+    }
+  }
+  return
+}
+
+// -----
+
+#mesh = #mgpu.mesh<grid = [4], grid_names = ["sm"]>
+#all = #mgpu.block_spec<shape = [8], index_map = affine_map<(i) -> (0)>, memory_space = gmem>
+func.func @carry_arguments(%o: memref<8xf32>) {
+  mgpu.pallas_call grid [4] outs(%o : memref<8xf32>)
+      in_specs [] out_specs [#all] mesh #mesh {
+  ^bb0(%g: memref<8xf32>):
+    %c8 = arith.constant 8 : index
+    %zero = arith.constant 0 : i32
+    // expected-error @below {{'mgpu.nd_loop' op body must end with one argument per carried value, of types ('i32')}}
+    %r = mgpu.nd_loop [%c8] collective_axes ["sm"] init_carry(%zero : i32) -> i32 {
+    ^bb0(%i: index, %step: index, %k: f32):
+      mgpu.yield %zero : i32
+    }
+  }
+  return
+}
+
+// -----
+
+#mesh = #mgpu.mesh<grid = [4], grid_names = ["sm"]>
+#all = #mgpu.block_spec<shape = [8], index_map = affine_map<(i) -> (0)>, memory_space = gmem>
+func.func @carry_missing(%o: memref<8xf32>) {
+  mgpu.pallas_call grid [4] outs(%o : memref<8xf32>)
+      in_specs [] out_specs [#all] mesh #mesh {
+  ^bb0(%g: memref<8xf32>):
+    %c8 = arith.constant 8 : index
+    %zero = arith.constant 0 : index
+    // expected-error @below {{'mgpu.nd_loop' op expects the body to take 2 index arguments: one per grid dimension, then the local step; then the 1 carried values}}
+    %r = mgpu.nd_loop [%c8] collective_axes ["sm"] init_carry(%zero : index) -> index {
+    ^bb0(%i: index, %step: index):
+      mgpu.yield %zero : index
+    }
+  }
+  return
+}
+
+// -----
+
+#mesh = #mgpu.mesh<grid = [4], grid_names = ["sm"]>
+#all = #mgpu.block_spec<shape = [8], index_map = affine_map<(i) -> (0)>, memory_space = gmem>
+func.func @carry_yield(%o: memref<8xf32>) {
+  mgpu.pallas_call grid [4] outs(%o : memref<8xf32>)
+      in_specs [] out_specs [#all] mesh #mesh {
+  ^bb0(%g: memref<8xf32>):
+    %c8 = arith.constant 8 : index
+    %zero = arith.constant 0 : i32
+    %r = mgpu.nd_loop [%c8] collective_axes ["sm"] init_carry(%zero : i32) -> i32 {
+    ^bb0(%i: index, %step: index, %k: i32):
+      %f = arith.sitofp %k : i32 to f32
+      // expected-error @below {{'mgpu.yield' op yields ('f32'), but its nd_loop carries ('i32')}}
+      mgpu.yield %f : f32
+    }
+  }
+  return
+}
+
+// -----
+
+#one = #mgpu.mesh<grid = [4], grid_names = ["sm"]>
+func.func @dynamic_carry_yield(%o: memref<8xf32>) {
+  mgpu.mpmd_map meshes [#one] outs(%o : memref<8xf32>) scratch [memref<1xi32>] {
+  ^bb0(%g: memref<8xf32>, %count: memref<1xi32>):
+    %c0 = arith.constant 0 : index
+    %c8 = arith.constant 8 : index
+    %zero = arith.constant 0 : i32
+    %r = mgpu.dynamic_scheduling_loop [%c8] collective_axes ["sm"]
+        counter %count[%c0] : memref<1xi32> init_carry(%zero : i32) -> i32 {
+    ^bb0(%i: index, %step: index, %k: i32):
+      %f = arith.sitofp %k : i32 to f32
+      // expected-error @below {{'mgpu.yield' op yields ('f32'), but its dynamic_scheduling_loop carries ('i32')}}
+      mgpu.yield %f : f32
+    }
+  }
+  return
+}

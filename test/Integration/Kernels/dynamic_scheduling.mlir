@@ -4,7 +4,9 @@
 // own index, then the next one an atomic add on the counter hands out.
 // Which program takes which tile depends on timing; the numbers do not:
 // every tile is computed exactly once (each adds 1 to its visit count),
-// and the programs' local steps add up to the 12 tiles.
+// and the programs' local steps add up to the 12 tiles: each program counts
+// them in the loop's carry (JAX's init_carry), adding one only where the
+// count equals the local step, and stores what the loop returns.
 // RUN: %run_on_backends %s --match-full-lines
 
 #mesh = #mgpu.mesh<grid = [3], grid_names = ["p"]>
@@ -31,9 +33,10 @@ module {
       %pad = arith.constant 0.0 : f32
       %zero = arith.constant dense<0.0> : vector<16x16xf32>
       %p = mgpu.axis_index "p"
-      mgpu.dynamic_scheduling_loop [%c4, %c3] collective_axes ["p"]
-          counter %count[%c0] : memref<1xi32> {
-      ^bb0(%i: index, %j: index, %step: index):
+      %none = arith.constant 0 : i32
+      %taken = mgpu.dynamic_scheduling_loop [%c4, %c3] collective_axes ["p"]
+          counter %count[%c0] : memref<1xi32> init_carry(%none : i32) -> i32 {
+      ^bb0(%i: index, %j: index, %step: index, %ran: i32):
         %row = arith.muli %i, %c16 : index
         %col = arith.muli %j, %c16 : index
         %va = vector.transfer_read %ag[%row, %c0], %pad {in_bounds = [true, true]}
@@ -45,10 +48,14 @@ module {
         vector.transfer_write %r, %cg[%row, %col] {in_bounds = [true, true]}
             : vector<16x16xf32>, memref<64x48xf32>
         %old = memref.atomic_rmw addi %one, %vg[%i, %j] : (i32, memref<4x3xi32>) -> i32
+        // The carry counts this program's steps; it must equal step + 1.
         %si = arith.index_cast %step : index to i32
-        %n = arith.addi %si, %one : i32
-        memref.store %n, %sg[%p] : memref<3xi32>
+        %ran_before = arith.cmpi eq, %ran, %si : i32
+        %ran_one = arith.extui %ran_before : i1 to i32
+        %ran_next = arith.addi %ran, %ran_one : i32
+        mgpu.yield %ran_next : i32
       }
+      memref.store %taken, %sg[%p] : memref<3xi32>
     }
     return
   }

@@ -180,7 +180,7 @@ def MGPU_YieldOp : MGPU_Op<"yield", [
     Ends a pallas_call, mpmd_map, emit_pipeline, launch, run_scoped,
     nd_loop, dynamic_scheduling_loop or trace_scope region. Kernels return through their output refs, so there it takes no
     operands and may be omitted in the text; a `run_scoped` or `trace_scope`
-    yields its results.
+    yields its results, an `emit_pipeline` or `nd_loop` its next carry.
   }];
   let arguments = (ins Variadic<AnyType>:$values);
   let builders = [OpBuilder<(ins), [{ /* no values */ }]>];

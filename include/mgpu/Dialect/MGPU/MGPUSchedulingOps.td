@@ -15,6 +15,7 @@
 include "mgpu/Dialect/MGPU/MGPUTypes.td"
 
 def MGPU_NdLoopOp : MGPU_Op<"nd_loop", [
+    AttrSizedOperandSegments,
     SingleBlockImplicitTerminator<"YieldOp">,
     RecursiveMemoryEffects]> {
   let summary = "a loop over a grid of tiles spread over the programs";
@@ -26,7 +27,12 @@ def MGPU_NdLoopOp : MGPU_Op<"nd_loop", [
     body for the linear steps `p`, `p + P`, `p + 2P`, ... below the grid's
     size, so some programs run one step fewer when `P` does not divide it.
     The body's arguments are the point's indices, one per grid dimension,
-    then the local step (0, 1, ... in this program: JAX's `local_index`).
+    then the local step (0, 1, ... in this program: JAX's `local_index`),
+    then the carried values: with `init_carry` (JAX's `init_carry`), the
+    body receives the previous step's carry (the initial values at this
+    program's first step), yields the next one (`mgpu.yield %c : T`), and
+    the loop returns this program's last (the initial values where the
+    program runs no step).
 
     With `tiling [t0, ..]` the grid is walked tile by tile: the linear
     step is unravelled over the grid of tiles then the tile, and the
@@ -42,13 +48,23 @@ def MGPU_NdLoopOp : MGPU_Op<"nd_loop", [
     ^bb0(%i: index, %j: index, %step: index):
       ...
     }
+    %steps = mgpu.nd_loop [%n] collective_axes ["sm"] init_carry(%c0 : i32)
+        -> i32 {
+    ^bb0(%i: index, %step: index, %count: i32):
+      %next = arith.addi %count, %c1 : i32
+      mgpu.yield %next : i32
+    }
     ```
   }];
   let arguments = (ins Variadic<Index>:$grid, StrArrayAttr:$collective_axes,
-                       OptionalAttr<DenseI64ArrayAttr>:$tiling);
+                       OptionalAttr<DenseI64ArrayAttr>:$tiling,
+                       Variadic<AnyType>:$init_carry);
+  let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     ` ` `[` $grid `]` `collective_axes` $collective_axes (`tiling` $tiling^)?
+    (`init_carry` `(` $init_carry^ `:` type($init_carry) `)`)?
+    (`->` type($results)^)?
     attr-dict-with-keyword $body
   }];
   let hasRegionVerifier = 1;
@@ -81,6 +97,7 @@ def MGPU_PlanarSnakeOp : MGPU_Op<"planar_snake", [Pure]> {
 }
 
 def MGPU_DynamicSchedulingLoopOp : MGPU_Op<"dynamic_scheduling_loop", [
+    AttrSizedOperandSegments,
     SingleBlockImplicitTerminator<"YieldOp">,
     RecursiveMemoryEffects]> {
   let summary = "a loop over a grid of tiles that programs take dynamically";
@@ -94,7 +111,9 @@ def MGPU_DynamicSchedulingLoopOp : MGPU_Op<"dynamic_scheduling_loop", [
     scratch buffer) returned, until a step is beyond the grid. Every
     point of the grid is run exactly once, by whichever program got there
     first. The body's arguments are the point's indices (the linear step
-    unravelled row-major) then the local step. The atomic add is a scalar
+    unravelled row-major) then the local step, then the carried values of
+    `init_carry` (JAX's), as in `mgpu.nd_loop`: the loop returns the last
+    ones this program yielded. The atomic add is a scalar
     side effect, so each Pallas thread takes its own steps: use it in
     kernels of one Pallas thread per CTA (JAX's version, with
     `thread_axis`, lets the threads of a CTA share a step).
@@ -113,11 +132,16 @@ def MGPU_DynamicSchedulingLoopOp : MGPU_Op<"dynamic_scheduling_loop", [
     ```
   }];
   let arguments = (ins Variadic<Index>:$grid, StrArrayAttr:$collective_axes,
-                       MemRefOf<[I32]>:$counter, Index:$counter_index);
+                       MemRefOf<[I32]>:$counter, Index:$counter_index,
+                       Variadic<AnyType>:$init_carry);
+  let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     ` ` `[` $grid `]` `collective_axes` $collective_axes `counter` $counter
-    `[` $counter_index `]` `:` type($counter) attr-dict-with-keyword $body
+    `[` $counter_index `]` `:` type($counter)
+    (`init_carry` `(` $init_carry^ `:` type($init_carry) `)`)?
+    (`->` type($results)^)?
+    attr-dict-with-keyword $body
   }];
   let hasRegionVerifier = 1;
 }
