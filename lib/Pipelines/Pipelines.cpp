@@ -314,7 +314,14 @@ void mlir::mgpu::buildMGPUToBinaryPipeline(
   binary.cmdOptions =
       "-O" + std::to_string(std::min(3u, options.optLevel.getValue()));
   pm.addPass(createGpuModuleToBinaryPass(binary));
+  // The host's math, now that no kernel is left to mistake for host code:
+  // LLVM's intrinsics, then libm calls (erf, tanh, atan2, ...) element by
+  // element, whose vector.extract/insert and declarations are lowered
+  // after them.
   pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createCanonicalizer());
   pm.addPass(createCSEPass());

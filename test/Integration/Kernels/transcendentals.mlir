@@ -15,6 +15,9 @@
 // RUN: %ptxas -arch=sm_90a -v %t.0.ptx -o %t.0.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
 // RUN: %extract_ptx --object 1 %t.mlir -o %t.1.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.1.ptx -o %t.1.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
+// The host's reference (libm's erf, tanh and atan2 in host code) compiles
+// for the GPU backend too, as the device bundle compiles it:
+// RUN: mgpu-run %s -e main --emit-executable --backend=cuda -o %t.exe
 // REQUIRES: ptxas
 
 // Exact: libdevice's functions, linked into the kernel (rsqrtf is
