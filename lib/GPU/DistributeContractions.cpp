@@ -152,7 +152,8 @@ LogicalResult Distributor::distributeWgmma(WgmmaOp op) {
     b.setInsertionPointToStart(steps.getBody());
     Value kk = steps.getInductionVar();
     Value sum = updatePerElement(
-        loc, accType.clone(b.getF32Type()), steps.getRegionIterArgs()[0],
+        loc, accType.clone(getElementTypeOrSelf(start.getType())),
+        steps.getRegionIterArgs()[0],
         [&](ArrayRef<Value> multi, Value old) -> Value {
           Value x;
           if (aStaged) {

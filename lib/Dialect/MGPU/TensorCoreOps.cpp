@@ -3,7 +3,8 @@
 // Verifiers of the tensor-core ops of SPEC section 7 (rules S32-S39 for
 // wgmma shapes and types): what a Hopper warpgroup MMA accepts (M a
 // multiple of 64, N a multiple of 8 up to 256, K a multiple of the type's K
-// step, matching input types, an f32 or f16 accumulator), the pending count
+// step, matching input types but for the two f8 types, an f32 or f16
+// accumulator, i32 for i8 inputs), the pending count
 // of wgmma_wait, and the register budgets setmaxnreg takes.
 //
 //===----------------------------------------------------------------------===//
@@ -19,7 +20,8 @@ using namespace mlir::mgpu;
 int64_t WgmmaOp::getKStep(Type inputType) {
   if (isa<Float16Type, BFloat16Type>(inputType))
     return 16;
-  if (isa<Float8E4M3FNType, Float8E5M2Type>(inputType))
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(inputType) ||
+      inputType.isInteger(8))
     return 32;
   if (isa<Float32Type>(inputType))
     return 8;
@@ -49,17 +51,33 @@ LogicalResult WgmmaOp::verify() {
   auto aType = cast<ShapedType>(getA().getType());
   auto bType = cast<MemRefType>(getB().getType());
   Type input = bType.getElementType();
-  if (aType.getElementType() != input)
-    return emitOpError() << "expects a and b of the same element type, got "
+  auto isF8 = [](Type type) {
+    return isa<Float8E4M3FNType, Float8E5M2Type>(type);
+  };
+  // PTX's wgmma takes separate .atype and .btype for the two f8 types.
+  if (aType.getElementType() != input &&
+      !(isF8(aType.getElementType()) && isF8(input)))
+    return emitOpError() << "WGMMA requires A and B to have the same element "
+                            "type (or be a mix of the e4m3/e5m2 FP8 types), "
+                            "got: "
                          << aType.getElementType() << " and " << input;
   int64_t kStep = getKStep(input);
   if (!kStep)
-    return emitOpError() << "multiplies f16, bf16, f8E4M3FN, f8E5M2 or f32 "
-                            "(as tf32) matrices, got "
+    return emitOpError() << "multiplies f16, bf16, f8E4M3FN, f8E5M2, i8 or "
+                            "f32 (as tf32) matrices, got "
                          << input;
   Type accElement = accType.getElementType();
-  bool f16Acc = accElement.isF16();
-  if (f16Acc && !isa<Float16Type, Float8E4M3FNType, Float8E5M2Type>(input))
+  if (input.isInteger(8) && !accElement.isInteger(32))
+    return emitOpError() << "WGMMA with element type " << input
+                         << " only supports accumulators of type s32, but "
+                            "got: "
+                         << accElement;
+  bool f16Inputs = isa<Float16Type>(input) || isF8(input);
+  if (accElement.isInteger(32) && !input.isInteger(8))
+    return emitOpError() << "accumulates " << input << " products in "
+                         << (f16Inputs ? "f32 or f16" : "f32")
+                         << " only, got an i32 accumulator";
+  if (accElement.isF16() && !f16Inputs)
     return emitOpError() << "accumulates " << input
                          << " products in f32 only, got an f16 accumulator";
   if (isa<MemRefType>(aType) && !isShared(aType))

@@ -21,6 +21,9 @@ static Type withF32(OpBuilder &b, Type type) {
 }
 
 Value mlir::mgpu::buildWgmmaStart(OpBuilder &b, Location loc, Value acc) {
+  // An i32 accumulator (i8 inputs) sums in i32 itself.
+  if (getElementTypeOrSelf(acc.getType()).isInteger(32))
+    return acc;
   Type wide = withF32(b, acc.getType());
   if (acc.getType() == wide)
     return acc;
@@ -41,6 +44,14 @@ static Value toProductInput(OpBuilder &b, Location loc, Value v) {
 
 Value mlir::mgpu::buildWgmmaAccumulate(OpBuilder &b, Location loc, Value sum,
                                        Value a, Value bElement) {
+  // s8 x s8 products are exact in i32; their sum wraps, as on the GPU.
+  if (sum.getType().isInteger(32)) {
+    Type i32 = sum.getType();
+    Value product =
+        arith::MulIOp::create(b, loc, arith::ExtSIOp::create(b, loc, i32, a),
+                              arith::ExtSIOp::create(b, loc, i32, bElement));
+    return arith::AddIOp::create(b, loc, sum, product);
+  }
   // A separate multiply and add: no fused rounding that another backend
   // would not do.
   Value product = arith::MulFOp::create(b, loc, toProductInput(b, loc, a),

@@ -16,12 +16,18 @@ func.func @tensor_cores() {
                memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>,
                memref<32x8xf8E4M3FN, #gpu.address_space<workgroup>>,
                memref<128x8xf32, #gpu.address_space<workgroup>>,
-               memref<8x256xf32, #gpu.address_space<workgroup>>] {
+               memref<8x256xf32, #gpu.address_space<workgroup>>,
+               memref<64x32xi8, #gpu.address_space<workgroup>>,
+               memref<32x8xi8, #gpu.address_space<workgroup>>,
+               memref<32x8xf8E5M2, #gpu.address_space<workgroup>>] {
   ^bb0(%a: !a, %b: !b,
        %a8: memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>,
        %b8: memref<32x8xf8E4M3FN, #gpu.address_space<workgroup>>,
        %at: memref<128x8xf32, #gpu.address_space<workgroup>>,
-       %bt: memref<8x256xf32, #gpu.address_space<workgroup>>):
+       %bt: memref<8x256xf32, #gpu.address_space<workgroup>>,
+       %ai: memref<64x32xi8, #gpu.address_space<workgroup>>,
+       %bi: memref<32x8xi8, #gpu.address_space<workgroup>>,
+       %b5: memref<32x8xf8E5M2, #gpu.address_space<workgroup>>):
     // CHECK: mgpu.set_max_registers 232 increase
     mgpu.set_max_registers 232 increase
     %zero = arith.constant dense<0.0> : vector<64x128xf32>
@@ -38,6 +44,12 @@ func.func @tensor_cores() {
     %z32 = arith.constant dense<0.0> : vector<128x256xf32>
     // CHECK: mgpu.wgmma {{.*}} : vector<128x256xf32>, memref<128x8xf32, #gpu.address_space<workgroup>>, memref<8x256xf32, #gpu.address_space<workgroup>>
     %acct = mgpu.wgmma %z32, %at, %bt : vector<128x256xf32>, memref<128x8xf32, #gpu.address_space<workgroup>>, memref<8x256xf32, #gpu.address_space<workgroup>>
+    // s8 x s8 into s32, and the two f8 types mixed (JAX allows both).
+    %zi = arith.constant dense<0> : vector<64x8xi32>
+    // CHECK: mgpu.wgmma {{.*}} : vector<64x8xi32>, memref<64x32xi8, #gpu.address_space<workgroup>>, memref<32x8xi8, #gpu.address_space<workgroup>>
+    %acci = mgpu.wgmma %zi, %ai, %bi : vector<64x8xi32>, memref<64x32xi8, #gpu.address_space<workgroup>>, memref<32x8xi8, #gpu.address_space<workgroup>>
+    // CHECK: mgpu.wgmma {{.*}} : vector<64x8xf16>, memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, memref<32x8xf8E5M2, #gpu.address_space<workgroup>>
+    %accm = mgpu.wgmma %z16, %a8, %b5 : vector<64x8xf16>, memref<64x32xf8E4M3FN, #gpu.address_space<workgroup>>, memref<32x8xf8E5M2, #gpu.address_space<workgroup>>
     // CHECK: mgpu.wgmma_wait 0
     mgpu.wgmma_wait 0
     // CHECK: mgpu.set_max_registers 40 decrease

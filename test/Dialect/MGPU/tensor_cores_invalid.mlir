@@ -93,7 +93,7 @@ func.func @shapes(%a: memref<64x32xf16, #s>, %b: memref<16x8xf16, #s>) {
 func.func @mixed_types(%a: memref<64x16xf16, #s>, %b: memref<16x8xbf16, #s>) {
   mgpu.pallas_call grid [1] in_specs [] out_specs [] {
     %z = arith.constant dense<0.0> : vector<64x8xf32>
-    // expected-error @below {{'mgpu.wgmma' op expects a and b of the same element type, got 'f16' and 'bf16'}}
+    // expected-error @below {{'mgpu.wgmma' op WGMMA requires A and B to have the same element type (or be a mix of the e4m3/e5m2 FP8 types), got: 'f16' and 'bf16'}}
     %r = mgpu.wgmma %z, %a, %b : vector<64x8xf32>, memref<64x16xf16, #s>, memref<16x8xbf16, #s>
   }
   return
@@ -105,8 +105,58 @@ func.func @mixed_types(%a: memref<64x16xf16, #s>, %b: memref<16x8xbf16, #s>) {
 func.func @f64_inputs(%a: memref<64x16xf64, #s>, %b: memref<16x8xf64, #s>) {
   mgpu.pallas_call grid [1] in_specs [] out_specs [] {
     %z = arith.constant dense<0.0> : vector<64x8xf32>
-    // expected-error @below {{'mgpu.wgmma' op multiplies f16, bf16, f8E4M3FN, f8E5M2 or f32 (as tf32) matrices, got 'f64'}}
+    // expected-error @below {{'mgpu.wgmma' op multiplies f16, bf16, f8E4M3FN, f8E5M2, i8 or f32 (as tf32) matrices, got 'f64'}}
     %r = mgpu.wgmma %z, %a, %b : vector<64x8xf32>, memref<64x16xf64, #s>, memref<16x8xf64, #s>
+  }
+  return
+}
+
+// -----
+
+// An f8 type mixes only with the other f8 type.
+#s = #gpu.address_space<workgroup>
+func.func @f8_with_i8(%a: memref<64x32xf8E4M3FN, #s>, %b: memref<32x8xi8, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0> : vector<64x8xi32>
+    // expected-error @below {{'mgpu.wgmma' op WGMMA requires A and B to have the same element type (or be a mix of the e4m3/e5m2 FP8 types), got: 'f8E4M3FN' and 'i8'}}
+    %r = mgpu.wgmma %z, %a, %b : vector<64x8xi32>, memref<64x32xf8E4M3FN, #s>, memref<32x8xi8, #s>
+  }
+  return
+}
+
+// -----
+
+// s8 products sum in s32 only (JAX's words), and s32 holds nothing else.
+#s = #gpu.address_space<workgroup>
+func.func @i8_f32_acc(%a: memref<64x32xi8, #s>, %b: memref<32x8xi8, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<64x8xf32>
+    // expected-error @below {{'mgpu.wgmma' op WGMMA with element type 'i8' only supports accumulators of type s32, but got: 'f32'}}
+    %r = mgpu.wgmma %z, %a, %b : vector<64x8xf32>, memref<64x32xi8, #s>, memref<32x8xi8, #s>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+func.func @f16_i32_acc(%a: memref<64x16xf16, #s>, %b: memref<16x8xf16, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0> : vector<64x8xi32>
+    // expected-error @below {{'mgpu.wgmma' op accumulates 'f16' products in f32 or f16 only, got an i32 accumulator}}
+    %r = mgpu.wgmma %z, %a, %b : vector<64x8xi32>, memref<64x16xf16, #s>, memref<16x8xf16, #s>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+func.func @i8_k_step(%a: memref<64x16xi8, #s>, %b: memref<16x8xi8, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0> : vector<64x8xi32>
+    // expected-error @below {{'mgpu.wgmma' op expects K to be a multiple of 32 for 'i8' inputs, got 16}}
+    %r = mgpu.wgmma %z, %a, %b : vector<64x8xi32>, memref<64x16xi8, #s>, memref<16x8xi8, #s>
   }
   return
 }

@@ -527,11 +527,14 @@ def MGPU_WgmmaOp : MGPU_Op<"wgmma", [
     M x K matrix in shared memory or in registers (a vector), `%b` a K x N
     matrix in shared memory, `%acc` and the result M x N vectors. Products
     are exact and summed in the accumulator's type (f32, or f16 for f16 and
-    f8 inputs). Inputs are f16, bf16, f8E4M3FN or f8E5M2 (`%a` and `%b` of
-    the same type), or f32 read as tf32 (the low 13 mantissa bits ignored,
-    as the hardware does). M is a multiple of 64, N a multiple of 8 up to
-    256, K a multiple of the K step of the type (16 for 16-bit types, 32 for
-    f8, 8 for tf32).
+    f8 inputs; i32 for i8). Inputs are f16, bf16, f8E4M3FN or f8E5M2 (`%a`
+    and `%b` of the same type, except that the two f8 types may mix, as
+    PTX's separate `.atype` and `.btype` allow), f32 read as tf32 (the low
+    13 mantissa bits ignored, as the hardware does), or i8 read as signed
+    (s8, as JAX reads 8-bit integers) into an i32 accumulator, whose sums
+    wrap. M is a multiple of 64, N a multiple of 8 up to 256, K a multiple
+    of the K step of the type (16 for 16-bit types, 32 for f8 and i8, 8 for
+    tf32).
 
     The op is asynchronous on the GPU: `%b` (and `%a` in shared memory) may
     be read until a later `mgpu.wgmma_wait` lets this wgmma complete, so
@@ -559,13 +562,13 @@ def MGPU_WgmmaOp : MGPU_Op<"wgmma", [
     mgpu.wgmma_wait 0
     ```
   }];
-  let arguments = (ins VectorOfRankAndType<[2], [F32, F16]>:$acc,
-                       AnyTypeOf<[MemRefRankOf<[AnyFloat], [2]>,
-                                  VectorOfRankAndType<[2], [AnyFloat]>]>:$a,
-                       MemRefRankOf<[AnyFloat], [2]>:$b,
+  let arguments = (ins VectorOfRankAndType<[2], [F32, F16, I32]>:$acc,
+                       AnyTypeOf<[MemRefRankOf<[AnyFloat, I8], [2]>,
+                                  VectorOfRankAndType<[2], [AnyFloat, I8]>]>:$a,
+                       MemRefRankOf<[AnyFloat, I8], [2]>:$b,
                        OptionalAttr<ArrayAttr>:$a_transforms,
                        OptionalAttr<ArrayAttr>:$b_transforms);
-  let results = (outs VectorOfRankAndType<[2], [F32, F16]>:$result);
+  let results = (outs VectorOfRankAndType<[2], [F32, F16, I32]>:$result);
   let assemblyFormat = [{
     $acc `,` $a `,` $b (`a_transforms` $a_transforms^)?
     (`b_transforms` $b_transforms^)? attr-dict `:` type($acc) `,` type($a)

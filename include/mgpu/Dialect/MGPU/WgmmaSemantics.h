@@ -6,7 +6,8 @@
 // accumulator element widened to f32, adds the products of row i of a and
 // column j of b in order of k in f32 (inputs widened to f32; f32 inputs
 // first cut to tf32, the 13 low mantissa bits cleared, as the tensor cores
-// ignore them), and is rounded to the accumulator's type at the end. The
+// ignore them), and is rounded to the accumulator's type at the end. i8
+// inputs (s8) sum in their i32 accumulator, exactly and wrapping. The
 // helpers work on scalars and, elementwise, on vectors.
 //
 //===----------------------------------------------------------------------===//
@@ -18,10 +19,12 @@
 
 namespace mlir::mgpu {
 
-/// The f32 running sum a result element starts from: `acc` widened.
+/// The running sum a result element starts from: `acc` widened to f32 (an
+/// i32 `acc` as it is).
 Value buildWgmmaStart(OpBuilder &b, Location loc, Value acc);
 
-/// `sum + a * b` in f32 (a and b elements of the inputs), without fusing.
+/// `sum + a * b` in f32 (a and b elements of the inputs), without fusing;
+/// in i32 for s8 inputs.
 Value buildWgmmaAccumulate(OpBuilder &b, Location loc, Value sum, Value a,
                            Value bElement);
 
