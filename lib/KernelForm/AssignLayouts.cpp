@@ -176,22 +176,45 @@ private:
       if (!read || fragmentReads.contains(read.getResult()) ||
           !canAccessInFragments(read) || read->use_empty())
         continue;
-      std::optional<LayoutKind> common;
-      for (OpOperand &use : read->getUses()) {
-        LayoutKind kind =
-            getUseLayout(use, [&](Value v) { return layoutOf(v); });
-        if (!isFragment(kind) || (common && *common != kind)) {
-          common.reset();
-          break;
-        }
-        common = kind;
-      }
-      if (common && fits(*common, read.getResult())) {
-        fragmentReads[read.getResult()] = *common;
+      std::optional<LayoutKind> kind = wantedFragment(read.getResult());
+      if (kind && fits(*kind, read.getResult())) {
+        fragmentReads[read.getResult()] = *kind;
         changed = true;
       }
     }
     return changed;
+  }
+
+  /// The fragment layout every use of `v` takes, if they agree on one. A
+  /// conversion of `v` alone (an elementwise op with no other vector
+  /// operand: JAX's `astype`, such as int8 widened to bf16 for wgmma's
+  /// register a) takes `v` in the layout its own uses want, so that a read
+  /// feeding it is made in that layout rather than converted after it.
+  std::optional<LayoutKind> wantedFragment(Value v, int depth = 0) const {
+    constexpr int kMaxConversions = 4;
+    std::optional<LayoutKind> common;
+    for (OpOperand &use : v.getUses()) {
+      LayoutKind kind = getUseLayout(use, [&](Value x) { return layoutOf(x); });
+      Operation *owner = use.getOwner();
+      if (!isFragment(kind) && depth < kMaxConversions &&
+          isVectorConversion(owner))
+        if (std::optional<LayoutKind> next =
+                wantedFragment(owner->getResult(0), depth + 1);
+            next && fits(*next, owner->getResult(0)))
+          kind = *next;
+      if (!isFragment(kind) || (common && *common != kind))
+        return std::nullopt;
+      common = kind;
+    }
+    return common;
+  }
+
+  static bool isVectorConversion(Operation *op) {
+    return OpTrait::hasElementwiseMappableTraits(op) && !op->getNumRegions() &&
+           op->getNumResults() == 1 && !op->getResult(0).use_empty() &&
+           llvm::count_if(op->getOperands(), [](Value operand) {
+             return isa<VectorType>(operand.getType());
+           }) == 1;
   }
 
   /// Adds the loop results whose yielded value is now in a fragment layout.

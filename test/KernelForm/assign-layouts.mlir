@@ -170,3 +170,35 @@ func.func @host(%v: vector<4xf32>) -> vector<4xf32> {
   %w = arith.addf %v, %v : vector<4xf32>
   return %w : vector<4xf32>
 }
+
+// JAX's mixed-type matmul (hopper_mixed_type_matmul_mgpu.py): int8 a read
+// from shared memory, widened to bf16 (astype) and given to a tensor-core
+// wgmma as its register a. The read looks through the conversion to the
+// layout the wgmma takes, so the lanes read a in fragments and widen it
+// there, with no exchange in between. Without tensor cores the wgmma takes
+// nothing in fragments and the read stays strided.
+// CHECK-LABEL: func.func @astype_register_a
+// PORTABLE-LABEL: func.func @astype_register_a
+func.func @astype_register_a() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs []
+      scratch [memref<64x64xi8, #s>, memref<64x128xbf16, #s>, memref<64x128xf32, #s>] {
+  ^bb0(%a: memref<64x64xi8, #s>, %b: memref<64x128xbf16, #s>, %c: memref<64x128xf32, #s>):
+    %c0 = arith.constant 0 : index
+    %pad = arith.constant 0 : i8
+    %zero = arith.constant dense<0.0> : vector<64x128xf32>
+    // CHECK: vector.transfer_read {{.*}}mgpu.out_layouts = [#mgpu.layout<wgmma>]
+    // PORTABLE: vector.transfer_read {{.*}}mgpu.out_layouts = [#mgpu.layout<strided>]
+    %a8 = vector.transfer_read %a[%c0, %c0], %pad {in_bounds = [true, true]}
+        : memref<64x64xi8, #s>, vector<64x64xi8>
+    // CHECK: arith.sitofp {{.*}}mgpu.out_layouts = [#mgpu.layout<wgmma>]
+    // PORTABLE: arith.sitofp {{.*}}mgpu.out_layouts = [#mgpu.layout<strided>]
+    %a16 = arith.sitofp %a8 : vector<64x64xi8> to vector<64x64xbf16>
+    // CHECK: mgpu.wgmma {{.*}}mgpu.out_layouts = [#mgpu.layout<wgmma>]
+    %acc = mgpu.wgmma %zero, %a16, %b : vector<64x128xf32>, vector<64x64xbf16>,
+        memref<64x128xbf16, #s>
+    mgpu.wgmma_wait 0
+    vector.transfer_write %acc, %c[%c0, %c0] {in_bounds = [true, true]}
+        : vector<64x128xf32>, memref<64x128xf32, #s>
+  }
+  return
+}
