@@ -96,6 +96,7 @@ func.func @blackwell_attention(%q: memref<256x64xbf16>, %k: memref<256x64xbf16>,
     // p to tensor memory, as the a of p v.
     %pb = arith.truncf %p : vector<128x64xf32> to vector<128x64xbf16>
     mgpu.async_store_tmem %pb, %p_t : vector<128x64xbf16>, !p_t
+    mgpu.commit_tmem
     mgpu.tcgen05_mma %pv_t, %p_t, %vs accumulate(%false) b_transforms #tiles
         : !s_t, !p_t, !kv
     mgpu.tcgen05_commit_arrive %bar[%c0] : !bar

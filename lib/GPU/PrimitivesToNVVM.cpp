@@ -343,13 +343,9 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
 }
 
 void mlir::mgpu::configurePrimitivesToNVVMLegality(ConversionTarget &target) {
-  target.addIllegalOp<
-      BarrierInitOp, BarrierArriveOp, BarrierWaitOp, BarrierTestOp,
-      CommitSmemOp, WaitSmemToGmemOp, CommitSmemToGmemGroupOp, CopyGmemToSmemOp,
-      CopySmemToGmemOp, WaitGmemToSmemOp, WgmmaWaitOp, SetMaxRegistersOp,
-      ClusterSyncOp, AsyncPrefetchOp, ClusterRefOp, AsyncStoreSmemOp>();
-  configureSyncToNVVMLegality(target);
-  configureProfileToNVVMLegality(target);
+  // Every mgpu op left in a kernel is lowered here; one without a pattern
+  // is an error at the op.
+  target.addIllegalDialect<MGPUDialect>();
   configureApproxMathToNVVMLegality(target);
 }
 
@@ -389,7 +385,6 @@ struct PrimitivesToNVVMPass
     ConversionTarget target(getContext());
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     configurePrimitivesToNVVMLegality(target);
-    configureTcgen05ToNVVMLegality(target);
     FrozenRewritePatternSet frozen(std::move(patterns));
     SmallVector<gpu::LaunchOp> launches;
     getOperation().walk(

@@ -33,7 +33,3 @@ void mlir::mgpu::populateProfileToNVVMPatterns(const TypeConverter &converter,
                                                RewritePatternSet &patterns) {
   patterns.add<GlobalTimerToNVVM>(converter, patterns.getContext());
 }
-
-void mlir::mgpu::configureProfileToNVVMLegality(ConversionTarget &target) {
-  target.addIllegalOp<GlobalTimerOp, ProfileEventOp>();
-}

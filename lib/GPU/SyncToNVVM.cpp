@@ -152,8 +152,3 @@ void mlir::mgpu::populateSyncToNVVMPatterns(const TypeConverter &converter,
                            NVVM::GridDepActionKind::launch_dependents>>(
       converter, ctx, target);
 }
-
-void mlir::mgpu::configureSyncToNVVMLegality(ConversionTarget &target) {
-  target.addIllegalOp<SemaphoreSignalOp, SemaphoreWaitOp, SemaphoreReadOp,
-                      GriddepcontrolWaitOp, GriddepcontrolLaunchDependentsOp>();
-}

@@ -476,19 +476,34 @@ struct WaitLoadTmemToNVVM : public Tcgen05Pattern<WaitLoadTmemOp> {
   }
 };
 
+/// commit_tmem -> tcgen05.wait::st, then tcgen05.fence::before_thread_sync:
+/// this thread's stores are complete and ordered before the barrier that
+/// lets an MMA read them. (Each lane store already ends that way; JAX's
+/// kernels commit explicitly.)
+struct CommitTmemToNVVM : public Tcgen05Pattern<CommitTmemOp> {
+  using Tcgen05Pattern::Tcgen05Pattern;
+  LogicalResult
+  matchAndRewrite(CommitTmemOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!target.hasTcgen05())
+      return unsupported(op);
+    NVVM::Tcgen05WaitOp::create(rewriter, op.getLoc(),
+                                NVVM::Tcgen05WaitKind::STORE);
+    NVVM::Tcgen05FenceOp::create(rewriter, op.getLoc(),
+                                 NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::mgpu::populateTcgen05ToNVVMPatterns(const TypeConverter &converter,
                                                RewritePatternSet &patterns,
                                                const TargetInfo &target) {
-  patterns.add<TmemAllocToNVVM, TmemDeallocToNVVM, TmemRefToNVVM,
-               TmemSliceToNVVM, Tcgen05MmaToNVVM, Tcgen05CommitArriveToNVVM,
-               TmemLaneLoadToNVVM, TmemLaneStoreToNVVM, WaitLoadTmemToNVVM>(
-      converter, patterns.getContext(), target);
-}
-
-void mlir::mgpu::configureTcgen05ToNVVMLegality(ConversionTarget &target) {
-  target.addIllegalOp<TmemAllocOp, TmemDeallocOp, TmemRefOp, TmemSliceOp,
-                      Tcgen05MmaOp, Tcgen05CommitArriveOp, TmemLaneLoadOp,
-                      TmemLaneStoreOp, WaitLoadTmemOp>();
+  patterns
+      .add<TmemAllocToNVVM, TmemDeallocToNVVM, TmemRefToNVVM, TmemSliceToNVVM,
+           Tcgen05MmaToNVVM, Tcgen05CommitArriveToNVVM, TmemLaneLoadToNVVM,
+           TmemLaneStoreToNVVM, WaitLoadTmemToNVVM, CommitTmemToNVVM>(
+          converter, patterns.getContext(), target);
 }

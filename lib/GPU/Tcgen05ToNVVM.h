@@ -20,9 +20,6 @@ void populateTcgen05ToNVVMPatterns(const TypeConverter &converter,
                                    RewritePatternSet &patterns,
                                    const TargetInfo &target);
 
-/// Marks the ops the patterns rewrite illegal.
-void configureTcgen05ToNVVMLegality(ConversionTarget &target);
-
 } // namespace mlir::mgpu
 
 #endif // MGPU_LIB_GPU_TCGEN05TONVVM_H

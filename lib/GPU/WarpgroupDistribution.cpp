@@ -289,18 +289,15 @@ LogicalResult Distributor::distributeOp(Operation *op) {
                 [&] { emitProfileRecord(b, o, buffer, base); });
         return success();
       })
-      .Case<CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp,
-            CommitSmemToGmemGroupOp, WaitSmemToGmemOp, WaitGmemToSmemOp,
-            BarrierArriveOp, BarrierWaitOp, BarrierTestOp, WgmmaWaitOp,
-            SetMaxRegistersOp, ClusterSyncOp, AsyncPrefetchOp, AsyncStoreSmemOp,
-            GriddepcontrolWaitOp, GriddepcontrolLaunchDependentsOp>(
-          [&](Operation *o) { return distributePrimitive(o); })
       .Case<memref::AllocOp, memref::AllocaOp>([&](Operation *o) {
         return cannotDistribute(
             o, "a kernel body cannot allocate memory on the GPU (each lane "
                "would get its own buffer); use a scratch operand");
       })
       .Default([&](Operation *o) -> LogicalResult {
+        // Copies, barriers, waits, fences: whole, for the backends.
+        if (o->hasTrait<PallasThreadPrimitive>())
+          return distributePrimitive(o);
         if (hasVectorType(o))
           return cannotDistribute(
               o, "no distribution of this vector op over the 128 lanes of a "

@@ -558,8 +558,7 @@ WalkResult LaneOpRewriter::rewrite(Operation *op) {
   // wgmma was computed when issued; the register budget is the host's;
   // the host has no L2 to prefetch into; launches run one after
   // another, so a kernel has nothing to wait for or to release.
-  if (isa<WgmmaWaitOp, SetMaxRegistersOp, AsyncPrefetchOp, GriddepcontrolWaitOp,
-          GriddepcontrolLaunchDependentsOp>(op)) {
+  if (isa<WgmmaWaitOp>(op) || op->hasTrait<NoEffectOnHost>()) {
     if (auto wait = dyn_cast<WgmmaWaitOp>(op); wait && checks) {
       Value lane = arith::RemUIOp::create(
           nb, l, tid, indexConstant(nb, l, kWarpgroupLanes));

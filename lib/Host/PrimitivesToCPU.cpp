@@ -227,13 +227,27 @@ struct CopySmemToGmemToCPU : public LayoutAwarePattern<CopySmemToGmemOp> {
 };
 
 /// commit_smem, wait_smem_to_gmem -> nothing: host copies are done when
-/// they return; async_prefetch -> nothing: a hint; griddepcontrol_* ->
-/// nothing: host launches run one after another.
+/// they return.
 template <typename OpTy> struct EraseOnCPU : public OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Ops without effect on the host (NoEffectOnHost: register budgets, L2
+/// prefetches, programmatic dependent launch) -> nothing.
+struct EraseNoEffectOnHost : public ConversionPattern {
+  EraseNoEffectOnHost(const TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op->hasTrait<NoEffectOnHost>())
+      return failure();
     rewriter.eraseOp(op);
     return success();
   }
@@ -577,21 +591,13 @@ void mlir::mgpu::populatePrimitivesToCPUPatterns(const TypeConverter &converter,
            BarrierInitToCPU, BarrierArriveToCPU, BarrierWaitToCPU,
            BarrierTestToCPU, SemaphoreSignalToCPU, SemaphoreWaitToCPU,
            SemaphoreReadToCPU, AtomicStoreToCPU, DebugPrintToCPU,
-           EraseOnCPU<WgmmaWaitOp>, EraseOnCPU<SetMaxRegistersOp>,
-           EraseOnCPU<AsyncPrefetchOp>, EraseOnCPU<GriddepcontrolWaitOp>,
-           EraseOnCPU<GriddepcontrolLaunchDependentsOp>, LayoutCastToCPU>(
+           EraseOnCPU<WgmmaWaitOp>, EraseNoEffectOnHost, LayoutCastToCPU>(
           converter, patterns.getContext());
   populateTcgen05ToCPUPatterns(converter, patterns, smemLayouts);
 }
 
 void mlir::mgpu::configurePrimitivesToCPULegality(ConversionTarget &target) {
-  target.addIllegalOp<
-      CopyGmemToSmemOp, CopySmemToGmemOp, CommitSmemOp, WaitSmemToGmemOp,
-      WaitGmemToSmemOp, CommitSmemToGmemGroupOp, BarrierInitOp, BarrierArriveOp,
-      BarrierWaitOp, BarrierTestOp, SemaphoreSignalOp, SemaphoreWaitOp,
-      SemaphoreReadOp, AtomicStoreOp, DebugPrintOp, WgmmaOp, MmaOp, WgmmaWaitOp,
-      SetMaxRegistersOp, AsyncPrefetchOp, GriddepcontrolWaitOp,
-      GriddepcontrolLaunchDependentsOp, LayoutCastOp, Tcgen05MmaOp,
-      Tcgen05CommitArriveOp, AsyncLoadTmemOp, AsyncStoreTmemOp, TmemSliceOp,
-      WaitLoadTmemOp>();
+  // Every mgpu op left in host code is a kernel-level op the patterns above
+  // lower; one without a pattern is an error at the op.
+  target.addIllegalDialect<MGPUDialect>();
 }

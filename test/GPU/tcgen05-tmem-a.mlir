@@ -3,7 +3,9 @@
 // sm_100a: each lane packs its row's 64 bf16 into 32 words and stores them
 // (one tcgen05.st 32x32b.x32); the MMA takes a's TMEM address, 8 columns
 // (16 packed elements) further at each K step of 16, in place of a's
-// shared-memory descriptor; a lane's TMEM load ends with
+// shared-memory descriptor; JAX's plgpu.commit_tmem after the store is
+// one more tcgen05.wait::st and fence::before_thread_sync; a lane's TMEM
+// load ends with
 // tcgen05.fence::before_thread_sync, so that an MMA issued after the next
 // barrier is ordered after it.
 // RUN: mgpu-opt %s --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-primitives-to-nvvm="chip=sm_100a" | FileCheck %s
@@ -12,6 +14,8 @@
 // CHECK: %[[WORDS:.*]] = vector.bitcast %{{.*}} : vector<64xbf16> to vector<32xi32>
 // CHECK: nvvm.tcgen05.st %{{.*}}, %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<32xi32>
 // CHECK: nvvm.tcgen05.wait <store>
+// CHECK-NEXT: nvvm.tcgen05.fence <before>
+// CHECK-NEXT: nvvm.tcgen05.wait <store>
 // CHECK-NEXT: nvvm.tcgen05.fence <before>
 // CHECK: %[[A0:.*]] = llvm.inttoptr %{{.*}} : i32 to !llvm.ptr<6>
 // CHECK: nvvm.tcgen05.mma %{{.*}}, %[[A0]], %{{.*}}, %{{.*}}, %false
@@ -40,6 +44,7 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_100a">} {
       %false = arith.constant false
       %ones = arith.constant dense<1.0> : vector<128x64xbf16>
       mgpu.async_store_tmem %ones, %p : vector<128x64xbf16>, !p
+      mgpu.commit_tmem
       mgpu.tcgen05_mma %acc, %p, %bs accumulate(%false) b_transforms #sw
           : !acc, !p, !b
       mgpu.tcgen05_commit_arrive %done[%c0] : !bar

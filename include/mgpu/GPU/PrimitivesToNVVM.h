@@ -31,7 +31,9 @@ void populatePrimitivesToNVVMPatterns(const TypeConverter &converter,
                                       RewritePatternSet &patterns,
                                       const TargetInfo &target);
 
-/// Marks the ops those patterns lower illegal.
+/// Makes the whole mgpu dialect illegal in a kernel: every op left there
+/// needs one of those patterns (or the Tcgen05 ones), so an op without one
+/// is an error at the op rather than a silent leftover.
 void configurePrimitivesToNVVMLegality(ConversionTarget &target);
 
 /// The synchronization part of those patterns (SyncToNVVM.cpp):
@@ -41,13 +43,11 @@ void configurePrimitivesToNVVMLegality(ConversionTarget &target);
 void populateSyncToNVVMPatterns(const TypeConverter &converter,
                                 RewritePatternSet &patterns,
                                 const TargetInfo &target);
-void configureSyncToNVVMLegality(ConversionTarget &target);
 
 /// The profiler's clock, mgpu.global_timer, as %globaltimer
 /// (ProfileToNVVM.cpp); a profile_event left undistributed is illegal.
 void populateProfileToNVVMPatterns(const TypeConverter &converter,
                                    RewritePatternSet &patterns);
-void configureProfileToNVVMLegality(ConversionTarget &target);
 
 /// barrier_test (with a parity) -> mbarrier.test_wait.parity on every lane
 /// and bar.red.or.pred over the warpgroup (BarrierTestToNVVM.cpp).

@@ -38,6 +38,8 @@ func.func @blackwell() {
     mgpu.wait_load_tmem
     // CHECK: mgpu.async_store_tmem %[[V]], %{{.*}} : vector<128x32xf32>, !mgpu.tmem<128x32xf32>
     mgpu.async_store_tmem %v, %small : vector<128x32xf32>, !mgpu.tmem<128x32xf32>
+    // CHECK: mgpu.commit_tmem
+    mgpu.commit_tmem
   }
   return
 }

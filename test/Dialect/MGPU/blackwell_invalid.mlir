@@ -281,3 +281,12 @@ func.func @slice_type() {
   }
   return
 }
+
+// -----
+
+// A Pallas-thread primitive (here plgpu.commit_tmem) outside a kernel.
+func.func @commit_outside() {
+  // expected-error @below {{'mgpu.commit_tmem' op must be inside a kernel: an 'mgpu.pallas_call', 'mgpu.mpmd_map' or 'mgpu.emit_pipeline' region}}
+  mgpu.commit_tmem
+  return
+}

@@ -3,7 +3,8 @@
 // f32 accumulator in tensor memory (`accumulate` false at the first step),
 // each step committed on a barrier and waited for, the accumulator read
 // back with async_load_tmem; and a TMEM round trip (async_store_tmem then
-// async_load_tmem). Inputs are small integers, so every sum is exact.
+// commit_tmem, as JAX's kernels write it, then async_load_tmem). Inputs
+// are small integers, so every sum is exact.
 // sm_100a code: not on the cuda backend, whose device may be a Hopper GPU
 // (no Blackwell device has checked these numbers yet).
 // RUN: %run_on_backends %s --match-full-lines --skip-backends=cuda
@@ -55,6 +56,7 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_100a">} {
           : memref<128x128xf32, #smem>, vector<128x128xf32>
       %y = arith.addf %v, %one : vector<128x128xf32>
       mgpu.async_store_tmem %y, %tmem : vector<128x128xf32>, !acc
+      mgpu.commit_tmem
       %z = mgpu.async_load_tmem %tmem : !acc -> vector<128x128xf32>
       mgpu.wait_load_tmem
       %w = arith.addf %z, %z : vector<128x128xf32>

@@ -204,6 +204,29 @@ def MGPU_AsyncStoreTmemOp : MGPU_Op<"async_store_tmem",
   let hasVerifier = 1;
 }
 
+def MGPU_CommitTmemOp : MGPU_Op<"commit_tmem",
+    [MGPU_PallasThreadPrimitive, MGPU_NoEffectOnHost,
+     MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "make this thread's tensor-memory stores visible to MMAs";
+  let description = [{
+    plgpu.commit_tmem: every `mgpu.async_store_tmem` this Pallas thread
+    issued before completes and becomes visible to the tensor cores, so an
+    MMA issued after it (by any thread, once ordered by a barrier) reads the
+    stored values (`tcgen05.wait::st`, then `tcgen05.fence::before_thread_sync`).
+    mgpu's lowering of `mgpu.async_store_tmem` already waits after each
+    store, so the op costs nothing more; it is there for kernels written as
+    JAX writes them. On the host, where stores complete when issued, it does
+    nothing. Blackwell only (sm_100a).
+
+    ```mlir
+    mgpu.async_store_tmem %p, %p_tmem : vector<128x128xbf16>,
+        !mgpu.tmem<128x128xbf16>
+    mgpu.commit_tmem
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // Emitted by the lowering
 //===----------------------------------------------------------------------===//

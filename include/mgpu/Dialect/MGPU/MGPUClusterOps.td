@@ -15,7 +15,7 @@
 include "mgpu/Dialect/MGPU/MGPUTypes.td"
 
 def MGPU_ClusterSyncOp : MGPU_Op<"cluster_sync",
-    [MemoryEffects<[MemRead, MemWrite]>]> {
+    [MGPU_PallasThreadPrimitive, MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "barrier over every thread of every CTA of the cluster";
   let description = [{
     Waits until every Pallas thread of every CTA of this CTA's cluster has
@@ -77,7 +77,7 @@ def MGPU_ClusterRefOp : MGPU_Op<"cluster_ref", [Pure]> {
 }
 
 def MGPU_AsyncStoreSmemOp : MGPU_Op<"async_store_smem",
-    [MemoryEffects<[MemRead, MemWrite]>]> {
+    [MGPU_PallasThreadPrimitive, MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "copy a shared-memory buffer into a peer CTA's";
   let description = [{
     An asynchronous copy of the whole of `%src` (this CTA's shared memory)

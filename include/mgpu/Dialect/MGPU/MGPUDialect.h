@@ -67,6 +67,8 @@ void printSameType(OpAsmPrinter &printer, Operation *op, Type result,
 #define GET_TYPEDEF_CLASSES
 #include "mgpu/Dialect/MGPU/MGPUTypes.h.inc"
 
+#include "mgpu/Dialect/MGPU/MGPUTraits.h"
+
 #define GET_OP_CLASSES
 #include "mgpu/Dialect/MGPU/MGPUOps.h.inc"
 

@@ -19,6 +19,25 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 class MGPU_Op<string mnemonic, list<Trait> traits = []>
     : Op<MGPU_Dialect, mnemonic, traits>;
 
+// Op families, declared on the ops so that the passes dispatch on the
+// family and a new op of a family needs no entry in their lists
+// (MGPUTraits.h; docs/ARCHITECTURE.md walks through adding an op).
+
+// Issued once per Pallas thread: the warpgroup distribution keeps the op
+// whole (not per lane) for each backend to lower (copies, barriers, waits,
+// fences, register budgets, prefetches).
+def MGPU_PallasThreadPrimitive : NativeOpTrait<"PallasThreadPrimitive"> {
+  let cppNamespace = "::mlir::mgpu";
+}
+
+// A performance hint or a launch-order signal with no effect on the values
+// a kernel computes where programs run one after another: interpret mode
+// and the emulator drop it (register budgets, L2 prefetches, programmatic
+// dependent launch).
+def MGPU_NoEffectOnHost : NativeOpTrait<"NoEffectOnHost"> {
+  let cppNamespace = "::mlir::mgpu";
+}
+
 // Kernel operands: whole arrays, as tensors (value form) or memrefs (buffer
 // form). Ranked, so that block specs can be checked against them.
 def MGPU_ArrayOperand : AnyTypeOf<[AnyRankedTensor, AnyMemRef]>;

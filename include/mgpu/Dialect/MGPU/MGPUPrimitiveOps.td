@@ -26,7 +26,7 @@ include "mgpu/Dialect/MGPU/MGPUTypes.td"
 //===----------------------------------------------------------------------===//
 
 def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem",
-    [AttrSizedOperandSegments]> {
+    [MGPU_PallasThreadPrimitive, AttrSizedOperandSegments]> {
   let summary = "async copy of a global-memory window into shared memory";
   let description = [{
     Starts copying a window of `src` (global memory) into `dst` (a statically
@@ -144,7 +144,7 @@ def MGPU_CopyGmemToSmemOp : MGPU_Op<"copy_gmem_to_smem",
 }
 
 def MGPU_CopySmemToGmemOp : MGPU_Op<"copy_smem_to_gmem",
-    [AttrSizedOperandSegments]> {
+    [MGPU_PallasThreadPrimitive, AttrSizedOperandSegments]> {
   let summary = "async copy of a shared-memory buffer into global memory";
   let description = [{
     Starts copying `src` (shared memory) into a window of `dst` (global
@@ -232,7 +232,8 @@ def MGPU_CopySmemToGmemOp : MGPU_Op<"copy_smem_to_gmem",
   }];
 }
 
-def MGPU_AsyncPrefetchOp : MGPU_Op<"async_prefetch"> {
+def MGPU_AsyncPrefetchOp : MGPU_Op<"async_prefetch",
+    [MGPU_PallasThreadPrimitive, MGPU_NoEffectOnHost]> {
   let summary = "prefetch a global-memory window into the L2 cache";
   let description = [{
     Starts bringing `ref` (a global-memory array, or a `memref.subview` of
@@ -254,7 +255,7 @@ def MGPU_AsyncPrefetchOp : MGPU_Op<"async_prefetch"> {
 }
 
 def MGPU_CommitSmemOp : MGPU_Op<"commit_smem",
-    [MemoryEffects<[MemRead, MemWrite]>]> {
+    [MGPU_PallasThreadPrimitive, MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "make shared-memory writes visible to async copies";
   let description = [{
     Orders this Pallas thread's earlier writes to shared memory before its
@@ -265,7 +266,7 @@ def MGPU_CommitSmemOp : MGPU_Op<"commit_smem",
 }
 
 def MGPU_CommitSmemToGmemGroupOp : MGPU_Op<"commit_smem_to_gmem_group",
-    [MemoryEffects<[MemRead, MemWrite]>]> {
+    [MGPU_PallasThreadPrimitive, MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "close the current bulk group of copies out";
   let description = [{
     Closes this Pallas thread's open bulk group: the `copy_smem_to_gmem`s
@@ -287,7 +288,7 @@ def MGPU_CommitSmemToGmemGroupOp : MGPU_Op<"commit_smem_to_gmem_group",
 }
 
 def MGPU_WaitGmemToSmemOp : MGPU_Op<"wait_gmem_to_smem",
-    [MemoryEffects<[MemRead, MemWrite]>]> {
+    [MGPU_PallasThreadPrimitive, MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "wait for cp.async copies into shared memory";
   let description = [{
     Waits until at most `pending` of this Pallas thread's barrier-less
@@ -306,7 +307,7 @@ def MGPU_WaitGmemToSmemOp : MGPU_Op<"wait_gmem_to_smem",
 }
 
 def MGPU_WaitSmemToGmemOp : MGPU_Op<"wait_smem_to_gmem",
-    [MemoryEffects<[MemRead, MemWrite]>]> {
+    [MGPU_PallasThreadPrimitive, MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "wait for copies out of shared memory";
   let description = [{
     Waits until at most `pending` of this Pallas thread's bulk groups of
@@ -329,7 +330,8 @@ def MGPU_WaitSmemToGmemOp : MGPU_Op<"wait_smem_to_gmem",
 //===----------------------------------------------------------------------===//
 
 def MGPU_GriddepcontrolWaitOp : MGPU_Op<"griddepcontrol_wait",
-    [MemoryEffects<[MemRead, MemWrite]>]> {
+    [MGPU_PallasThreadPrimitive, MGPU_NoEffectOnHost,
+     MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "wait for the grids this kernel depends on";
   let description = [{
     Waits until the kernels launched before this one on the stream have
@@ -352,7 +354,8 @@ def MGPU_GriddepcontrolWaitOp : MGPU_Op<"griddepcontrol_wait",
 
 def MGPU_GriddepcontrolLaunchDependentsOp
     : MGPU_Op<"griddepcontrol_launch_dependents",
-              [MemoryEffects<[MemRead, MemWrite]>]> {
+              [MGPU_PallasThreadPrimitive, MGPU_NoEffectOnHost,
+     MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "let the next kernel start before this one ends";
   let description = [{
     Says that the kernel launched after this one may be scheduled once every
@@ -422,7 +425,7 @@ def MGPU_BarrierInitOp : MGPU_Op<"barrier_init",
 }
 
 def MGPU_BarrierArriveOp : MGPU_Op<"barrier_arrive",
-    [MemoryEffects<[MemRead, MemWrite]>]> {
+    [MGPU_PallasThreadPrimitive, MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "arrive on a barrier";
   let description = [{
     One arrival of this Pallas thread on barrier `%barrier[%i]`, after all of
@@ -456,7 +459,7 @@ def MGPU_BarrierArriveOp : MGPU_Op<"barrier_arrive",
 }
 
 def MGPU_BarrierWaitOp : MGPU_Op<"barrier_wait",
-    [MemoryEffects<[MemRead, MemWrite]>]> {
+    [MGPU_PallasThreadPrimitive, MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "wait for the next phase of a barrier";
   let description = [{
     Waits until barrier `%barrier[%i]` completes the next phase this Pallas
@@ -483,7 +486,7 @@ def MGPU_BarrierWaitOp : MGPU_Op<"barrier_wait",
 }
 
 def MGPU_BarrierTestOp : MGPU_Op<"barrier_test",
-    [MemoryEffects<[MemRead, MemWrite]>]> {
+    [MGPU_PallasThreadPrimitive, MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "test, without blocking, whether a barrier's phase completed";
   let description = [{
     The non-blocking `mgpu.barrier_wait` (plgpu.barrier_test): `%done` is
@@ -619,7 +622,7 @@ def MGPU_MmaOp : MGPU_Op<"mma", [Pure]> {
 }
 
 def MGPU_WgmmaWaitOp : MGPU_Op<"wgmma_wait",
-    [MemoryEffects<[MemRead, MemWrite]>]> {
+    [MGPU_PallasThreadPrimitive, MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "wait for warpgroup MMAs";
   let description = [{
     Waits until at most `pending` of this Pallas thread's wgmma ops are
@@ -636,7 +639,8 @@ def MGPU_WgmmaWaitOp : MGPU_Op<"wgmma_wait",
 }
 
 def MGPU_SetMaxRegistersOp : MGPU_Op<"set_max_registers",
-    [MemoryEffects<[MemRead, MemWrite]>]> {
+    [MGPU_PallasThreadPrimitive, MGPU_NoEffectOnHost,
+     MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "rebalance registers between warpgroups";
   let description = [{
     Sets the register budget of every lane of this warpgroup to `count`
