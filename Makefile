@@ -90,6 +90,7 @@ GENERATED_DOCS := Dialects/MGPUDialect.md KernelFormPasses.md GPUPasses.md \
 docs: build
 	ninja -C $(BUILD) mlir-doc
 	@for d in $(GENERATED_DOCS); do cp $(BUILD)/docs/$$d docs/$$(basename $$d); done
+	@python3 utils/op-coverage.py docs/MGPUDialect.md test > docs/OpCoverage.md
 
 # The committed docs must be what ODS generates now.
 docs-check: build
@@ -100,6 +101,7 @@ docs-check: build
 	  fi; \
 	done; echo "docs-check: docs are up to date"
 	@python3 utils/check-readme-passes.py .
+	@python3 utils/op-coverage.py docs/MGPUDialect.md test --check docs/OpCoverage.md
 
 format-check: deps
 	@files=$$(git ls-files '*.cpp' '*.h' '*.c'); \
