@@ -290,3 +290,11 @@ func.func @commit_outside() {
   mgpu.commit_tmem
   return
 }
+
+// -----
+
+func.func @wait_load_outside() {
+  // expected-error @below {{'mgpu.wait_load_tmem' op must be inside a kernel: an 'mgpu.pallas_call', 'mgpu.mpmd_map' or 'mgpu.emit_pipeline' region}}
+  mgpu.wait_load_tmem
+  return
+}
