@@ -33,6 +33,8 @@ Value Distributor::lookupIn(Value v, LayoutKind kind) {
         b, loc, laneTypeIn(type, kind),
         vector::ExtractOp::create(b, loc, lookup(v), 0));
   // Held in another fragment layout: through the lanes' layout.
+  if (kind == LayoutKind::wgmma_col)
+    return lanesToColumns(loc, lookup(v), type);
   return kind == LayoutKind::wgmma_row
              ? lanesToRows(loc, lookup(v), type)
              : lanesToFragments(loc, lookup(v), type, kind);
@@ -106,6 +108,74 @@ Value Distributor::rowsToLanes(Location loc, Value rows, VectorType type) {
   Value result = unstage(loc, buffer, type);
   hazards.read = true;
   return result;
+}
+
+/// Column `8 * group + 2 * (lane % 4) + j` of a fragment: the j-th
+/// (0 or 1) column this lane holds in 8-column group `group`.
+static Value columnOf(OpBuilder &b, Location loc, Value lane, int64_t group,
+                      int64_t j) {
+  Value pair = arith::MulIOp::create(
+      b, loc,
+      arith::RemUIOp::create(b, loc, lane,
+                             arith::ConstantIndexOp::create(b, loc, 4)),
+      arith::ConstantIndexOp::create(b, loc, 2));
+  return arith::AddIOp::create(
+      b, loc, pair, arith::ConstantIndexOp::create(b, loc, 8 * group + j));
+}
+
+Value Distributor::lanesToColumns(Location loc, Value lanes, VectorType type) {
+  int64_t n = type.getNumElements();
+  beginExchange(loc);
+  Value buffer = stage(loc, lanes, type);
+  barrier(loc);
+  Value result = zeroVector(loc, laneTypeIn(type, LayoutKind::wgmma_col));
+  for (int64_t group = 0; group < n / 8; ++group)
+    for (int64_t j = 0; j < 2; ++j)
+      result = vector::InsertOp::create(
+          b, loc,
+          loadStaged(loc, buffer, columnOf(b, loc, ctx.lane, group, j),
+                     type.getElementType()),
+          result, group * 2 + j);
+  return result;
+}
+
+Value Distributor::columnsToLanes(Location loc, Value columns,
+                                  VectorType type) {
+  completeMmas(loc);
+  int64_t n = type.getNumElements();
+  beginExchange(loc);
+  Value buffer = ctx.scratch->allocate(b, loc, type.getElementType(), n);
+  // Every quad of every warp holds the same columns: lanes 0-3 write.
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                      ctx.lane, index(loc, 4));
+  guarded(loc, first, [&] {
+    for (int64_t group = 0; group < n / 8; ++group)
+      for (int64_t j = 0; j < 2; ++j)
+        memref::StoreOp::create(
+            b, loc, vector::ExtractOp::create(b, loc, columns, group * 2 + j),
+            buffer, ValueRange{columnOf(b, loc, ctx.lane, group, j)});
+  });
+  hazards.scratch = true;
+  barrier(loc);
+  Value result = unstage(loc, buffer, type);
+  hazards.read = true;
+  return result;
+}
+
+/// Columns over the rows of fragments (see getBroadcastColumns): register
+/// `reg` of every tile takes the lane's column `reg % 2` of group `reg / 4`.
+LogicalResult Distributor::distributeColumnBroadcast(vector::BroadcastOp op) {
+  Location loc = op.getLoc();
+  VectorType type = op.getResultVectorType();
+  int64_t m = type.getDimSize(0), n = type.getDimSize(1);
+  Value columns = lookupIn(getBroadcastColumns(op), LayoutKind::wgmma_col);
+  SmallVector<int64_t> mask;
+  for (int64_t tile = 0; tile < m / 64; ++tile)
+    for (int64_t reg = 0; reg < n / 2; ++reg)
+      mask.push_back((reg / 4) * 2 + reg % 2);
+  setHeld(loc, op.getResult(),
+          vector::ShuffleOp::create(b, loc, columns, columns, mask));
+  return success();
 }
 
 /// A cast only moves the value into the layout its uses expect.
@@ -208,8 +278,41 @@ LogicalResult Distributor::distributeHeldAccess(VectorTransferOpInterface op) {
           arith::AddIOp::create(b, loc, result[rankDiff + 1], col);
     return result;
   };
-  int64_t m = type.getDimSize(0);
-  if (kind != LayoutKind::wgmma_row) {
+  if (kind == LayoutKind::wgmma_col) {
+    // Two adjacent columns per access; lanes 0-3 write what every quad
+    // holds.
+    int64_t n = type.getNumElements();
+    auto pair = VectorType::get({2}, type.getElementType());
+    int64_t pairBytes = 2 * storageBytes(type.getElementType());
+    auto access = [&] {
+      for (int64_t group = 0; group < n / 8; ++group) {
+        Value col = columnOf(b, loc, ctx.lane, group, 0);
+        SmallVector<Value> position(indices);
+        position.back() = arith::AddIOp::create(b, loc, position.back(), col);
+        int64_t align =
+            std::min<int64_t>(getKnownAlignment(base, position), pairBytes);
+        if (read)
+          held = vector::InsertStridedSliceOp::create(
+              b, loc,
+              vector::LoadOp::create(b, loc, pair, base, position, false,
+                                     llvm::MaybeAlign(align)),
+              held, group * 2, 1);
+        else
+          vector::StoreOp::create(b, loc,
+                                  vector::ExtractStridedSliceOp::create(
+                                      b, loc, held, group * 2, 2, 1),
+                                  base, position, false,
+                                  llvm::MaybeAlign(align));
+      }
+    };
+    if (read)
+      access();
+    else
+      guarded(loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, ctx.lane,
+                                    index(loc, 4)),
+              access);
+  } else if (int64_t m = type.getDimSize(0); kind != LayoutKind::wgmma_row) {
     int64_t n = type.getDimSize(1);
     // V adjacent columns per access (one element where they are rows).
     int64_t step = kind == LayoutKind::wgmma_transposed

@@ -143,6 +143,11 @@ LogicalResult Distributor::distributeFromValues(Operation *op, Value whole) {
 LogicalResult Distributor::distributeBroadcast(vector::BroadcastOp op) {
   if (layoutOf(op.getResult()) == LayoutKind::wgmma && getBroadcastRows(op))
     return distributeRowBroadcast(op);
+  if (layoutOf(op.getResult()) == LayoutKind::wgmma &&
+      getBroadcastColumns(op) &&
+      succeeded(verifyLayoutFits(LayoutKind::wgmma_col,
+                                 cast<VectorType>(op.getSourceType()))))
+    return distributeColumnBroadcast(op);
   if (feedsRowBroadcast(op))
     return success();
   Location loc = op.getLoc();

@@ -107,9 +107,11 @@ private:
   /// Values held in a fragment layout: `wgmma` (for M x N, (M / 64) * (N / 2)
   /// f32 per lane, element `tile * N / 2 + reg` being register `reg` of the
   /// tile's fragment) or `wgmma_row` (for M or M x 1, (M / 64) * 2 f32 per
-  /// lane, element `tile * 2 + h` being the row of register 2h). The shape
-  /// tells which. A value may also have its strided layout in `map`; if
-  /// not, each use that needs that layout converts it.
+  /// lane, element `tile * 2 + h` being the row of register 2h) or
+  /// `wgmma_col` (for N or 1 x N, N / 4 per lane, element `2g + j` being
+  /// column 8g + 2(lane % 4) + j). The assigned layout tells which. A value may
+  /// also have its strided layout in `map`; if not, each use that needs that
+  /// layout converts it.
   DenseMap<Value, Value> fragmentOf;
   /// The last tensor-core wgmma and its b, which it left in the scratch.
   std::pair<Operation *, Value> lastTensorCoreB;
@@ -175,6 +177,9 @@ private:
     if (kind == LayoutKind::wgmma_row)
       return VectorType::get({type.getDimSize(0) / 64 * 2},
                              type.getElementType());
+    if (kind == LayoutKind::wgmma_col)
+      return VectorType::get({type.getNumElements() / 4},
+                             type.getElementType());
     return getLaneType(type);
   }
   /// `v` in layout `kind`, converted if it is held in another.
@@ -202,8 +207,12 @@ private:
                        LayoutKind kind = LayoutKind::wgmma);
   Value lanesToRows(Location loc, Value lanes, VectorType type);
   Value rowsToLanes(Location loc, Value rows, VectorType type);
+  Value lanesToColumns(Location loc, Value lanes, VectorType type);
+  Value columnsToLanes(Location loc, Value columns, VectorType type);
   Value heldToLanes(Location loc, Value held, VectorType type,
                     LayoutKind kind) {
+    if (kind == LayoutKind::wgmma_col)
+      return columnsToLanes(loc, held, type);
     return kind == LayoutKind::wgmma_row
                ? rowsToLanes(loc, held, type)
                : fragmentsToLanes(loc, held, type, kind);
@@ -420,6 +429,7 @@ private:
   LogicalResult distributeLayoutCast(LayoutCastOp op);
   LogicalResult distributeRowReduction(vector::MultiDimReductionOp op);
   LogicalResult distributeRowBroadcast(Operation *op);
+  LogicalResult distributeColumnBroadcast(vector::BroadcastOp op);
   LogicalResult distributeHeldAccess(VectorTransferOpInterface op);
   LogicalResult distributeTransfer(VectorTransferOpInterface op);
   bool feedsRowBroadcast(vector::BroadcastOp op);

@@ -123,6 +123,10 @@ private:
     if (Value rows = getBroadcastRows(op))
       if (layoutOf(rows) == LayoutKind::wgmma_row && fits(LayoutKind::wgmma, v))
         return LayoutKind::wgmma;
+    // Columns broadcast over the rows of a fragment are a fragment.
+    if (Value cols = getBroadcastColumns(op))
+      if (layoutOf(cols) == LayoutKind::wgmma_col && fits(LayoutKind::wgmma, v))
+        return LayoutKind::wgmma;
     if ((OpTrait::hasElementwiseMappableTraits(op) || isa<vector::FMAOp>(op)) &&
         !op->getNumRegions()) {
       SmallVector<LayoutKind> kinds;
@@ -188,8 +192,10 @@ private:
   /// The fragment layout every use of `v` takes, if they agree on one. A
   /// conversion of `v` alone (an elementwise op with no other vector
   /// operand: JAX's `astype`, such as int8 widened to bf16 for wgmma's
-  /// register a) takes `v` in the layout its own uses want, so that a read
-  /// feeding it is made in that layout rather than converted after it.
+  /// register a) takes `v` in the layout its own uses want, and a
+  /// broadcast of `v` over rows that its uses want in `wgmma` takes it in
+  /// `wgmma_col`, so that a read feeding them is made in that layout
+  /// rather than converted after it.
   std::optional<LayoutKind> wantedFragment(Value v, int depth = 0) const {
     constexpr int kMaxConversions = 4;
     std::optional<LayoutKind> common;
@@ -202,6 +208,15 @@ private:
                 wantedFragment(owner->getResult(0), depth + 1);
             next && fits(*next, owner->getResult(0)))
           kind = *next;
+      // Columns broadcast over the rows of fragments are taken one per
+      // column (JAX's Layout.WGMMA.reduce(0)).
+      if (!isFragment(kind) && depth < kMaxConversions &&
+          getBroadcastColumns(owner) == v)
+        if (wantedFragment(owner->getResult(0), depth + 1) ==
+                LayoutKind::wgmma &&
+            fits(LayoutKind::wgmma, owner->getResult(0)) &&
+            fits(LayoutKind::wgmma_col, v))
+          kind = LayoutKind::wgmma_col;
       if (!isFragment(kind) || (common && *common != kind))
         return std::nullopt;
       common = kind;
@@ -312,6 +327,10 @@ LayoutKind mlir::mgpu::getUseLayout(OpOperand &use,
         layoutOf(user->getResult(0)) == LayoutKind::wgmma)
       return LayoutKind::wgmma_row;
   }
+  if (auto broadcast = dyn_cast<vector::BroadcastOp>(owner))
+    if (getBroadcastColumns(broadcast) == use.get() &&
+        layoutOf(broadcast.getResult()) == LayoutKind::wgmma)
+      return LayoutKind::wgmma_col;
   // A slice of whole tiles and column groups picks fragment registers.
   if (auto slice = dyn_cast<vector::ExtractStridedSliceOp>(owner))
     if (layoutOf(slice.getResult()) == LayoutKind::wgmma &&

@@ -145,4 +145,42 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
     }
     return
   }
+
+  // Columns over the rows (JAX's Layout.WGMMA.reduce(0), attention
+  // backward's lse): each lane reads its two columns of each 8-column group
+  // with one 8-byte load, broadcasts them over its fragment registers with
+  // a vector.shuffle (register r of a tile takes column (r / 4) * 2 + r % 2),
+  // and lanes 0-3 write them back: no value goes through the scratch.
+  // CHECK-LABEL: func.func @columns
+  // CHECK: nvvm.wgmma.mma_async
+  // CHECK-COUNT-8: vector.load %{{.*}} : memref<64xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+  // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
+  // CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 0, 1, 2, 3, 2, 3, 4, 5, 4, 5
+  // CHECK-NOT: memref<{{[0-9]+}}xi8, #gpu.address_space<workgroup>>
+  // CHECK: arith.subf %{{.*}} : vector<32xf32>
+  // CHECK: arith.cmpi ult, %{{.*}}, %c4
+  // CHECK: scf.if
+  // CHECK-COUNT-8: vector.store %{{.*}} : memref<64xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+  // CHECK: return
+  func.func @columns() {
+    mgpu.pallas_call grid [1] in_specs [] out_specs []
+        scratch [memref<64x16xbf16, #s>, memref<16x64xbf16, #s>, memref<64xf32, #s>, memref<64x64xf32, #s>] {
+    ^bb0(%a: memref<64x16xbf16, #s>, %b: memref<16x64xbf16, #s>, %l: memref<64xf32, #s>, %c: memref<64x64xf32, #s>):
+      %c0 = arith.constant 0 : index
+      %pad = arith.constant 0.0 : f32
+      %zero = arith.constant dense<0.0> : vector<64x64xf32>
+      %s = mgpu.wgmma %zero, %a, %b : vector<64x64xf32>, memref<64x16xbf16, #s>, memref<16x64xbf16, #s>
+      mgpu.wgmma_wait 0
+      %lr = vector.transfer_read %l[%c0], %pad {in_bounds = [true]} : memref<64xf32, #s>, vector<64xf32>
+      %lse = mgpu.layout_cast %lr : vector<64xf32> to #mgpu.layout<wgmma_col>
+      %cols = vector.broadcast %lse : vector<64xf32> to vector<64x64xf32>
+      %d = arith.subf %s, %cols : vector<64x64xf32>
+      vector.transfer_write %d, %c[%c0, %c0] {in_bounds = [true, true]}
+          : vector<64x64xf32>, memref<64x64xf32, #s>
+      %two = arith.constant dense<2.0> : vector<64xf32>
+      %l2 = arith.mulf %lse, %two : vector<64xf32>
+      vector.transfer_write %l2, %l[%c0] {in_bounds = [true]} : vector<64xf32>, memref<64xf32, #s>
+    }
+    return
+  }
 }

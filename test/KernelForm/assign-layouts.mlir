@@ -202,3 +202,31 @@ func.func @astype_register_a() {
   }
   return
 }
+
+// JAX's attention backward (attention_mgpu.py): a per-column vector (lse,
+// loaded with Layout.WGMMA.reduce(0)) broadcast over the rows of sT and
+// subtracted from it. The read is made one element per column
+// (`wgmma_col`) and the broadcast is a fragment, without a cast by hand.
+// CHECK-LABEL: func.func @column_broadcast
+func.func @column_broadcast() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs []
+      scratch [memref<64x64xbf16, #s>, memref<64x64xbf16, #s>, memref<64xf32, #s>, memref<64x64xf32, #s>] {
+  ^bb0(%k: memref<64x64xbf16, #s>, %q: memref<64x64xbf16, #s>, %l: memref<64xf32, #s>, %o: memref<64x64xf32, #s>):
+    %c0 = arith.constant 0 : index
+    %pad = arith.constant 0.0 : f32
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %st = mgpu.wgmma %zero, %k, %q : vector<64x64xf32>, memref<64x64xbf16, #s>,
+        memref<64x64xbf16, #s>
+    mgpu.wgmma_wait 0
+    // CHECK: vector.transfer_read {{.*}}mgpu.out_layouts = [#mgpu.layout<wgmma_col>]
+    %lse = vector.transfer_read %l[%c0], %pad {in_bounds = [true]}
+        : memref<64xf32, #s>, vector<64xf32>
+    // CHECK: vector.broadcast {{.*}}mgpu.out_layouts = [#mgpu.layout<wgmma>]
+    %b = vector.broadcast %lse : vector<64xf32> to vector<64x64xf32>
+    // CHECK: arith.subf {{.*}}mgpu.out_layouts = [#mgpu.layout<wgmma>]
+    %d = arith.subf %st, %b : vector<64x64xf32>
+    vector.transfer_write %d, %o[%c0, %c0] {in_bounds = [true, true]}
+        : vector<64x64xf32>, memref<64x64xf32, #s>
+  }
+  return
+}

@@ -25,8 +25,10 @@ def MGPUDistributeWarpgroups : Pass<"mgpu-distribute-warpgroups"> {
     - `strided`: chunks of V consecutive elements (V the largest of 4, 2, 1
       dividing the innermost dimension), chunk c on lane c mod 128, so that
       blocks are read and written with V-wide coalesced accesses;
-    - `wgmma` and `wgmma_row`: the tensor cores' accumulator fragments and
-      their rows; `splat`: one scalar.
+    - `wgmma`, `wgmma_row` and `wgmma_col`: the tensor cores' accumulator
+      fragments, their rows and their columns (JAX's `Layout.WGMMA`,
+      `.reduce(1)`, `.reduce(0)`), and JAX's other fragment layouts;
+      `splat`: one scalar.
 
     Elementwise ops stay in registers; ops that move data between lanes
     exchange it through a new shared scratch entry (one area per warpgroup,

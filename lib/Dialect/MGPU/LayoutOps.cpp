@@ -39,6 +39,23 @@ mlir::mgpu::verifyLayoutFits(LayoutKind kind, VectorType type,
                   << type;
     return success(fits);
   }
+  if (kind == LayoutKind::wgmma_col) {
+    // Two adjacent columns per lane and 8-column group, read and written
+    // as one 4- or 8-byte access.
+    Type element = type.getElementType();
+    unsigned width =
+        element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
+    bool fits = (width == 16 || width == 32) && !type.isScalable() &&
+                (type.getRank() == 1 ||
+                 (type.getRank() == 2 && type.getDimSize(0) == 1)) &&
+                type.getDimSize(type.getRank() - 1) % 8 == 0 &&
+                type.getNumElements() * 4 <= kMaxWgmmaLayoutBytes;
+    if (!fits && emitError)
+      emitError() << "the wgmma_col layout holds a 16- or 32-bit vector of N "
+                     "or 1 x N elements, N a multiple of 8; got "
+                  << type;
+    return success(fits);
+  }
   if (kind == LayoutKind::strided || kind == LayoutKind::splat)
     return success();
   Type element = type.getElementType();
@@ -182,6 +199,20 @@ Value mlir::mgpu::getBroadcastRows(Operation *op) {
     return Value();
   auto source = dyn_cast<VectorType>(broadcast.getSourceType());
   if (!source || source.getRank() != 1)
+    return Value();
+  return broadcast.getSource();
+}
+
+Value mlir::mgpu::getBroadcastColumns(Operation *op) {
+  auto broadcast = dyn_cast<vector::BroadcastOp>(op);
+  if (!broadcast)
+    return Value();
+  auto source = dyn_cast<VectorType>(broadcast.getSourceType());
+  VectorType result = broadcast.getResultVectorType();
+  if (!source || result.getRank() != 2 ||
+      source.getDimSize(source.getRank() - 1) != result.getDimSize(1) ||
+      !(source.getRank() == 1 ||
+        (source.getRank() == 2 && source.getDimSize(0) == 1)))
     return Value();
   return broadcast.getSource();
 }

@@ -31,6 +31,10 @@ func.func @layouts() {
     %r1 = mgpu.layout_cast %row : vector<64xf32> to #mgpu.layout<wgmma_row>
     // CHECK: vector.shape_cast %{{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma_row>]} : vector<64xf32> to vector<64x1xf32>
     %r2 = vector.shape_cast %r1 {mgpu.out_layouts = [#mgpu.layout<wgmma_row>]} : vector<64xf32> to vector<64x1xf32>
+    // JAX's Layout.WGMMA.reduce(0): one element per column.
+    %col = arith.constant dense<1.0> : vector<64xf32>
+    // CHECK: mgpu.layout_cast %{{.*}} : vector<64xf32> to #mgpu.layout<wgmma_col>
+    %col1 = mgpu.layout_cast %col : vector<64xf32> to #mgpu.layout<wgmma_col>
     // JAX's other fragment layouts (plgpu.Layout.WGMMA_8BIT, ...).
     %q = arith.constant dense<1> : vector<64x32xi8>
     // CHECK: mgpu.layout_cast %{{.*}} : vector<64x32xi8> to #mgpu.layout<wgmma_8bit>

@@ -219,3 +219,25 @@ func.func @upcast_2x_wide() {
   }
   return
 }
+
+// -----
+
+func.func @col_columns() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<12xf32>
+    // expected-error @below {{'mgpu.layout_cast' op the wgmma_col layout holds a 16- or 32-bit vector of N or 1 x N elements, N a multiple of 8; got 'vector<12xf32>'}}
+    %r = mgpu.layout_cast %z : vector<12xf32> to #mgpu.layout<wgmma_col>
+  }
+  return
+}
+
+// -----
+
+func.func @col_rank() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0> : vector<2x64xi8>
+    // expected-error @below {{'mgpu.layout_cast' op the wgmma_col layout holds a 16- or 32-bit vector of N or 1 x N elements, N a multiple of 8; got 'vector<2x64xi8>'}}
+    %r = mgpu.layout_cast %z : vector<2x64xi8> to #mgpu.layout<wgmma_col>
+  }
+  return
+}

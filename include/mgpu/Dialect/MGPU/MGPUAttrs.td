@@ -296,6 +296,14 @@ def MGPU_LayoutAttr : MGPU_Attr<"Layout", "layout"> {
       multiple of 64; each lane holds the rows its fragment registers are
       on (two per 64-row tile). Elementwise ops keep it; a broadcast of
       M x 1 over the columns gives `wgmma` without moving data.
+    - `wgmma_col` (JAX's `Layout.WGMMA.reduce(0)`): one element per column
+      of a wgmma fragment: a 16- or 32-bit vector of N or 1 x N elements,
+      N a multiple of 8; lane l holds the two adjacent columns 2(l%4),
+      2(l%4) + 1 of each 8-column group, as every row of its fragment does
+      (the same on every warp and quad). Read from memory two elements at
+      a time, written by lanes 0-3; elementwise ops keep it; a broadcast of
+      N (or 1 x N) over the rows gives `wgmma` without moving data (JAX's
+      attention backward: `lse` loaded so and subtracted from `sT`).
     - `splat`: every element is the same scalar (a splat constant or a
       broadcast of a scalar); it fits any other layout for free.
     - JAX's other layouts of a 2-D vector with a multiple of 64 rows, cut

@@ -78,7 +78,8 @@ def MGPU_LayoutKind : I32EnumAttr<"LayoutKind",
       I32EnumAttrCase<"wgmma_8bit", 4>,
       I32EnumAttrCase<"wgmma_upcast_2x", 5>,
       I32EnumAttrCase<"wgmma_upcast_4x", 6>,
-      I32EnumAttrCase<"wgmma_transposed", 7>
+      I32EnumAttrCase<"wgmma_transposed", 7>,
+      I32EnumAttrCase<"wgmma_col", 8>
     ]> {
   let cppNamespace = "::mlir::mgpu";
   let genSpecializedAttr = 0;

@@ -34,8 +34,10 @@ inline bool isFragmentLayout(LayoutKind kind) {
 constexpr LayoutKind kFragmentLayouts[] = {
     LayoutKind::wgmma,           LayoutKind::wgmma_row,
     LayoutKind::wgmma_8bit,      LayoutKind::wgmma_upcast_2x,
-    LayoutKind::wgmma_upcast_4x, LayoutKind::wgmma_transposed};
-/// How a 2-D fragment layout (every fragment layout but `wgmma_row`) cuts a
+    LayoutKind::wgmma_upcast_4x, LayoutKind::wgmma_transposed,
+    LayoutKind::wgmma_col};
+/// How a 2-D fragment layout (every fragment layout but `wgmma_row` and
+/// `wgmma_col`) cuts a
 /// 64-row tile: groups of `columns` columns, `vector` consecutive elements
 /// per lane and row half (consecutive rows for `wgmma_transposed`).
 struct FragmentTiling {
@@ -72,6 +74,11 @@ void setAssignedLayouts(Operation *op, ArrayRef<LayoutKind> kinds);
 /// `vector.broadcast x : vector<M> to vector<N x M>` transposed by [1, 0],
 /// or `vector.broadcast` of an M x 1 vector; null otherwise.
 Value getBroadcastRows(Operation *op);
+
+/// The columns `x` (a vector of N or 1 x N) if `op` broadcasts them over the
+/// rows: `vector.broadcast x : vector<N> to vector<M x N>` (JAX's
+/// `broadcast_in_dim(x, (M, N), [1])`); null otherwise.
+Value getBroadcastColumns(Operation *op);
 
 /// Checks an `mgpu.out_layouts` attribute of `op`.
 LogicalResult verifyOutLayouts(Operation *op, Attribute attr);
