@@ -4,9 +4,10 @@
 // owns from operands staged in the scratch) and of mgpu.wgmma: on ordinary
 // instructions, as a loop over k updating the accumulator in its lane
 // layout; on the tensor cores, with operands copied into the core-matrix
-// layout or read in place from tiled, swizzled buffers, and the accumulator
-// handed over between the lane layout and the WGMMA fragment layout
-// (lanesToFragments, fragmentsToLanes) only where a use needs it.
+// layout, read in place from tiled, swizzled buffers or, for an a held in
+// WGMMA fragments, taken from the registers (mgpu.wgmma_register_a), and the
+// accumulator handed over between the lane layout and the WGMMA fragment
+// layout (lanesToFragments, fragmentsToLanes) only where a use needs it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -177,7 +178,9 @@ LogicalResult Distributor::distributeWgmma(WgmmaOp op) {
 }
 
 /// wgmma on the tensor cores. The lanes copy a and b (transposed) into the
-/// warpgroup scratch in the core-matrix layout wgmma reads, hand the
+/// warpgroup scratch in the core-matrix layout wgmma reads (unless they are
+/// tiled in shared memory, or a is held in WGMMA fragments: wgmma reads
+/// those registers), hand the
 /// accumulator over from the lane layout to the WGMMA fragment layout
 /// through the scratch, run the MMAs of each 64-row tile (fenced, committed
 /// and waited for: the op is synchronous for now), and hand the fragments
@@ -187,8 +190,8 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
   MLIRContext *context = b.getContext();
   auto accType = cast<VectorType>(op.getAcc().getType());
   auto aType = cast<ShapedType>(op.getA().getType());
-  // a in registers held in fragments (p = exp(s) of attention) is staged
-  // from them; otherwise from the lanes.
+  // a in registers held in fragments (p = exp(s) of attention) goes to the
+  // tensor cores from the registers; held otherwise, it is staged.
   Value aFragments = isa<VectorType>(op.getA().getType()) &&
                              heldKindOf(op.getA()) == LayoutKind::wgmma
                          ? fragmentOf.lookup(op.getA())
@@ -205,7 +208,7 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
   // The accumulator as one fragment (an LLVM struct) per 64-row tile.
   Value accFragments = lookupFragments(op.getAcc());
   SmallVector<Value> fragments;
-  for (int64_t tile = 0; tile < m / 64; ++tile) {
+  for (int64_t tile = 0; !aFragments && tile < m / 64; ++tile) {
     Value fragment = LLVM::PoisonOp::create(b, loc, fragmentType);
     for (int64_t reg = 0; reg < n / 2; ++reg)
       fragment = LLVM::InsertValueOp::create(
@@ -220,15 +223,16 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
   // N-major, b first so that the next wgmma of the block can keep it.
   ArrayAttr aTransforms = op.getATransformsAttr(),
             bTransforms = op.getBTransformsAttr();
-  bool copies = !aTransforms || (!bTransforms && !reusesB(op));
+  bool aStaged = !aTransforms && !aFragments;
+  bool copies = aStaged || (!bTransforms && !reusesB(op));
   Value aTiles, bTiles;
-  if (!aTransforms || !bTransforms) {
+  if (aStaged || !bTransforms) {
     beforeRead(loc);
     beginExchange(loc);
   }
   if (!bTransforms)
     bTiles = ctx.scratch->allocate(b, loc, input, n * k);
-  if (!aTransforms)
+  if (aStaged)
     aTiles = ctx.scratch->allocate(b, loc, input, m * k);
   auto chunk = VectorType::get({8}, input);
   // Copies the 16-byte rows of core matrices of a rows x cols matrix whose
@@ -273,14 +277,15 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
         arith::DivUIOp::create(b, loc, offset(r, col), index(loc, 2));
     vector::StoreOp::create(b, loc, v, to, ValueRange{element});
   };
-  if (auto aVector = dyn_cast<VectorType>(aType)) {
-    // a in registers: staged row-major, then copied like a block.
+  if (auto aVector = dyn_cast<VectorType>(aType); aVector && aStaged) {
+    // a in registers in another layout: staged row-major, then copied like
+    // a block.
     completeMmas(loc);
-    a = aFragments ? stageFragments(loc, a, aVector) : stage(loc, a, aVector);
+    a = stage(loc, a, aVector);
     hazards.scratch = true;
     barrier(loc);
   }
-  if (!aTransforms)
+  if (aStaged)
     copyRows(
         a, m, k,
         [&](Value r, Value c) {
@@ -328,6 +333,20 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
                   : getCoreMatrixOperand(b, loc, address(bTiles), k, bMnMajor);
   bool bf16 = isa<BFloat16Type>(input);
   Value result = zeroVector(loc, getLaneType(accType));
+  if (aFragments) {
+    // Each 64-row tile's accumulator and a registers, k / 2 of them per
+    // lane, go to wgmma as they are.
+    for (int64_t tile = 0; tile < m / 64; ++tile) {
+      Value acc = vector::ExtractStridedSliceOp::create(
+          b, loc, accFragments, tile * (n / 2), n / 2, 1);
+      Value aTile = vector::ExtractStridedSliceOp::create(
+          b, loc, aFragments, tile * (k / 2), k / 2, 1);
+      acc = buildRegisterATensorCoreMma(b, loc, acc, aTile, bOperand, k,
+                                        /*async=*/!copies);
+      result = vector::InsertStridedSliceOp::create(b, loc, acc, result,
+                                                    tile * (n / 2), 1);
+    }
+  }
   for (auto [tile, fragment] : llvm::enumerate(fragments)) {
     MmaOperand aOperand;
     if (aTransforms) {

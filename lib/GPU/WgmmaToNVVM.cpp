@@ -9,11 +9,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "mgpu/GPU/WgmmaToNVVM.h"
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Target/SmemDescriptor.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::mgpu;
@@ -139,4 +141,25 @@ Value mlir::mgpu::buildTensorCoreMma(OpBuilder &b, Location loc, Value fragment,
   if (!async)
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
   return fragment;
+}
+
+Value mlir::mgpu::buildRegisterATensorCoreMma(OpBuilder &b, Location loc,
+                                              Value accumulator, Value a,
+                                              const MmaOperand &bOperand,
+                                              int64_t k, bool async) {
+  constexpr int64_t kStep = 16, kElementsPerStep = 8;
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  for (int64_t step = 0; step < k / kStep; ++step) {
+    // The step's two 8-column groups: the fragment's registers 8s..8s+7
+    // are wgmma's a0..a7 (rows g, g + 8; K 2t.. and 2t + 8..).
+    Value aStep = vector::ExtractStridedSliceOp::create(
+        b, loc, a, step * kElementsPerStep, kElementsPerStep, 1);
+    accumulator = WgmmaRegisterAOp::create(
+        b, loc, accumulator, aStep, buildDescriptor(b, loc, bOperand, step),
+        bOperand.mnMajor);
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  if (!async)
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  return accumulator;
 }

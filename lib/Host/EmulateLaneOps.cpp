@@ -480,6 +480,29 @@ std::optional<WalkResult> LaneOpRewriter::rewriteMmaAndAsync(OpBuilder &nb,
     mmaResults.push_back(*result);
     op->erase();
     return WalkResult::skip();
+  } else if (auto mma = dyn_cast<WgmmaRegisterAOp>(op)) {
+    // a from the registers of the lane's quad, traded as mma.sync's are.
+    Value lane = arith::RemUIOp::create(nb, l, tid,
+                                        indexConstant(nb, l, kWarpgroupLanes));
+    Value laneInWarp =
+        arith::RemUIOp::create(nb, l, tid, indexConstant(nb, l, 32));
+    Value warpSlot = arith::AddIOp::create(
+        nb, l, indexConstant(nb, l, kFirstWarpSlot),
+        arith::DivUIOp::create(nb, l, tid, indexConstant(nb, l, 32)));
+    SmallVector<Value> aRows = exchangeRegisterA(
+        nb, l, mma.getA(), exchange, t,
+        arith::SubIOp::create(nb, l, t, laneInWarp), laneInWarp,
+        [&] { callBarrier(nb, l, warpSlot, indexConstant(nb, l, 32)); });
+    if (checks)
+      onLaneZero(nb, l, lane, [&](OpBuilder &cb) {
+        emitWgmmaReadChecks(cb, mma, smem, ctaBase, where(cb, op));
+      });
+    Value result = issueDeferredRegisterAWgmma(nb, mma, aRows, smem, ctaBase,
+                                               lane, where(nb, op));
+    mma.getResult().replaceAllUsesWith(result);
+    mmaResults.push_back(result);
+    op->erase();
+    return WalkResult::skip();
   } else if (isa<NVVM::WgmmaFenceAlignedOp, NVVM::WgmmaGroupSyncAlignedOp,
                  NVVM::WgmmaWaitGroupSyncOp, NVVM::FenceProxyOp>(op)) {
     // Every lane keeps its own MMA groups in the runtime.

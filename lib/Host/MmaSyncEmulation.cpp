@@ -32,6 +32,80 @@
 using namespace mlir;
 using namespace mlir::mgpu;
 
+namespace {
+
+/// Fragments traded between the lanes of a warp through the exchange words
+/// (one i64 per thread) and the warp's barrier.
+struct WarpExchange {
+  OpBuilder &b;
+  Location loc;
+  Value exchange, thread, warpStart;
+  function_ref<void()> warpBarrier;
+  Type input;
+
+  Value index(int64_t v) { return indexConstant(b, loc, v); }
+  /// A register's 32 bits.
+  Value bits(Value reg) {
+    if (!isa<VectorType>(reg.getType()))
+      return reg;
+    Value v = vector::BitCastOp::create(
+        b, loc, VectorType::get({1}, b.getI32Type()), reg);
+    return vector::ExtractOp::create(b, loc, v, int64_t(0));
+  }
+  Value word(Value low, Value high) {
+    Type i64 = b.getI64Type();
+    Value lo = arith::ExtUIOp::create(b, loc, i64, bits(low));
+    Value hi = arith::ExtUIOp::create(b, loc, i64, bits(high));
+    hi = arith::ShLIOp::create(b, loc, hi,
+                               arith::ConstantIntOp::create(b, loc, 32, 64));
+    return arith::OrIOp::create(b, loc, lo, hi);
+  }
+  /// Publishes this lane's word and reads those of `peers` (lanes of the
+  /// warp).
+  SmallVector<Value> round(Value mine, ArrayRef<Value> peers) {
+    memref::StoreOp::create(b, loc, mine, exchange, ValueRange{thread});
+    warpBarrier();
+    SmallVector<Value> words;
+    for (Value peer : peers)
+      words.push_back(memref::LoadOp::create(
+          b, loc, exchange,
+          ValueRange{arith::AddIOp::create(b, loc, warpStart, peer)}));
+    warpBarrier();
+    return words;
+  }
+  /// Element `chunk` (16 bits each, lowest first) of a word, in f32.
+  Value element(Value w, int64_t chunk) {
+    Value shifted = arith::ShRUIOp::create(
+        b, loc, w, arith::ConstantIntOp::create(b, loc, 16 * chunk, 64));
+    Value half = arith::TruncIOp::create(b, loc, b.getI16Type(), shifted);
+    Value value = arith::BitcastOp::create(b, loc, input, half);
+    return arith::ExtFOp::create(b, loc, b.getF32Type(), value);
+  }
+  /// The lanes of quad g (lanes 4g..4g+3).
+  SmallVector<Value> quad(Value g) {
+    SmallVector<Value> peers;
+    for (int64_t q = 0; q < 4; ++q)
+      peers.push_back(arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, g, index(4)), index(q)));
+    return peers;
+  }
+  /// The a values of rows g and g + 8 (row h * 8 + g at h * 16 + k, k in
+  /// 0..15), from the quad's a0..a3 (two 16-bit elements each).
+  SmallVector<Value> aRows(Value g, ValueRange a) {
+    SmallVector<Value> peers = quad(g);
+    SmallVector<Value> low = round(word(a[0], a[1]), peers);
+    SmallVector<Value> high = round(word(a[2], a[3]), peers);
+    SmallVector<Value> rows;
+    for (int64_t h = 0; h < 2; ++h)
+      for (int64_t k = 0; k < 16; ++k)
+        rows.push_back(
+            element((k < 8 ? low : high)[(k % 8) / 2], 2 * h + k % 2));
+    return rows;
+  }
+};
+
+} // namespace
+
 LogicalResult mlir::mgpu::emulateMmaSync(OpBuilder &b, NVVM::MmaOp mma,
                                          Value exchange, Value thread,
                                          Value warpStart, Value laneInWarp,
@@ -49,79 +123,47 @@ LogicalResult mlir::mgpu::emulateMmaSync(OpBuilder &b, NVVM::MmaOp mma,
       !llvm::all_of(c.getTypes(), [](Type t) { return t.isF32(); }))
     return mma.emitOpError() << "cannot be emulated: only m16n8k16 with f16 "
                                 "or bf16 inputs into f32 is";
-  Type i16 = b.getI16Type(), i32 = b.getI32Type(), i64 = b.getI64Type(),
-       f32 = b.getF32Type();
   Type input = bf16 ? Type(b.getBF16Type()) : Type(b.getF16Type());
-  auto index = [&](int64_t v) { return indexConstant(b, loc, v); };
+  WarpExchange x{b, loc, exchange, thread, warpStart, warpBarrier, input};
 
-  // A register's 32 bits.
-  auto bits = [&](Value reg) -> Value {
-    if (!isa<VectorType>(reg.getType()))
-      return reg;
-    Value v = vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), reg);
-    return vector::ExtractOp::create(b, loc, v, int64_t(0));
-  };
-  auto word = [&](Value low, Value high) -> Value {
-    Value lo = arith::ExtUIOp::create(b, loc, i64, bits(low));
-    Value hi = arith::ExtUIOp::create(b, loc, i64, bits(high));
-    hi = arith::ShLIOp::create(b, loc, hi,
-                               arith::ConstantIntOp::create(b, loc, 32, 64));
-    return arith::OrIOp::create(b, loc, lo, hi);
-  };
-  // Publishes this lane's word and reads those of `peers` (lanes of the
-  // warp).
-  auto round = [&](Value mine, ArrayRef<Value> peers) {
-    memref::StoreOp::create(b, loc, mine, exchange, ValueRange{thread});
-    warpBarrier();
-    SmallVector<Value> words;
-    for (Value peer : peers)
-      words.push_back(memref::LoadOp::create(
-          b, loc, exchange,
-          ValueRange{arith::AddIOp::create(b, loc, warpStart, peer)}));
-    warpBarrier();
-    return words;
-  };
-  // Element `chunk` (16 bits each, lowest first) of a word, in f32.
-  auto element = [&](Value w, int64_t chunk) -> Value {
-    Value shifted = arith::ShRUIOp::create(
-        b, loc, w, arith::ConstantIntOp::create(b, loc, 16 * chunk, 64));
-    Value half = arith::TruncIOp::create(b, loc, i16, shifted);
-    Value value = arith::BitcastOp::create(b, loc, input, half);
-    return arith::ExtFOp::create(b, loc, f32, value);
-  };
-
-  Value g = arith::DivUIOp::create(b, loc, laneInWarp, index(4));
-  Value t = arith::RemUIOp::create(b, loc, laneInWarp, index(4));
+  Value g = arith::DivUIOp::create(b, loc, laneInWarp, x.index(4));
+  Value t = arith::RemUIOp::create(b, loc, laneInWarp, x.index(4));
   // a: the four lanes of group g; b: those of columns 2t and 2t + 1.
-  SmallVector<Value> aPeers, bPeers[2];
-  for (int64_t q = 0; q < 4; ++q)
-    aPeers.push_back(arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, g, index(4)), index(q)));
+  SmallVector<Value> aRows = x.aRows(g, a);
+  SmallVector<Value> bPeers;
   for (int64_t e = 0; e < 2; ++e) {
     Value column = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, t, index(2)), index(e));
-    for (int64_t q = 0; q < 4; ++q)
-      bPeers[e].push_back(arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, column, index(4)), index(q)));
+        b, loc, arith::MulIOp::create(b, loc, t, x.index(2)), x.index(e));
+    bPeers.append(x.quad(column));
   }
-  SmallVector<Value> aLow = round(word(a[0], a[1]), aPeers);
-  SmallVector<Value> aHigh = round(word(a[2], a[3]), aPeers);
-  SmallVector<Value> bothB(bPeers[0]);
-  bothB.append(bPeers[1]);
-  SmallVector<Value> bWords = round(word(bRegs[0], bRegs[1]), bothB);
+  SmallVector<Value> bWords = x.round(x.word(bRegs[0], bRegs[1]), bPeers);
 
   Value result = LLVM::PoisonOp::create(b, loc, mma.getResult().getType());
   for (int64_t h = 0; h < 2; ++h)
     for (int64_t e = 0; e < 2; ++e) {
       Value sum = c[2 * h + e];
       for (int64_t k = 0; k < 16; ++k) {
-        Value x = element((k < 8 ? aLow : aHigh)[(k % 8) / 2], 2 * h + k % 2);
-        Value y = element(bWords[4 * e + (k % 8) / 2], (k >= 8) * 2 + k % 2);
-        sum = arith::AddFOp::create(b, loc, sum,
-                                    arith::MulFOp::create(b, loc, x, y));
+        Value y = x.element(bWords[4 * e + (k % 8) / 2], (k >= 8) * 2 + k % 2);
+        sum = arith::AddFOp::create(
+            b, loc, sum, arith::MulFOp::create(b, loc, aRows[h * 16 + k], y));
       }
       result = LLVM::InsertValueOp::create(b, loc, result, sum, 2 * h + e);
     }
   mma.getResult().replaceAllUsesWith(result);
   return success();
+}
+
+SmallVector<Value> mlir::mgpu::exchangeRegisterA(
+    OpBuilder &b, Location loc, Value a, Value exchange, Value thread,
+    Value warpStart, Value laneInWarp, function_ref<void()> warpBarrier) {
+  auto type = cast<VectorType>(a.getType());
+  WarpExchange x{
+      b, loc, exchange, thread, warpStart, warpBarrier, type.getElementType()};
+  // Registers a0..a3 of the PTX ISA: two elements each.
+  SmallVector<Value> registers;
+  for (int64_t r = 0; r < 4; ++r)
+    registers.push_back(
+        vector::ExtractStridedSliceOp::create(b, loc, a, 2 * r, 2, 1));
+  Value g = arith::DivUIOp::create(b, loc, laneInWarp, x.index(4));
+  return x.aRows(g, registers);
 }

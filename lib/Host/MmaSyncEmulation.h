@@ -23,6 +23,15 @@ LogicalResult emulateMmaSync(OpBuilder &b, NVVM::MmaOp mma, Value exchange,
                              Value thread, Value warpStart, Value laneInWarp,
                              function_ref<void()> warpBarrier);
 
+/// For a wgmma with a in registers (mgpu.wgmma_register_a): trades the
+/// lane's 8 elements of a (vector<8xf16> or bf16, the fragment layout of
+/// mma.sync's a) with its quad as emulateMmaSync does (two rounds) and
+/// returns the 32 values of rows g and g + 8, K 0..15 each, in f32.
+SmallVector<Value> exchangeRegisterA(OpBuilder &b, Location loc, Value a,
+                                     Value exchange, Value thread,
+                                     Value warpStart, Value laneInWarp,
+                                     function_ref<void()> warpBarrier);
+
 } // namespace mlir::mgpu
 
 #endif // MGPU_LIB_HOST_MMASYNCEMULATION_H

@@ -27,6 +27,58 @@ using namespace mlir::mgpu;
 /// resolveDeferredResults removes the mark.)
 static constexpr StringLiteral kMmaInput = "mgpu_emu_wgmma_input";
 
+/// Issues one lane's MMA with accumulator registers `accumulators` (f32):
+/// a from the descriptor `descA`, or, where `aRows` (32 f32) are given,
+/// from those values. Returns the registers of placeholders.
+static SmallVector<Value> issue(OpBuilder &b, Operation *op,
+                                ValueRange accumulators, Value descA,
+                                ValueRange aRows, Value descB, int64_t flags,
+                                Value smem, Value ctaBase, Value lane,
+                                Value where) {
+  Location loc = op->getLoc();
+  int64_t regs = accumulators.size();
+  auto i64 = [&](Value v) -> Value {
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
+  };
+  Value stack = LLVM::StackSaveOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()));
+  Value buffer =
+      memref::AllocaOp::create(b, loc, MemRefType::get({regs}, b.getF32Type()));
+  for (auto [reg, value] : llvm::enumerate(accumulators)) {
+    auto store = memref::StoreOp::create(
+        b, loc, value, buffer,
+        ValueRange{arith::ConstantIndexOp::create(b, loc, reg)});
+    store->setAttr(kMmaInput, b.getUnitAttr());
+  }
+  Value total = memref::DimOp::create(b, loc, smem, 0);
+  SmallVector<Value> args{getElementPointer(b, loc, buffer),
+                          getI64(b, loc, 2 * regs)};
+  if (!aRows.empty()) {
+    Value rows = memref::AllocaOp::create(
+        b, loc, MemRefType::get({int64_t(aRows.size())}, b.getF32Type()));
+    for (auto [i, value] : llvm::enumerate(aRows))
+      memref::StoreOp::create(
+          b, loc, value, rows,
+          ValueRange{arith::ConstantIndexOp::create(b, loc, i)});
+    args.push_back(getElementPointer(b, loc, rows));
+  } else {
+    args.push_back(descA);
+  }
+  args.append(
+      {descB, getI64(b, loc, flags), getElementPointer(b, loc, smem, ctaBase),
+       i64(arith::SubIOp::create(b, loc, total, ctaBase)), i64(lane), where});
+  callHostRuntime(
+      b, op, aRows.empty() ? "mgpuEmuWgmmaIssue" : "mgpuEmuWgmmaIssueRegisterA",
+      args);
+  SmallVector<Value> results;
+  for (int64_t reg = 0; reg < regs; ++reg)
+    results.push_back(memref::LoadOp::create(
+        b, loc, buffer,
+        ValueRange{arith::ConstantIndexOp::create(b, loc, reg)}));
+  LLVM::StackRestoreOp::create(b, loc, stack);
+  return results;
+}
+
 FailureOr<Value> mlir::mgpu::issueDeferredWgmma(OpBuilder &b,
                                                 NVVM::WgmmaMmaAsyncOp op,
                                                 Value smem, Value ctaBase,
@@ -44,40 +96,36 @@ FailureOr<Value> mlir::mgpu::issueDeferredWgmma(OpBuilder &b,
     return op.emitOpError()
            << "cannot be emulated: only f16/bf16 inputs (a K-major) into an "
               "f32 m64nNk16 accumulator are";
-  int64_t regs = shape.getN() / 2;
-  Type f32 = b.getF32Type();
-  auto i64 = [&](Value v) -> Value {
-    return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
-  };
-  Value stack = LLVM::StackSaveOp::create(
-      b, loc, LLVM::LLVMPointerType::get(b.getContext()));
-  Value buffer = memref::AllocaOp::create(b, loc, MemRefType::get({regs}, f32));
-  for (int64_t reg = 0; reg < regs; ++reg) {
-    Value value = LLVM::ExtractValueOp::create(b, loc, op.getInouts(), reg);
-    auto store = memref::StoreOp::create(
-        b, loc, value, buffer,
-        ValueRange{arith::ConstantIndexOp::create(b, loc, reg)});
-    store->setAttr(kMmaInput, b.getUnitAttr());
-  }
-  Value total = memref::DimOp::create(b, loc, smem, 0);
+  SmallVector<Value> accumulators;
+  for (int64_t reg = 0; reg < shape.getN() / 2; ++reg)
+    accumulators.push_back(
+        LLVM::ExtractValueOp::create(b, loc, op.getInouts(), reg));
   int64_t flags =
       (bf16 ? 1 : 0) | (op.getLayoutB() == NVVM::MMALayout::row ? 2 : 0);
-  callHostRuntime(
-      b, op, "mgpuEmuWgmmaIssue",
-      {getElementPointer(b, loc, buffer), getI64(b, loc, shape.getN()),
-       op.getDescriptorA(), op.getDescriptorB(), getI64(b, loc, flags),
-       getElementPointer(b, loc, smem, ctaBase),
-       i64(arith::SubIOp::create(b, loc, total, ctaBase)), i64(lane), where});
+  SmallVector<Value> results =
+      issue(b, op, accumulators, op.getDescriptorA(), ValueRange(),
+            op.getDescriptorB(), flags, smem, ctaBase, lane, where);
   Value fragment = LLVM::PoisonOp::create(b, loc, op.getResult().getType());
-  for (int64_t reg = 0; reg < regs; ++reg)
-    fragment = LLVM::InsertValueOp::create(
-        b, loc, fragment,
-        memref::LoadOp::create(
-            b, loc, buffer,
-            ValueRange{arith::ConstantIndexOp::create(b, loc, reg)}),
-        reg);
-  LLVM::StackRestoreOp::create(b, loc, stack);
+  for (auto [reg, value] : llvm::enumerate(results))
+    fragment = LLVM::InsertValueOp::create(b, loc, fragment, value, reg);
   return fragment;
+}
+
+Value mlir::mgpu::issueDeferredRegisterAWgmma(OpBuilder &b, WgmmaRegisterAOp op,
+                                              ValueRange aRows, Value smem,
+                                              Value ctaBase, Value lane,
+                                              Value where) {
+  Location loc = op.getLoc();
+  SmallVector<Value> accumulators;
+  for (int64_t reg = 0; reg < op.getAcc().getType().getNumElements(); ++reg)
+    accumulators.push_back(vector::ExtractOp::create(b, loc, op.getAcc(), reg));
+  int64_t flags =
+      (isa<BFloat16Type>(op.getA().getType().getElementType()) ? 1 : 0) |
+      (op.getBMnMajor() ? 2 : 0);
+  SmallVector<Value> results =
+      issue(b, op, accumulators, Value(), aRows, op.getDescriptorB(), flags,
+            smem, ctaBase, lane, where);
+  return vector::FromElementsOp::create(b, loc, op.getAcc().getType(), results);
 }
 
 /// Calls mgpuEmuWgmmaResolve on operand `use` (an f32 or a vector of f32)

@@ -119,9 +119,12 @@ struct Emitter {
 
 } // namespace
 
-void mlir::mgpu::emitWgmmaReadChecks(OpBuilder &b, NVVM::WgmmaMmaAsyncOp op,
-                                     Value smem, Value ctaBase, Value where) {
-  Location loc = op.getLoc();
+/// The checks of an MMA's shared-memory reads: a (64 x 16) from `descA`
+/// when given, b (n x 16) from `descB`.
+static void emitReadChecks(OpBuilder &b, Operation *op, Value descA,
+                           Value descB, int64_t n, bool bMnMajor, Value smem,
+                           Value ctaBase, Value where) {
+  Location loc = op->getLoc();
   Emitter e{b, loc};
   Value base = arith::AddIOp::create(
       b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, smem),
@@ -129,7 +132,6 @@ void mlir::mgpu::emitWgmmaReadChecks(OpBuilder &b, NVVM::WgmmaMmaAsyncOp op,
   Value low18 = arith::AndIOp::create(
       b, loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), base),
       e.i64(0x3ffff));
-  bool bMnMajor = op.getLayoutB() == NVVM::MMALayout::row;
   auto checkOperand = [&](Value desc, int64_t rows, bool mnMajor) {
     DecodedDescriptor d = e.decode(desc, low18);
     auto outer =
@@ -148,6 +150,21 @@ void mlir::mgpu::emitWgmmaReadChecks(OpBuilder &b, NVVM::WgmmaMmaAsyncOp op,
         Value(arith::IndexCastOp::create(b, loc, b.getI64Type(), address)));
     callHostRuntime(b, op, "mgpuEmuCheckWgmmaRead", {pointer, e.i64(2), where});
   };
-  checkOperand(op.getDescriptorA(), op.getShape().getM(), false);
-  checkOperand(op.getDescriptorB(), op.getShape().getN(), bMnMajor);
+  if (descA)
+    checkOperand(descA, 64, false);
+  checkOperand(descB, n, bMnMajor);
+}
+
+void mlir::mgpu::emitWgmmaReadChecks(OpBuilder &b, NVVM::WgmmaMmaAsyncOp op,
+                                     Value smem, Value ctaBase, Value where) {
+  emitReadChecks(b, op, op.getDescriptorA(), op.getDescriptorB(),
+                 op.getShape().getN(), op.getLayoutB() == NVVM::MMALayout::row,
+                 smem, ctaBase, where);
+}
+
+void mlir::mgpu::emitWgmmaReadChecks(OpBuilder &b, WgmmaRegisterAOp op,
+                                     Value smem, Value ctaBase, Value where) {
+  emitReadChecks(b, op, Value(), op.getDescriptorB(),
+                 2 * op.getAcc().getType().getNumElements(), op.getBMnMajor(),
+                 smem, ctaBase, where);
 }

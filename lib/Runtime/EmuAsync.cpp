@@ -7,8 +7,9 @@
 // time falls after the release. The emulator (part of
 // libmgpu_host_runtime.so) therefore defers that work:
 //
-//  - wgmma (mgpuEmuWgmmaIssue) computes nothing when issued: each lane keeps
-//    a record of its MMA (descriptors, its accumulator registers) and gets
+//  - wgmma (mgpuEmuWgmmaIssue, mgpuEmuWgmmaIssueRegisterA) computes nothing
+//    when issued: each lane keeps a record of its MMA (descriptors, or b's
+//    and the a values its quad traded; its accumulator registers) and gets
 //    placeholders for its result registers, signalling NaNs whose payload
 //    names the register. wgmma.wait_group N computes the lane's committed
 //    groups older than the last N, reading shared memory then, in issue
@@ -132,6 +133,9 @@ struct MmaRecord {
   const char *where;
   std::vector<float> in;
   uint32_t firstId;
+  /// a from registers (mgpuEmuWgmmaIssueRegisterA): the lane's rows g and
+  /// g + 8 of its warp's 16, K 0..15 each; empty: a from its descriptor.
+  std::vector<float> aRows;
 };
 
 /// A lane's MMAs in flight and the registers they produce (by id - 1).
@@ -248,7 +252,8 @@ void compute(LaneMmas &lane, const MmaRecord &r, float *out) {
     int64_t col = (inWarp % 4) * 2 + (reg / 4) * 8 + reg % 2;
     float acc = inputValue(lane, r.in[reg]);
     for (int64_t k = 0; k < 16; ++k) {
-      float x = readInput(r, a, row, k, false);
+      float x = r.aRows.empty() ? readInput(r, a, row, k, false)
+                                : r.aRows[((reg / 2) % 2) * 16 + k];
       float y = readInput(r, b, col, k, bMnMajor);
       float product = x * y;
       acc = acc + product;
@@ -345,20 +350,12 @@ unsigned char poisonByte() {
 
 extern "C" {
 
-/// The emulator's wgmma.mma_async for thread `lane` (0..127) of its
-/// warpgroup: `regs` holds its n / 2 accumulator registers; `flags` bit 0:
-/// bf16 inputs (else f16), bit 1: b N-major; `slice` is the CTA's shared
-/// memory (`sliceBytes`). The registers become placeholders of the MMA's
-/// results, computed at the wait that completes its group.
-MGPU_HOST_EXPORT void mgpuEmuWgmmaIssue(float *regs, int64_t n, int64_t descA,
-                                        int64_t descB, int64_t flags,
-                                        const char *slice, int64_t sliceBytes,
-                                        int64_t lane, const char *where) {
+/// Keeps `r` until its group is waited for (or computes it now, eagerly)
+/// and makes its n / 2 registers in `regs` placeholders of its results.
+static void issue(MmaRecord r, float *regs) {
   LaneMmas &state = getThreadState().laneMmas[laneKey()];
-  MmaRecord r{n,          descA,      descB,
-              flags,      lane % 128, slice,
-              sliceBytes, where,      std::vector<float>(regs, regs + n / 2),
-              0};
+  int64_t n = r.n;
+  const char *where = r.where;
   if (mgpu::emu::async::eager()) {
     compute(state, r, regs);
     return;
@@ -379,6 +376,41 @@ MGPU_HOST_EXPORT void mgpuEmuWgmmaIssue(float *regs, int64_t n, int64_t descA,
     regs[reg] = fromBits(kPlaceholder | (r.firstId + uint32_t(reg)));
   }
   state.open.push_back(std::move(r));
+}
+
+/// The emulator's wgmma.mma_async for thread `lane` (0..127) of its
+/// warpgroup: `regs` holds its n / 2 accumulator registers; `flags` bit 0:
+/// bf16 inputs (else f16), bit 1: b N-major; `slice` is the CTA's shared
+/// memory (`sliceBytes`). The registers become placeholders of the MMA's
+/// results, computed at the wait that completes its group.
+MGPU_HOST_EXPORT void mgpuEmuWgmmaIssue(float *regs, int64_t n, int64_t descA,
+                                        int64_t descB, int64_t flags,
+                                        const char *slice, int64_t sliceBytes,
+                                        int64_t lane, const char *where) {
+  issue(MmaRecord{n,
+                  descA,
+                  descB,
+                  flags,
+                  lane % 128,
+                  slice,
+                  sliceBytes,
+                  where,
+                  std::vector<float>(regs, regs + n / 2),
+                  0,
+                  {}},
+        regs);
+}
+
+/// The same with a from registers: `aRows` holds the lane's rows g and
+/// g + 8 of a (32 values, K 0..15 of each, gathered from its quad's
+/// fragments by the issuing code); b from `descB` as above.
+MGPU_HOST_EXPORT void mgpuEmuWgmmaIssueRegisterA(
+    float *regs, int64_t n, const float *aRows, int64_t descB, int64_t flags,
+    const char *slice, int64_t sliceBytes, int64_t lane, const char *where) {
+  issue(MmaRecord{n, 0, descB, flags, lane % 128, slice, sliceBytes, where,
+                  std::vector<float>(regs, regs + n / 2), 0,
+                  std::vector<float>(aRows, aRows + 32)},
+        regs);
 }
 
 /// wgmma.commit_group by the calling thread.

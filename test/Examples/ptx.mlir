@@ -162,13 +162,14 @@
 
 // The attention example with tensor-cores=1: both contractions on the tensor
 // cores. q k^T (a in shared memory, b a transposed view of k, copied
-// K-major: trans-b 0) as four m64n64k16 MMAs, then p v (p in registers,
-// staged through the scratch; v N-major: trans-b 1) as four more.
+// K-major: trans-b 0) as four m64n64k16 MMAs, then p v (p from the
+// registers it was computed in: PTX's register-A form, four 32-bit
+// registers per MMA; v N-major: trans-b 1) as four more.
 // RUN: mgpu-opt --mgpu-to-binary="format=isa tensor-cores=1" %mgpu_src_root/examples/attention.mlir | %extract_ptx -o %t.attention_tc.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.attention_tc.ptx -o %t.attention_tc.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
 // RUN: FileCheck %s --check-prefix=TCATT < %t.attention_tc.ptx
 // TCATT-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1,  1, 0,  0;
-// TCATT-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1,  1, 0,  1;
+// TCATT-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 // TCATT-NOT: wgmma.mma_async
 
 // The warp-specialized matmul, with and without tensor cores. With them:

@@ -119,15 +119,14 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   }
 
   // p = bf16(s), the a of a second MMA (attention's p v), stays in
-  // fragments: the tensor cores' staging takes a from them, two columns per
-  // 4-byte store, and no f32 value goes through the scratch.
+  // fragments: the tensor cores take a from those registers (register-A
+  // wgmma), and neither p nor any f32 value goes through the scratch.
   // CHECK-LABEL: func.func @p_in_fragments
   // CHECK: nvvm.wgmma.mma_async
   // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
   // CHECK: arith.truncf %{{.*}} : vector<32xf32> to vector<32xbf16>
-  // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
-  // CHECK: vector.store %{{.*}} {alignment = 4 : i64} : memref<4096xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
-  // CHECK: nvvm.wgmma.mma_async
+  // CHECK-NOT: xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
+  // CHECK-COUNT-4: mgpu.wgmma_register_a
   // CHECK: return
   func.func @p_in_fragments() {
     mgpu.pallas_call grid [1] in_specs [] out_specs []

@@ -62,6 +62,14 @@ Value buildTensorCoreMma(OpBuilder &b, Location loc, Value fragment,
                          const MmaOperand &a, const MmaOperand &bOperand,
                          int64_t n, int64_t k, bool bf16, bool async);
 
+/// The same with a in registers (mgpu.wgmma_register_a per K step):
+/// `accumulator` is the thread's N/2 f32 registers of one 64-row tile as a
+/// vector, `a` its k/2 elements of the tile's a in the WGMMA fragment
+/// layout. Returns the new accumulator.
+Value buildRegisterATensorCoreMma(OpBuilder &b, Location loc, Value accumulator,
+                                  Value a, const MmaOperand &bOperand,
+                                  int64_t k, bool async);
+
 } // namespace mlir::mgpu
 
 #endif // MGPU_GPU_WGMMATONVVM_H

@@ -15,6 +15,7 @@
 #ifndef MGPU_HOST_WGMMADEFERRAL_H
 #define MGPU_HOST_WGMMADEFERRAL_H
 
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
 
@@ -29,6 +30,13 @@ namespace mlir::mgpu {
 FailureOr<Value> issueDeferredWgmma(OpBuilder &b, NVVM::WgmmaMmaAsyncOp op,
                                     Value smem, Value ctaBase, Value lane,
                                     Value where);
+
+/// The same for a wgmma with a in registers: `aRows` (32 f32) are the
+/// lane's rows g and g + 8 of a, K 0..15 each, gathered from its quad
+/// (exchangeRegisterA). Returns the new accumulator vector.
+Value issueDeferredRegisterAWgmma(OpBuilder &b, WgmmaRegisterAOp op,
+                                  ValueRange aRows, Value smem, Value ctaBase,
+                                  Value lane, Value where);
 
 /// Makes every op that reads a value derived from one of `results` (the
 /// fragments issueDeferredWgmma returned) other than by moving it call

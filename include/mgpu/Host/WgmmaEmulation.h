@@ -11,6 +11,7 @@
 #ifndef MGPU_HOST_WGMMAEMULATION_H
 #define MGPU_HOST_WGMMAEMULATION_H
 
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
 
@@ -21,6 +22,10 @@ namespace mlir::mgpu {
 /// element `op` reads (a: 64 x 16, b: N x 16), to be run by one lane of
 /// the warpgroup.
 void emitWgmmaReadChecks(OpBuilder &b, NVVM::WgmmaMmaAsyncOp op, Value smem,
+                         Value ctaBase, Value where);
+
+/// The same for a wgmma with a in registers: b's elements only.
+void emitWgmmaReadChecks(OpBuilder &b, WgmmaRegisterAOp op, Value smem,
                          Value ctaBase, Value where);
 
 } // namespace mlir::mgpu

@@ -16,8 +16,6 @@
 using namespace mlir;
 using namespace mlir::mgpu;
 
-LogicalResult ClusterSyncOp::verify() { return verifyInsideKernel(*this); }
-
 LogicalResult
 ClusterBarrierType::verify(function_ref<InFlightDiagnostic()> emitError,
                            ArrayRef<StringAttr> axes, int64_t count,

@@ -369,20 +369,6 @@ std::string DebugPrintOp::getElementFormat() {
   return pieces[0] + element + pieces[1] + "\n";
 }
 
-LogicalResult CommitSmemOp::verify() { return verifyInsideKernel(*this); }
-
-LogicalResult CommitSmemToGmemGroupOp::verify() {
-  return verifyInsideKernel(*this);
-}
-
-LogicalResult GriddepcontrolWaitOp::verify() {
-  return verifyInsideKernel(*this);
-}
-
-LogicalResult GriddepcontrolLaunchDependentsOp::verify() {
-  return verifyInsideKernel(*this);
-}
-
 LogicalResult WaitSmemToGmemOp::verify() {
   // cp.async.bulk.wait_group takes a count in [0, 63].
   return verifyGroupWait(*this, getPending(), 63, "groups");

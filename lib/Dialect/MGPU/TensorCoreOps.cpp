@@ -216,6 +216,21 @@ LogicalResult WgmmaWaitOp::verify() {
   return verifyGroupWait(*this, getPending(), 7, "wgmma groups");
 }
 
+LogicalResult WgmmaRegisterAOp::verify() {
+  // A lane holds 8 elements of a's 64 x 16 tile and N / 2 accumulator
+  // registers (N a multiple of 8 up to 256).
+  if (getA().getType().getNumElements() != 8)
+    return emitOpError() << "takes a lane's 8 elements of a 64 x 16 a tile, "
+                            "got "
+                         << getA().getType();
+  int64_t registers = getAcc().getType().getNumElements();
+  if (registers % 4 || registers > 128)
+    return emitOpError() << "takes N / 2 accumulator registers for N a "
+                            "multiple of 8 up to 256, got "
+                         << getAcc().getType();
+  return success();
+}
+
 LogicalResult SetMaxRegistersOp::verify() {
   if (failed(verifyInsideKernel(*this)))
     return failure();

@@ -100,3 +100,14 @@ func.func @tiled_operands(%g: memref<256x256xbf16>) {
   }
   return
 }
+
+// One lane's part of a wgmma with a in registers, as the distribution
+// writes it.
+// CHECK-LABEL: func.func @wgmma_register_a
+func.func @wgmma_register_a(%acc: vector<64xf32>, %a: vector<8xbf16>, %desc: i64, %h: vector<8xf16>) -> (vector<64xf32>, vector<64xf32>) {
+  // CHECK: mgpu.wgmma_register_a %{{.*}}, %{{.*}}, %{{.*}} b_mn_major : vector<8xbf16>, vector<64xf32>
+  %d = mgpu.wgmma_register_a %acc, %a, %desc b_mn_major : vector<8xbf16>, vector<64xf32>
+  // CHECK: mgpu.wgmma_register_a %{{.*}}, %{{.*}}, %{{.*}} : vector<8xf16>, vector<64xf32>
+  %e = mgpu.wgmma_register_a %d, %h, %desc : vector<8xf16>, vector<64xf32>
+  return %d, %e : vector<64xf32>, vector<64xf32>
+}

@@ -420,3 +420,19 @@ func.func @b_transposed_uneven(%bb: memref<128x128xbf16, #s>, %a: memref<64x64xb
   }
   return
 }
+
+// -----
+
+func.func @wgmma_register_a_elements(%acc: vector<64xf32>, %a: vector<4xbf16>, %desc: i64) {
+  // expected-error @below {{'mgpu.wgmma_register_a' op takes a lane's 8 elements of a 64 x 16 a tile, got 'vector<4xbf16>'}}
+  %d = mgpu.wgmma_register_a %acc, %a, %desc : vector<4xbf16>, vector<64xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_register_a_accumulator(%acc: vector<66xf32>, %a: vector<8xbf16>, %desc: i64) {
+  // expected-error @below {{'mgpu.wgmma_register_a' op takes N / 2 accumulator registers for N a multiple of 8 up to 256, got 'vector<66xf32>'}}
+  %d = mgpu.wgmma_register_a %acc, %a, %desc : vector<8xbf16>, vector<66xf32>
+  return
+}

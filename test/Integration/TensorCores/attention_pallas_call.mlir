@@ -6,11 +6,12 @@
 // RUN: %run_on_backends %t.mlir --match-full-lines
 // RUN: %run_on_backends %t.mlir --match-full-lines -- --tensor-cores=0
 // By default on sm_90a: 8 MMAs per step, b of the first read K-major
-// (imm-trans-b 0), a of the second from registers (staged).
+// (imm-trans-b 0), a of the second from registers (PTX's register-A form:
+// four 32-bit registers, no staging).
 // RUN: mgpu-opt %mgpu_src_root/examples/attention_pallas_call.mlir --mgpu-to-binary="format=isa" \
 // RUN:   | %python %mgpu_src_root/utils/extract-ptx.py | FileCheck %s --check-prefix=PTX
 // PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 0;
-// PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
+// PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 // PTX-NOT: wgmma.mma_async
 
 // ((x * a + y * b) mod m - m / 2) * scale.

@@ -21,10 +21,9 @@
 // jax.named_scope regions are comments. a holds every int8 from -127 to
 // 127 and b small integers (-1, 0, 1), so each f32 sum is exact and its
 // bf16 rounding the reference's.
-// mgpu stages a register a for the tensor cores through the warpgroup
-// scratch (16 KiB per warpgroup here; PTX's register-A form of wgmma would
-// need none), so JAX's tile_m = 128 points do not fit: 262,400 bytes of
-// shared memory at 4 stages, and 8 bytes of spills at 3.
+// The register a goes to the tensor cores as it is (PTX's register-A
+// wgmma); hopper_mixed_type_matmul_mgpu_tile_m128.mlir is JAX's tile_m =
+// 128 point, which that makes fit.
 // RUN: %run_on_backends %s --match-full-lines
 // REQUIRES: ptxas
 // RUN: mgpu-opt --mgpu-to-binary="format=isa" %s -o %t.mlir

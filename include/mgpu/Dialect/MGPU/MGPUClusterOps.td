@@ -34,7 +34,6 @@ def MGPU_ClusterSyncOp : MGPU_Op<"cluster_sync",
     ```
   }];
   let assemblyFormat = "attr-dict";
-  let hasVerifier = 1;
 }
 
 def MGPU_ClusterRefOp : MGPU_Op<"cluster_ref", [Pure]> {

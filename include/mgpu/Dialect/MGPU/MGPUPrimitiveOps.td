@@ -262,7 +262,6 @@ def MGPU_CommitSmemOp : MGPU_Op<"commit_smem",
     later async copies (copy_smem_to_gmem) read them (plgpu.commit_smem).
   }];
   let assemblyFormat = "attr-dict";
-  let hasVerifier = 1;
 }
 
 def MGPU_CommitSmemToGmemGroupOp : MGPU_Op<"commit_smem_to_gmem_group",
@@ -284,7 +283,6 @@ def MGPU_CommitSmemToGmemGroupOp : MGPU_Op<"commit_smem_to_gmem_group",
     ```
   }];
   let assemblyFormat = "attr-dict";
-  let hasVerifier = 1;
 }
 
 def MGPU_WaitGmemToSmemOp : MGPU_Op<"wait_gmem_to_smem",
@@ -349,7 +347,6 @@ def MGPU_GriddepcontrolWaitOp : MGPU_Op<"griddepcontrol_wait",
     ```
   }];
   let assemblyFormat = "attr-dict";
-  let hasVerifier = 1;
 }
 
 def MGPU_GriddepcontrolLaunchDependentsOp
@@ -370,7 +367,6 @@ def MGPU_GriddepcontrolLaunchDependentsOp
     ```
   }];
   let assemblyFormat = "attr-dict";
-  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -635,6 +631,36 @@ def MGPU_WgmmaWaitOp : MGPU_Op<"wgmma_wait",
   }];
   let arguments = (ins I64Attr:$pending);
   let assemblyFormat = "$pending attr-dict";
+  let hasVerifier = 1;
+}
+
+def MGPU_WgmmaRegisterAOp : MGPU_Op<"wgmma_register_a",
+    [AllTypesMatch<["acc", "result"]>, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "one lane's part of a wgmma step with a in registers "
+                "(emitted by the distribution)";
+  let description = [{
+    One m64nNk16 warpgroup MMA with a taken from registers, as each of the
+    128 lanes of the warpgroup issues it (PTX `wgmma.mma_async` with a
+    register a): `%a` is the lane's 8 elements of the 64 x 16 a tile in the
+    WGMMA fragment layout (rows g and g + 8 of its warp's 16, K 2t, 2t + 1
+    and 2t + 8, 2t + 9; g = lane mod 32 / 4, t = lane mod 4), `%acc` its N / 2
+    accumulator registers in the same layout, `%descriptor_b` b's shared
+    memory matrix descriptor, K-major or N-major (`b_mn_major`). Asynchronous
+    as wgmma is: the distribution fences before and commits after, and the
+    result is read after a wait. N is a multiple of 8 up to 256.
+
+    ```mlir
+    %d = mgpu.wgmma_register_a %acc, %a, %desc b_mn_major : vector<8xbf16>, vector<64xf32>
+    ```
+  }];
+  let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
+                       VectorOfRankAndType<[1], [F16, BF16]>:$a,
+                       I64:$descriptor_b, UnitAttr:$b_mn_major);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $acc `,` $a `,` $descriptor_b (`b_mn_major` $b_mn_major^)? attr-dict `:`
+    type($a) `,` type($acc)
+  }];
   let hasVerifier = 1;
 }
 
