@@ -29,6 +29,13 @@
 // 53%, one CTA per SM, with p staged through the scratch).
 // RUN: %python %mgpu_src_root/bench/tensor-core-report.py --build %mgpu_obj_root --ptxas %ptxas --min 60 %mgpu_src_root/examples/attention_pallas_call.mlir | FileCheck %s --check-prefix=ATTN
 // ATTN: | attention_pallas_call | 8 | 8 x m64n64k16 | 16 | 0 | 0 | {{[0-9]+}} | 0 | {{[0-9]+}} | {{[0-9]+}} | 256 | {{[0-9]+}} | {{6[0-9]|[7-9][0-9]}}% ({{[0-9]+}} TFLOP/s) |
+// JAX's hopper_mixed_type_matmul_mgpu.py at tile_m = 128 (test/Integration/
+// TensorCores/hopper_mixed_type_matmul_mgpu_tile_m128.mlir): 16 MMAs per
+// step, a read into registers, widened and given to wgmma as it is: the
+// lanes read only their 16 KiB of int8 a, bounded at 89% (tile_m = 64:
+// 80%, 62% while a was staged through the scratch; wg_dimension = N: 70%).
+// RUN: %python %mgpu_src_root/bench/tensor-core-report.py --build %mgpu_obj_root --ptxas %ptxas --min 80 %mgpu_src_root/test/Integration/TensorCores/hopper_mixed_type_matmul_mgpu_tile_m128.mlir | FileCheck %s --check-prefix=MIXED
+// MIXED: | hopper_mixed_type_matmul_mgpu_tile_m128 | 16 | 16 x m64n128k16 | 32 | 16 | 0 | {{[0-9]+}} | 0 | {{[0-9]+}} | 1 | 1024 | {{[0-9]+}} | {{8[0-9]|9[0-9]}}% ({{[0-9]+}} TFLOP/s) |
 // The Blackwell matmul (examples/blackwell_matmul.mlir, --chip sm_100a:
 // B200's 2.25 PFLOP/s, 8192 flops per SM and clock) per step: 4
 // tcgen05.mma m128n256k16 (one per K 16 over the whole 128x256 tile), the
