@@ -148,16 +148,19 @@ Value mlir::mgpu::buildRegisterATensorCoreMma(OpBuilder &b, Location loc,
                                               const MmaOperand &bOperand,
                                               int64_t k, bool async) {
   constexpr int64_t kStep = 16, kElementsPerStep = 8;
+  // The step's two 8-column groups: the fragment's registers 8s..8s+7 are
+  // wgmma's a0..a7 (rows g, g + 8; K 2t.. and 2t + 8..). Taken before the
+  // fence: ptxas serializes the MMAs of a pipeline stage whose inputs are
+  // defined after its wgmma.fence.
+  SmallVector<Value> aSteps;
+  for (int64_t step = 0; step < k / kStep; ++step)
+    aSteps.push_back(vector::ExtractStridedSliceOp::create(
+        b, loc, a, step * kElementsPerStep, kElementsPerStep, 1));
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  for (int64_t step = 0; step < k / kStep; ++step) {
-    // The step's two 8-column groups: the fragment's registers 8s..8s+7
-    // are wgmma's a0..a7 (rows g, g + 8; K 2t.. and 2t + 8..).
-    Value aStep = vector::ExtractStridedSliceOp::create(
-        b, loc, a, step * kElementsPerStep, kElementsPerStep, 1);
+  for (auto [step, aStep] : llvm::enumerate(aSteps))
     accumulator = WgmmaRegisterAOp::create(
         b, loc, accumulator, aStep, buildDescriptor(b, loc, bOperand, step),
         bOperand.mnMajor);
-  }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   if (!async)
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);

@@ -517,14 +517,20 @@ std::optional<WalkResult> LaneOpRewriter::rewriteMmaAndAsync(OpBuilder &nb,
       if (isa<NVVM::FenceProxyOp>(op))
         callHostRuntime(nb, op, "mgpuEmuCheckFence", {});
       else if (isa<NVVM::WgmmaGroupSyncAlignedOp>(op))
-        onLaneZero(nb, l, lane, [&](OpBuilder &cb) {
-          callHostRuntime(cb, op, "mgpuEmuCheckWgmmaCommit", {});
-        });
+        // Each warp's part of an MMA completes at that warp's wait: the
+        // first lane of every warp counts its groups and reports its waits.
+        onLaneZero(nb, l,
+                   arith::RemUIOp::create(nb, l, tid, indexConstant(nb, l, 32)),
+                   [&](OpBuilder &cb) {
+                     callHostRuntime(cb, op, "mgpuEmuCheckWgmmaCommit", {});
+                   });
       else if (auto wait = dyn_cast<NVVM::WgmmaWaitGroupSyncOp>(op))
-        onLaneZero(nb, l, lane, [&](OpBuilder &cb) {
-          callHostRuntime(cb, op, "mgpuEmuCheckWgmmaWait",
-                          {getI64(cb, l, wait.getGroup())});
-        });
+        onLaneZero(nb, l,
+                   arith::RemUIOp::create(nb, l, tid, indexConstant(nb, l, 32)),
+                   [&](OpBuilder &cb) {
+                     callHostRuntime(cb, op, "mgpuEmuCheckWgmmaWait",
+                                     {getI64(cb, l, wait.getGroup())});
+                   });
     }
     // Host threads see shared memory through one proxy.
     op->erase();

@@ -203,7 +203,7 @@ MGPU_HOST_EXPORT void mgpuEmuCheckWgmmaRead(char *p, int64_t bytes,
   if (!s)
     return;
   int64_t group = lane.warpgroup();
-  uint32_t seq = lane.cluster->wgmmaCommitted[group] + 1;
+  uint32_t seq = lane.cluster->wgmmaCommitted[group * kWarpsPerWarpgroup] + 1;
   for (int64_t i = 0; i < bytes; ++i) {
     checkAsyncRead(s[i], lane, where, "wgmma", /*computes=*/true);
     s[i].wgmmaGroup = uint16_t(group + 1);
@@ -215,23 +215,31 @@ MGPU_HOST_EXPORT void mgpuEmuCheckWgmmaRead(char *p, int64_t bytes,
   }
 }
 
-/// wgmma commit_group / wait_group `pending` by the calling lane's
-/// warpgroup (called by its first lane).
+/// The calling lane's warp: its index among the cluster's warps of
+/// warpgroups (warpgroup * 4 + warp).
+static int64_t warpOf(const Lane &lane) {
+  int64_t group = lane.warpgroup();
+  return group * kWarpsPerWarpgroup +
+         (lane.self - firstThreadOf(group)) / 32 % kWarpsPerWarpgroup;
+}
+
+/// wgmma commit_group / wait_group `pending` by the calling lane's warp
+/// (called by the first lane of each warp).
 MGPU_HOST_EXPORT void mgpuEmuCheckWgmmaCommit() {
   Lane lane = getLane();
   if (lane.cluster)
-    ++lane.cluster->wgmmaCommitted[lane.warpgroup()];
+    ++lane.cluster->wgmmaCommitted[warpOf(lane)];
 }
 
 MGPU_HOST_EXPORT void mgpuEmuCheckWgmmaWait(int64_t pending) {
   Lane lane = getLane();
   if (!lane.cluster)
     return;
-  int64_t group = lane.warpgroup();
-  int64_t done = int64_t(lane.cluster->wgmmaCommitted[group]) - pending;
-  uint32_t &completed = lane.cluster->wgmmaCompleted[group];
+  int64_t at = warpOf(lane);
+  int64_t done = int64_t(lane.cluster->wgmmaCommitted[at]) - pending;
+  uint32_t &completed = lane.cluster->wgmmaCompleted[at];
   for (; int64_t(completed) < done; ++completed)
-    lane.cluster->wgmmaDone[group].push_back(lane.clock[lane.self]);
+    lane.cluster->wgmmaDone[at].push_back(lane.clock[lane.self]);
 }
 
 } // extern "C"

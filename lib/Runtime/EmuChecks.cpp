@@ -163,9 +163,15 @@ void checkAsyncReaders(const ShadowByte &s, const Lane &lane, const char *where,
   Cluster &cluster = *lane.cluster;
   if (s.wgmmaGroup) {
     int64_t group = s.wgmmaGroup - 1, first = firstThreadOf(group);
-    if (s.wgmmaSeq > cluster.wgmmaCompleted[group] ||
-        !ordered(lane, uint16_t(first + 1),
-                 cluster.wgmmaDone[group][s.wgmmaSeq - 1])) {
+    // Every warp's wait must happen before the write.
+    bool completed = true;
+    for (int64_t warp = 0; warp < kWarpsPerWarpgroup; ++warp) {
+      int64_t at = group * kWarpsPerWarpgroup + warp;
+      completed = completed && s.wgmmaSeq <= cluster.wgmmaCompleted[at] &&
+                  ordered(lane, uint16_t(first + 32 * warp + 1),
+                          cluster.wgmmaDone[at][s.wgmmaSeq - 1]);
+    }
+    if (!completed) {
       int64_t perCta = current->warpgroupsPerCta;
       if (current->clusterCtas == 1)
         report(where,
@@ -267,11 +273,11 @@ void startCta(int64_t slot) {
     cluster.baseBarrier.assign(n, -1);
     cluster.fences.assign(n, 0);
     cluster.pendingGeneration.assign(n, 0);
-    cluster.wgmmaCommitted.assign(groups, 0);
-    cluster.wgmmaCompleted.assign(groups, 0);
+    cluster.wgmmaCommitted.assign(groups * kWarpsPerWarpgroup, 0);
+    cluster.wgmmaCompleted.assign(groups * kWarpsPerWarpgroup, 0);
     cluster.outCommitted.assign(n, 0);
     cluster.outCompleted.assign(n, 0);
-    cluster.wgmmaDone.assign(groups, {});
+    cluster.wgmmaDone.assign(groups * kWarpsPerWarpgroup, {});
     cluster.outDone.assign(n, {});
     cluster.outWhere.assign(n, nullptr);
     cluster.outOpen.assign(n, false);

@@ -97,12 +97,14 @@ struct Cluster {
   std::vector<int64_t> baseBarrier;
   std::vector<uint32_t> fences;
   std::vector<int64_t> pendingGeneration;
-  /// Per warpgroup.
+  /// Per warp (warpgroup * 4 + warp): the wgmma groups it committed and
+  /// those its waits completed.
   std::vector<uint32_t> wgmmaCommitted, wgmmaCompleted;
   std::vector<uint32_t> outCommitted, outCompleted;
-  /// The clock of the waiting thread (a warpgroup's first lane; the copying
+  /// The clock of the waiting thread (each warp's first lane: a warp's part
+  /// of an MMA reads its operands until that warp's wait; the copying
   /// thread) at the wait that completed each wgmma group / bulk group: a
-  /// later write must happen after it.
+  /// later write must happen after it (after every warp's, for a wgmma).
   std::vector<std::vector<uint32_t>> wgmmaDone, outDone;
   /// Each thread's last copy out, and whether its bulk group is open.
   std::vector<const char *> outWhere;
@@ -182,6 +184,9 @@ ShadowByte *shadowOf(const Lane &lane, const char *p, int64_t bytes,
                      const char *where, const char *what, bool peers = false);
 /// The first thread (in its cluster) of warpgroup `group` of the cluster.
 int64_t firstThreadOf(int64_t group);
+/// The warps of a warpgroup: each completes its part of a wgmma at its own
+/// wait.
+constexpr int64_t kWarpsPerWarpgroup = 4;
 /// How a report names thread `thread` of the cluster: "thread 5", or
 /// "thread 5 of the cluster's CTA 1".
 struct ThreadName {

@@ -73,7 +73,9 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // A pipeline that keeps one step's MMAs in flight (mgpu.wgmma_wait 1)
   // while it frees the previous step's operands: no wait for all of them
   // before the release or at the end of the loop body; one after the loop,
-  // where the user waits for them, before the accumulator is stored.
+  // where the user waits for them, before the accumulator is stored. The
+  // release comes after the warpgroup's barrier: each warp's part of an MMA
+  // reads the operands until that warp's own wait.
   // CHECK-LABEL: func.func @pipelined
   // CHECK: scf.for
   // CHECK-COUNT-4: nvvm.wgmma.mma_async
@@ -83,6 +85,8 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // CHECK-NOT: nvvm.wgmma.wait.group.sync.aligned 0
   // CHECK: scf.if
   // CHECK-NOT: nvvm.wgmma.wait.group.sync.aligned 0
+  // CHECK: nvvm.barrier
+  // CHECK-NEXT: mgpu.barrier_arrive
   // CHECK: scf.yield
   // CHECK-NEXT: }
   // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0

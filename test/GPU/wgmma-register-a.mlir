@@ -3,7 +3,7 @@
 // matmul's widened a) runs on the tensor cores from those registers: per
 // 64-row tile, between the wgmma fence and the commit, one
 // mgpu.wgmma_register_a per 16 of K takes the tile's fragment registers
-// 8s..8s+7 (wgmma's a0..a7) and b's descriptor; a is not staged in shared
+// 8s..8s+7 (wgmma's a0..a7, sliced before the fence) and b's descriptor; a is not staged in shared
 // memory (only b, 32 x 128, is copied into the scratch). The NVVM
 // lowering makes each one PTX's register-A wgmma.mma_async as inline
 // assembly: the accumulators tied to the results, a in four 32-bit
@@ -18,10 +18,10 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // CHECK-NOT: memref<2048xf16
   // CHECK: vector.store %{{.*}} : memref<4096xf16, #gpu.address_space<workgroup>>, vector<8xf16>
   // CHECK-NOT: memref<2048xf16
-  // CHECK: nvvm.wgmma.fence.aligned
   // CHECK: %[[A0:.*]] = vector.extract_strided_slice %{{.*}} {offsets = [0], sizes = [8], strides = [1]} : vector<16xf16> to vector<8xf16>
-  // CHECK: mgpu.wgmma_register_a %{{.*}}, %[[A0]], %{{.*}} b_mn_major : vector<8xf16>, vector<64xf32>
   // CHECK: %[[A1:.*]] = vector.extract_strided_slice %{{.*}} {offsets = [8], sizes = [8], strides = [1]} : vector<16xf16> to vector<8xf16>
+  // CHECK: nvvm.wgmma.fence.aligned
+  // CHECK: mgpu.wgmma_register_a %{{.*}}, %[[A0]], %{{.*}} b_mn_major : vector<8xf16>, vector<64xf32>
   // CHECK: mgpu.wgmma_register_a %{{.*}}, %[[A1]], %{{.*}} b_mn_major : vector<8xf16>, vector<64xf32>
   // CHECK-NOT: mgpu.wgmma_register_a
   // CHECK: nvvm.wgmma.commit.group.sync.aligned
