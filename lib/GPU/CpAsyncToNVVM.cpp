@@ -91,8 +91,7 @@ void mlir::mgpu::copyWithCpAsync(OpBuilder &b, Location loc,
     auto metadata =
         memref::ExtractStridedMetadataOp::create(b, loc, window.base);
     Value element = indexConstant(b, loc, 0);
-    for (auto [d, l] : llvm::enumerate(local)) {
-      Value g = arith::AddIOp::create(b, loc, window.offsets[d], l);
+    for (auto [d, g] : llvm::enumerate(window.baseIndices(b, loc, local))) {
       element = arith::AddIOp::create(
           b, loc, element,
           arith::MulIOp::create(b, loc, g, metadata.getStrides()[d]));

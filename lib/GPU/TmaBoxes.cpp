@@ -134,7 +134,7 @@ SwizzledBoxes nvvm_lowering::planSwizzledBoxes(const SwizzledTiling &tiling,
 
 void nvvm_lowering::forEachSwizzledBox(
     OpBuilder &b, Location loc, const SwizzledBoxes &boxes, Value firstTileRow,
-    ArrayRef<Value> offsets, function_ref<void(ValueRange, Value)> issue) {
+    const GlobalWindow &window, function_ref<void(ValueRange, Value)> issue) {
   const SwizzledTiling &tiling = boxes.tiling;
   int64_t tilesPerBox = boxes.boxRows / tiling.rows;
   for (int64_t i = 0; i < boxes.tileRows; i += tilesPerBox)
@@ -143,13 +143,12 @@ void nvvm_lowering::forEachSwizzledBox(
           arith::AddIOp::create(b, loc, firstTileRow, indexConstant(b, loc, i));
       // Coordinates innermost first, as PTX wants them.
       Value starts[] = {
-          indexConstant(b, loc, j * tiling.cols),
           arith::MulIOp::create(b, loc, tileRow,
-                                indexConstant(b, loc, tiling.rows))};
+                                indexConstant(b, loc, tiling.rows)),
+          indexConstant(b, loc, j * tiling.cols)};
       SmallVector<Value> coordinates;
-      for (auto [offset, start] : llvm::zip(llvm::reverse(offsets), starts))
-        coordinates.push_back(
-            toI32(b, loc, arith::AddIOp::create(b, loc, offset, start)));
+      for (Value index : llvm::reverse(window.baseIndices(b, loc, starts)))
+        coordinates.push_back(toI32(b, loc, index));
       // Tile (tileRow, j) of the buffer's row-major order of tiles.
       Value element = arith::MulIOp::create(
           b, loc,

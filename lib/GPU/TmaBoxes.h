@@ -65,11 +65,11 @@ SwizzledBoxes planSwizzledBoxes(const SwizzledTiling &tiling, int64_t rows,
                                 int64_t width);
 
 /// Calls `issue(coordinates innermost first, element)` for each box of
-/// `boxes`, the first at tile row `firstTileRow` of the buffer; `offsets`
-/// are the window's element offsets in its array, and `element` the box's
-/// first element in the buffer (tiles in row-major order).
+/// `boxes`, the first at tile row `firstTileRow` of the buffer; `window`
+/// is where the buffer's rows and columns lie in the array, and `element`
+/// the box's first element in the buffer (tiles in row-major order).
 void forEachSwizzledBox(OpBuilder &b, Location loc, const SwizzledBoxes &boxes,
-                        Value firstTileRow, ArrayRef<Value> offsets,
+                        Value firstTileRow, const GlobalWindow &window,
                         function_ref<void(ValueRange, Value)> issue);
 
 } // namespace mlir::mgpu::nvvm_lowering

@@ -52,16 +52,14 @@ void copyByLanes(OpBuilder &b, Location loc, const GlobalWindow &window,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   SmallVector<Value> local = delinearize(b, loc, loop.getInductionVar(), shape);
-  SmallVector<Value> global;
+  SmallVector<Value> global = window.baseIndices(b, loc, local);
   Value inside = arith::ConstantIntOp::create(b, loc, 1, 1);
-  for (auto [d, l] : llvm::enumerate(local)) {
-    Value g = arith::AddIOp::create(b, loc, window.offsets[d], l);
+  for (auto [d, g] : llvm::enumerate(global)) {
     Value extent = memref::DimOp::create(b, loc, window.base, d);
     // Unsigned: a negative index wraps around past the extent.
     inside = arith::AndIOp::create(
         b, loc, inside,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, g, extent));
-    global.push_back(g);
   }
   Type element = sharedType.getElementType();
   if (toShared) {
@@ -162,6 +160,21 @@ struct CopySite {
   GlobalWindow window;
   Value shared;
   MemRefType sharedType;
+
+  /// The shared side's shape as a window of the global array (a dimension
+  /// that a rank-reducing view drops is one element).
+  SmallVector<int64_t> windowShape(ArrayRef<int64_t> shape) const {
+    return window.baseShape(shape);
+  }
+  SmallVector<int64_t> windowShape() const {
+    return windowShape(sharedType.getShape());
+  }
+  /// Whether the window's rows run along the array's contiguous dimension,
+  /// which TMA's swizzled boxes need.
+  bool keepsInnermost() const {
+    return window.windowDims.back() ==
+           static_cast<int64_t>(window.offsets.size()) - 1;
+  }
 };
 
 /// The copy patterns. Both directions find their site alike and share the
@@ -182,11 +195,11 @@ template <typename OpTy> struct CopyPattern : public ChipPattern<OpTy> {
     constexpr bool in = std::is_same_v<OpTy, CopyGmemToSmemOp>;
     Value global = in ? adaptor.getSrc() : adaptor.getDst();
     Value shared = in ? adaptor.getDst() : adaptor.getSrc();
-    CopySite site{launch,
-                  resolveGlobalWindow(rewriter, op.getLoc(), global,
-                                      op.getMixedOffsets()),
-                  shared,
-                  cast<MemRefType>((in ? op.getDst() : op.getSrc()).getType())};
+    CopySite site{
+        launch,
+        resolveGlobalWindow(rewriter, op.getLoc(), global, op.getMixedOffsets(),
+                            /*throughRankReducing=*/true),
+        shared, cast<MemRefType>((in ? op.getDst() : op.getSrc()).getType())};
     if (failed(rewriteCopy(rewriter, op.getLoc(), op, adaptor, site)))
       return failure();
     rewriter.eraseOp(op);
@@ -205,9 +218,8 @@ template <typename OpTy> struct CopyPattern : public ChipPattern<OpTy> {
               bool unsignedElements = false) const {
     if (!this->target.hasTma)
       return std::nullopt;
-    std::optional<TmaPlan> plan =
-        planTma(cast<MemRefType>(site.window.base.getType()),
-                site.sharedType.getShape());
+    std::optional<TmaPlan> plan = planTma(
+        cast<MemRefType>(site.window.base.getType()), site.windowShape());
     if (!plan)
       return std::nullopt;
     FailureOr<Value> map =
@@ -253,8 +265,7 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
       auto [plan, map] = *tma;
       onLaneZero(rewriter, loc, [&] {
         arriveExpectingAllOf(rewriter, loc, barrier, site.sharedType);
-        forEachBox(rewriter, loc, plan, site.sharedType.getShape(),
-                   site.window.offsets,
+        forEachBox(rewriter, loc, plan, site.windowShape(), site.window.offsets,
                    [&](ValueRange coordinates, Value element) {
                      loadBox(rewriter, loc, map, coordinates, site.shared,
                              element, barrier);
@@ -280,8 +291,9 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
     CopySite part = site;
     Value rank =
         gpu::ClusterBlockIdOp::create(rewriter, loc, gpu::Dimension::x);
-    part.window.offsets[dim] = arith::AddIOp::create(
-        rewriter, loc, site.window.offsets[dim],
+    int64_t globalDim = site.window.windowDims[dim];
+    part.window.offsets[globalDim] = arith::AddIOp::create(
+        rewriter, loc, site.window.offsets[globalDim],
         arith::MulIOp::create(
             rewriter, loc, rank,
             indexConstant(rewriter, loc, site.sharedType.getDimSize(dim))));
@@ -297,14 +309,14 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
     onLaneZero(rewriter, loc, [&] {
       PairShare pair = getPairShare(rewriter, loc, barrier);
       arriveExpectingPair(rewriter, loc, pair, barrier, part.sharedType);
-      forEachBox(
-          rewriter, loc, plan, part.sharedType.getShape(), part.window.offsets,
-          [&](ValueRange coordinates, Value element) {
-            loadBox(rewriter, loc, map, coordinates, part.shared, element,
-                    pair.leaderBarrier,
-                    NVVM::CTAGroupKindAttr::get(rewriter.getContext(),
-                                                NVVM::CTAGroupKind::CTA_2));
-          });
+      forEachBox(rewriter, loc, plan, part.windowShape(), part.window.offsets,
+                 [&](ValueRange coordinates, Value element) {
+                   loadBox(
+                       rewriter, loc, map, coordinates, part.shared, element,
+                       pair.leaderBarrier,
+                       NVVM::CTAGroupKindAttr::get(rewriter.getContext(),
+                                                   NVVM::CTAGroupKind::CTA_2));
+                 });
     });
     return success();
   }
@@ -359,7 +371,8 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
     share[0] /= group;
     std::optional<TmaPlan> plan;
     if (target.hasTma)
-      plan = planTma(cast<MemRefType>(site.window.base.getType()), share);
+      plan = planTma(cast<MemRefType>(site.window.base.getType()),
+                     site.windowShape(share));
     if (!plan)
       return false;
     FailureOr<Value> map =
@@ -376,10 +389,12 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
       Value first = arith::MulIOp::create(
           rewriter, loc, place, indexConstant(rewriter, loc, share[0]));
       SmallVector<Value> offsets(site.window.offsets);
-      offsets[0] = arith::AddIOp::create(rewriter, loc, offsets[0], first);
+      int64_t rowDim = site.window.windowDims[0];
+      offsets[rowDim] =
+          arith::AddIOp::create(rewriter, loc, offsets[rowDim], first);
       Value start = arith::MulIOp::create(
           rewriter, loc, first, indexConstant(rewriter, loc, rowElements));
-      forEachBox(rewriter, loc, *plan, share, offsets,
+      forEachBox(rewriter, loc, *plan, site.windowShape(share), offsets,
                  [&](ValueRange coordinates, Value element) {
                    loadBoxMulticast(
                        rewriter, loc, *map, coordinates, site.shared,
@@ -426,13 +441,14 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
     SwizzledBoxes boxes =
         planSwizzledBoxes(*tiling, rows, shared.getDimSize(1));
     FailureOr<Value> map = failure();
-    if (target.hasTma)
-      map = maps->get(rewriter, loc, site.launch, site.window.base, boxes.box(),
-                      swizzleKind(*tiling));
+    if (target.hasTma && site.keepsInnermost())
+      map = maps->get(rewriter, loc, site.launch, site.window.base,
+                      site.windowShape(boxes.box()), swizzleKind(*tiling));
     if (failed(map))
       return op.emitOpError()
              << "stores its window tiled and swizzled, which needs TMA: an "
-                "sm_90 target and a global array defined outside the kernel";
+                "sm_90 target, a global array defined outside the kernel and "
+                "a window along its innermost dimension";
     onLaneZero(rewriter, loc, [&] {
       // A partitioned copy's boxes complete on the first CTA's barrier.
       std::optional<PairShare> pairShare;
@@ -457,16 +473,16 @@ struct CopyGmemToSmemToNVVM : public CopyPattern<CopyGmemToSmemOp> {
                                   indexConstant(rewriter, loc, boxes.tileRows));
         mask = members.mask;
       }
-      forEachSwizzledBox(
-          rewriter, loc, boxes, firstTileRow, site.window.offsets,
-          [&](ValueRange coordinates, Value element) {
-            if (group)
-              loadBoxMulticast(rewriter, loc, *map, coordinates, site.shared,
-                               element, barrier, mask);
-            else
-              loadBox(rewriter, loc, *map, coordinates, site.shared, element,
-                      completes, ctaGroup);
-          });
+      forEachSwizzledBox(rewriter, loc, boxes, firstTileRow, site.window,
+                         [&](ValueRange coordinates, Value element) {
+                           if (group)
+                             loadBoxMulticast(rewriter, loc, *map, coordinates,
+                                              site.shared, element, barrier,
+                                              mask);
+                           else
+                             loadBox(rewriter, loc, *map, coordinates,
+                                     site.shared, element, completes, ctaGroup);
+                         });
     });
     return success();
   }
@@ -497,11 +513,11 @@ struct CopySmemToGmemToNVVM : public CopyPattern<CopySmemToGmemOp> {
     }
     auto [plan, map] = *tma;
     onLaneZero(rewriter, loc, [&] {
-      forEachBox(
-          rewriter, loc, plan, site.sharedType.getShape(), site.window.offsets,
-          [&](ValueRange coordinates, Value element) {
-            storeBox(rewriter, loc, op, map, coordinates, site.shared, element);
-          });
+      forEachBox(rewriter, loc, plan, site.windowShape(), site.window.offsets,
+                 [&](ValueRange coordinates, Value element) {
+                   storeBox(rewriter, loc, op, map, coordinates, site.shared,
+                            element);
+                 });
       if (op.getCommitGroup())
         NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
     });
@@ -539,16 +555,18 @@ struct CopySmemToGmemToNVVM : public CopyPattern<CopySmemToGmemOp> {
     SwizzledBoxes boxes =
         planSwizzledBoxes(*tiling, shared.getDimSize(0), shared.getDimSize(1));
     FailureOr<Value> map = failure();
-    if (target.hasTma)
-      map = maps->get(rewriter, loc, site.launch, site.window.base, boxes.box(),
-                      swizzleKind(*tiling), unsignedElements);
+    if (target.hasTma && site.keepsInnermost())
+      map = maps->get(rewriter, loc, site.launch, site.window.base,
+                      site.windowShape(boxes.box()), swizzleKind(*tiling),
+                      unsignedElements);
     if (failed(map))
       return op.emitOpError()
              << "reads its source tiled and swizzled, which needs TMA: an "
-                "sm_90 target and a global array defined outside the kernel";
+                "sm_90 target, a global array defined outside the kernel and "
+                "a window along its innermost dimension";
     onLaneZero(rewriter, loc, [&] {
       forEachSwizzledBox(rewriter, loc, boxes, indexConstant(rewriter, loc, 0),
-                         site.window.offsets,
+                         site.window,
                          [&](ValueRange coordinates, Value element) {
                            storeBox(rewriter, loc, op, *map, coordinates,
                                     site.shared, element);
@@ -579,15 +597,17 @@ struct AsyncPrefetchToNVVM : public ChipPattern<AsyncPrefetchOp> {
     auto type = cast<MemRefType>(op.getRef().getType());
     if (target.hasTma && launch) {
       GlobalWindow window =
-          resolveGlobalWindow(rewriter, loc, adaptor.getRef(), {});
+          resolveGlobalWindow(rewriter, loc, adaptor.getRef(), {},
+                              /*throughRankReducing=*/true);
+      SmallVector<int64_t> shape = window.baseShape(type.getShape());
       std::optional<TmaPlan> plan =
-          planTma(cast<MemRefType>(window.base.getType()), type.getShape());
+          planTma(cast<MemRefType>(window.base.getType()), shape);
       FailureOr<Value> map = failure();
       if (plan)
         map = maps->get(rewriter, loc, launch, window.base, plan->box);
       if (succeeded(map))
         onLaneZero(rewriter, loc, [&] {
-          forEachBox(rewriter, loc, *plan, type.getShape(), window.offsets,
+          forEachBox(rewriter, loc, *plan, shape, window.offsets,
                      [&](ValueRange coordinates, Value) {
                        NVVM::CpAsyncBulkTensorPrefetchOp::create(
                            rewriter, loc, *map, coordinates, ValueRange(),

@@ -10,34 +10,65 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace mlir::mgpu;
 
 GlobalWindow mlir::mgpu::resolveGlobalWindow(OpBuilder &b, Location loc,
                                              Value array,
-                                             ArrayRef<OpFoldResult> offsets) {
+                                             ArrayRef<OpFoldResult> offsets,
+                                             bool throughRankReducing) {
   GlobalWindow window;
   auto rank = cast<MemRefType>(array.getType()).getRank();
-  for (int64_t d = 0; d < rank; ++d)
+  for (int64_t d = 0; d < rank; ++d) {
     window.offsets.push_back(
         offsets.empty() ? Value(arith::ConstantIndexOp::create(b, loc, 0))
                         : getValueOrCreateConstantIndexOp(b, loc, offsets[d]));
+    window.windowDims.push_back(d);
+  }
   window.base = array;
   while (auto subview = window.base.getDefiningOp<memref::SubViewOp>()) {
-    // Only rank-preserving, unit-stride views fold into offsets.
-    if (subview.getSourceType().getRank() != subview.getType().getRank() ||
+    // Only unit-stride views fold into offsets.
+    if ((!throughRankReducing &&
+         subview.getSourceType().getRank() != subview.getType().getRank()) ||
         !llvm::all_of(subview.getMixedStrides(), [](OpFoldResult stride) {
           return isConstantIntValue(stride, 1);
         }))
       break;
-    for (auto [offset, extra] :
-         llvm::zip(window.offsets, subview.getMixedOffsets()))
-      offset = arith::AddIOp::create(
-          b, loc, offset, getValueOrCreateConstantIndexOp(b, loc, extra));
+    // The view's dimension i is the source's i-th kept one.
+    llvm::SmallBitVector dropped = subview.getDroppedDims();
+    SmallVector<int64_t> kept;
+    for (int64_t d = 0, e = subview.getSourceType().getRank(); d < e; ++d)
+      if (!dropped.test(d))
+        kept.push_back(d);
+    SmallVector<Value> sourceOffsets;
+    for (auto [d, extra] : llvm::enumerate(subview.getMixedOffsets()))
+      sourceOffsets.push_back(getValueOrCreateConstantIndexOp(b, loc, extra));
+    for (auto [i, offset] : llvm::enumerate(window.offsets))
+      sourceOffsets[kept[i]] =
+          arith::AddIOp::create(b, loc, sourceOffsets[kept[i]], offset);
+    for (int64_t &d : window.windowDims)
+      d = kept[d];
+    window.offsets = std::move(sourceOffsets);
     window.base = subview.getSource();
   }
   return window;
+}
+
+SmallVector<int64_t> GlobalWindow::baseShape(ArrayRef<int64_t> shape) const {
+  SmallVector<int64_t> result(offsets.size(), 1);
+  for (auto [d, size] : llvm::zip_equal(windowDims, shape))
+    result[d] = size;
+  return result;
+}
+
+SmallVector<Value> GlobalWindow::baseIndices(OpBuilder &b, Location loc,
+                                             ValueRange local) const {
+  SmallVector<Value> result(offsets);
+  for (auto [d, index] : llvm::zip_equal(windowDims, local))
+    result[d] = arith::AddIOp::create(b, loc, result[d], index);
+  return result;
 }
 
 /// The largest divisor of `size` that is at most `limit` and a multiple of

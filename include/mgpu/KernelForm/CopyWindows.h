@@ -3,8 +3,11 @@
 // The GPU backends see a copy's global side as a window of an array: the
 // array a chain of unit-stride memref.subviews starts from (a kernel operand,
 // defined outside the launch, which is what a TMA tensor map describes) and
-// the window's element offsets in it. This header finds that form and plans
-// how TMA moves a window: which box each cp.async.bulk.tensor copies.
+// the window's element offsets in it. A rank-reducing view (JAX's
+// `q_ref.at[batch, pl.ds(..), head]`) makes a window of fewer dimensions
+// than its array: the dropped ones are windows of one element. This header
+// finds that form and plans how TMA moves a window: which box each
+// cp.async.bulk.tensor copies.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,16 +21,28 @@
 
 namespace mlir::mgpu {
 
-/// A window of `base` at element `offsets` (index values).
+/// A window of `base` at element `offsets` (index values, one per dimension
+/// of `base`); the window's own dimensions are `base`'s dimensions
+/// `windowDims`, in order, and the others have one element.
 struct GlobalWindow {
   Value base;
   SmallVector<Value> offsets;
+  SmallVector<int64_t> windowDims;
+
+  /// `shape` (one size per dimension of the window) with the dimensions
+  /// the window drops put back as 1: a shape of `base`'s rank.
+  SmallVector<int64_t> baseShape(ArrayRef<int64_t> shape) const;
+  /// The indices in `base` of the window's element at `local`.
+  SmallVector<Value> baseIndices(OpBuilder &b, Location loc,
+                                 ValueRange local) const;
 };
 
 /// The window of `array` at `offsets` (empty: its origin), with the unit
-/// stride subviews `array` comes from folded into the offsets.
+/// stride subviews `array` comes from folded into the offsets; rank-reducing
+/// ones too with `throughRankReducing`.
 GlobalWindow resolveGlobalWindow(OpBuilder &b, Location loc, Value array,
-                                 ArrayRef<OpFoldResult> offsets);
+                                 ArrayRef<OpFoldResult> offsets,
+                                 bool throughRankReducing = false);
 
 /// How TMA copies a window of `shape` (row-major in shared memory): boxes of
 /// `box` (at most 256 per dimension), contiguous in the window, so that dims

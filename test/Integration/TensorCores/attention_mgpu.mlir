@@ -28,17 +28,10 @@
 //    that the tensor cores read in the layout [#mgpu.tile<[8, 64]>,
 //    #mgpu.swizzle<128>], which element accesses do not support yet: give
 //    the elements a buffer of their own" (--mgpu-propagate-transforms).
-// 2. The kernel takes q, k, v and out as (batch_size * seq_len, num_heads *
-//    head_dim), the same memory (memref.collapse_shape outside the kernel),
-//    so `.at[batch, pl.ds(..), head]` (lines 138, 250, 263, 271) is a
-//    rank-preserving 2-D subview. The rank-reducing 4-D subview runs on cpu
-//    and emulate, but --mgpu-to-binary refuses its tiled copy in:
-//    "'mgpu.copy_gmem_to_smem' op stores its window tiled and swizzled,
-//    which needs TMA: an sm_90 target and a global array defined outside
-//    the kernel" (resolveGlobalWindow folds only rank-preserving subviews;
-//    a collapse_shape of a rank-preserving one is refused the same way, and
-//    the copy's own offsets, %q_ref[%b, %s, %h, 0] into a 2-D buffer, are
-//    "expects the destination and the source of the same rank, got 2 and 4").
+// 2. (Was: q, k, v and out collapsed to 2-D outside the kernel, since
+//    --mgpu-to-binary refused a tiled TMA copy through the rank-reducing
+//    view `.at[batch, pl.ds(..), head]`. It now folds such views into 4-D
+//    tensor maps; the kernel takes the 4-D arrays as JAX does.)
 // 3. lax.optimization_barrier (line 199) has no mgpu spelling: omitted (a
 //    scheduling hint only).
 // 4. The Python ints of `k_smem.at[i]` and `ds(i * block_kv, ..)` of the
@@ -66,6 +59,10 @@
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
 // PTX-DAG: setmaxnreg.inc.sync.aligned.u32 232;
 // PTX-DAG: setmaxnreg.dec.sync.aligned.u32 40;
+// q, k and v come in through 4-D tensor maps of the (batch, seq, heads,
+// head_dim) arrays, o goes out through one.
+// PTX-DAG: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// PTX-DAG: cp.async.bulk.tensor.4d.global.shared::cta.tile.bulk_group
 // Both wgmmas on the tensor cores in place, 4 K steps each (PV's a, p16,
 // from registers).
 // MMA-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
@@ -83,11 +80,8 @@
 // k, v: (batch_size, kv_seq_len, num_kv_heads, head_dim).
 !q_t = memref<1x128x2x64xf16>
 !kv_t = memref<1x256x1x64xf16>
-// The same arrays as (batch_size * seq_len, num_heads * head_dim), which the
-// kernel takes (Changed, 2).
-!q2_t = memref<128x128xf16>
-!kv2_t = memref<256x64xf16>
-// q_ref.at[batch, pl.ds(q_seq_base, block_q), q_head] and k_ref.at[s].
+// q_ref.at[batch, pl.ds(q_seq_base, block_q), q_head] and k_ref.at[s]:
+// rank-reducing views.
 !q_win = memref<64x64xf16, strided<[128, 1], offset: ?>>
 !kv_win = memref<64x64xf16, strided<[64, 1], offset: ?>>
 // qo_scratch (compute_wgs, block_q, head_dim), k_scratch and v_scratch
@@ -106,13 +100,9 @@
 !consumed = !mgpu.barrier<count = 2, arrivals = 2>
 !sched = !mgpu.barrier<count = 1, arrivals = 2>
 
-func.func @attention(%q4: !q_t, %k4: !kv_t, %v4: !kv_t, %out4: !q_t) {
-  %q = memref.collapse_shape %q4 [[0, 1], [2, 3]] : !q_t into !q2_t
-  %k = memref.collapse_shape %k4 [[0, 1], [2, 3]] : !kv_t into !kv2_t
-  %v = memref.collapse_shape %v4 [[0, 1], [2, 3]] : !kv_t into !kv2_t
-  %out = memref.collapse_shape %out4 [[0, 1], [2, 3]] : !q_t into !q2_t
-  mgpu.mpmd_map meshes [#mesh] ins(%q, %k, %v : !q2_t, !kv2_t, !kv2_t) outs(%out : !q2_t) {
-  ^bb0(%q_ref: !q2_t, %k_ref: !kv2_t, %v_ref: !kv2_t, %out_ref: !q2_t):
+func.func @attention(%q: !q_t, %k: !kv_t, %v: !kv_t, %out: !q_t) {
+  mgpu.mpmd_map meshes [#mesh] ins(%q, %k, %v : !q_t, !kv_t, !kv_t) outs(%out : !q_t) {
+  ^bb0(%q_ref: !q_t, %k_ref: !kv_t, %v_ref: !kv_t, %out_ref: !q_t):
     // entry(): pl.run_scoped(kernel, scratch, barriers, collective_axes="wg").
     mgpu.run_scoped collective_axes ["wg"] {
     ^bb0(%qo_bytes: !qo_union, %k_smem: !ring, %v_smem: !ring,
@@ -131,9 +121,6 @@ func.func @attention(%q4: !q_t, %k4: !kv_t, %v4: !kv_t, %out4: !q_t) {
       // max_concurrent_steps = 2, q_heads_per_kv_head = 2.
       %max_concurrent_steps = arith.constant 2 : index
       %q_heads_per_kv_head = arith.constant 2 : index
-      %q_seq_len = arith.constant 128 : index
-      %kv_seq_len = arith.constant 256 : index
-      %head_dim = arith.constant 64 : index
       %batch = mgpu.axis_index "batch"
       %q_head = mgpu.axis_index "heads"
       %wg_idx = mgpu.axis_index "wg"
@@ -154,10 +141,8 @@ func.func @attention(%q4: !q_t, %k4: !kv_t, %v4: !kv_t, %out4: !q_t) {
         %kv_steps = arith.addi %block_max_kv_steps, %c0 : index
 
         // q_ref.at[batch, pl.ds(q_seq_base, block_q), q_head]
-        %q_row0 = arith.muli %batch, %q_seq_len : index
-        %q_row = arith.addi %q_row0, %q_seq_base : index
-        %q_col = arith.muli %q_head, %head_dim : index
-        %q_src = memref.subview %q_ref[%q_row, %q_col] [64, 64] [1, 1] : !q2_t to !q_win
+        %q_src = memref.subview %q_ref[%batch, %q_seq_base, %q_head, 0] [1, 64, 1, 64] [1, 1, 1, 1]
+            : !q_t to !q_win
         mgpu.copy_gmem_to_smem %q_src, %qo_smem, %q_barriers[%wg_idx] transforms #sw
             : !q_win, !tile, !q_bars
         mgpu.barrier_wait %q_barriers[%wg_idx] : !q_bars
@@ -272,7 +257,8 @@ func.func @attention(%q4: !q_t, %k4: !kv_t, %v4: !kv_t, %out4: !q_t) {
             : vector<64x64xf16>, !tile
         mgpu.commit_smem
         // out_ref.at[batch, pl.ds(q_seq_base, block_q), q_head]
-        %out_dst = memref.subview %out_ref[%q_row, %q_col] [64, 64] [1, 1] : !q2_t to !q_win
+        %out_dst = memref.subview %out_ref[%batch, %q_seq_base, %q_head, 0] [1, 64, 1, 64] [1, 1, 1, 1]
+            : !q_t to !q_win
         mgpu.copy_smem_to_gmem %o_smem, %out_dst : !tile, !q_win
         mgpu.wait_smem_to_gmem 0
       }
@@ -284,20 +270,16 @@ func.func @attention(%q4: !q_t, %k4: !kv_t, %v4: !kv_t, %out4: !q_t) {
         %kv_head = arith.divsi %q_head, %q_heads_per_kv_head : index
         // for i in range(max_concurrent_steps), unrolled.
         // s = (batch, pl.ds(i * block_kv, block_kv), kv_head)
-        %kv_row0 = arith.muli %batch, %kv_seq_len : index
-        %kv_col = arith.muli %kv_head, %head_dim : index
-        %s_row0 = arith.addi %kv_row0, %c0 : index
-        %k_s0 = memref.subview %k_ref[%s_row0, %kv_col] [64, 64] [1, 1] : !kv2_t to !kv_win
+        %k_s0 = memref.subview %k_ref[%batch, %c0, %kv_head, 0] [1, 64, 1, 64] [1, 1, 1, 1] : !kv_t to !kv_win
         %k_d0 = memref.subview %k_smem[%c0, 0, 0] [1, 64, 64] [1, 1, 1] : !ring to !tile
         mgpu.copy_gmem_to_smem %k_s0, %k_d0, %k_barriers[%c0] transforms #sw : !kv_win, !tile, !kv_bars
-        %v_s0 = memref.subview %v_ref[%s_row0, %kv_col] [64, 64] [1, 1] : !kv2_t to !kv_win
+        %v_s0 = memref.subview %v_ref[%batch, %c0, %kv_head, 0] [1, 64, 1, 64] [1, 1, 1, 1] : !kv_t to !kv_win
         %v_d0 = memref.subview %v_smem[%c0, 0, 0] [1, 64, 64] [1, 1, 1] : !ring to !tile
         mgpu.copy_gmem_to_smem %v_s0, %v_d0, %v_barriers[%c0] transforms #sw : !kv_win, !tile, !kv_bars
-        %s_row1 = arith.addi %kv_row0, %c64 : index
-        %k_s1 = memref.subview %k_ref[%s_row1, %kv_col] [64, 64] [1, 1] : !kv2_t to !kv_win
+        %k_s1 = memref.subview %k_ref[%batch, %c64, %kv_head, 0] [1, 64, 1, 64] [1, 1, 1, 1] : !kv_t to !kv_win
         %k_d1 = memref.subview %k_smem[%c1, 0, 0] [1, 64, 64] [1, 1, 1] : !ring to !tile
         mgpu.copy_gmem_to_smem %k_s1, %k_d1, %k_barriers[%c1] transforms #sw : !kv_win, !tile, !kv_bars
-        %v_s1 = memref.subview %v_ref[%s_row1, %kv_col] [64, 64] [1, 1] : !kv2_t to !kv_win
+        %v_s1 = memref.subview %v_ref[%batch, %c64, %kv_head, 0] [1, 64, 1, 64] [1, 1, 1, 1] : !kv_t to !kv_win
         %v_d1 = memref.subview %v_smem[%c1, 0, 0] [1, 64, 64] [1, 1, 1] : !ring to !tile
         mgpu.copy_gmem_to_smem %v_s1, %v_d1, %v_barriers[%c1] transforms #sw : !kv_win, !tile, !kv_bars
 
@@ -307,9 +289,8 @@ func.func @attention(%q4: !q_t, %k4: !kv_t, %v4: !kv_t, %out4: !q_t) {
           %tma_step = arith.addi %kv_step, %max_concurrent_steps : index
           %tma_slot = arith.remsi %kv_step, %max_concurrent_steps : index
           %row = arith.muli %tma_step, %c64 : index
-          %s_row = arith.addi %kv_row0, %row : index
-          %k_s = memref.subview %k_ref[%s_row, %kv_col] [64, 64] [1, 1] : !kv2_t to !kv_win
-          %v_s = memref.subview %v_ref[%s_row, %kv_col] [64, 64] [1, 1] : !kv2_t to !kv_win
+          %k_s = memref.subview %k_ref[%batch, %row, %kv_head, 0] [1, 64, 1, 64] [1, 1, 1, 1] : !kv_t to !kv_win
+          %v_s = memref.subview %v_ref[%batch, %row, %kv_head, 0] [1, 64, 1, 64] [1, 1, 1, 1] : !kv_t to !kv_win
           mgpu.barrier_wait %k_consumed_barriers[%tma_slot] : !consumed
           %k_d = memref.subview %k_smem[%tma_slot, 0, 0] [1, 64, 64] [1, 1, 1] : !ring to !tile
           mgpu.copy_gmem_to_smem %k_s, %k_d, %k_barriers[%tma_slot] transforms #sw : !kv_win, !tile, !kv_bars
