@@ -544,8 +544,9 @@ Value Distributor::lanesToFragments(Location loc, Value lanes, VectorType type,
 Value Distributor::stageFragments(Location loc, Value fragments,
                                   VectorType type, LayoutKind kind) {
   int64_t m = type.getDimSize(0), n = type.getDimSize(1);
-  Type element = type.getElementType();
+  Type element = storageType(type.getElementType());
   Value buffer = ctx.scratch->allocate(b, loc, element, m * n);
+  fragments = toStorage(loc, fragments);
   // Registers reg..reg + V - 1 are adjacent columns of one row (one
   // element at a time where they are rows).
   int64_t step =

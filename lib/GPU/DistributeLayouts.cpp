@@ -178,6 +178,33 @@ LogicalResult Distributor::distributeColumnBroadcast(vector::BroadcastOp op) {
   return success();
 }
 
+/// Element i is i: the lane computes the positions it holds, in the rows
+/// or columns of fragments (JAX's broadcasted_iota with Layout.WGMMA) or
+/// in the strided layout.
+LogicalResult Distributor::distributeStep(vector::StepOp op) {
+  Location loc = op.getLoc();
+  VectorType type = op.getResult().getType();
+  LayoutKind kind = layoutOf(op.getResult());
+  if (kind != LayoutKind::wgmma_row && kind != LayoutKind::wgmma_col) {
+    map.map(op.getResult(),
+            buildPerElement(loc, type,
+                            [](ArrayRef<Value>, Value flat) { return flat; }));
+    return success();
+  }
+  Value result = zeroVector(loc, laneTypeIn(type, kind));
+  int64_t count = kind == LayoutKind::wgmma_row ? type.getNumElements() / 64
+                                                : type.getNumElements() / 8;
+  for (int64_t group = 0; group < count; ++group)
+    for (int64_t j = 0; j < 2; ++j)
+      result = vector::InsertOp::create(
+          b, loc,
+          kind == LayoutKind::wgmma_row ? rowOf(b, loc, ctx.lane, group, j)
+                                        : columnOf(b, loc, ctx.lane, group, j),
+          result, group * 2 + j);
+  setHeld(loc, op.getResult(), result);
+  return success();
+}
+
 /// A cast only moves the value into the layout its uses expect.
 LogicalResult Distributor::distributeLayoutCast(LayoutCastOp op) {
   LayoutKind kind = op.getLayout().getKind();

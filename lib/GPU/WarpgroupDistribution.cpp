@@ -207,14 +207,7 @@ LogicalResult Distributor::distributeOp(Operation *op) {
                 ub::PoisonOp::create(b, o.getLoc(), getLaneType(type)));
         return success();
       })
-      .Case([&](vector::StepOp o) {
-        // Element i is i: the lane computes its own positions.
-        map.map(o.getResult(), buildPerElement(o.getLoc(), o.getType(),
-                                               [](ArrayRef<Value>, Value flat) {
-                                                 return flat;
-                                               }));
-        return success();
-      })
+      .Case([&](vector::StepOp o) { return distributeStep(o); })
       .Case([&](vector::FromElementsOp o) {
         SmallVector<Value> elements = llvm::map_to_vector(
             o.getElements(), [&](Value v) { return lookup(v); });

@@ -430,6 +430,7 @@ private:
   LogicalResult distributeRowReduction(vector::MultiDimReductionOp op);
   LogicalResult distributeRowBroadcast(Operation *op);
   LogicalResult distributeColumnBroadcast(vector::BroadcastOp op);
+  LogicalResult distributeStep(vector::StepOp op);
   LogicalResult distributeHeldAccess(VectorTransferOpInterface op);
   LogicalResult distributeTransfer(VectorTransferOpInterface op);
   bool feedsRowBroadcast(vector::BroadcastOp op);

@@ -19,6 +19,7 @@
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/VectorInterfaces.h"
 
 namespace mlir::mgpu {
@@ -34,6 +35,7 @@ namespace {
 class LayoutAssignment {
 public:
   void run(Region &body) {
+    splitIotas(body);
     SmallVector<Operation *> ops;
     // Post-order: an scf.if after the yields of its branches, and every op
     // after the ops it uses (iteration arguments are read from
@@ -169,20 +171,23 @@ private:
     return LayoutKind::strided;
   }
 
-  /// Reads the lanes can make directly in the fragment layout every use of
-  /// the value takes (found after the forward rules; each step only turns
-  /// more values to fragments, as growCarried does).
+  /// Values the lanes can make directly in the fragment layout every use
+  /// of the value takes: reads, and iotas (each lane computes the positions
+  /// it holds). Found after the forward rules; each step only turns more
+  /// values to fragments, as growCarried does.
   DenseMap<Value, LayoutKind> fragmentReads;
   bool readIntoFragments(ArrayRef<Operation *> ops) {
     bool changed = false;
     for (Operation *op : ops) {
       auto read = dyn_cast<vector::TransferReadOp>(op);
-      if (!read || fragmentReads.contains(read.getResult()) ||
-          !canAccessInFragments(read) || read->use_empty())
+      if (!(read && canAccessInFragments(read)) && !isa<vector::StepOp>(op))
         continue;
-      std::optional<LayoutKind> kind = wantedFragment(read.getResult());
-      if (kind && fits(*kind, read.getResult())) {
-        fragmentReads[read.getResult()] = *kind;
+      Value made = op->getResult(0);
+      if (fragmentReads.contains(made) || made.use_empty())
+        continue;
+      std::optional<LayoutKind> kind = wantedFragment(made);
+      if (kind && fits(*kind, made)) {
+        fragmentReads[made] = *kind;
         changed = true;
       }
     }
@@ -217,6 +222,15 @@ private:
             fits(LayoutKind::wgmma, owner->getResult(0)) &&
             fits(LayoutKind::wgmma_col, v))
           kind = LayoutKind::wgmma_col;
+      // Rows broadcast over the columns of fragments, and M <-> M x 1 on
+      // their way, are taken one per row (JAX's Layout.WGMMA.reduce(1)).
+      if (!isFragment(kind) && depth < kMaxConversions &&
+          fits(LayoutKind::wgmma_row, v))
+        if (Operation *user = getRowsUser(owner, v))
+          if (wantedFragment(user->getResult(0), depth + 1) ==
+              (isa<vector::ShapeCastOp>(user) ? LayoutKind::wgmma_row
+                                              : LayoutKind::wgmma))
+            kind = LayoutKind::wgmma_row;
       if (!isFragment(kind) || (common && *common != kind))
         return std::nullopt;
       common = kind;
@@ -224,12 +238,71 @@ private:
     return common;
   }
 
-  static bool isVectorConversion(Operation *op) {
+  /// The op that takes `v` (used by `owner`) as rows: a shape cast
+  /// M <-> M x 1, or a broadcast of rows (through a transpose).
+  static Operation *getRowsUser(Operation *owner, Value v) {
+    if (isa<vector::ShapeCastOp>(owner))
+      return owner;
+    Operation *user = owner;
+    if (isa<vector::BroadcastOp>(owner) && owner->hasOneUse() &&
+        isa<vector::TransposeOp>(*owner->user_begin()))
+      user = *owner->user_begin();
+    return getBroadcastRows(user) == v ? user : nullptr;
+  }
+
+  /// Whether `v` is an iota: a vector.step, or a conversion of one.
+  static bool isIota(Value v) {
+    Operation *def = v.getDefiningOp();
+    if (!def || isa<vector::StepOp>(def))
+      return def;
+    return isConversion(def) &&
+           llvm::any_of(def->getOperands(), [](Value operand) {
+             return isa<VectorType>(operand.getType()) && isIota(operand);
+           });
+  }
+
+  /// A copy of the iota `v` (and of the iota it converts) before `v`.
+  static Value cloneIota(Value v) {
+    Operation *def = v.getDefiningOp();
+    IRMapping map;
+    for (Value operand : def->getOperands())
+      if (isa<VectorType>(operand.getType()) && isIota(operand))
+        map.map(operand, cloneIota(operand));
+    OpBuilder b(def);
+    return b.clone(*def, map)->getResult(cast<OpResult>(v).getResultNumber());
+  }
+
+  /// Gives each use of an iota a copy of its own, so that each is made in
+  /// the layout its use takes (JAX builds the rows' and the columns' iotas
+  /// of a mask separately; one vector.step may serve both).
+  static void splitIotas(Region &body) {
+    SmallVector<Value> iotas;
+    body.walk([&](Operation *op) {
+      if (op->getNumResults() == 1 &&
+          isa<VectorType>(op->getResultTypes()[0]) && isIota(op->getResult(0)))
+        iotas.push_back(op->getResult(0));
+    });
+    for (Value iota : iotas) {
+      SmallVector<OpOperand *> uses = llvm::map_to_vector(
+          iota.getUses(), [](OpOperand &use) { return &use; });
+      for (OpOperand *use : llvm::drop_begin(uses))
+        use->set(cloneIota(iota));
+    }
+  }
+
+  /// An elementwise op of one vector operand besides splats (a type
+  /// conversion, or an offset such as JAX's `iota + q_seq_base`).
+  static bool isConversion(Operation *op) {
     return OpTrait::hasElementwiseMappableTraits(op) && !op->getNumRegions() &&
-           op->getNumResults() == 1 && !op->getResult(0).use_empty() &&
+           op->getNumResults() == 1 &&
            llvm::count_if(op->getOperands(), [](Value operand) {
-             return isa<VectorType>(operand.getType());
+             return isa<VectorType>(operand.getType()) &&
+                    !isSplatValue(operand);
            }) == 1;
+  }
+
+  static bool isVectorConversion(Operation *op) {
+    return isConversion(op) && !op->getResult(0).use_empty();
   }
 
   /// Adds the loop results whose yielded value is now in a fragment layout.
@@ -275,7 +348,9 @@ bool mlir::mgpu::canAccessInFragments(Operation *op) {
     return false;
   auto memref = dyn_cast<MemRefType>(access.getShapedType());
   VectorType type = access.getVectorType();
-  return memref && access.getPermutationMap().isMinorIdentity() &&
+  // i1 goes through memory as i8 (the strided path converts it).
+  return memref && !memref.getElementType().isInteger(1) &&
+         access.getPermutationMap().isMinorIdentity() &&
          llvm::all_of(access.getInBoundsValues(), [](bool b) { return b; }) &&
          memref.isLastDimUnitStride() &&
          llvm::any_of(kFragmentLayouts, [&](LayoutKind kind) {

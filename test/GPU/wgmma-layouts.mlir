@@ -182,4 +182,42 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
     }
     return
   }
+
+  // JAX's causal mask in Layout.WGMMA: each lane makes the row positions
+  // (2 per 64-row tile) and the column positions (16) it holds, and the
+  // comparison and the select run on its 32 fragment elements: nothing
+  // goes through the scratch.
+  // CHECK-LABEL: func.func @iota_mask
+  // CHECK-NOT: memref<{{[0-9]+}}xi8, #gpu.address_space<workgroup>>
+  // CHECK: vector.insert %{{.*}}, %{{.*}} [1] : index into vector<2xindex>
+  // CHECK-NOT: memref<{{[0-9]+}}xi8, #gpu.address_space<workgroup>>
+  // CHECK: vector.insert %{{.*}}, %{{.*}} [15] : index into vector<16xindex>
+  // CHECK-NOT: memref<{{[0-9]+}}xi8, #gpu.address_space<workgroup>>
+  // CHECK: arith.cmpi sge, %{{.*}}, %{{.*}} : vector<32xi32>
+  // CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<32xi1>, vector<32xf32>
+  // CHECK-NOT: memref<{{[0-9]+}}xi8, #gpu.address_space<workgroup>>
+  // CHECK: return
+  func.func @iota_mask() {
+    mgpu.pallas_call grid [1] in_specs [] out_specs [] scratch [memref<64x64xf32, #s>] {
+    ^bb0(%c: memref<64x64xf32, #s>):
+      %c0 = arith.constant 0 : index
+      %pad = arith.constant 0.0 : f32
+      %x = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]}
+          : memref<64x64xf32, #s>, vector<64x64xf32>
+      %qk = mgpu.layout_cast %x : vector<64x64xf32> to #mgpu.layout<wgmma>
+      %s = vector.step : vector<64xindex>
+      %s32 = arith.index_cast %s : vector<64xindex> to vector<64xi32>
+      %rows1 = vector.shape_cast %s32 : vector<64xi32> to vector<64x1xi32>
+      %rb = vector.broadcast %rows1 : vector<64x1xi32> to vector<64x64xi32>
+      %rows = mgpu.layout_cast %rb : vector<64x64xi32> to #mgpu.layout<wgmma>
+      %cb = vector.broadcast %s32 : vector<64xi32> to vector<64x64xi32>
+      %cols = mgpu.layout_cast %cb : vector<64x64xi32> to #mgpu.layout<wgmma>
+      %mask = arith.cmpi sge, %rows, %cols : vector<64x64xi32>
+      %ninf = arith.constant dense<0xFF800000> : vector<64x64xf32>
+      %y = arith.select %mask, %qk, %ninf : vector<64x64xi1>, vector<64x64xf32>
+      vector.transfer_write %y, %c[%c0, %c0] {in_bounds = [true, true]}
+          : vector<64x64xf32>, memref<64x64xf32, #s>
+    }
+    return
+  }
 }

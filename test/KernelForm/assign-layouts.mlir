@@ -53,8 +53,9 @@ func.func @carried() {
     %mixed = arith.addf %out, %init : vector<64x64xf32>
     // CHECK: vector.fma {{.*}} {mgpu.out_layouts = [#mgpu.layout<strided>]}
     %fma = vector.fma %init, %init, %out : vector<64x64xf32>
-    // Comparisons give i1, which the wgmma layout does not hold.
-    // CHECK: arith.cmpf {{.*}} {mgpu.out_layouts = [#mgpu.layout<strided>]}
+    // Comparisons of fragments give i1 masks in fragments (jnp.where's).
+    // CHECK: arith.cmpf {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma>]}
+    // PORTABLE: arith.cmpf {{.*}} {mgpu.out_layouts = [#mgpu.layout<strided>]}
     %pos = arith.cmpf ogt, %out, %half : vector<64x64xf32>
     vector.transfer_write %mixed, %c[%c0, %c0] {in_bounds = [true, true]}
         : vector<64x64xf32>, memref<64x64xf32, #s>
@@ -226,6 +227,50 @@ func.func @column_broadcast() {
     // CHECK: arith.subf {{.*}}mgpu.out_layouts = [#mgpu.layout<wgmma>]
     %d = arith.subf %st, %b : vector<64x64xf32>
     vector.transfer_write %d, %o[%c0, %c0] {in_bounds = [true, true]}
+        : vector<64x64xf32>, memref<64x64xf32, #s>
+  }
+  return
+}
+
+// JAX's broadcasted_iota(int32, (64, 64), d, layout=WGMMA) for a causal
+// mask: one vector.step serves the rows (d = 0, through M x 1 or a
+// transpose) and the columns (d = 1). Each use gets its own step, made in
+// the layout that use takes (wgmma_row, wgmma_col), so that the iotas, the
+// mask and the select stay in fragments, with no exchange.
+// CHECK-LABEL: func.func @iota_mask
+// PORTABLE-LABEL: func.func @iota_mask
+func.func @iota_mask() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] scratch [memref<64x64xf32, #s>] {
+  ^bb0(%c: memref<64x64xf32, #s>):
+    %c0 = arith.constant 0 : index
+    %pad = arith.constant 0.0 : f32
+    %x = vector.transfer_read %c[%c0, %c0], %pad {in_bounds = [true, true]}
+        : memref<64x64xf32, #s>, vector<64x64xf32>
+    %qk = mgpu.layout_cast %x : vector<64x64xf32> to #mgpu.layout<wgmma>
+    // CHECK-DAG: vector.step {mgpu.out_layouts = [#mgpu.layout<wgmma_row>]}
+    // CHECK-DAG: vector.step {mgpu.out_layouts = [#mgpu.layout<wgmma_row>]}
+    // CHECK-DAG: vector.step {mgpu.out_layouts = [#mgpu.layout<wgmma_col>]}
+    // PORTABLE-COUNT-3: vector.step {mgpu.out_layouts = [#mgpu.layout<wgmma_{{row|col}}>]}
+    %s = vector.step : vector<64xindex>
+    // CHECK: arith.index_cast {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma_row>]}
+    %s32 = arith.index_cast %s : vector<64xindex> to vector<64xi32>
+    %rows1 = vector.shape_cast %s32 : vector<64xi32> to vector<64x1xi32>
+    %rb = vector.broadcast %rows1 : vector<64x1xi32> to vector<64x64xi32>
+    %rows = mgpu.layout_cast %rb : vector<64x64xi32> to #mgpu.layout<wgmma>
+    %tb = vector.broadcast %s32 : vector<64xi32> to vector<64x64xi32>
+    %rows_t = vector.transpose %tb, [1, 0] : vector<64x64xi32> to vector<64x64xi32>
+    %cb = vector.broadcast %s32 : vector<64xi32> to vector<64x64xi32>
+    %cols = mgpu.layout_cast %cb : vector<64x64xi32> to #mgpu.layout<wgmma>
+    // CHECK: arith.cmpi sge, {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma>]}
+    %mask = arith.cmpi sge, %rows, %cols : vector<64x64xi32>
+    // CHECK: arith.cmpi sgt, {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma>]}
+    %strict = arith.cmpi sgt, %rows_t, %cols : vector<64x64xi32>
+    %ninf = arith.constant dense<0xFF800000> : vector<64x64xf32>
+    // CHECK: arith.select {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma>]}
+    %y = arith.select %mask, %qk, %ninf : vector<64x64xi1>, vector<64x64xf32>
+    // CHECK: arith.select {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma>]}
+    %z = arith.select %strict, %y, %ninf : vector<64x64xi1>, vector<64x64xf32>
+    vector.transfer_write %z, %c[%c0, %c0] {in_bounds = [true, true]}
         : vector<64x64xf32>, memref<64x64xf32, #s>
   }
   return

@@ -25,34 +25,37 @@ mlir::mgpu::verifyLayoutFits(LayoutKind kind, VectorType type,
                              function_ref<InFlightDiagnostic()> emitError) {
   if (kind == LayoutKind::wgmma_row) {
     // One row value per register: 32-bit floats and integers (the row
-    // sums and maxima of f32 or s32 fragments; xor shuffles move them).
+    // sums and maxima of f32 or s32 fragments; xor shuffles move them),
+    // and the row positions of an iota (vector.step's index).
     Type element = type.getElementType();
-    bool fits = (element.isF32() || element.isInteger(32)) &&
-                !type.isScalable() &&
-                (type.getRank() == 1 ||
-                 (type.getRank() == 2 && type.getDimSize(1) == 1)) &&
-                type.getDimSize(0) % 64 == 0 &&
-                type.getNumElements() * 4 <= kMaxWgmmaLayoutBytes;
+    bool fits =
+        (element.isF32() || element.isInteger(32) || element.isIndex()) &&
+        !type.isScalable() &&
+        (type.getRank() == 1 ||
+         (type.getRank() == 2 && type.getDimSize(1) == 1)) &&
+        type.getDimSize(0) % 64 == 0 &&
+        type.getNumElements() * 4 <= kMaxWgmmaLayoutBytes;
     if (!fits && emitError)
-      emitError() << "the wgmma_row layout holds an f32 or i32 vector of M "
-                     "or M x 1 elements, M a multiple of 64; got "
+      emitError() << "the wgmma_row layout holds an f32, i32 or index vector "
+                     "of M or M x 1 elements, M a multiple of 64; got "
                   << type;
     return success(fits);
   }
   if (kind == LayoutKind::wgmma_col) {
     // Two adjacent columns per lane and 8-column group, read and written
-    // as one 4- or 8-byte access.
+    // as one 4- or 8-byte access; or the column positions of an iota.
     Type element = type.getElementType();
     unsigned width =
         element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
-    bool fits = (width == 16 || width == 32) && !type.isScalable() &&
+    bool fits = (width == 16 || width == 32 || element.isIndex()) &&
+                !type.isScalable() &&
                 (type.getRank() == 1 ||
                  (type.getRank() == 2 && type.getDimSize(0) == 1)) &&
                 type.getDimSize(type.getRank() - 1) % 8 == 0 &&
                 type.getNumElements() * 4 <= kMaxWgmmaLayoutBytes;
     if (!fits && emitError)
-      emitError() << "the wgmma_col layout holds a 16- or 32-bit vector of N "
-                     "or 1 x N elements, N a multiple of 8; got "
+      emitError() << "the wgmma_col layout holds a 16- or 32-bit or index "
+                     "vector of N or 1 x N elements, N a multiple of 8; got "
                   << type;
     return success(fits);
   }
@@ -76,20 +79,23 @@ mlir::mgpu::verifyLayoutFits(LayoutKind kind, VectorType type,
     return success(fits);
   }
   // JAX's Layout.WGMMA holds any type of 8 to 32 bits (accumulators in
-  // f32, f16 or s32, and whatever an epilogue makes of them): two adjacent
+  // f32, f16 or s32, and whatever an epilogue makes of them), and the i1
+  // masks that comparisons of them give (jnp.where's): two adjacent
   // elements of a row per lane and register pair.
   unsigned width = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
-  bool fits = type.getRank() == 2 && width >= 8 && width <= 32 &&
-              !type.isScalable() && type.getDimSize(0) % 64 == 0 &&
-              type.getDimSize(1) % 8 == 0 &&
-              type.getNumElements() * width / 8 <= kMaxWgmmaLayoutBytes;
+  bool fits =
+      type.getRank() == 2 && (width == 1 || width >= 8) && width <= 32 &&
+      !type.isScalable() && type.getDimSize(0) % 64 == 0 &&
+      type.getDimSize(1) % 8 == 0 &&
+      type.getNumElements() * std::max(width, 8u) / 8 <= kMaxWgmmaLayoutBytes;
   if (fits)
     return success();
   if (emitError)
-    emitError() << "the wgmma layout holds a 2-D vector of 8- to 32-bit "
-                   "integers or floats with a multiple of 64 rows and of 8 "
-                   "columns, at most "
-                << kMaxWgmmaLayoutBytes / 1024 << " KiB; got " << type;
+    emitError()
+        << "the wgmma layout holds a 2-D vector of 8- to 32-bit "
+           "integers or floats, or of i1, with a multiple of 64 rows and of 8 "
+           "columns, at most "
+        << kMaxWgmmaLayoutBytes / 1024 << " KiB; got " << type;
   return failure();
 }
 

@@ -9,7 +9,7 @@
 func.func @wgmma_rows() {
   mgpu.pallas_call grid [1] in_specs [] out_specs [] {
     %z = arith.constant dense<0.0> : vector<32x8xf32>
-    // expected-error @below {{'mgpu.layout_cast' op the wgmma layout holds a 2-D vector of 8- to 32-bit integers or floats with a multiple of 64 rows and of 8 columns, at most 64 KiB; got 'vector<32x8xf32>'}}
+    // expected-error @below {{'mgpu.layout_cast' op the wgmma layout holds a 2-D vector of 8- to 32-bit integers or floats, or of i1, with a multiple of 64 rows and of 8 columns, at most 64 KiB; got 'vector<32x8xf32>'}}
     %r = mgpu.layout_cast %z : vector<32x8xf32> to #mgpu.layout<wgmma>
   }
   return
@@ -113,7 +113,7 @@ func.func @not_a_layout() {
 // -----
 
 func.func @out_layout_misfit() {
-  // expected-error @below {{the wgmma layout holds a 2-D vector of 8- to 32-bit integers or floats with a multiple of 64 rows and of 8 columns, at most 64 KiB; got 'vector<64x8xf64>'}}
+  // expected-error @below {{the wgmma layout holds a 2-D vector of 8- to 32-bit integers or floats, or of i1, with a multiple of 64 rows and of 8 columns, at most 64 KiB; got 'vector<64x8xf64>'}}
   %z = arith.constant {mgpu.out_layouts = [#mgpu.layout<wgmma>]} dense<0.0> : vector<64x8xf64>
   return
 }
@@ -121,7 +121,7 @@ func.func @out_layout_misfit() {
 // -----
 
 func.func @wgmma_sub_byte() {
-  // expected-error @below {{the wgmma layout holds a 2-D vector of 8- to 32-bit integers or floats with a multiple of 64 rows and of 8 columns, at most 64 KiB; got 'vector<64x8xi4>'}}
+  // expected-error @below {{the wgmma layout holds a 2-D vector of 8- to 32-bit integers or floats, or of i1, with a multiple of 64 rows and of 8 columns, at most 64 KiB; got 'vector<64x8xi4>'}}
   %z = arith.constant {mgpu.out_layouts = [#mgpu.layout<wgmma>]} dense<0> : vector<64x8xi4>
   return
 }
@@ -136,7 +136,7 @@ func.func @wgmma_integers(%m: memref<64x8xi32>, %n: memref<64x8xi8>) {
   %z = arith.constant dense<0> : vector<64xi32>
   %r = vector.multi_reduction <add>, %a, %z {mgpu.out_layouts = [#mgpu.layout<wgmma_row>]} [1] : vector<64x8xi32> to vector<64xi32>
   %h = arith.constant dense<0> : vector<64xi16>
-  // expected-error @below {{the wgmma_row layout holds an f32 or i32 vector of M or M x 1 elements, M a multiple of 64; got 'vector<64xi16>'}}
+  // expected-error @below {{the wgmma_row layout holds an f32, i32 or index vector of M or M x 1 elements, M a multiple of 64; got 'vector<64xi16>'}}
   %t = arith.addi %h, %h {mgpu.out_layouts = [#mgpu.layout<wgmma_row>]} : vector<64xi16>
   return
 }
@@ -157,7 +157,7 @@ func.func @out_layout_not_splat(%m: memref<64x8xf32>) {
 func.func @row_rows() {
   mgpu.pallas_call grid [1] in_specs [] out_specs [] {
     %z = arith.constant dense<0.0> : vector<32xf32>
-    // expected-error @below {{'mgpu.layout_cast' op the wgmma_row layout holds an f32 or i32 vector of M or M x 1 elements, M a multiple of 64; got 'vector<32xf32>'}}
+    // expected-error @below {{'mgpu.layout_cast' op the wgmma_row layout holds an f32, i32 or index vector of M or M x 1 elements, M a multiple of 64; got 'vector<32xf32>'}}
     %r = mgpu.layout_cast %z : vector<32xf32> to #mgpu.layout<wgmma_row>
   }
   return
@@ -225,7 +225,7 @@ func.func @upcast_2x_wide() {
 func.func @col_columns() {
   mgpu.pallas_call grid [1] in_specs [] out_specs [] {
     %z = arith.constant dense<0.0> : vector<12xf32>
-    // expected-error @below {{'mgpu.layout_cast' op the wgmma_col layout holds a 16- or 32-bit vector of N or 1 x N elements, N a multiple of 8; got 'vector<12xf32>'}}
+    // expected-error @below {{'mgpu.layout_cast' op the wgmma_col layout holds a 16- or 32-bit or index vector of N or 1 x N elements, N a multiple of 8; got 'vector<12xf32>'}}
     %r = mgpu.layout_cast %z : vector<12xf32> to #mgpu.layout<wgmma_col>
   }
   return
@@ -236,7 +236,7 @@ func.func @col_columns() {
 func.func @col_rank() {
   mgpu.pallas_call grid [1] in_specs [] out_specs [] {
     %z = arith.constant dense<0> : vector<2x64xi8>
-    // expected-error @below {{'mgpu.layout_cast' op the wgmma_col layout holds a 16- or 32-bit vector of N or 1 x N elements, N a multiple of 8; got 'vector<2x64xi8>'}}
+    // expected-error @below {{'mgpu.layout_cast' op the wgmma_col layout holds a 16- or 32-bit or index vector of N or 1 x N elements, N a multiple of 8; got 'vector<2x64xi8>'}}
     %r = mgpu.layout_cast %z : vector<2x64xi8> to #mgpu.layout<wgmma_col>
   }
   return
