@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "WarpgroupDistributor.h"
+#include "mgpu/KernelForm/IndexArithmetic.h"
+#include "mgpu/Target/SwizzleFormula.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 
@@ -205,6 +207,29 @@ LogicalResult Distributor::distributeStep(vector::StepOp op) {
   return success();
 }
 
+/// A piece of at most 16 bytes at a multiple of its size stays in one
+/// 16-byte chunk, which the swizzle moves whole: the piece keeps its
+/// alignment.
+void Distributor::throughLayout(Operation *op, Value base,
+                                SmallVectorImpl<Value> &at) {
+  auto transforms = op->getAttrOfType<ArrayAttr>(kAccessTransformsAttrName);
+  if (!transforms)
+    return;
+  Location loc = op->getLoc();
+  auto type = cast<MemRefType>(base.getType());
+  // Verified by --mgpu-propagate-transforms.
+  SwizzledTiling tiling =
+      *getSwizzledTiling(op, "the accessed buffer", transforms, type);
+  int64_t width = type.getDimSize(1);
+  Value bytes =
+      ::mgpu::swizzledByteOffset(IndexArith{b, loc}, tiling.rows, tiling.cols,
+                                 tiling.elementBytes, width, at[0], at[1]);
+  Value element =
+      arith::DivUIOp::create(b, loc, bytes, index(loc, tiling.elementBytes));
+  at[0] = arith::DivUIOp::create(b, loc, element, index(loc, width));
+  at[1] = arith::RemUIOp::create(b, loc, element, index(loc, width));
+}
+
 /// A cast only moves the value into the layout its uses expect.
 LogicalResult Distributor::distributeLayoutCast(LayoutCastOp op) {
   LayoutKind kind = op.getLayout().getKind();
@@ -354,6 +379,7 @@ LogicalResult Distributor::distributeHeldAccess(VectorTransferOpInterface op) {
         SmallVector<Value> position = at(row, col);
         int64_t align =
             std::min<int64_t>(getKnownAlignment(base, position), pieceBytes);
+        throughLayout(op, base, position);
         int64_t offset = tile * (n / 2) + reg;
         if (read)
           held = vector::InsertStridedSliceOp::create(

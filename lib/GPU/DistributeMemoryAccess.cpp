@@ -92,6 +92,7 @@ LogicalResult Distributor::distributeRead(Operation *op, Value memref,
       Value start = chunkStart(loc, layout, slot, /*clamp=*/true);
       auto [at, align] =
           locateChunk(b, loc, base, baseIndices, type, layout, start);
+      throughLayout(op, base, at);
       Value chunk =
           vector::LoadOp::create(b, loc, VectorType::get({layout.v}, element),
                                  base, at, false, llvm::MaybeAlign(align));
@@ -146,6 +147,7 @@ LogicalResult Distributor::distributeWrite(Operation *op, Value value,
       guarded(loc, valid, [&] {
         auto [at, align] =
             locateChunk(b, loc, base, baseIndices, type, layout, start);
+        throughLayout(op, base, at);
         Value chunk = vector::ExtractStridedSliceOp::create(
             b, loc, lane, slot * layout.v, layout.v, 1);
         vector::StoreOp::create(b, loc, chunk, base, at, false,

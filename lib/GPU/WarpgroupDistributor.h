@@ -431,6 +431,9 @@ private:
   LogicalResult distributeRowBroadcast(Operation *op);
   LogicalResult distributeColumnBroadcast(vector::BroadcastOp op);
   LogicalResult distributeStep(vector::StepOp op);
+  /// Moves `at` (the indices of an element of the 2-d view `base`) to where
+  /// the layout of `op`'s `mgpu.transforms` puts it; nothing without them.
+  void throughLayout(Operation *op, Value base, SmallVectorImpl<Value> &at);
   LogicalResult distributeHeldAccess(VectorTransferOpInterface op);
   LogicalResult distributeTransfer(VectorTransferOpInterface op);
   bool feedsRowBroadcast(vector::BroadcastOp op);

@@ -10,12 +10,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mgpu/Dialect/MGPU/MGPULayouts.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/Host/HostRuntimeCalls.h"
 #include "mgpu/Host/PrimitivesToCPU.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::mgpu;
@@ -57,4 +59,37 @@ Value mlir::mgpu::readThroughLayout(OpBuilder &b, Operation *op, Value view,
 void mlir::mgpu::writeThroughLayout(OpBuilder &b, Operation *op, Value view,
                                     Value rowMajor, ArrayAttr transforms) {
   moveThroughLayout(b, op, view, rowMajor, transforms, /*toBuffer=*/true);
+}
+
+void mlir::mgpu::accessThroughLayouts(Operation *host, bool smemLayouts) {
+  SmallVector<Operation *> marked;
+  host->walk([&](Operation *op) {
+    if (op->hasAttr(kAccessTransformsAttrName))
+      marked.push_back(op);
+  });
+  for (Operation *op : marked) {
+    auto transforms = op->getAttrOfType<ArrayAttr>(kAccessTransformsAttrName);
+    op->removeAttr(kAccessTransformsAttrName);
+    if (!smemLayouts)
+      continue;
+    // The access covers the whole view (--mgpu-propagate-transforms).
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    if (auto read = dyn_cast<vector::TransferReadOp>(op)) {
+      Value rowMajor = readThroughLayout(b, op, read.getBase(), transforms);
+      read.getBaseMutable().assign(rowMajor);
+      b.setInsertionPointAfter(op);
+      memref::DeallocOp::create(b, loc, rowMajor);
+      continue;
+    }
+    auto write = cast<vector::TransferWriteOp>(op);
+    auto type = cast<MemRefType>(write.getBase().getType());
+    Value view = write.getBase();
+    Value rowMajor = memref::AllocOp::create(
+        b, loc, MemRefType::get(type.getShape(), type.getElementType()));
+    write.getBaseMutable().assign(rowMajor);
+    b.setInsertionPointAfter(op);
+    writeThroughLayout(b, op, view, rowMajor, transforms);
+    memref::DeallocOp::create(b, loc, rowMajor);
+  }
 }

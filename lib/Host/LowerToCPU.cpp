@@ -658,6 +658,8 @@ struct LowerToCPUPass : public mgpu::impl::MGPULowerToCPUBase<LowerToCPUPass> {
     for (Operation *host : hosts)
       if (failed(applyPartialConversion(host, target, frozen)))
         return signalPassFailure();
+    for (Operation *host : hosts)
+      accessThroughLayouts(host, smemLayouts);
     // The host holds every vector whole, so the lane layouts that kernels
     // record (`mgpu.out_layouts`) mean nothing here; left on, they would
     // follow ops that --mgpu-vectors-to-loops splits into pieces no layout

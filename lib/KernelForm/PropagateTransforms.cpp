@@ -8,17 +8,22 @@
 // of each buffer (through its views), checks that the names agree, gives
 // the copies that name nothing the buffer's transforms, and keeps a buffer
 // row-major where the lanes also read or write its elements (the layout
-// they compute with), unless the tensor cores need it tiled: an error.
+// they compute with), unless the tensor cores need it tiled: then the
+// lanes access it through its layout (JAX's `qo_smem[...] = acc` into the
+// buffer wgmma read q from), each access marked `mgpu.transforms`.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mgpu/Dialect/MGPU/MGPULayouts.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/KernelForm/LayoutAssignment.h"
 #include "mgpu/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -76,6 +81,8 @@ struct BufferUses {
   /// The first MMA reading the buffer tiled on the tensor cores, and the
   /// first op accessing its elements as the lanes do (row-major).
   Operation *tensorCores = nullptr, *elements = nullptr;
+  /// Every element access.
+  SmallVector<OpOperand *> elementUses;
   /// A use this pass cannot see through.
   bool opaque = false;
   /// The copies in and out of the buffer's views.
@@ -177,6 +184,7 @@ private:
       if (isa<MemoryEffectOpInterface, WgmmaOp>(op)) {
         if (!uses.elements)
           uses.elements = op;
+        uses.elementUses.push_back(use);
         continue;
       }
       uses.opaque = true;
@@ -206,6 +214,56 @@ private:
     return diag;
   }
 
+  /// Whether the element access `use` can go through a buffer's layout:
+  /// a vector.transfer_read or transfer_write of a whole 2-d view whose
+  /// rows are contiguous, at [0, 0] (each lane's pieces then stay in the
+  /// swizzle's 16-byte chunks).
+  static bool isWholeViewAccess(OpOperand &use) {
+    Operation *op = use.getOwner();
+    auto transfer = dyn_cast<VectorTransferOpInterface>(op);
+    auto view = dyn_cast<MemRefType>(use.get().getType());
+    int64_t offset;
+    SmallVector<int64_t> strides;
+    return isa<vector::TransferReadOp, vector::TransferWriteOp>(op) && view &&
+           use.get() == transfer.getBase() && !transfer.getMask() &&
+           view.getRank() == 2 &&
+           transfer.getVectorType().getShape() == view.getShape() &&
+           transfer.getPermutationMap().isMinorIdentity() &&
+           llvm::all_of(transfer.getInBoundsValues(),
+                        [](bool b) { return b; }) &&
+           llvm::all_of(transfer.getIndices(),
+                        [](Value i) { return isConstantIntValue(i, 0); }) &&
+           succeeded(view.getStridesAndOffset(strides, offset)) &&
+           strides[1] == 1 && strides[0] == view.getDimSize(1);
+  }
+
+  /// Marks the element access `use` to go through the buffer's layout
+  /// (the tensor cores' or the copies'), or says why it cannot.
+  static LogicalResult accessThroughLayout(OpOperand &use,
+                                           const BufferUses &uses) {
+    Operation *op = use.getOwner();
+    auto view = dyn_cast<MemRefType>(use.get().getType());
+    if (!isWholeViewAccess(use)) {
+      InFlightDiagnostic diag =
+          op->emitOpError()
+          << "accesses the elements of a shared buffer that the tensor cores "
+             "read in the layout "
+          << uses.transforms
+          << ": the lanes go through that layout in a "
+             "vector.transfer_read or transfer_write of a whole 2-d view "
+             "with contiguous rows, at [0, 0]; access such a view or give "
+             "the elements a buffer of their own";
+      diag.attachNote(uses.tensorCores->getLoc())
+          << "the tensor cores read it here";
+      return diag;
+    }
+    if (failed(
+            getSwizzledTiling(op, "the accessed view", uses.transforms, view)))
+      return failure();
+    op->setAttr(kAccessTransformsAttrName, uses.transforms);
+    return success();
+  }
+
   static ArrayAttr getCopyTransforms(Operation *copy) {
     if (auto in = dyn_cast<CopyGmemToSmemOp>(copy))
       return in.getTransformsAttr();
@@ -220,25 +278,29 @@ private:
   }
 
   static LogicalResult settle(BufferUses &uses) {
-    if (uses.elements) {
-      if (uses.tensorCores) {
-        InFlightDiagnostic diag =
-            uses.elements->emitOpError()
-            << "accesses the elements of a shared buffer that the tensor "
-               "cores read in the layout "
-            << uses.transforms
-            << ", which element accesses do not support yet: give the "
-               "elements a buffer of their own";
-        diag.attachNote(uses.tensorCores->getLoc())
-            << "the tensor cores read it here";
-        return diag;
-      }
+    // Where the lanes access whole views (JAX's `o_smem[...] = acc` of an
+    // epilogue), they go through the buffer's layout, as JAX's lanes do;
+    // other element accesses keep it row-major, and so the copies, unless
+    // the tensor cores need it tiled: an error.
+    bool wholeViews = llvm::all_of(uses.elementUses, [&](OpOperand *use) {
+      if (!isWholeViewAccess(*use))
+        return false;
+      ScopedDiagnosticHandler quiet(use->getOwner()->getContext(),
+                                    [](Diagnostic &) { return success(); });
+      return succeeded(getSwizzledTiling(
+          use->getOwner(), "the accessed view", uses.transforms,
+          cast<MemRefType>(use->get().getType())));
+    });
+    if (uses.elements && !uses.tensorCores && (uses.opaque || !wholeViews)) {
       // The lanes read and write row-major, so the copies do too.
       if (!uses.opaque)
         for (Operation *copy : uses.copies)
           setCopyTransforms(copy, nullptr);
       return success();
     }
+    for (OpOperand *use : uses.elementUses)
+      if (failed(accessThroughLayout(*use, uses)))
+        return failure();
     for (Operation *copy : uses.copies) {
       if (getCopyTransforms(copy))
         continue;

@@ -46,8 +46,9 @@ func.func @copy_out(%x: memref<256x64xbf16>, %o: memref<256x64xbf16>) {
 
 // -----
 
-// A buffer whose elements the lanes also read (here through a peer CTA's
-// view of it) stays row-major: its copies' transforms are dropped.
+// A buffer whose elements the lanes also read in part (here through a
+// peer CTA's view of it) stays row-major: its copies' transforms are
+// dropped.
 
 #tiles = [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>]
 !buf = memref<16x64xbf16, #gpu.address_space<workgroup>>
@@ -71,9 +72,46 @@ func.func @elements(%x: memref<16x64xbf16>, %o: memref<16x64xbf16>) {
     mgpu.copy_smem_to_gmem %s, %og : !buf, memref<16x64xbf16>
     %peer = mgpu.cluster_ref %s[%c] along ["c"] : !buf -> memref<16x64xbf16>
     %v = vector.transfer_read %peer[%c0, %c0], %pad {in_bounds = [true, true]}
-        : memref<16x64xbf16>, vector<16x64xbf16>
+        : memref<16x64xbf16>, vector<8x64xbf16>
     mgpu.wait_smem_to_gmem 0
     mgpu.cluster_sync
+  }
+  return
+}
+
+// -----
+
+// Where the lanes access whole views (a tiled epilogue: JAX's
+// `o_smem[...] = acc` into a buffer with transforms, then its copy out),
+// the buffer keeps its layout and the accesses go through it
+// (`mgpu.transforms`), as do the copies that name nothing.
+
+#tiles = [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>]
+!ring = memref<2x64x64xf16, #gpu.address_space<workgroup>>
+!slot = memref<64x64xf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
+#g = #mgpu.block_spec<shape = [64, 64], index_map = affine_map<(i) -> (0, 0)>, memory_space = gmem>
+
+// CHECK-LABEL: func.func @whole_views
+// CHECK: vector.transfer_write {{.*}} {in_bounds = [true, true], mgpu.transforms = [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>]}
+// CHECK: vector.transfer_read {{.*}} {in_bounds = [true, true], mgpu.transforms = [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>]}
+// CHECK: mgpu.copy_smem_to_gmem {{.*}} transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>]
+// CHECK: mgpu.copy_smem_to_gmem {{.*}} transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>]
+func.func @whole_views(%o: memref<64x64xf16>) {
+  mgpu.pallas_call grid [1] outs(%o : memref<64x64xf16>) in_specs [] out_specs [#g]
+      scratch [!ring] {
+  ^bb0(%og: memref<64x64xf16>, %s: !ring):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %pad = arith.constant 0.0 : f16
+    %v = arith.constant dense<1.0> : vector<64x64xf16>
+    %s0 = memref.subview %s[%c0, 0, 0] [1, 64, 64] [1, 1, 1] : !ring to !slot
+    %s1 = memref.subview %s[%c1, 0, 0] [1, 64, 64] [1, 1, 1] : !ring to !slot
+    vector.transfer_write %v, %s0[%c0, %c0] {in_bounds = [true, true]} : vector<64x64xf16>, !slot
+    %w = vector.transfer_read %s0[%c0, %c0], %pad {in_bounds = [true, true]} : !slot, vector<64x64xf16>
+    mgpu.commit_smem
+    mgpu.copy_smem_to_gmem %s0, %og transforms #tiles : !slot, memref<64x64xf16>
+    mgpu.copy_smem_to_gmem %s1, %og : !slot, memref<64x64xf16>
+    mgpu.wait_smem_to_gmem 0
   }
   return
 }

@@ -38,6 +38,12 @@ Value readThroughLayout(OpBuilder &b, Operation *op, Value view,
 void writeThroughLayout(OpBuilder &b, Operation *op, Value view, Value rowMajor,
                         ArrayAttr transforms);
 
+/// Makes the element accesses that --mgpu-propagate-transforms marked
+/// (`mgpu.transforms`) in `host` go through their buffer's layout: a
+/// row-major copy of the view read or written whole. Without `smemLayouts`
+/// buffers are row-major and the marks are dropped.
+void accessThroughLayouts(Operation *host, bool smemLayouts);
+
 /// Marks the ops those patterns lower illegal.
 void configurePrimitivesToCPULegality(ConversionTarget &target);
 

@@ -9,6 +9,7 @@
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPULayouts.h"
 
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -160,6 +161,14 @@ LogicalResult MGPUDialect::verifyOperationAttribute(Operation *op,
   }
   if (attr.getName() == kOutLayoutsAttrName)
     return verifyOutLayouts(op, attr.getValue());
+  if (attr.getName() == kAccessTransformsAttrName) {
+    if (!isa<ArrayAttr>(attr.getValue()) ||
+        !isa<vector::TransferReadOp, vector::TransferWriteOp>(op))
+      return op->emitError() << "'" << kAccessTransformsAttrName
+                             << "' must be an array attribute (transforms) "
+                                "of a vector.transfer_read or transfer_write";
+    return success();
+  }
   if (attr.getName() != getTargetAttrName())
     return emitUnknownAttributeError(op, attr, /*where=*/"");
   if (!isa<TargetAttr>(attr.getValue()))

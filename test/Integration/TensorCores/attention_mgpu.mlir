@@ -19,15 +19,11 @@
 // the reference is softmax(q k^T) v in f32 (JAX's forward has no 1/sqrt(d)
 // scale), within 1e-2 relative (+ 1e-3 absolute): p is rounded to f16.
 // Changed:
-// 1. qo_smem is two views of one byte buffer (JAX's RefUnion spelling):
-//    the tensor cores read q in it tiled (8, 64) with the 128-byte swizzle,
-//    and the lanes write o (`qo_smem[...] = acc.astype(dtype)`, line 243)
-//    row-major over the same bytes; the copy out (line 249) then names no
-//    transforms. Written on one view, mgpu refuses the write:
-//    "'vector.transfer_write' op accesses the elements of a shared buffer
-//    that the tensor cores read in the layout [#mgpu.tile<[8, 64]>,
-//    #mgpu.swizzle<128>], which element accesses do not support yet: give
-//    the elements a buffer of their own" (--mgpu-propagate-transforms).
+// 1. (Was: qo_smem as two views of one byte buffer, since the lanes
+//    could not write o into the tiled, swizzled buffer the tensor cores
+//    read q from. Now `qo_smem[...] = acc.astype(dtype)` (line 243) goes
+//    through qo_smem's layout (--mgpu-propagate-transforms marks it), and
+//    the copy out (line 249) takes qo_smem's transforms, as in JAX.)
 // 2. (Was: q, k, v and out collapsed to 2-D outside the kernel, since
 //    --mgpu-to-binary refused a tiled TMA copy through the rank-reducing
 //    view `.at[batch, pl.ds(..), head]`. It now folds such views into 4-D
@@ -87,7 +83,6 @@
 // qo_scratch (compute_wgs, block_q, head_dim), k_scratch and v_scratch
 // (max_concurrent_steps, block_kv, head_dim), all f16.
 !qo2 = memref<2x64x64xf16, #smem>
-!qo_union = memref<16384xi8, #smem>
 !ring = memref<2x64x64xf16, #smem>
 // .at[i] of one of them, and plgpu.transpose_ref(k_smem.at[slot], (1, 0)).
 !tile = memref<64x64xf16, strided<[64, 1], offset: ?>, #smem>
@@ -105,7 +100,7 @@ func.func @attention(%q: !q_t, %k: !kv_t, %v: !kv_t, %out: !q_t) {
   ^bb0(%q_ref: !q_t, %k_ref: !kv_t, %v_ref: !kv_t, %out_ref: !q_t):
     // entry(): pl.run_scoped(kernel, scratch, barriers, collective_axes="wg").
     mgpu.run_scoped collective_axes ["wg"] {
-    ^bb0(%qo_bytes: !qo_union, %k_smem: !ring, %v_smem: !ring,
+    ^bb0(%qo_scratch: !qo2, %k_smem: !ring, %v_smem: !ring,
          %k_barriers: !kv_bars, %v_barriers: !kv_bars, %q_barriers: !q_bars,
          %k_consumed_barriers: !consumed, %v_consumed_barriers: !consumed,
          %schedule_barrier: !sched):
@@ -114,10 +109,6 @@ func.func @attention(%q: !q_t, %k: !kv_t, %v: !kv_t, %out: !q_t) {
       %c2 = arith.constant 2 : index
       %c64 = arith.constant 64 : index
       %c128 = arith.constant 128 : index
-      // qo_smem2 as the tensor cores read q (tiled, swizzled) and as the lanes
-      // write o (row-major): two views of the same bytes (Changed, 1).
-      %qo_smem2 = memref.view %qo_bytes[%c0][] : !qo_union to !qo2
-      %o_smem2 = memref.view %qo_bytes[%c0][] : !qo_union to !qo2
       // max_concurrent_steps = 2, q_heads_per_kv_head = 2.
       %max_concurrent_steps = arith.constant 2 : index
       %q_heads_per_kv_head = arith.constant 2 : index
@@ -131,8 +122,7 @@ func.func @attention(%q: !q_t, %k: !kv_t, %v: !kv_t, %out: !q_t) {
       %is_compute = arith.cmpi slt, %wg_idx, %c2 : index
       scf.if %is_compute {
         mgpu.set_max_registers 232 increase
-        %qo_smem = memref.subview %qo_smem2[%wg_idx, 0, 0] [1, 64, 64] [1, 1, 1] : !qo2 to !tile
-        %o_smem = memref.subview %o_smem2[%wg_idx, 0, 0] [1, 64, 64] [1, 1, 1] : !qo2 to !tile
+        %qo_smem = memref.subview %qo_scratch[%wg_idx, 0, 0] [1, 64, 64] [1, 1, 1] : !qo2 to !tile
         // q_seq_base = lax.axis_index("q_seq") * (2 * block_q) + wg_idx * block_q
         %q_seq = mgpu.axis_index "q_seq"
         %q_tile_base = arith.muli %q_seq, %c128 : index
@@ -253,13 +243,13 @@ func.func @attention(%q: !q_t, %k: !kv_t, %v: !kv_t, %out: !q_t) {
         %o = arith.divf %res#0, %l_b : vector<64x64xf32>
         // qo_smem[...] = acc.astype(dtype)
         %o16 = arith.truncf %o : vector<64x64xf32> to vector<64x64xf16>
-        vector.transfer_write %o16, %o_smem[%c0, %c0] {in_bounds = [true, true]}
+        vector.transfer_write %o16, %qo_smem[%c0, %c0] {in_bounds = [true, true]}
             : vector<64x64xf16>, !tile
         mgpu.commit_smem
         // out_ref.at[batch, pl.ds(q_seq_base, block_q), q_head]
         %out_dst = memref.subview %out_ref[%batch, %q_seq_base, %q_head, 0] [1, 64, 1, 64] [1, 1, 1, 1]
             : !q_t to !q_win
-        mgpu.copy_smem_to_gmem %o_smem, %out_dst : !tile, !q_win
+        mgpu.copy_smem_to_gmem %qo_smem, %out_dst : !tile, !q_win
         mgpu.wait_smem_to_gmem 0
       }
 

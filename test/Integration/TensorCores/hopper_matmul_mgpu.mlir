@@ -13,8 +13,10 @@
 // no get_allocations / run_scoped(collective_axes="wg") (mgpu allocates the
 // pipeline's slots and barriers once per kernel; a later run of the
 // pipeline continues their phases); the epilogue's Python loops unrolled;
-// out_smem without its (8, 64) tiling and swizzle (the lanes write it, and
-// mgpu keeps lane-written buffers row-major). Inputs are small integers, so
+// out_smem's transforms are named on its copies out (mgpu names transforms
+// per op); the lanes write each 64 x 64 piece through them, as JAX's do
+// (until mgpu let whole-view lane accesses go through a layout, out_smem
+// was row-major). Inputs are small integers, so
 // every sum is exact in f16.
 // RUN: %run_on_backends %s --match-full-lines
 // REQUIRES: ptxas
@@ -35,6 +37,8 @@
 #whole_c = #mgpu.block_spec<shape = [512, 256], index_map = affine_map<(s, t) -> (0, 0)>, memory_space = gmem>
 #a_k = #mgpu.block_spec<shape = [256, 64], index_map = affine_map<(k) -> (0, k)>, transforms = [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>]>
 #b_k = #mgpu.block_spec<shape = [64, 128], index_map = affine_map<(k) -> (k, 0)>, transforms = [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>]>
+// out_smem's transforms: TilingTransform((8, 64)), SwizzleTransform(128).
+#out_sw = [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>]
 #stages = #mgpu.compiler_params<max_concurrent_steps = 4>
 #ws = #mgpu.warp_specialization<memory_registers = 40>
 !out_smem = memref<2x2x64x64xf16, #gpu.address_space<workgroup>>
@@ -97,7 +101,7 @@ func.func @hopper_matmul(%a: memref<512x256xf16>, %b: memref<256x256xf16>,
         vector.transfer_write %p00, %s00[%c0, %c0] {in_bounds = [true, true]} : vector<64x64xf16>, !epi
         mgpu.commit_smem
         %g00 = memref.subview %out_gmem[%row0, %n_start] [64, 64] [1, 1] : memref<512x256xf16> to !out_tile
-        mgpu.copy_smem_to_gmem %s00, %g00 : !epi, !out_tile
+        mgpu.copy_smem_to_gmem %s00, %g00 transforms #out_sw : !epi, !out_tile
         // epi_mi = 0, epi_ni = 1: slot 1.
         mgpu.wait_smem_to_gmem 1 read_only
         %p01 = vector.extract_strided_slice %acc {offsets = [0, 64], sizes = [64, 64], strides = [1, 1]} : vector<128x128xf16> to vector<64x64xf16>
@@ -105,21 +109,21 @@ func.func @hopper_matmul(%a: memref<512x256xf16>, %b: memref<256x256xf16>,
         vector.transfer_write %p01, %s01[%c0, %c0] {in_bounds = [true, true]} : vector<64x64xf16>, !epi
         mgpu.commit_smem
         %g01 = memref.subview %out_gmem[%row0, %col1] [64, 64] [1, 1] : memref<512x256xf16> to !out_tile
-        mgpu.copy_smem_to_gmem %s01, %g01 : !epi, !out_tile
+        mgpu.copy_smem_to_gmem %s01, %g01 transforms #out_sw : !epi, !out_tile
         // epi_mi = 1, epi_ni = 0: slot 0.
         mgpu.wait_smem_to_gmem 1 read_only
         %p10 = vector.extract_strided_slice %acc {offsets = [64, 0], sizes = [64, 64], strides = [1, 1]} : vector<128x128xf16> to vector<64x64xf16>
         vector.transfer_write %p10, %s00[%c0, %c0] {in_bounds = [true, true]} : vector<64x64xf16>, !epi
         mgpu.commit_smem
         %g10 = memref.subview %out_gmem[%row1, %n_start] [64, 64] [1, 1] : memref<512x256xf16> to !out_tile
-        mgpu.copy_smem_to_gmem %s00, %g10 : !epi, !out_tile
+        mgpu.copy_smem_to_gmem %s00, %g10 transforms #out_sw : !epi, !out_tile
         // epi_mi = 1, epi_ni = 1: slot 1.
         mgpu.wait_smem_to_gmem 1 read_only
         %p11 = vector.extract_strided_slice %acc {offsets = [64, 64], sizes = [64, 64], strides = [1, 1]} : vector<128x128xf16> to vector<64x64xf16>
         vector.transfer_write %p11, %s01[%c0, %c0] {in_bounds = [true, true]} : vector<64x64xf16>, !epi
         mgpu.commit_smem
         %g11 = memref.subview %out_gmem[%row1, %col1] [64, 64] [1, 1] : memref<512x256xf16> to !out_tile
-        mgpu.copy_smem_to_gmem %s01, %g11 : !epi, !out_tile
+        mgpu.copy_smem_to_gmem %s01, %g11 transforms #out_sw : !epi, !out_tile
       }
     }
     // Await all transfers before we exit.

@@ -20,6 +20,13 @@ namespace mlir::mgpu {
 /// vector results (for scf.for: of its iteration arguments and results).
 constexpr StringLiteral kOutLayoutsAttrName = "mgpu.out_layouts";
 
+/// The name of the discardable attribute with which
+/// --mgpu-propagate-transforms marks a vector.transfer_read or
+/// transfer_write of a whole 2-d view of a shared buffer that holds the
+/// tiled, swizzled layout of these transforms: the lanes access each
+/// element where the layout puts it.
+constexpr StringLiteral kAccessTransformsAttrName = "mgpu.transforms";
+
 /// The most bytes a value in the wgmma layout may have: it is converted
 /// through the warpgroup scratch, which must leave room for the kernel's own
 /// buffers.
