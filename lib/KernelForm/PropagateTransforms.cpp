@@ -219,22 +219,9 @@ private:
   /// rows are contiguous, at [0, 0] (each lane's pieces then stay in the
   /// swizzle's 16-byte chunks).
   static bool isWholeViewAccess(OpOperand &use) {
-    Operation *op = use.getOwner();
-    auto transfer = dyn_cast<VectorTransferOpInterface>(op);
-    auto view = dyn_cast<MemRefType>(use.get().getType());
-    int64_t offset;
-    SmallVector<int64_t> strides;
-    return isa<vector::TransferReadOp, vector::TransferWriteOp>(op) && view &&
-           use.get() == transfer.getBase() && !transfer.getMask() &&
-           view.getRank() == 2 &&
-           transfer.getVectorType().getShape() == view.getShape() &&
-           transfer.getPermutationMap().isMinorIdentity() &&
-           llvm::all_of(transfer.getInBoundsValues(),
-                        [](bool b) { return b; }) &&
-           llvm::all_of(transfer.getIndices(),
-                        [](Value i) { return isConstantIntValue(i, 0); }) &&
-           succeeded(view.getStridesAndOffset(strides, offset)) &&
-           strides[1] == 1 && strides[0] == view.getDimSize(1);
+    auto transfer = dyn_cast<VectorTransferOpInterface>(use.getOwner());
+    return transfer && use.get() == transfer.getBase() &&
+           isWholeViewTransfer(use.getOwner());
   }
 
   /// Marks the element access `use` to go through the buffer's layout

@@ -262,3 +262,20 @@ LogicalResult LayoutCastOp::verify() {
                             "layout";
   return success();
 }
+
+bool mlir::mgpu::isWholeViewTransfer(Operation *op) {
+  if (!isa<vector::TransferReadOp, vector::TransferWriteOp>(op))
+    return false;
+  auto transfer = cast<VectorTransferOpInterface>(op);
+  auto view = dyn_cast<MemRefType>(transfer.getBase().getType());
+  int64_t offset;
+  SmallVector<int64_t> strides;
+  return view && !transfer.getMask() && view.getRank() == 2 &&
+         transfer.getVectorType().getShape() == view.getShape() &&
+         transfer.getPermutationMap().isMinorIdentity() &&
+         llvm::all_of(transfer.getInBoundsValues(), [](bool b) { return b; }) &&
+         llvm::all_of(transfer.getIndices(),
+                      [](Value i) { return matchPattern(i, m_Zero()); }) &&
+         succeeded(view.getStridesAndOffset(strides, offset)) &&
+         strides[1] == 1 && strides[0] == view.getDimSize(1);
+}

@@ -8,6 +8,7 @@
 
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPULayouts.h"
+#include "mgpu/Dialect/MGPU/MGPURules.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
@@ -162,12 +163,17 @@ LogicalResult MGPUDialect::verifyOperationAttribute(Operation *op,
   if (attr.getName() == kOutLayoutsAttrName)
     return verifyOutLayouts(op, attr.getValue());
   if (attr.getName() == kAccessTransformsAttrName) {
-    if (!isa<ArrayAttr>(attr.getValue()) ||
-        !isa<vector::TransferReadOp, vector::TransferWriteOp>(op))
-      return op->emitError() << "'" << kAccessTransformsAttrName
-                             << "' must be an array attribute (transforms) "
-                                "of a vector.transfer_read or transfer_write";
-    return success();
+    auto transforms = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!transforms || !isWholeViewTransfer(op))
+      return op->emitError()
+             << "'" << kAccessTransformsAttrName
+             << "' must be the transforms of a vector.transfer_read or "
+                "transfer_write of a whole 2-d view with contiguous rows, at "
+                "[0, 0]";
+    auto view = cast<MemRefType>(
+        cast<VectorTransferOpInterface>(op).getBase().getType());
+    return success(succeeded(
+        getSwizzledTiling(op, "the accessed view", transforms, view)));
   }
   if (attr.getName() != getTargetAttrName())
     return emitUnknownAttributeError(op, attr, /*where=*/"");

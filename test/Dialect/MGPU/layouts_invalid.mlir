@@ -241,3 +241,27 @@ func.func @col_rank() {
   }
   return
 }
+
+// -----
+
+// `mgpu.transforms` (--mgpu-propagate-transforms' mark of a lane access
+// through a buffer's layout) takes only whole 2-d views at [0, 0].
+func.func @access_transforms_part(%m: memref<64x64xf16, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f16
+  // expected-error @below {{'mgpu.transforms' must be the transforms of a vector.transfer_read or transfer_write of a whole 2-d view with contiguous rows, at [0, 0]}}
+  %v = vector.transfer_read %m[%c0, %c0], %pad {in_bounds = [true, true], mgpu.transforms = [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>]}
+      : memref<64x64xf16, #gpu.address_space<workgroup>>, vector<8x64xf16>
+  return
+}
+
+// -----
+
+func.func @access_transforms_tile(%m: memref<64x64xf16, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f16
+  // expected-error @below {{'vector.transfer_read' op expects the tile of the accessed view to span the 128-byte swizzle in whole groups of 8 rows, got (8, 32) of 'f16'}}
+  %v = vector.transfer_read %m[%c0, %c0], %pad {in_bounds = [true, true], mgpu.transforms = [#mgpu.tile<[8, 32]>, #mgpu.swizzle<128>]}
+      : memref<64x64xf16, #gpu.address_space<workgroup>>, vector<64x64xf16>
+  return
+}

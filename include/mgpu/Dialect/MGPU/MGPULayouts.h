@@ -68,6 +68,12 @@ bool isSplatValue(Value value);
 /// registers (JAX's epilogues slice their accumulators so).
 bool isWgmmaFragmentSlice(vector::ExtractStridedSliceOp op);
 
+/// Whether `op` is a vector.transfer_read or transfer_write of the whole of
+/// a 2-d view with contiguous rows, at [0, 0], in bounds and unmasked: an
+/// access that can go through a shared buffer's tiled, swizzled layout
+/// (each lane's pieces stay in the swizzle's 16-byte chunks).
+bool isWholeViewTransfer(Operation *op);
+
 /// The vector values whose layouts `op`'s `mgpu.out_layouts` lists, in order.
 SmallVector<Value> getLayoutValues(Operation *op);
 
