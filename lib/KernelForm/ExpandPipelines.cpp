@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mgpu/Dialect/MGPU/MGPULayouts.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/KernelForm/ExpandScheduling.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
@@ -39,6 +40,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/VectorInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::mgpu {
@@ -122,7 +124,9 @@ BlockSpecAttr wholeArraySpec(MLIRContext *ctx, Type type, size_t gridRank) {
 /// shared operand of wgmma ops that run on the tensor cores and accept the
 /// layout (tile-aligned views; their verifier decides, silenced here: a
 /// block they cannot read in place stays row-major), or as an operand of
-/// tcgen05 MMAs, which always read it in the layout they name.
+/// tcgen05 MMAs, which always read it in the layout they name; the lanes
+/// may also read and write it whole (JAX's masking of a block before its
+/// MMA), which --mgpu-propagate-transforms then leads through the layout.
 void applyTransformsForWgmma(ArrayRef<Value> views,
                              MutableArrayRef<PipelinedBlock> blocks) {
   for (auto [block, view] : llvm::zip(blocks, views)) {
@@ -168,6 +172,10 @@ void applyTransformsForWgmma(ArrayRef<Value> views,
           tcgen05 = true;
           continue;
         }
+        if (isWholeViewTransfer(use.getOwner()) &&
+            cast<VectorTransferOpInterface>(use.getOwner()).getBase() ==
+                use.get())
+          continue;
         auto wgmma = dyn_cast<WgmmaOp>(use.getOwner());
         if (!wgmma || !isOnTensorCores(wgmma) || use.getOperandNumber() == 0) {
           onlyWgmma = false;
