@@ -262,22 +262,28 @@ def strip_comments(text):
                      if not line.lstrip().startswith("//"))
 
 
-def main_span(text):
-    """Offsets of the body of `func.func @main` (brace to matching brace),
-    or None."""
-    start = text.find("func.func @main")
-    if start < 0:
-        return None
-    brace = text.find("{", start)
-    depth = 0
-    for i in range(brace, len(text)):
-        if text[i] == "{":
-            depth += 1
-        elif text[i] == "}":
-            depth -= 1
-            if depth == 0:
-                return start, i + 1
-    return start, len(text)
+def host_spans(text):
+    """Offsets of every `func.func` that launches no kernel (@main and the
+    host functions it calls, such as a test's @check), brace to brace."""
+    spans = []
+    for match in re.finditer(r"func\.func @[\w$.]+", text):
+        brace = text.find("{", match.start())
+        if brace < 0:
+            continue
+        depth, end = 0, len(text)
+        for i in range(brace, len(text)):
+            if text[i] == "{":
+                depth += 1
+            elif text[i] == "}":
+                depth -= 1
+                if depth == 0:
+                    end = i + 1
+                    break
+        body = text[match.start():end]
+        if not any(k in body for k in ("mgpu.pallas_call", "mgpu.mpmd_map",
+                                       "gpu.launch", "mgpu.launch")):
+            spans.append((match.start(), end))
+    return spans
 
 
 def line_offset(lines, i):
@@ -384,14 +390,14 @@ ALLOC = re.compile(r"^(\s*)(%[\w.$-]+) = memref\.alloc\(\) : "
 
 
 def fill_host_allocations(text):
-    """`text` with every plain `memref.alloc()` of @main filled with a
-    constant. An output block the kernel never writes (one wholly past the
+    """`text` with every plain `memref.alloc()` of the host functions
+    (host_spans) filled with a constant. An output block the kernel never writes (one wholly past the
     array, a mutated index map) is undefined; read uninitialized, LLVM may
     fold the loads away on one backend (interpret mode inlines the kernel
     and sees no store) and not the other (the emulator writes through its
     runtime): a disagreement of the fuzzer's making."""
-    span = main_span(text)
-    if span is None:
+    spans = host_spans(text)
+    if not spans:
         return text
 
     def fill(match):
@@ -408,8 +414,10 @@ def fill_host_allocations(text):
                 % (match.group(0).rstrip(), indent, constant, value, element,
                    indent, constant, element, name, memref))
 
-    body = ALLOC.sub(fill, text[span[0]:span[1]])
-    return text[:span[0]] + body + text[span[1]:]
+    # From the last span back, so that the earlier offsets hold.
+    for start, end in reversed(spans):
+        text = text[:start] + ALLOC.sub(fill, text[start:end]) + text[end:]
+    return text
 
 
 def check_mutant(job):
@@ -441,8 +449,9 @@ def check_mutant(job):
         rng = random.Random("%d-%d" % (args.seed, index))
         # The programs of test/Integration/Emulate race on purpose, to show
         # the emulator's async semantics: the CPU cannot agree with them.
-        # A mutant of the host program (@main) may read uninitialized or
-        # out-of-bounds host memory, which no backend defines.
+        # A mutant of the host program (@main and the functions it calls)
+        # may read uninitialized or out-of-bounds host memory, which no
+        # backend defines.
         comparable = "Integration/Emulate" not in name and not host_edit
         if compiled and comparable and "@main" in text and \
                 rng.random() < args.run_fraction:
@@ -527,8 +536,8 @@ def main():
     for index in range(args.mutants):
         name, original, _ = rng.choices(seeds, weights)[0]
         mutant, edit, where = mutate(original, rng)
-        span = main_span(original)
-        host_edit = span is not None and span[0] <= where < span[1]
+        host_edit = any(start <= where < end
+                        for start, end in host_spans(original))
         jobs.append((index, name, edit, mutant, host_edit,
                      grid_points(original), args))
 
