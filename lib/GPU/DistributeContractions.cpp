@@ -410,12 +410,14 @@ MmaOperand Distributor::tiledOperand(WgmmaOp op, Value operand,
   int64_t rowBytes = tiling.swizzleBytes;
   // The verifier checked that the 8-row groups an MMA reads are evenly
   // spaced: one atom apart in a tile, a row of tiles apart with 8-row tiles.
-  int64_t span = isA ? 64
-                 : tiled->transposed
-                     ? cast<ShapedType>(operand.getType()).getDimSize(1)
-                     : kStep;
+  // K-major: a, or a transposed b whose buffer holds N rows of K; M- or
+  // N-major: b, or a transposed a whose buffer holds K rows of M.
+  bool kMajor = isA != tiled->transposed;
+  int64_t span = !kMajor ? kStep
+                 : isA   ? 64
+                         : cast<ShapedType>(operand.getType()).getDimSize(1);
   int64_t groupStride = *getTiledGroupStride(*tiled, span);
-  if (isA || tiled->transposed) {
+  if (kMajor) {
     // K-major (a, or a transposed b whose buffer holds N rows of K): rows
     // of the swizzle's bytes, 8-row groups `groupStride` apart; a K step
     // moves the start along the row, or to the next tile where a row holds
@@ -430,9 +432,9 @@ MmaOperand Distributor::tiledOperand(WgmmaOp op, Value operand,
           b, loc, base, arith::ConstantIntOp::create(b, loc, offset, 64)));
     };
   } else {
-    // N-major: 8 K rows of the swizzle's bytes per atom, atoms along N one
-    // tile apart, 8-row groups `groupStride` apart; a K step moves down 16
-    // rows.
+    // M- or N-major: 8 K rows of the swizzle's bytes per atom, atoms along
+    // M or N one tile apart, 8-row groups `groupStride` apart; a K step
+    // moves down 16 rows.
     result.mnMajor = true;
     result.leading = tiling.tileBytes();
     result.stride = groupStride;

@@ -131,8 +131,10 @@ Value mlir::mgpu::buildTensorCoreMma(OpBuilder &b, Location loc, Value fragment,
         NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
         NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
         NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-        NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
-        // For b, row is N-major (imm-trans-b = 1), col K-major.
+        // For a, row is K-major, col M-major (imm-trans-a = 1); for b, row
+        // is N-major (imm-trans-b = 1), col K-major.
+        NVVM::MMALayoutAttr::get(ctx, a.mnMajor ? NVVM::MMALayout::col
+                                                : NVVM::MMALayout::row),
         NVVM::MMALayoutAttr::get(ctx, bOperand.mnMajor ? NVVM::MMALayout::row
                                                        : NVVM::MMALayout::col),
         NVVM::MMAIntOverflowAttr());

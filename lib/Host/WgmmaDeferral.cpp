@@ -88,20 +88,20 @@ FailureOr<Value> mlir::mgpu::issueDeferredWgmma(OpBuilder &b,
   bool f16 = op.getTypeA() == NVVM::WGMMATypes::f16;
   bool bf16 = op.getTypeA() == NVVM::WGMMATypes::bf16;
   if ((!f16 && !bf16) || op.getTypeB() != op.getTypeA() ||
-      op.getTypeD() != NVVM::WGMMATypes::f32 ||
-      op.getLayoutA() != NVVM::MMALayout::row || shape.getM() != 64 ||
+      op.getTypeD() != NVVM::WGMMATypes::f32 || shape.getM() != 64 ||
       shape.getK() != 16 || op.getScaleD() != NVVM::WGMMAScaleOut::one ||
       op.getScaleA() != NVVM::WGMMAScaleIn::one ||
       op.getScaleB() != NVVM::WGMMAScaleIn::one)
     return op.emitOpError()
-           << "cannot be emulated: only f16/bf16 inputs (a K-major) into an "
-              "f32 m64nNk16 accumulator are";
+           << "cannot be emulated: only f16/bf16 inputs into an f32 m64nNk16 "
+              "accumulator are";
   SmallVector<Value> accumulators;
   for (int64_t reg = 0; reg < shape.getN() / 2; ++reg)
     accumulators.push_back(
         LLVM::ExtractValueOp::create(b, loc, op.getInouts(), reg));
-  int64_t flags =
-      (bf16 ? 1 : 0) | (op.getLayoutB() == NVVM::MMALayout::row ? 2 : 0);
+  int64_t flags = (bf16 ? 1 : 0) |
+                  (op.getLayoutB() == NVVM::MMALayout::row ? 2 : 0) |
+                  (op.getLayoutA() == NVVM::MMALayout::col ? 4 : 0);
   SmallVector<Value> results =
       issue(b, op, accumulators, op.getDescriptorA(), ValueRange(),
             op.getDescriptorB(), flags, smem, ctaBase, lane, where);

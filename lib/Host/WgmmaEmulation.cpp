@@ -122,8 +122,8 @@ struct Emitter {
 /// The checks of an MMA's shared-memory reads: a (64 x 16) from `descA`
 /// when given, b (n x 16) from `descB`.
 static void emitReadChecks(OpBuilder &b, Operation *op, Value descA,
-                           Value descB, int64_t n, bool bMnMajor, Value smem,
-                           Value ctaBase, Value where) {
+                           Value descB, int64_t n, bool aMnMajor, bool bMnMajor,
+                           Value smem, Value ctaBase, Value where) {
   Location loc = op->getLoc();
   Emitter e{b, loc};
   Value base = arith::AddIOp::create(
@@ -151,20 +151,20 @@ static void emitReadChecks(OpBuilder &b, Operation *op, Value descA,
     callHostRuntime(b, op, "mgpuEmuCheckWgmmaRead", {pointer, e.i64(2), where});
   };
   if (descA)
-    checkOperand(descA, 64, false);
+    checkOperand(descA, 64, aMnMajor);
   checkOperand(descB, n, bMnMajor);
 }
 
 void mlir::mgpu::emitWgmmaReadChecks(OpBuilder &b, NVVM::WgmmaMmaAsyncOp op,
                                      Value smem, Value ctaBase, Value where) {
   emitReadChecks(b, op, op.getDescriptorA(), op.getDescriptorB(),
-                 op.getShape().getN(), op.getLayoutB() == NVVM::MMALayout::row,
-                 smem, ctaBase, where);
+                 op.getShape().getN(), op.getLayoutA() == NVVM::MMALayout::col,
+                 op.getLayoutB() == NVVM::MMALayout::row, smem, ctaBase, where);
 }
 
 void mlir::mgpu::emitWgmmaReadChecks(OpBuilder &b, WgmmaRegisterAOp op,
                                      Value smem, Value ctaBase, Value where) {
   emitReadChecks(b, op, Value(), op.getDescriptorB(),
-                 2 * op.getAcc().getType().getNumElements(), op.getBMnMajor(),
-                 smem, ctaBase, where);
+                 2 * op.getAcc().getType().getNumElements(),
+                 /*aMnMajor=*/false, op.getBMnMajor(), smem, ctaBase, where);
 }

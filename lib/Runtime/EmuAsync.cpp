@@ -244,7 +244,7 @@ float inputValue(LaneMmas &lane, float f) {
 void compute(LaneMmas &lane, const MmaRecord &r, float *out) {
   uint64_t low18 = uint64_t(reinterpret_cast<uintptr_t>(r.slice)) & 0x3ffff;
   Decoded a = decode(r.descA, low18), b = decode(r.descB, low18);
-  bool bMnMajor = r.flags & 2;
+  bool bMnMajor = r.flags & 2, aMnMajor = r.flags & 4;
   int64_t warp = r.lane / 32, inWarp = r.lane % 32;
   for (int64_t reg = 0; reg < r.n / 2; ++reg) {
     // The wgmma fragment layout (buildFragmentPosition).
@@ -252,7 +252,7 @@ void compute(LaneMmas &lane, const MmaRecord &r, float *out) {
     int64_t col = (inWarp % 4) * 2 + (reg / 4) * 8 + reg % 2;
     float acc = inputValue(lane, r.in[reg]);
     for (int64_t k = 0; k < 16; ++k) {
-      float x = r.aRows.empty() ? readInput(r, a, row, k, false)
+      float x = r.aRows.empty() ? readInput(r, a, row, k, aMnMajor)
                                 : r.aRows[((reg / 2) % 2) * 16 + k];
       float y = readInput(r, b, col, k, bMnMajor);
       float product = x * y;
@@ -380,7 +380,8 @@ static void issue(MmaRecord r, float *regs) {
 
 /// The emulator's wgmma.mma_async for thread `lane` (0..127) of its
 /// warpgroup: `regs` holds its n / 2 accumulator registers; `flags` bit 0:
-/// bf16 inputs (else f16), bit 1: b N-major; `slice` is the CTA's shared
+/// bf16 inputs (else f16), bit 1: b N-major, bit 2: a M-major; `slice` is
+/// the CTA's shared
 /// memory (`sliceBytes`). The registers become placeholders of the MMA's
 /// results, computed at the wait that completes its group.
 MGPU_HOST_EXPORT void mgpuEmuWgmmaIssue(float *regs, int64_t n, int64_t descA,

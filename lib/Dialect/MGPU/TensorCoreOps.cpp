@@ -135,9 +135,11 @@ FailureOr<TiledOperand> mlir::mgpu::getTiledOperand(Operation *op,
     return failure();
   SmallVector<int64_t> strides;
   int64_t offset;
-  // A transposed view (strides [1, s]) reads the buffer's rows as columns.
+  // A transposed view (strides [1, s]) reads the buffer's rows as columns:
+  // b K-major, or wgmma's a M-major (tcgen05's a is K-major only).
+  bool transposable = name == "b" || isa<WgmmaOp>(op);
   bool transposed = succeeded(memref.getStridesAndOffset(strides, offset)) &&
-                    strides[0] == 1 && strides[1] != 1 && name == "b";
+                    strides[0] == 1 && strides[1] != 1 && transposable;
   int64_t rowStride = transposed ? strides[1] : strides[0];
   int64_t unitStride = transposed ? strides[0] : strides[1];
   bool dynamic = ShapedType::isDynamic(offset);
@@ -148,7 +150,7 @@ FailureOr<TiledOperand> mlir::mgpu::getTiledOperand(Operation *op,
            << "expects " << name << " with transforms to be a row-major view "
            << (dynamicOffsets ? "" : "with static offset ")
            << "and a row stride that is a multiple of its tile's columns"
-           << (name == "b" ? ", or the transpose of one" : "") << ", got "
+           << (transposable ? ", or the transpose of one" : "") << ", got "
            << type;
   if (dynamic)
     return TiledOperand{*tiling,   rowStride, 0, 0, /*dynamicOffset=*/true,
@@ -186,9 +188,10 @@ static LogicalResult verifyOperandTiling(WgmmaOp op, StringRef name, Type type,
       getTiledOperand(op, name, type, transforms, /*dynamicOffsets=*/true);
   if (failed(tiled))
     return failure();
-  // A transposed b is read K-major: each MMA reads all N rows of its buffer.
+  // A transposed b is read K-major: each MMA reads all N rows of its
+  // buffer; a transposed a M-major: each MMA reads 16 K rows of it.
   if (tiled->transposed)
-    rowMultiple = cast<ShapedType>(type).getDimSize(1);
+    rowMultiple = name == "b" ? cast<ShapedType>(type).getDimSize(1) : 16;
   if (!getTiledGroupStride(*tiled, rowMultiple))
     return op.emitOpError()
            << "expects the 8-row groups each MMA reads of " << name

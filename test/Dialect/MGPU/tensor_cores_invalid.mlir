@@ -330,7 +330,7 @@ func.func @a_dynamic_row_stride(%a: memref<64x64xbf16, strided<[?, 1], offset: ?
     %z = arith.constant dense<0.0> : vector<64x128xf32>
     // A view at a run-time offset is read in place (a ring's slot, a
     // warpgroup's rows); its row stride must be known.
-    // expected-error @below {{'mgpu.wgmma' op expects a with transforms to be a row-major view and a row stride that is a multiple of its tile's columns, got 'memref<64x64xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>'}}
+    // expected-error @below {{'mgpu.wgmma' op expects a with transforms to be a row-major view and a row stride that is a multiple of its tile's columns, or the transpose of one, got 'memref<64x64xbf16, strided<[?, 1], offset: ?>, #gpu.address_space<workgroup>>'}}
     %r = mgpu.wgmma %z, %a, %b a_transforms [#mgpu.tile<[64, 64]>, #mgpu.swizzle<128>]
         : vector<64x128xf32>, memref<64x64xbf16, strided<[?, 1], offset: ?>, #s>, memref<64x128xbf16, #s>
   }
@@ -385,22 +385,6 @@ func.func @tf32_tiled(%a: memref<64x32xf32, #s>, %b: memref<32x64xf32, #s>) {
 func.func @tensor_cores_mark_elsewhere() {
   // expected-error @below {{'mgpu.tensor_cores' must be a unit attribute of an mgpu.wgmma}}
   %c0 = arith.constant {mgpu.tensor_cores} 0 : index
-  return
-}
-
-// -----
-
-#s = #gpu.address_space<workgroup>
-// a may not be a transposed view with transforms (the tensor cores would
-// read it MN-major, which the lowering does not do yet).
-func.func @a_transposed_view(%at: memref<64x64xbf16, #s>, %b: memref<64x128xbf16, #s>) {
-  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
-    %a = memref.transpose %at (d0, d1) -> (d1, d0) : memref<64x64xbf16, #s> to memref<64x64xbf16, strided<[1, 64]>, #s>
-    %z = arith.constant dense<0.0> : vector<64x128xf32>
-    // expected-error @below {{'mgpu.wgmma' op expects a with transforms to be a row-major view and a row stride that is a multiple of its tile's columns, got 'memref<64x64xbf16, strided<[1, 64]>, #gpu.address_space<workgroup>>'}}
-    %r = mgpu.wgmma %z, %a, %b a_transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>]
-        : vector<64x128xf32>, memref<64x64xbf16, strided<[1, 64]>, #s>, memref<64x128xbf16, #s>
-  }
   return
 }
 

@@ -254,14 +254,15 @@ struct TiledOperand {
   /// JAX, the start must be at a tile boundary; it is found at run time.
   bool dynamicOffset = false;
   /// The view is the transpose of a row-major view of the buffer (a K x N
-  /// b whose buffer holds N rows of K: K-major for the tensor cores).
+  /// b whose buffer holds N rows of K: K-major for the tensor cores; an
+  /// M x K a of wgmma whose buffer holds K rows of M: M-major).
   bool transposed = false;
 };
 
 /// The tiled operand `name` (`a` or `b`) of type `type` with `transforms`,
 /// or an error at `op`: it must be a row-major view at a tile boundary, or
-/// the transpose of one (memref.transpose; b only); at a run-time offset
-/// only where `dynamicOffsets` (wgmma's operands).
+/// the transpose of one (memref.transpose; b, and wgmma's a); at a run-time
+/// offset only where `dynamicOffsets` (wgmma's operands).
 FailureOr<TiledOperand> getTiledOperand(Operation *op, StringRef name,
                                         Type type, ArrayAttr transforms,
                                         bool dynamicOffsets = false);
