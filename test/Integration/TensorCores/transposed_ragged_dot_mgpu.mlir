@@ -42,30 +42,25 @@
 //    is scalar host code in @transposed_ragged_dot.
 // 5. o_smem's transforms are named on its copy out (mgpu names transforms
 //    per op); the lanes write it through them (--mgpu-propagate-transforms).
-// Not as JAX (same numbers): the wgmma's a is transpose_ref(lhs_smem)
-// (line 137), which mgpu's tensor-core wgmma does not read in place. Naming
-// its transforms is refused (`'mgpu.wgmma' op expects a with transforms to
-// be a row-major view and a row stride that is a multiple of its tile's
-// columns, got 'memref<64x64xf16, strided<[1, 64]>, #gpu.address_space<workgroup>>'`);
-// without them (as written here and in JAX, where the transforms come from
-// the BlockSpec) mgpu keeps the lhs slots row-major (their TMA copies lose
-// the transforms, the masking lanes read and write row-major) and copies
-// the transposed a into place before each step's MMAs (a loop of
-// ld.shared.b16 in the PTX), where JAX reads the tiled, swizzled lhs slot
-// in place as an MN-major a. The rhs slots are read in place, as in JAX.
+// The wgmma's a is transpose_ref(lhs_smem) (line 137), read in place as
+// JAX reads it: the tiled, swizzled lhs slot goes to the tensor cores as an
+// M-major a (imm-trans-a = 1, the M-major descriptor), as the rhs slot
+// goes as an N-major b; no lane copies a block.
 // RUN: %run_on_backends %s --match-full-lines
 // RUN: mgpu-run --backend=emulate --emulate-schedules 4 %s | FileCheck %s --match-full-lines
 // REQUIRES: ptxas
 // RUN: mgpu-opt --mgpu-to-binary="format=isa" %s -o %t.mlir
 // RUN: %extract_ptx %t.mlir -o %t.ptx
-// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX --implicit-check-not=ld.shared.b16 < %t.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
-// lhs and rhs blocks come in by TMA; the (copied) a goes to the tensor
-// cores after a proxy fence, 4 MMAs of K = 16 per step.
+// 4 MMAs of K = 16 per step, a M-major and b N-major in place (the last
+// two immediates: imm-trans-a = imm-trans-b = 1); lhs and rhs blocks come
+// in by TMA; the masking lanes' writes are fenced for the async proxy; no
+// lane copies a block to transpose it (no ld.shared.b16 loop).
+// PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 1, 1;
 // PTX: cp.async.bulk.tensor.2d.shared
 // PTX: fence.proxy.async.shared::cta
-// PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // CHECK: mismatches: 0
 
 #mesh = #mgpu.mesh<grid = [2], grid_names = ["sm"]>
