@@ -39,7 +39,9 @@ void mlir::mgpu::copyWindow(OpBuilder &b, Location loc, Value global,
                             ArrayRef<OpFoldResult> offsets, Value shared,
                             bool toShared) {
   auto sharedType = cast<MemRefType>(shared.getType());
-  if (offsets.empty()) {
+  // A whole array copies as is; a view (even one given whole) is a window
+  // of the array it views, clipped there.
+  if (offsets.empty() && !global.getDefiningOp<memref::SubViewOp>()) {
     if (toShared)
       memref::CopyOp::create(b, loc, global, shared);
     else

@@ -119,7 +119,32 @@ BlockSpecAttr wholeArraySpec(MLIRContext *ctx, Type type, size_t gridRank) {
       MemorySpace::gmem);
 }
 
-/// Stores each input block with a swizzle transform in its spec's layout
+/// The layout a block read by the tensor cores is staged in: its spec's
+/// transforms where they swizzle; where the spec names none, the ones JAX's
+/// warpgroup semantics infers for an MMA operand (the largest swizzle S of
+/// 128, 64, 32 bytes that divides the block's rows, tiles of 8 rows of S
+/// bytes: TilingTransform((8, S / element bytes)), SwizzleTransform(S));
+/// null otherwise.
+ArrayAttr getMmaLayout(const PipelinedBlock &block, Value view) {
+  MLIRContext *ctx = view.getContext();
+  if (block.spec.getSwizzleBytes())
+    return ArrayAttr::get(ctx, block.spec.getTransforms());
+  auto type = dyn_cast<MemRefType>(view.getType());
+  if (!block.spec.getTransforms().empty() || !type || type.getRank() < 2 ||
+      !type.hasStaticShape() || !type.getElementType().isIntOrFloat() ||
+      type.getElementTypeBitWidth() % 8)
+    return nullptr;
+  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  int64_t rowBytes = type.getShape().back() * elementBytes;
+  for (int64_t swizzle : {128, 64, 32})
+    if (rowBytes % swizzle == 0 && type.getShape().end()[-2] % 8 == 0)
+      return ArrayAttr::get(
+          ctx, {TileTransformAttr::get(ctx, {8, swizzle / elementBytes}),
+                SwizzleTransformAttr::get(ctx, swizzle)});
+  return nullptr;
+}
+
+/// Stores each input block in its MMA layout (getMmaLayout)
 /// when its view `views[i]` in the body is read only, through subviews, as a
 /// shared operand of wgmma ops that run on the tensor cores and accept the
 /// layout (tile-aligned views; their verifier decides, silenced here: a
@@ -129,8 +154,13 @@ BlockSpecAttr wholeArraySpec(MLIRContext *ctx, Type type, size_t gridRank) {
 /// MMA), which --mgpu-propagate-transforms then leads through the layout.
 void applyTransformsForWgmma(ArrayRef<Value> views,
                              MutableArrayRef<PipelinedBlock> blocks) {
-  for (auto [block, view] : llvm::zip(blocks, views)) {
-    if (block.isOutput || block.aliased || !block.spec.getSwizzleBytes())
+  SmallVector<ArrayAttr> layouts = llvm::to_vector(
+      llvm::map_range(llvm::zip(blocks, views), [](auto blockAndView) {
+        return getMmaLayout(std::get<0>(blockAndView),
+                            std::get<1>(blockAndView));
+      }));
+  for (auto [block, view, transforms] : llvm::zip(blocks, views, layouts)) {
+    if (block.isOutput || block.aliased || !transforms)
       continue;
     MLIRContext *ctx = view.getContext();
     SmallVector<std::pair<WgmmaOp, StringAttr>> readers;
@@ -154,7 +184,7 @@ void applyTransformsForWgmma(ArrayRef<Value> views,
               otherView == views.end() ? nullptr
                                        : &blocks[otherView - views.begin()];
           if (!otherBlock || otherBlock->isOutput || otherBlock->aliased ||
-              otherBlock->spec.getTransforms() != block.spec.getTransforms()) {
+              layouts[otherView - views.begin()] != transforms) {
             onlyWgmma = false;
             break;
           }
@@ -165,7 +195,7 @@ void applyTransformsForWgmma(ArrayRef<Value> views,
             mma && use.getOperandNumber() > 0) {
           ArrayAttr named = use.get() == mma.getA() ? mma.getATransformsAttr()
                                                     : mma.getBTransformsAttr();
-          if (!named || named.getValue() != block.spec.getTransforms()) {
+          if (named != transforms) {
             onlyWgmma = false;
             break;
           }
@@ -188,7 +218,6 @@ void applyTransformsForWgmma(ArrayRef<Value> views,
     }
     if (!onlyWgmma || (readers.empty() && !tcgen05))
       continue;
-    auto transforms = ArrayAttr::get(ctx, block.spec.getTransforms());
     bool accepted = true;
     {
       ScopedDiagnosticHandler quiet(ctx,

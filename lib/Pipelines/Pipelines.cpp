@@ -122,8 +122,10 @@ static void addKernelFormPasses(OpPassManager &pm, bool identityLayout,
 }
 
 /// The host backends check memory accesses at run time: an index out of
-/// bounds is reported at its op instead of corrupting memory.
+/// bounds is reported at its op instead of corrupting memory. Views that
+/// only copies used (they clip at the array) are not accesses.
 static void addRuntimeChecks(OpPassManager &pm) {
+  pm.addPass(createMGPUDropUnusedViews());
   pm.addPass(createMGPUCheckVectorAccesses());
   pm.addPass(createMGPUCheckDivisions());
   pm.addPass(createGenerateRuntimeVerificationPass());

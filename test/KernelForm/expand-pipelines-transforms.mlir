@@ -97,3 +97,49 @@ func.func @not_on_tensor_cores(%a: memref<128x128xf16>) {
   }
   return
 }
+
+// -----
+
+// Blocks whose specs name no transforms get the ones JAX's warpgroup
+// semantics infers for MMA operands: the largest swizzle dividing a row
+// (128 bytes for 64 f16, 64 for 32, 32 for 16) in tiles of 8 rows of it.
+// A block whose rows are not a multiple of 32 bytes (8 f16) stays
+// row-major (its wgmma copies it into place).
+#whole = #mgpu.block_spec<shape = [256, 256], index_map = affine_map<(i) -> (0, 0)>, memory_space = gmem>
+#a64 = #mgpu.block_spec<shape = [64, 64], index_map = affine_map<(k) -> (0, k)>>
+#b32 = #mgpu.block_spec<shape = [64, 32], index_map = affine_map<(k) -> (k, 0)>>
+#a16 = #mgpu.block_spec<shape = [64, 16], index_map = affine_map<(k) -> (0, k)>>
+#b16 = #mgpu.block_spec<shape = [16, 8], index_map = affine_map<(k) -> (k, 0)>>
+!g = memref<256x256xf16>
+!a64 = memref<64x64xf16, #gpu.address_space<workgroup>>
+!b32 = memref<64x32xf16, #gpu.address_space<workgroup>>
+!a16 = memref<64x16xf16, #gpu.address_space<workgroup>>
+!b16 = memref<16x8xf16, #gpu.address_space<workgroup>>
+
+// CHECK-LABEL: func.func @inferred
+// CHECK: mgpu.copy_gmem_to_smem {{.*}} transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>] : memref<256x256xf16>, memref<64x64xf16
+// CHECK: mgpu.copy_gmem_to_smem {{.*}} transforms [#mgpu.tile<[8, 32]>, #mgpu.swizzle<64>] : memref<256x256xf16>, memref<64x32xf16
+// CHECK: mgpu.wgmma {{.*}} a_transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>] b_transforms [#mgpu.tile<[8, 32]>, #mgpu.swizzle<64>] {mgpu.tensor_cores} :
+// CHECK: mgpu.copy_gmem_to_smem {{.*}} transforms [#mgpu.tile<[8, 16]>, #mgpu.swizzle<32>] : memref<256x256xf16>, memref<64x16xf16
+// CHECK: mgpu.copy_gmem_to_smem {{.*}}, %{{.*}}[%{{.*}}] : memref<256x256xf16>, memref<16x8xf16
+// CHECK: mgpu.wgmma %{{.*}}, %{{.*}}, %{{.*}} a_transforms [#mgpu.tile<[8, 16]>, #mgpu.swizzle<32>] {mgpu.tensor_cores} :
+// OFF-LABEL: func.func @inferred
+// OFF-NOT: transforms [
+func.func @inferred(%a: !g, %b: !g) {
+  mgpu.pallas_call grid [1] ins(%a, %b : !g, !g) in_specs [#whole, #whole] out_specs [] {
+  ^bb0(%ag: !g, %bg: !g):
+    mgpu.emit_pipeline grid [2] ins(%ag, %bg : !g, !g) in_specs [#a64, #b32] out_specs [] {
+    ^bb0(%k: index, %as: !a64, %bs: !b32):
+      %z = arith.constant dense<0.0> : vector<64x32xf32>
+      %r = mgpu.wgmma %z, %as, %bs : vector<64x32xf32>, !a64, !b32
+      mgpu.wgmma_wait 0
+    }
+    mgpu.emit_pipeline grid [2] ins(%ag, %bg : !g, !g) in_specs [#a16, #b16] out_specs [] {
+    ^bb0(%k: index, %as: !a16, %bs: !b16):
+      %z = arith.constant dense<0.0> : vector<64x8xf32>
+      %r = mgpu.wgmma %z, %as, %bs : vector<64x8xf32>, !a16, !b16
+      mgpu.wgmma_wait 0
+    }
+  }
+  return
+}

@@ -208,6 +208,22 @@ def MGPUExpandF8 : Pass<"mgpu-expand-f8"> {
   ];
 }
 
+def MGPUDropUnusedViews : Pass<"mgpu-drop-unused-views"> {
+  let summary = "Erase memref views nothing uses (before the host's runtime checks)";
+  let description = [{
+    Erases every view (an op without memory effects whose results are
+    memrefs: `memref.subview`, `memref.view`, casts, reshapes, transposes)
+    whose results nothing uses, and then the views it was made from that
+    are left unused. The host lowerings replace copies by loops over the
+    array a window's views resolve to, and leave the views behind; on the
+    GPU a view is only address arithmetic. A GMEM view that runs past its
+    array, as JAX's `x.at[pl.ds(start, k)]` may, is valid when only copies
+    use it (they clip at the array, as TMA's tensor map does), but
+    `--generate-runtime-verification` would check it and refuse the kernel.
+    A view that something accesses stays, and is checked.
+  }];
+}
+
 def MGPUCheckVectorAccesses : Pass<"mgpu-check-vector-accesses"> {
   let summary = "Runtime bounds checks of vector loads, stores and transfers";
   let description = [{

@@ -1,13 +1,15 @@
 // JAX's test_realistic_matmul with lhs_transpose (a stored K x M) and with
 // both transposed (b stored N x K too): contractions (k, m) x (k, n) and
 // (k, m) x (n, k). --mgpu-contract-to-wgmma gives wgmma transposed views
-// of the blocks; the tensor-core lowering reads b in place (K-major when
-// transposed) and copies a into place. On every backend against a scalar
+// of the blocks; the tensor cores read both in place, a M-major
+// (imm-trans-a = 1), b N-major or, transposed, K-major (no lane copies a
+// block: no ld.shared). On every backend against a scalar
 // reference (the tensor-core path; the lane path of the same wgmma ops is
 // covered by matmul_pallas_call.mlir).
 // RUN: %run_on_backends %s --match-full-lines
-// RUN: mgpu-opt %s --mgpu-to-binary="format=isa" | %python %mgpu_src_root/utils/extract-ptx.py | FileCheck %s --check-prefix=PTX
-// PTX-COUNT-16: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// RUN: mgpu-opt %s --mgpu-to-binary="format=isa" | %python %mgpu_src_root/utils/extract-ptx.py | FileCheck %s --check-prefix=PTX --implicit-check-not=ld.shared
+// PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 1, 1;
+// PTX-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 1, 0;
 // PTX-NOT: wgmma.mma_async
 
 #a_tn = #mgpu.block_spec<shape = [64, 128], index_map = affine_map<(m, n, k) -> (k, m)>,

@@ -13,6 +13,10 @@
 // transpose_ref(lhs_smem) and rhs_smem (see "Not as JAX"). Epilogue: the
 // accumulator as f16 into a run_scoped o_smem with the transforms, copied
 // out to o[g, m tile, n tile].
+// The GMEM views the pipeline takes are JAX's gmem_slice =
+// pl.ds(group_block_start, k) (line 99): past lhs and rhs wherever
+// group_block_start > 0 (group 3 here, from row 128); the pipeline reads
+// only the group's blocks, and copies clip at the arrays.
 // Sizes: K = 256, M = N = 128, G = 4 groups of sizes 40, 0, 100, 116
 // (boundaries at rows 40 and 140, inside blocks 0 and 2; group 1 is empty
 // and skipped, its output zero; group 2 spans 3 blocks, masked at both
@@ -28,19 +32,11 @@
 //    (lhs_gmem.at[gmem_slice, pl.ds(m_i * block_m, block_m)]), as
 //    hopper_matmul_mgpu.mlir does with its a_rows / b_cols, and the index
 //    maps are (k) -> (k, 0).
-// 2. gmem_slice = pl.ds(group_block_start, k) (line 99) runs past lhs and
-//    rhs wherever group_block_start > 0 (group 3 here, from row 128);
-//    interpret mode and the emulator stop at it: `error: subview runs
-//    out-of-bounds along dimension 0 (a runtime check of the host
-//    backends)` (--mgpu-to-binary accepts it).
-//    The views here are k - group_block_start rows long, which still holds
-//    every block the pipeline reads (group_block_ends <= k, k a multiple
-//    of block_k): the same blocks, read from the same addresses.
-// 3. pl.multiple_of (line 98) has no mgpu spelling: omitted (a hint only).
-// 4. The host part (lines 57-64: group_starts, group_ends,
+// 2. pl.multiple_of (line 98) has no mgpu spelling: omitted (a hint only).
+// 3. The host part (lines 57-64: group_starts, group_ends,
 //    group_block_starts, group_num_blocks from the cumsum of group_sizes)
 //    is scalar host code in @transposed_ragged_dot.
-// 5. o_smem's transforms are named on its copy out (mgpu names transforms
+// 4. o_smem's transforms are named on its copy out (mgpu names transforms
 //    per op); the lanes write it through them (--mgpu-propagate-transforms).
 // The wgmma's a is transpose_ref(lhs_smem) (line 137), read in place as
 // JAX reads it: the tiled, swizzled lhs slot goes to the tensor cores as an
@@ -80,7 +76,7 @@
 !gi = memref<4xi32>
 !blk = memref<64x64xf16, #smem>
 !blk_t = memref<64x64xf16, strided<[1, 64]>, #smem>
-!slice = memref<?x64xf16, strided<[128, 1], offset: ?>>
+!slice = memref<256x64xf16, strided<[128, 1], offset: ?>>
 !out_tile = memref<64x64xf16, strided<[128, 1], offset: ?>>
 
 module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
@@ -118,10 +114,9 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
         %group_block_start = arith.index_cast %gbs32 : i32 to index
         %m_start = arith.muli %m_i, %c64 : index
         %n_start = arith.muli %n_i, %c64 : index
-        %k_left = arith.subi %c256, %group_block_start : index
-        %lhs_slice = memref.subview %lhs_gmem[%group_block_start, %m_start] [%k_left, 64] [1, 1]
+        %lhs_slice = memref.subview %lhs_gmem[%group_block_start, %m_start] [256, 64] [1, 1]
             : !lhs_t to !slice
-        %rhs_slice = memref.subview %rhs_gmem[%group_block_start, %n_start] [%k_left, 64] [1, 1]
+        %rhs_slice = memref.subview %rhs_gmem[%group_block_start, %n_start] [256, 64] [1, 1]
             : !rhs_t to !slice
 
         %acc = mgpu.run_scoped -> vector<64x64xf32> {
