@@ -151,37 +151,45 @@ def main():
         return "test %s %s %s" % (
             name, os.path.relpath(path, source_root), " ".join(options))
 
-    # One compile per core; the manifest keeps the tests' order.
     selected = [(name, path, sources, options)
                 for name, path, sources, options, skipped
                 in find_run_tests(source_root)
                 if args.backend not in skipped and
                 (not args.only or re.search(args.only, name))]
-    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
-        manifest = list(pool.map(lambda test: build_test(*test), selected))
-
+    # Benchmarks, each with its `// bundle-variant: OPTIONS` lines (an
+    # executable built with those mgpu-run options, name.OPTION-WORDS, `=`
+    # as `-`).
+    benchmarks = []
     if args.backend == "cuda":
         programs = os.path.join(source_root, "bench", "programs")
         for file in sorted(os.listdir(programs)):
             if not file.endswith(".mlir"):
                 continue
-            name = file[:-len(".mlir")]
             path = os.path.join(programs, file)
-            # A `// bundle-variant: OPTIONS` line adds an executable built
-            # with those mgpu-run options (name.OPTION-WORDS, `=` as `-`).
             variants = [[]]
             with open(path) as stream:
                 for line in stream:
                     match = BUNDLE_VARIANT.match(line.strip())
                     if match:
                         variants.append(match.group(1).split())
-            for options in variants:
-                suffix = "".join("." + o.lstrip("-").replace("=", "-")
-                             for o in options)
-                run([mgpu_run, path, "-e", "main", "--emit-executable", "-o",
-                     os.path.join(staging, "bench", name + suffix)] + options)
-                manifest.append(("bench %s%s bench/programs/%s %s" % (
-                    name, suffix, file, " ".join(options))).rstrip())
+            benchmarks += [(file, options) for options in variants]
+
+    def build_benchmark(file, options):
+        name = file[:-len(".mlir")] + "".join(
+            "." + o.lstrip("-").replace("=", "-") for o in options)
+        run([mgpu_run, os.path.join(source_root, "bench", "programs", file),
+             "-e", "main", "--emit-executable", "-o",
+             os.path.join(staging, "bench", name)] + options)
+        return ("bench %s bench/programs/%s %s" % (
+            name, file, " ".join(options))).rstrip()
+
+    # One compile per core, tests and benchmarks together; the manifest
+    # keeps their order.
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        tests = [pool.submit(build_test, *test) for test in selected]
+        benches = [pool.submit(build_benchmark, *bench)
+                   for bench in benchmarks]
+        manifest = [future.result() for future in tests + benches]
 
     runtime = "libmgpu_cuda_runtime.so" if args.backend == "cuda" \
         else "libmgpu_host_runtime.so"

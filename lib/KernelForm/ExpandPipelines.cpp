@@ -511,6 +511,7 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op) {
 
   PipelineSchedule schedule;
   schedule.stepSizes = stepSizes;
+  schedule.indexMapSymbols = llvm::to_vector(op.getIndexMapSymbols());
   schedule.gridIdsAt = [](OpBuilder &, Location, ValueRange stepIds) {
     return SmallVector<Value>(stepIds.begin(), stepIds.end());
   };

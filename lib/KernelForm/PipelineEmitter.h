@@ -95,11 +95,12 @@ private:
 
   /// The block index of every block at linear step `t`.
   FailureOr<SmallVector<SmallVector<Value>>> blockIndicesAt(Value t) {
-    SmallVector<Value> gridIds = schedule.gridIdsAt(b, loc, stepIdsAt(t));
+    SmallVector<Value> operands = schedule.gridIdsAt(b, loc, stepIdsAt(t));
+    llvm::append_range(operands, schedule.indexMapSymbols);
     SmallVector<SmallVector<Value>> indices;
     for (const PipelinedBlock &block : blocks) {
       std::optional<SmallVector<Value>> index = affine::expandAffineMap(
-          b, loc, block.spec.getIndexMap().getValue(), gridIds);
+          b, loc, block.spec.getIndexMap().getValue(), operands);
       if (!index)
         return emitError(loc)
                << "cannot expand the index map " << block.spec.getIndexMap();

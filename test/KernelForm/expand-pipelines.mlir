@@ -161,3 +161,25 @@ func.func @kernel(%x: memref<8xf32>) {
 // CHECK-NEXT: ^bb0(%[[XS:.*]]: memref<8xf32>):
 // CHECK-NEXT: "test.body"(%[[XS]])
 // CHECK-NEXT: }
+
+// -----
+
+// Index maps with symbols (JAX's `lambda k: (n, k)` capturing n): the
+// values index_map_symbols binds are the maps' symbols at every step; the
+// block's rows start at n * 16.
+#m = #mgpu.mesh<grid = [2], grid_names = ["i"]>
+#captured = #mgpu.block_spec<shape = [16, 64], index_map = affine_map<(k)[s0] -> (s0, k)>>
+// CHECK-LABEL: func.func @index_map_symbols
+// CHECK: %[[N:.*]] = mgpu.program_id 0
+// CHECK: %[[ROW:.*]] = arith.muli %[[N]], %{{.*}} : index
+// CHECK: mgpu.copy_gmem_to_smem %{{.*}}[%[[ROW]], %{{.*}}], %{{.*}}, %{{.*}}[%{{.*}}] : memref<32x256xf32>, memref<16x64xf32
+func.func @index_map_symbols(%x: memref<32x256xf32>) {
+  mgpu.mpmd_map meshes [#m] ins(%x : memref<32x256xf32>) {
+  ^bb0(%xg: memref<32x256xf32>):
+    %n = mgpu.program_id 0
+    mgpu.emit_pipeline grid [4] ins(%xg : memref<32x256xf32>) in_specs [#captured] out_specs [] index_map_symbols(%n) {
+    ^bb0(%k: index, %b: memref<16x64xf32, #gpu.address_space<workgroup>>):
+    }
+  }
+  return
+}

@@ -108,6 +108,9 @@ struct PipelineResources {
 /// indices, and who issues the copies.
 struct PipelineSchedule {
   SmallVector<Value> stepSizes;
+  /// The values of the index maps' symbols (emit_pipeline's
+  /// index_map_symbols), after the grid indices.
+  SmallVector<Value> indexMapSymbols;
   std::function<SmallVector<Value>(OpBuilder &, Location, ValueRange)>
       gridIdsAt;
   /// The Pallas thread that issues copies when several share the blocks

@@ -205,9 +205,12 @@ void PallasCallOp::getEffects(
 
 /// S18-S20 for an op with block specs: one spec per input and output, each
 /// fitting its operand; the operands are named `inName[i]`, `outName[i]`.
+/// Index maps have at most `symbols` symbols (the values an emit_pipeline
+/// binds; a pallas_call's maps take the grid indices alone).
 template <typename OpTy>
 static LogicalResult verifyBlockSpecs(OpTy op, size_t gridRank,
-                                      StringRef inName, StringRef outName) {
+                                      StringRef inName, StringRef outName,
+                                      size_t symbols = 0) {
   if (op.getInSpecs().size() != op.getIns().size())
     return op.emitOpError()
            << "expects one in_spec per input: got " << op.getInSpecs().size()
@@ -218,11 +221,27 @@ static LogicalResult verifyBlockSpecs(OpTy op, size_t gridRank,
            << " out_specs for " << op.getOuts().size() << " outputs";
   auto verifyEach = [&](ValueRange operands, ArrayAttr specs,
                         StringRef name) -> LogicalResult {
-    for (auto [i, operand] : llvm::enumerate(operands))
-      if (failed(verifyBlockSpec(op, gridRank,
-                                 (name + "[" + Twine(i) + "]").str(),
-                                 operand.getType(), specs[i])))
+    for (auto [i, operand] : llvm::enumerate(operands)) {
+      std::string what = (name + "[" + Twine(i) + "]").str();
+      if (failed(
+              verifyBlockSpec(op, gridRank, what, operand.getType(), specs[i])))
         return failure();
+      AffineMapAttr map = cast<BlockSpecAttr>(specs[i]).getIndexMap();
+      if (map.getValue().getNumSymbols() <= symbols)
+        continue;
+      if (symbols == 0 && !isa<EmitPipelineOp>(op)) {
+        InFlightDiagnostic diag =
+            op.emitOpError()
+            << "block index_map must not have symbols, got " << map;
+        diag.attachNote() << "a pallas_call's index maps take its grid "
+                             "indices alone; an emit_pipeline binds captured "
+                             "values with index_map_symbols(..)";
+        return diag;
+      }
+      return op.emitOpError()
+             << "expects the index map of " << what << " to have at most "
+             << symbols << " symbols (index_map_symbols), got " << map;
+    }
     return success();
   };
   if (failed(verifyEach(op.getIns(), op.getInSpecs(), inName)))
@@ -593,7 +612,8 @@ LogicalResult EmitPipelineOp::verify() {
                            "them); the pipeline stages their blocks itself";
       return diag;
     }
-  if (failed(verifyBlockSpecs(*this, grid.size(), "ins", "outs")))
+  if (failed(verifyBlockSpecs(*this, grid.size(), "ins", "outs",
+                              getIndexMapSymbols().size())))
     return failure();
   if (CompilerParamsAttr params = getParamsAttr();
       params && !params.getDimensionSemantics().empty()) {

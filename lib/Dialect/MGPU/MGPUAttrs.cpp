@@ -390,9 +390,6 @@ BlockSpecAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          << " must be positive, got " << size;
   }
   AffineMap map = indexMap.getValue();
-  if (map.getNumSymbols() != 0)
-    return emitError() << "block index_map must not have symbols, got "
-                       << indexMap;
   if (map.getNumResults() != shape.size()) {
     InFlightDiagnostic diag =
         emitError() << "block index_map has " << map.getNumResults()

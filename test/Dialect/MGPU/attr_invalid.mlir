@@ -208,11 +208,6 @@
 
 // -----
 
-// expected-error @+1 {{block index_map must not have symbols, got affine_map<(d0)[s0] -> (d0)>}}
-#b = #mgpu.block_spec<shape = [128], index_map = affine_map<(d0)[s0] -> (d0)>>
-
-// -----
-
 // An integer where an affine map is expected.
 // expected-error @+2 {{invalid kind of attribute specified}}
 // expected-error @+1 {{failed to parse MGPU_BlockSpecAttr parameter 'index_map'}}

@@ -93,6 +93,20 @@ func.func @spec_not_block_spec(%a: memref<1024xf32>) {
 
 // -----
 
+// A pallas_call's index maps take its grid indices alone (JAX's index
+// maps of a pallas_call close over no traced value).
+#b = #mgpu.block_spec<shape = [128], index_map = affine_map<(d0)[s0] -> (d0 + s0)>>
+func.func @index_map_symbols(%a: memref<1024xf32>) {
+  // expected-error @+2 {{'mgpu.pallas_call' op block index_map must not have symbols, got affine_map<(d0)[s0] -> (d0 + s0)>}}
+  // expected-note @+1 {{a pallas_call's index maps take its grid indices alone; an emit_pipeline binds captured values with index_map_symbols(..)}}
+  mgpu.pallas_call grid [8] ins(%a : memref<1024xf32>) in_specs [#b] out_specs [] {
+  ^bb0(%x: memref<128xf32, #gpu.address_space<workgroup>>):
+  }
+  return
+}
+
+// -----
+
 #b = #mgpu.block_spec<shape = [128], index_map = affine_map<(d0) -> (d0)>>
 // S19: block rank 1, array rank 2.
 func.func @s19_block_rank(%a: memref<1024x256xf32>) {

@@ -1,4 +1,4 @@
-// emit_pipeline init_carry round-trips.
+// emit_pipeline init_carry and index_map_symbols round-trip.
 // RUN: mgpu-opt %s | mgpu-opt | FileCheck %s
 
 #m = #mgpu.mesh<grid = [1], grid_names = ["i"]>
@@ -52,6 +52,21 @@ func.func @compute_context(%x: memref<16x256xf32>, %o: memref<16xf32>) {
     } compute_context {
     ^bb0(%last: vector<16xf32>):
       vector.store %last, %oa[%c0] : memref<16xf32>, vector<16xf32>
+    }
+  }
+  return
+}
+
+// JAX's `lambda k: (k, n_i)`: the captured n_i is the maps' symbol s0.
+#captured = #mgpu.block_spec<shape = [16, 64], index_map = affine_map<(k)[s0] -> (s0, k)>>
+// CHECK-LABEL: func.func @symbols
+// CHECK: mgpu.emit_pipeline grid [4] ins(%{{.*}} : memref<32x256xf32>) in_specs [#{{.*}}] out_specs [] index_map_symbols(%[[N:.*]]) {
+func.func @symbols(%x: memref<32x256xf32>) {
+  mgpu.mpmd_map meshes [#m] ins(%x : memref<32x256xf32>) {
+  ^bb0(%xg: memref<32x256xf32>):
+    %n = mgpu.program_id 0
+    mgpu.emit_pipeline grid [4] ins(%xg : memref<32x256xf32>) in_specs [#captured] out_specs [] index_map_symbols(%n) {
+    ^bb0(%k: index, %b: memref<16x64xf32, #gpu.address_space<workgroup>>):
     }
   }
   return

@@ -333,6 +333,24 @@ func.func @pipeline_outside(%a: memref<256xf32>) {
 
 // -----
 
+// An index map's symbols are the values index_map_symbols binds: no more
+// than it binds.
+#m = #mgpu.mesh<grid = [1], grid_names = ["g13"]>
+#s = #mgpu.block_spec<shape = [64], index_map = affine_map<(k)[s0, s1] -> (k + s1)>>
+func.func @pipeline_unbound_symbol(%a: memref<256xf32>) {
+  mgpu.mpmd_map meshes [#m] ins(%a : memref<256xf32>) {
+  ^bb0(%ag: memref<256xf32>):
+    %c1 = arith.constant 1 : index
+    // expected-error @below {{'mgpu.emit_pipeline' op expects the index map of ins[0] to have at most 1 symbols (index_map_symbols), got affine_map<(d0)[s0, s1] -> (d0 + s1)>}}
+    mgpu.emit_pipeline grid [2] ins(%ag : memref<256xf32>) in_specs [#s] out_specs [] index_map_symbols(%c1) {
+    ^bb0(%k: index, %x: memref<64xf32, #gpu.address_space<workgroup>>):
+    }
+  }
+  return
+}
+
+// -----
+
 #m = #mgpu.mesh<grid = [1], grid_names = ["g12"]>
 #s = #mgpu.block_spec<shape = [64], index_map = affine_map<(k) -> (k)>>
 func.func @pipeline_shared_operand() {

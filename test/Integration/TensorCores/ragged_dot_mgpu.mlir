@@ -8,7 +8,8 @@
 // selects of its loop over the groups (read from GMEM as scalars); a tile
 // past the last pair, or one of an empty group, gets actual_size 0. Per
 // tile a run_scoped ACC and an emit_pipeline over the K blocks of the
-// group's block of lhs and the group's rhs[g] (delay_release = 1), one
+// group's block of lhs and the group's rhs[g] (delay_release = 1; the
+// index maps capture group_info.block and ni: index_map_symbols), one
 // wgmma per step. Epilogue: the accumulator as f16 into a run_scoped
 // o_smem, then the logarithmic ladder of TMA stores (lines 215-229): for
 // each power of two 64, 32, .., 1, under pl.when(actual_size & rows != 0),
@@ -27,20 +28,11 @@
 // 2 programs for the SMs. Inputs are small integers, so every sum is exact
 // in f16; the output starts as NaN, so a row no store reaches mismatches.
 // Changed:
-// 1. The in_specs' index maps `lambda k: (group_info.block, k)` and
-//    `lambda k: (k, ni)` (lines 153, 158) capture group_info.block and ni:
-//    an mgpu index map is an affine map of the step alone (`block
-//    index_map must not have symbols, got affine_map<(d0)[s0] -> (s0,
-//    d0)>`), so block * block_m and ni * block_n go into the GMEM views
-//    the pipeline takes (lhs_gmem.at[pl.ds(block * block_m, block_m)],
-//    rhs_gmem.at[group_id, :, pl.ds(ni * block_n, block_n)]), as
-//    transposed_ragged_dot_mgpu.mlir and hopper_matmul_mgpu.mlir do, and
-//    the index maps are (k) -> (0, k) and (k) -> (k, 0).
-// 2. GroupInfo.create's Python loop over the groups (lines 60-75,
+// 1. GroupInfo.create's Python loop over the groups (lines 60-75,
 //    unrolled at trace time) is an scf.for over G carrying start (the
 //    last end), block, group, group_start and group_end; the body is the
 //    same selects.
-// 3. The Python while loop of the store ladder (lines 215-228) is unrolled
+// 2. The Python while loop of the store ladder (lines 215-228) is unrolled
 //    by hand, as JAX's trace unrolls it: rows = 64, 32, 16, 8, 4, 2, 1.
 // Not here: transpose_rhs = True (line 147, b the transpose_ref of an
 // (N, K) slot, read K-major in place); it runs the same way.
@@ -72,9 +64,9 @@
 // delay_release=1); no transforms, as in JAX: mgpu infers them for the
 // wgmma operands as JAX's warpgroup semantics does ((8, 64) tiles, 128-byte
 // swizzle), so both blocks are read in place.
-#lhs_spec = #mgpu.block_spec<shape = [64, 64], index_map = affine_map<(k) -> (0, k)>,
+#lhs_spec = #mgpu.block_spec<shape = [64, 64], index_map = affine_map<(k)[block, ni] -> (block, k)>,
                              delay_release = 1>
-#rhs_spec = #mgpu.block_spec<shape = [64, 64], index_map = affine_map<(k) -> (k, 0)>,
+#rhs_spec = #mgpu.block_spec<shape = [64, 64], index_map = affine_map<(k)[block, ni] -> (k, ni)>,
                              delay_release = 1>
 #stages = #mgpu.compiler_params<max_concurrent_steps = 2>
 #smem = #gpu.address_space<workgroup>
@@ -85,8 +77,7 @@
 !blk = memref<64x64xf16, #smem>
 // lhs_gmem.at[pl.ds(block * block_m, block_m)], rhs_gmem.at[group_id, :,
 // pl.ds(ni * block_n, block_n)].
-!lhs_rows = memref<64x128xf16, strided<[128, 1], offset: ?>>
-!rhs_cols = memref<128x64xf16, strided<[128, 1], offset: ?>>
+!rhs_g = memref<128x128xf16, strided<[128, 1], offset: ?>>
 
 module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   func.func @ragged_dot(%group_sizes: !gi, %lhs: !lhs_t, %rhs: !rhs_t,
@@ -147,20 +138,19 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
         %start_within_block = arith.subi %actual_start, %block_start : i32
         %actual_size = arith.subi %actual_end, %actual_start : i32
 
-        %m_start = arith.muli %block, %c64 : index
         %n_start = arith.muli %ni, %c64 : index
-        %lhs_rows = memref.subview %lhs_gmem[%m_start, 0] [64, 128] [1, 1]
-            : !lhs_t to !lhs_rows
-        %rhs_cols = memref.subview %rhs_gmem[%group_id, 0, %n_start] [1, 128, 64] [1, 1, 1]
-            : !rhs_t to !rhs_cols
+        // rhs_gmem.at[group_info.group_id]
+        %rhs_g = memref.subview %rhs_gmem[%group_id, 0, 0] [1, 128, 128] [1, 1, 1]
+            : !rhs_t to !rhs_g
 
         %acc = mgpu.run_scoped -> vector<64x64xf32> {
         ^bb0(%acc_ref: vector<64x64xf32>):
           // grid = (k // block_k,)
           %r = mgpu.emit_pipeline grid [2]
-              ins(%lhs_rows, %rhs_cols : !lhs_rows, !rhs_cols)
+              ins(%lhs_gmem, %rhs_g : !lhs_t, !rhs_g)
               init_carry(%acc_ref : vector<64x64xf32>)
-              in_specs [#lhs_spec, #rhs_spec] out_specs [] params #stages
+              in_specs [#lhs_spec, #rhs_spec] out_specs []
+              index_map_symbols(%block, %ni) params #stages
               -> vector<64x64xf32> {
           ^bb0(%k: index, %lhs_smem: !blk, %rhs_smem: !blk, %acc_in: vector<64x64xf32>):
             %next = mgpu.wgmma %acc_in, %lhs_smem, %rhs_smem

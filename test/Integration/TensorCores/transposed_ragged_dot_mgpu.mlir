@@ -13,7 +13,9 @@
 // transpose_ref(lhs_smem) and rhs_smem (see "Not as JAX"). Epilogue: the
 // accumulator as f16 into a run_scoped o_smem with the transforms, copied
 // out to o[g, m tile, n tile].
-// The GMEM views the pipeline takes are JAX's gmem_slice =
+// The index maps capture m_i and n_i (lambda k_i: (k_i, m_i)) as the
+// maps' symbols (index_map_symbols). The GMEM views the pipeline takes
+// are JAX's gmem_slice =
 // pl.ds(group_block_start, k) (line 99): past lhs and rhs wherever
 // group_block_start > 0 (group 3 here, from row 128); the pipeline reads
 // only the group's blocks, and copies clip at the arrays.
@@ -24,19 +26,11 @@
 // block_k = 64, max_concurrent_steps = 2, grid_block_n = 2, 2 programs for
 // the SMs. Inputs are small integers, so every sum is exact in f16.
 // Changed:
-// 1. The in_specs' index maps `lambda k_i: (k_i, m_i)` / `(k_i, n_i)`
-//    (lines 153, 159) capture m_i, n_i: an mgpu index map is an affine map
-//    of the step alone (`block index_map must not have symbols, got
-//    affine_map<(d0)[s0] -> (d0)>`), so m_i * block_m and n_i * block_n
-//    join group_block_start in the GMEM views the pipeline takes
-//    (lhs_gmem.at[gmem_slice, pl.ds(m_i * block_m, block_m)]), as
-//    hopper_matmul_mgpu.mlir does with its a_rows / b_cols, and the index
-//    maps are (k) -> (k, 0).
-// 2. pl.multiple_of (line 98) has no mgpu spelling: omitted (a hint only).
-// 3. The host part (lines 57-64: group_starts, group_ends,
+// 1. pl.multiple_of (line 98) has no mgpu spelling: omitted (a hint only).
+// 2. The host part (lines 57-64: group_starts, group_ends,
 //    group_block_starts, group_num_blocks from the cumsum of group_sizes)
 //    is scalar host code in @transposed_ragged_dot.
-// 4. o_smem's transforms are named on its copy out (mgpu names transforms
+// 3. o_smem's transforms are named on its copy out (mgpu names transforms
 //    per op); the lanes write it through them (--mgpu-propagate-transforms).
 // The wgmma's a is transpose_ref(lhs_smem) (line 137), read in place as
 // JAX reads it: the tiled, swizzled lhs slot goes to the tensor cores as an
@@ -64,9 +58,9 @@
 // transforms = (TilingTransform((8, swizzle_elems)), SwizzleTransform(swizzle))
 // with swizzle = find_swizzle(64 * 16 bits) = 128, swizzle_elems = 64.
 #sw = [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>]
-#lhs_spec = #mgpu.block_spec<shape = [64, 64], index_map = affine_map<(k) -> (k, 0)>,
+#lhs_spec = #mgpu.block_spec<shape = [64, 64], index_map = affine_map<(k_i)[m_i, n_i] -> (k_i, m_i)>,
                              transforms = [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>], delay_release = 1>
-#rhs_spec = #mgpu.block_spec<shape = [64, 64], index_map = affine_map<(k) -> (k, 0)>,
+#rhs_spec = #mgpu.block_spec<shape = [64, 64], index_map = affine_map<(k_i)[m_i, n_i] -> (k_i, n_i)>,
                              transforms = [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>], delay_release = 1>
 #stages = #mgpu.compiler_params<max_concurrent_steps = 2>
 #smem = #gpu.address_space<workgroup>
@@ -76,7 +70,7 @@
 !gi = memref<4xi32>
 !blk = memref<64x64xf16, #smem>
 !blk_t = memref<64x64xf16, strided<[1, 64]>, #smem>
-!slice = memref<256x64xf16, strided<[128, 1], offset: ?>>
+!slice = memref<256x128xf16, strided<[128, 1], offset: ?>>
 !out_tile = memref<64x64xf16, strided<[128, 1], offset: ?>>
 
 module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
@@ -114,9 +108,9 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
         %group_block_start = arith.index_cast %gbs32 : i32 to index
         %m_start = arith.muli %m_i, %c64 : index
         %n_start = arith.muli %n_i, %c64 : index
-        %lhs_slice = memref.subview %lhs_gmem[%group_block_start, %m_start] [256, 64] [1, 1]
+        %lhs_slice = memref.subview %lhs_gmem[%group_block_start, 0] [256, 128] [1, 1]
             : !lhs_t to !slice
-        %rhs_slice = memref.subview %rhs_gmem[%group_block_start, %n_start] [256, 64] [1, 1]
+        %rhs_slice = memref.subview %rhs_gmem[%group_block_start, 0] [256, 128] [1, 1]
             : !rhs_t to !slice
 
         %acc = mgpu.run_scoped -> vector<64x64xf32> {
@@ -130,7 +124,8 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
             %r = mgpu.emit_pipeline grid [%nb]
                 ins(%lhs_slice, %rhs_slice : !slice, !slice)
                 init_carry(%acc_ref : vector<64x64xf32>)
-                in_specs [#lhs_spec, #rhs_spec] out_specs [] params #stages
+                in_specs [#lhs_spec, #rhs_spec] out_specs []
+                index_map_symbols(%m_i, %n_i) params #stages
                 -> vector<64x64xf32> {
             ^bb0(%block_idx: index, %lhs_smem: !blk, %rhs_smem: !blk, %acc_in: vector<64x64xf32>):
               %pad = arith.constant 0.0 : f16

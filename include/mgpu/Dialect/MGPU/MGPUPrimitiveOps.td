@@ -826,7 +826,10 @@ def MGPU_EmitPipelineOp : MGPU_Op<"emit_pipeline", [
     outputs written back when their block index changes and at the end.
     Output blocks are not read from memory. Index maps take the pipeline's
     grid indices; refs the kernel has sliced (memref.subview) select the
-    part of an array a program works on (plgpu.emit_pipeline).
+    part of an array a program works on (plgpu.emit_pipeline). Values of
+    the kernel an index map captures (JAX's `lambda k: (k, m_i)`) are its
+    symbols: `index_map_symbols(%m_i, ..)` binds `s0, ..` of every spec's
+    map, in order (`affine_map<(k)[s0] -> (k, s0)>`).
 
     The body's arguments are the grid indices (`index`), then one buffer per
     input and output block, then the carried values: with `init_carry`
@@ -886,6 +889,7 @@ def MGPU_EmitPipelineOp : MGPU_Op<"emit_pipeline", [
     Variadic<AnyMemRef>:$ins,
     Variadic<AnyMemRef>:$outs,
     Variadic<AnyType>:$init_carry,
+    Variadic<Index>:$index_map_symbols,
     ArrayAttr:$in_specs,
     ArrayAttr:$out_specs,
     OptionalAttr<MGPU_CompilerParamsAttr>:$params,
@@ -900,6 +904,7 @@ def MGPU_EmitPipelineOp : MGPU_Op<"emit_pipeline", [
     (`outs` `(` $outs^ `:` type($outs) `)`)?
     (`init_carry` `(` $init_carry^ `:` type($init_carry) `)`)?
     `in_specs` $in_specs `out_specs` $out_specs
+    (`index_map_symbols` `(` $index_map_symbols^ `)`)?
     (`params` qualified($params)^)?
     (`warp_specialization` qualified($warp_specialization)^)?
     (`->` type($results)^)?
