@@ -1,0 +1,162 @@
+//===- MGPUTensorCoreOps.td - Hopper's MMAs ----------------*- tablegen -*-===//
+//
+// The tensor-core ops of Pallas Mosaic GPU on Hopper (`plgpu.wgmma`,
+// `wgmma_wait`), the register-A form the distribution makes of a wgmma
+// whose a the lanes hold, and `mgpu.mma` (a warp-level MMA of lane values).
+// Included where they always were, in MGPUPrimitiveOps.td, so the op list
+// keeps its order.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MGPU_DIALECT_MGPU_MGPUTENSORCOREOPS_TD
+#define MGPU_DIALECT_MGPU_MGPUTENSORCOREOPS_TD
+
+include "mgpu/Dialect/MGPU/MGPUTypes.td"
+
+def MGPU_WgmmaOp : MGPU_Op<"wgmma", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "warpgroup matrix multiply-accumulate on the tensor cores";
+  let description = [{
+    `%result = %acc + %a x %b` for one warpgroup (plgpu.wgmma): `%a` is an
+    M x K matrix in shared memory or in registers (a vector), `%b` a K x N
+    matrix in shared memory, `%acc` and the result M x N vectors. Products
+    are exact and summed in the accumulator's type (f32, or f16 for f16 and
+    f8 inputs; i32 for i8). Inputs are f16, bf16, f8E4M3FN or f8E5M2 (`%a`
+    and `%b` of the same type, except that the two f8 types may mix, as
+    PTX's separate `.atype` and `.btype` allow), f32 read as tf32 (the low
+    13 mantissa bits ignored, as the hardware does), or i8 read as signed
+    (s8, as JAX reads 8-bit integers) into an i32 accumulator, whose sums
+    wrap. M is a multiple of 64, N a multiple of 8 up to 256, K a multiple
+    of the K step of the type (16 for 16-bit types, 32 for f8 and i8, 8 for
+    tf32).
+
+    The op is asynchronous on the GPU: `%b` (and `%a` in shared memory) may
+    be read until a later `mgpu.wgmma_wait` lets this wgmma complete, so
+    their buffers must not be overwritten before it; the result may be used
+    only after that wait, except as the accumulator of a later wgmma, which
+    the tensor cores order after this one (the backends that compute
+    synchronously give the same numbers). A kernel that waits with N > 0
+    keeps MMAs in flight on purpose, across loop steps too: the lowering
+    then adds no wait of its own until the end of the kernel body.
+
+    `a_transforms` / `b_transforms` say that the operand lies in a buffer
+    written in that tiled and swizzled layout (see `mgpu.copy_gmem_to_smem`),
+    at a tile boundary of it; the tensor cores then read it in place. The
+    view may start at a run-time offset (a ring's slot, a warpgroup's rows:
+    JAX's `a_smem.at[wg_m_slice]`), which must be at a tile boundary too
+    (as in JAX; not checked): the GPU finds its place in the swizzled
+    buffer at run time. The
+    backends without tensor cores keep such buffers row-major and read them
+    as such (see `mgpu.copy_gmem_to_smem`), so the numbers are the same.
+
+    ```mlir
+    %acc2 = mgpu.wgmma %acc, %a, %b : vector<64x128xf32>,
+        memref<64x64xbf16, #gpu.address_space<workgroup>>,
+        memref<64x128xbf16, #gpu.address_space<workgroup>>
+    mgpu.wgmma_wait 0
+    ```
+  }];
+  let arguments = (ins VectorOfRankAndType<[2], [F32, F16, I32]>:$acc,
+                       AnyTypeOf<[MemRefRankOf<[AnyFloat, I8], [2]>,
+                                  VectorOfRankAndType<[2], [AnyFloat, I8]>]>:$a,
+                       MemRefRankOf<[AnyFloat, I8], [2]>:$b,
+                       OptionalAttr<ArrayAttr>:$a_transforms,
+                       OptionalAttr<ArrayAttr>:$b_transforms);
+  let results = (outs VectorOfRankAndType<[2], [F32, F16, I32]>:$result);
+  let assemblyFormat = [{
+    $acc `,` $a `,` $b (`a_transforms` $a_transforms^)?
+    (`b_transforms` $b_transforms^)? attr-dict `:` type($acc) `,` type($a)
+    `,` type($b) custom<SameType>(type($result), ref(type($acc)))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The K step of the input type (16, 32 or 8); 0 if not an input type.
+    static int64_t getKStep(::mlir::Type inputType);
+    /// Whether the inputs are f32 read as tf32.
+    bool isTf32() { return ::llvm::isa<::mlir::Float32Type>(getInputType()); }
+    ::mlir::Type getInputType();
+  }];
+}
+
+def MGPU_MmaOp : MGPU_Op<"mma", [Pure]> {
+  let summary = "synchronous matrix multiply-accumulate of arrays (Ampere)";
+  let description = [{
+    `%result = %acc + %a x %b` for one warpgroup, computed synchronously
+    (plgpu.mma): `%a` is an M x K array, `%b` K x N and `%acc` and the result
+    M x N, all of them vectors (values, not buffers). The shape and type
+    rules are JAX's (`_mma_abstract_eval`); mgpu computes f16 or bf16
+    operands into an f32 accumulator, with M a multiple of 64, N of 8 and K
+    of 16. Products are exact and summed in f32.
+
+    On the GPU the operands go through the warpgroup's exchange area in
+    shared memory, each warp of the warpgroup computes a slab of M / 4 rows
+    with `mma.sync.aligned.m16n8k16` (one 16 x 8 tile of the result per
+    instruction, K in steps of 16), and the result comes back in the lanes'
+    layout. The emulator runs those mma.sync instructions (each lane's
+    fragments exchanged within its warp); with tensor cores off
+    (`--tensor-cores=0`) and on the CPU backend each element is summed lane
+    by lane instead (the order of the f32 additions may differ).
+
+    ```mlir
+    %d = mgpu.mma %acc, %a, %b
+        : vector<64x64xf32>, vector<64x64xf16>, vector<64x64xf16>
+    ```
+  }];
+  let arguments = (ins VectorOfRank<[2]>:$acc, VectorOfRank<[2]>:$a,
+                       VectorOfRank<[2]>:$b);
+  let results = (outs VectorOfRank<[2]>:$result);
+  let assemblyFormat = [{
+    $acc `,` $a `,` $b attr-dict `:` type($acc) `,` type($a) `,` type($b)
+    custom<SameType>(type($result), ref(type($acc)))
+  }];
+  let hasVerifier = 1;
+}
+
+def MGPU_WgmmaWaitOp : MGPU_Op<"wgmma_wait",
+    [MGPU_PallasThreadPrimitive, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait for warpgroup MMAs";
+  let description = [{
+    Waits until at most `pending` of this Pallas thread's wgmma ops are
+    still in flight (plgpu.wgmma_wait); the results of the others may be
+    used and their shared-memory operands overwritten.
+
+    ```mlir
+    mgpu.wgmma_wait 1
+    ```
+  }];
+  let arguments = (ins I64Attr:$pending);
+  let assemblyFormat = "$pending attr-dict";
+  let hasVerifier = 1;
+}
+
+def MGPU_WgmmaRegisterAOp : MGPU_Op<"wgmma_register_a",
+    [AllTypesMatch<["acc", "result"]>, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "one lane's part of a wgmma step with a in registers "
+                "(emitted by the distribution)";
+  let description = [{
+    One m64nNk16 warpgroup MMA with a taken from registers, as each of the
+    128 lanes of the warpgroup issues it (PTX `wgmma.mma_async` with a
+    register a): `%a` is the lane's 8 elements of the 64 x 16 a tile in the
+    WGMMA fragment layout (rows g and g + 8 of its warp's 16, K 2t, 2t + 1
+    and 2t + 8, 2t + 9; g = lane mod 32 / 4, t = lane mod 4), `%acc` its N / 2
+    accumulator registers in the same layout, `%descriptor_b` b's shared
+    memory matrix descriptor, K-major or N-major (`b_mn_major`). Asynchronous
+    as wgmma is: the distribution fences before and commits after, and the
+    result is read after a wait. N is a multiple of 8 up to 256.
+
+    ```mlir
+    %d = mgpu.wgmma_register_a %acc, %a, %desc b_mn_major : vector<8xbf16>, vector<64xf32>
+    ```
+  }];
+  let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
+                       VectorOfRankAndType<[1], [F16, BF16]>:$a,
+                       I64:$descriptor_b, UnitAttr:$b_mn_major);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $acc `,` $a `,` $descriptor_b (`b_mn_major` $b_mn_major^)? attr-dict `:`
+    type($a) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // MGPU_DIALECT_MGPU_MGPUTENSORCOREOPS_TD
