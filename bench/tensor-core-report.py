@@ -112,7 +112,7 @@ def step_loop(lines, mma="wgmma.mma_async"):
     return best
 
 
-def producer_loop(lines, step):
+def producer_loop(lines, step, hopper=True):
     """A warp-specialized kernel's producer: the code between its
     setmaxnreg.dec and setmaxnreg.inc when it rebalances registers (the
     producer issues one step's copies there; ptxas may rotate its loop so
@@ -120,8 +120,14 @@ def producer_loop(lines, step):
     outside `step` that issues TMA (expect_tx) and no wgmma."""
     dec = next((i for i, l in enumerate(lines) if "setmaxnreg.dec" in l), None)
     inc = next((i for i, l in enumerate(lines) if "setmaxnreg.inc" in l), None)
-    if dec is not None and inc is not None and dec < inc:
-        body = lines[dec:inc]
+    if dec is not None and inc is not None and (dec < inc or hopper):
+        # The producer's branch before the consumers' (up to their inc) or,
+        # on Hopper, after it (up to the kernel's end: JAX's FA3, whose
+        # memory thread comes last).
+        end = inc if dec < inc else next(
+            (i for i in range(dec, len(lines)) if lines[i].strip() == "ret;"),
+            len(lines))
+        body = lines[dec:end]
         if any("expect_tx" in l for l in body) and \
                 not any("wgmma.mma_async" in l for l in body):
             return body
@@ -133,6 +139,30 @@ def producer_loop(lines, step):
                 not any("wgmma.mma_async" in l for l in body):
             return body
     return None
+
+
+def step_copy_bytes(body, moves):
+    """The TMA bytes of one step of a producer whose steps ptxas unrolled
+    (no loop but barrier waits): each input block is copied once per step
+    through its own tensor map, so a step moves, per map, the bytes its
+    copies expect. None where the body has a loop of its own."""
+    spin_waits = [(start, end) for start, end in loops(body)
+                  if any("try_wait" in l for l in body[start:end + 1])]
+    if len(spin_waits) != len(loops(body)):
+        return None
+    per_map, pending = {}, 0
+    for line in body:
+        expect = re.search(r"mbarrier\.arrive\.expect_tx\S*\s+[^,]+, [^,]+, "
+                           r"(%r\d+|\d+);", line.strip())
+        if expect:
+            value = expect.group(1)
+            pending = int(moves.get(value, value if value.isdigit() else 0))
+        copy = re.search(r"cp\.async\.bulk\.tensor\.\S*shared\S*global\S*\s+"
+                         r"\[[^\]]+\], \[(%rd\d+)", line)
+        if copy and pending:
+            per_map[copy.group(1)] = max(per_map.get(copy.group(1), 0),
+                                         pending)
+    return sum(per_map.values())
 
 
 def expect_bytes(body, moves):
@@ -202,10 +232,13 @@ def analyze(build, path, ptxas, chip="sm_90a"):
                     for l in lines[r[0]:r[1] + 1])]
     moves = dict(re.findall(r"mov\.b32\s+(%r\d+), (\d+);", ptx))
     # Warpgroups that run the step loop: all, or all but the producer.
-    producer = producer_loop(lines, loop)
+    producer = producer_loop(lines, loop, mma_name == "wgmma.mma_async")
     consumers = info["threads"] // 128 - (1 if producer else 0)
     shapes, flops, operand, lane = {}, 0, 0, 0
-    tma = expect_bytes(producer if producer else body, moves)
+    unrolled = step_copy_bytes(producer, moves) \
+        if producer and mma_name == "wgmma.mma_async" else None
+    tma = unrolled if unrolled is not None else \
+        expect_bytes(producer if producer else body, moves)
     if not tma and not producer and mma_name == "tcgen05.mma":
         tma = unrolled_producer_bytes(lines, loop, moves)
     # Partitioned copies (cta_group::2): the first CTA of the pair expects

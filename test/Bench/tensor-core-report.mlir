@@ -56,6 +56,14 @@
 // (not a timing: the model leaves out latencies, the epilogue and the
 // MMA issue).
 // RUN: %python %mgpu_src_root/bench/tensor-core-report.py --build %mgpu_obj_root --ptxas %ptxas --chip sm_100a --min 70 | FileCheck %s --check-prefix=BW
+// JAX's FA3 forward (test/Integration/TensorCores/attention_mgpu.mlir): its
+// memory thread's branch comes after the consumers' (setmaxnreg.dec after
+// .inc) and ptxas unrolls its steps (no loop but barrier waits): a step
+// moves one copy per tensor map (k and v, 8 KiB each) for 16 MMAs of the
+// two consumers: 80% (the report used to miss the producer: 0 KiB of TMA,
+// 24 MMAs, 100%).
+// RUN: %python %mgpu_src_root/bench/tensor-core-report.py --build %mgpu_obj_root --ptxas %ptxas --min 70 %mgpu_src_root/test/Integration/TensorCores/attention_mgpu.mlir | FileCheck %s --check-prefix=FA3
+// FA3: | attention_mgpu | 16 | 16 x m64n64k16 | 16 | 0 | 0 | {{[0-9]+}} | 0 | {{[0-9]+}} | 1 | 512 | 640 | 80% ({{[0-9]+}} TFLOP/s) |
 // BW: | kernel | MMAs/step | shapes |
 // BW: | blackwell_matmul_2cta | 4 | 4 x m256n256k16 (pair) | 32 | 0 | 0 | {{[0-9]+}} | 0 | {{[0-9]+}} | 1 | 512 | 512 | 100% ({{[0-9]+}} TFLOP/s) |
 // BW: | blackwell_matmul | 4 | 4 x m128n256k16 | 48 | 0 | 0 | {{[0-9]+}} | 0 | {{[0-9]+}} | 1 | 512 | 768 | 67% ({{[0-9]+}} TFLOP/s) |
