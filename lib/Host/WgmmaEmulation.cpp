@@ -92,8 +92,8 @@ struct Emitter {
     // strides and (r mod 8) rows, column c at 2c bytes along it; N-major,
     // K row k at k / 8 strides and (k mod 8) rows, column n at n / (S / 2)
     // leading distances and 2 (n mod S / 2) bytes. The address then has its
-    // 16-byte chunk bits xor-ed with its 128-byte line bits (mod S / 16),
-    // as SwizzleFormula.h's swizzle does with a constant span.
+    // 16-byte chunk bits xor-ed with its 128-byte line bits (mod S / 16):
+    // SwizzleFormula.h's swizzle, with S read from the descriptor.
     auto divBy = [&](Value x, Value y) -> Value {
       return arith::DivUIOp::create(b, loc, x, y);
     };
@@ -108,10 +108,9 @@ struct Emitter {
                               mul(remBy(row, perRow), index(2)))))
                 : add(add(d.start, mul(div(row, 8), d.stride)),
                       add(mul(rem(row, 8), d.span), mul(col, index(2))));
-    Value line = remBy(div(swizzledBytes, ::mgpu::kSwizzleLineBytes),
-                       div(d.span, ::mgpu::kSwizzleChunkBytes));
-    swizzledBytes = arith::XOrIOp::create(
-        b, loc, swizzledBytes, mul(line, index(::mgpu::kSwizzleChunkBytes)));
+    swizzledBytes = ::mgpu::swizzleChunks(
+        IndexArith{b, loc}, div(d.span, ::mgpu::kSwizzleChunkBytes),
+        swizzledBytes);
     bytes = arith::SelectOp::create(b, loc, d.swizzled, swizzledBytes, bytes);
     return div(bytes, 2);
   }

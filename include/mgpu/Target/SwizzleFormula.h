@@ -38,14 +38,23 @@ struct IntArith {
   Value bitXor(Value x, Value y) const { return x ^ y; }
 };
 
+/// The swizzle whose span holds `chunks` 16-byte chunks (S / 16, a value:
+/// the emulator reads S from a descriptor at run time) of byte offset
+/// `bytes` from a start aligned to 8 S bytes: the formula itself.
+template <typename Arith>
+typename Arith::Value swizzleChunks(const Arith &a,
+                                    typename Arith::Value chunks,
+                                    typename Arith::Value bytes) {
+  auto line = a.rem(a.div(bytes, a.constant(kSwizzleLineBytes)), chunks);
+  return a.bitXor(bytes, a.mul(line, a.constant(kSwizzleChunkBytes)));
+}
+
 /// The `swizzleBytes`-byte swizzle of byte offset `bytes` from a start
 /// aligned to 8 x `swizzleBytes` bytes.
 template <typename Arith>
 typename Arith::Value swizzle(const Arith &a, int64_t swizzleBytes,
                               typename Arith::Value bytes) {
-  auto line = a.rem(a.div(bytes, a.constant(kSwizzleLineBytes)),
-                    a.constant(swizzleBytes / kSwizzleChunkBytes));
-  return a.bitXor(bytes, a.mul(line, a.constant(kSwizzleChunkBytes)));
+  return swizzleChunks(a, a.constant(swizzleBytes / kSwizzleChunkBytes), bytes);
 }
 
 /// The 128-byte swizzle (the tensor cores' operands).
