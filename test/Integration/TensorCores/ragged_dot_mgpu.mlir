@@ -34,8 +34,10 @@
 //    same selects.
 // 2. The Python while loop of the store ladder (lines 215-228) is unrolled
 //    by hand, as JAX's trace unrolls it: rows = 64, 32, 16, 8, 4, 2, 1.
-// Not here: transpose_rhs = True (line 147, b the transpose_ref of an
-// (N, K) slot, read K-major in place); it runs the same way.
+// transpose_rhs = True (lines 140-147: rhs is (G, N, K), its spec
+// lambda k: (ni, k), b the transpose_ref of the (N, K) slot) is the same
+// file through sed (the TRANS runs): b read K-major in place, with the
+// transforms inferred for the transposed view too.
 // RUN: %run_on_backends %s --match-full-lines
 // RUN: mgpu-run --backend=emulate --emulate-schedules 4 %s | FileCheck %s --match-full-lines
 // REQUIRES: ptxas
@@ -45,6 +47,11 @@
 // RUN: FileCheck %s --check-prefix=MMA --implicit-check-not=ld.shared < %t.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS --implicit-check-not=warning
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
+// RUN: sed -e 's/-> (k, ni)>/-> (ni, k)>/' -e 's/%%rhs\[%%g, %%k, %%j\]/%%rhs[%%g, %%j, %%k]/' -e 's/%%next = mgpu.wgmma %%acc_in, %%lhs_smem, %%rhs_smem/%%rhs_t = memref.transpose %%rhs_smem (r, c) -> (c, r) : !blk to !blk_t\n            %%next = mgpu.wgmma %%acc_in, %%lhs_smem, %%rhs_t/' -e 's/: vector<64x64xf32>, !blk, !blk$/: vector<64x64xf32>, !blk, !blk_t/' %s > %t.trans.mlir
+// RUN: %run_on_backends %t.trans.mlir --match-full-lines
+// RUN: mgpu-opt --mgpu-to-binary="format=isa" %t.trans.mlir | %extract_ptx | FileCheck %s --check-prefix=TRANS --implicit-check-not=ld.shared
+// TRANS-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
+// TRANS-NOT: wgmma.mma_async
 // lhs and rhs blocks come in by TMA (rhs through a 3-d tensor map of rhs,
 // the group one element of the box), the rows go out by TMA.
 // PTX-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
@@ -75,6 +82,7 @@
 !out_t = memref<256x128xf16>
 !gi = memref<5xi32>
 !blk = memref<64x64xf16, #smem>
+!blk_t = memref<64x64xf16, strided<[1, 64]>, #smem>
 // lhs_gmem.at[pl.ds(block * block_m, block_m)], rhs_gmem.at[group_id, :,
 // pl.ds(ni * block_n, block_n)].
 !rhs_g = memref<128x128xf16, strided<[128, 1], offset: ?>>
