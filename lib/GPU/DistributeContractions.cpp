@@ -377,7 +377,8 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
   // Each warp's part of an MMA reads its operands on its own and completes
   // at that warp's wait: before an arrival that frees a buffer read in place
   // (or a copy or lane write into it), every warp must have passed its wait.
-  if (aTransforms || bTransforms)
+  // MMAs left in flight count at their wait (completeMmas).
+  if ((aTransforms || bTransforms) && copies)
     hazards.read = true;
   setHeld(loc, op.getResult(), result);
   return success();

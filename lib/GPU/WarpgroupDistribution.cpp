@@ -157,13 +157,18 @@ LogicalResult Distributor::distributeBlock(Block &block) {
     if (op.getNumResults() &&
         llvm::all_of(op.getResults(), [&](Value r) { return map.contains(r); }))
       continue;
-    if (pendingMmas && !inFlightByChoice && !isa<WgmmaOp, WgmmaWaitOp>(op) &&
+    // Barrier arrivals and waits leave MMAs in flight, as in JAX (FA3
+    // arrives on its schedule barrier between issuing QK and reading it):
+    // releasing a buffer an MMA still reads is the kernel's race, which the
+    // emulator reports at the copy that overwrites it.
+    if (pendingMmas && !inFlightByChoice &&
+        !isa<WgmmaOp, WgmmaWaitOp, BarrierArriveOp, BarrierWaitOp>(op) &&
         (op.getNumRegions() || !isMemoryEffectFree(&op)))
       completeMmas(op.getLoc());
     if (auto wait = dyn_cast<WgmmaWaitOp>(op)) {
       // Only MMAs left in flight have anything to wait for.
       if (pendingMmas)
-        NVVM::WgmmaWaitGroupSyncOp::create(b, wait.getLoc(), wait.getPending());
+        waitForMmas(wait.getLoc(), wait.getPending());
       pendingMmas = pendingMmas && wait.getPending() != 0;
       inFlightByChoice = pendingMmas;
       continue;

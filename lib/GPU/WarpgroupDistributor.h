@@ -130,9 +130,16 @@ private:
   void completeMmas(Location loc) {
     if (!pendingMmas)
       return;
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    waitForMmas(loc, 0);
     pendingMmas = false;
     inFlightByChoice = false;
+  }
+  /// Waits until at most `pending` MMA groups are in flight. Each warp
+  /// passes its own wait: a later arrival, copy or lane write that frees or
+  /// overwrites what they read in place waits for every warp first.
+  void waitForMmas(Location loc, int64_t pending) {
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pending);
+    hazards.read = true;
   }
   /// The address (i64) and layout of wgmma operand `operand` (`a` K-major,
   /// `b` N-major) read in place in its tiled, swizzled buffer.

@@ -122,4 +122,44 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
     }
     return
   }
+
+  // JAX's FA3 arrives on its schedule barrier between issuing QK and
+  // reading it: barrier arrivals and waits leave the MMAs in flight (JAX
+  // waits only at the accumulator's read). The release after the wait
+  // comes after the warpgroup's barrier: each warp reads the operands until
+  // its own wait.
+  // CHECK-LABEL: func.func @across_arrival
+  // CHECK-COUNT-4: nvvm.wgmma.mma_async
+  // CHECK: nvvm.wgmma.commit.group.sync.aligned
+  // CHECK-NOT: nvvm.wgmma.wait.group
+  // CHECK: mgpu.barrier_arrive %{{.*}}[%{{.*}}] : !mgpu.barrier<count = 2, arrivals = 2>
+  // CHECK-NOT: nvvm.wgmma.wait.group
+  // CHECK: mgpu.barrier_wait %{{.*}}[%{{.*}}] parity %{{.*}} {{.*}}: !mgpu.barrier<count = 2, arrivals = 2>
+  // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+  // CHECK-NOT: mgpu.barrier_arrive
+  // CHECK: nvvm.barrier
+  // CHECK-NEXT: mgpu.barrier_arrive %{{.*}}[%{{.*}}] : !mgpu.barrier<count = 1>
+  // LANES-LABEL: func.func @across_arrival
+  // CPU-LABEL: func.func @across_arrival
+  func.func @across_arrival() {
+    mgpu.pallas_call grid [1] in_specs [] out_specs []
+        scratch [!ablock, memref<64x128xbf16, #s>, memref<64x128xf32, #s>,
+                 !mgpu.barrier<count = 2, arrivals = 2>, !mgpu.barrier<count = 1>] {
+    ^bb0(%a: !ablock, %b: memref<64x128xbf16, #s>, %c: memref<64x128xf32, #s>,
+         %schedule: !mgpu.barrier<count = 2, arrivals = 2>, %free: !mgpu.barrier<count = 1>):
+      %c0 = arith.constant 0 : index
+      %zero = arith.constant dense<0.0> : vector<64x128xf32>
+      %low = memref.subview %a[64, 0] [64, 64] [1, 1] : !ablock to !alow
+      %r = mgpu.wgmma %zero, %low, %b a_transforms #sw b_transforms #sw
+          : vector<64x128xf32>, !alow, memref<64x128xbf16, #s>
+      mgpu.barrier_arrive %schedule[%c0] : !mgpu.barrier<count = 2, arrivals = 2>
+      %even = arith.constant false
+      mgpu.barrier_wait %schedule[%c0] parity %even : !mgpu.barrier<count = 2, arrivals = 2>
+      mgpu.wgmma_wait 0
+      mgpu.barrier_arrive %free[%c0] : !mgpu.barrier<count = 1>
+      vector.transfer_write %r, %c[%c0, %c0] {in_bounds = [true, true]}
+          : vector<64x128xf32>, memref<64x128xf32, #s>
+    }
+    return
+  }
 }

@@ -33,9 +33,12 @@
 // 4. The Python ints of `k_smem.at[i]` and `ds(i * block_kv, ..)` of the
 //    unrolled prologue (lines 262-265) are SSA constants (a static subview
 //    offset would give a different memref type).
-// Note: QK's MMA completes before the schedule barrier's arrival (line
-// 169): mgpu waits for a tensor-core wgmma before the next op with side
-// effects, where JAX keeps it in flight until acc_ref[...] (line 170).
+// QK's MMA stays in flight across the schedule barrier (line 169) until
+// acc_ref[...] (line 170), as in JAX (mgpu used to complete it before the
+// arrival). With it in flight, the warpgroup barrier before the k slot's
+// release must follow the wait: without it the emulator reports the
+// memory thread's refill of the slot (`copy_gmem_to_smem overwrites shared
+// memory that a wgmma of warpgroup 1 ... may still read`).
 // Regression (found by this kernel): the GPU lowering arrived on
 // v_consumed_barriers (line 215) from lane 0 right after its own warp's
 // wgmma.wait_group, with no warpgroup barrier, so the memory warpgroup could
