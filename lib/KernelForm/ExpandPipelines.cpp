@@ -372,8 +372,8 @@ LogicalResult expandPallasCall(PallasCallOp op) {
   };
 
   auto buildStep = [&](OpBuilder &nb, Location, ValueRange stepIds,
-                       ValueRange views,
-                       ValueRange) -> FailureOr<SmallVector<Value>> {
+                       ValueRange views, ValueRange,
+                       ArrayRef<BarrierSlot>) -> FailureOr<SmallVector<Value>> {
     for (auto [view, arg] : llvm::zip(views, blockArgs))
       oldArgs[arg] = view;
     SmallVector<Value> ids = schedule.gridIdsAt(nb, loc, stepIds);
@@ -470,8 +470,10 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op) {
         releaseAxes.push_back(axis);
         releaseGroup *= *size;
       }
-  PipelineLayout layout = planPipeline(
-      ctx, blocks, depth, 1, ws ? threads - 1 : 0, releaseAxes, releaseGroup);
+  bool manualRelease = op.hasManualConsumedBarriers();
+  PipelineLayout layout =
+      planPipeline(ctx, blocks, depth, 1, ws ? threads - 1 : 0, releaseAxes,
+                   releaseGroup, manualRelease);
 
   // Each Pallas thread of a CTA runs its own pipeline: its range of the
   // arena and of every barrier array. A warp-specialized one is shared.
@@ -521,6 +523,7 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op) {
     schedule.leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                             thread, indexConstant(b, loc, 0));
     schedule.memoryRegisters = ws.getMemoryRegisters();
+    schedule.manualRelease = manualRelease;
     schedule.computeRegisters =
         getComputeRegisters(getTargetInfo(op), ws, threads);
     schedule.privateSteps =
@@ -534,28 +537,59 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op) {
              .wasInterrupted();
   }
 
+  // JAX's compute_context: its code runs on the compute threads around
+  // their steps, which run where it calls mgpu.eval_pipeline (or before it
+  // all, on init_carry, when it takes the last carries as arguments).
   if (!op.getComputeContext().empty())
-    schedule.computeContext = [&](OpBuilder &nb, Location,
-                                  ValueRange lastCarries) {
-      moveBody(nb, op.getComputeContext().front().front(), lastCarries);
+    schedule.computeContext = [&](OpBuilder &nb, Location, ValueRange initCarry,
+                                  PipelineSchedule::RunSteps runSteps)
+        -> FailureOr<SmallVector<Value>> {
+      Block &context = op.getComputeContext().front().front();
+      EvalPipelineOp eval = op.getEvalPipeline();
+      if (!eval) {
+        FailureOr<SmallVector<Value>> last = runSteps(initCarry);
+        if (succeeded(last))
+          moveBody(nb, context, *last);
+        return last;
+      }
+      moveBody(nb, context, {});
+      OpBuilder::InsertionGuard guard(nb);
+      nb.setInsertionPoint(eval);
+      FailureOr<SmallVector<Value>> last = runSteps(eval.getInitCarry());
+      if (failed(last))
+        return failure();
+      eval.replaceAllUsesWith(*last);
+      eval.erase();
+      return SmallVector<Value>();
     };
 
   Block &body = op.getBody().front();
   size_t rank = stepSizes.size();
   size_t numArrays = op.getIns().size() + op.getOuts().size();
+  size_t numConsumed = manualRelease ? op.getIns().size() : 0;
   SmallVector<Value> args(body.getNumArguments());
   for (auto [i, array] :
        llvm::enumerate(op.getOperands().slice(op.getGrid().size(), numArrays)))
     args[rank + i] = array;
-  auto buildStep = [&](OpBuilder &nb, Location, ValueRange stepIds,
-                       ValueRange views,
-                       ValueRange carries) -> FailureOr<SmallVector<Value>> {
+  auto buildStep =
+      [&](OpBuilder &nb, Location, ValueRange stepIds, ValueRange views,
+          ValueRange carries,
+          ArrayRef<BarrierSlot> consumed) -> FailureOr<SmallVector<Value>> {
     for (size_t d = 0; d < rank; ++d)
       args[d] = stepIds[d];
     for (auto [view, arg] : llvm::zip(views, blockArgs))
       args[rank + arg] = view;
+    // Each arrival on a consumed barrier (the verifier allows nothing
+    // else) becomes one on the barrier of its input's slot at this step.
+    SmallVector<std::pair<BarrierArriveOp, Value>> arrivals;
+    for (auto [i, slot] : llvm::enumerate(consumed)) {
+      BlockArgument barrier = body.getArgument(rank + numArrays + i);
+      for (Operation *user : barrier.getUsers())
+        arrivals.push_back({cast<BarrierArriveOp>(user), slot.index});
+      args[rank + numArrays + i] = slot.barriers;
+    }
     for (auto [i, carry] : llvm::enumerate(carries))
-      args[rank + numArrays + i] = carry;
+      args[rank + numArrays + numConsumed + i] = carry;
     // What the step yields, read before its arguments are replaced (a
     // carry passed on unchanged is one of them).
     SmallVector<Value> next;
@@ -565,6 +599,12 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op) {
                                                     : value);
     }
     moveBody(nb, body, args);
+    for (auto [arrive, slotIndex] : arrivals) {
+      OpBuilder::InsertionGuard guard(nb);
+      nb.setInsertionPoint(arrive);
+      arrive.getIndexMutable().assign(arith::AddIOp::create(
+          nb, arrive.getLoc(), slotIndex, arrive.getIndex()));
+    }
     return next;
   };
   FailureOr<SmallVector<Value>> carried =

@@ -223,14 +223,14 @@ private:
 
   /// Builds the body of step `s` on the views of the blocks' slots and the
   /// values carried into it; returns the values carried out.
-  FailureOr<SmallVector<Value>> buildStepAt(Value s,
-                                            PipelineStepBuilder buildStep,
-                                            function_ref<Value(size_t)> slotOf,
-                                            ValueRange carries = {}) {
+  FailureOr<SmallVector<Value>>
+  buildStepAt(Value s, PipelineStepBuilder buildStep,
+              function_ref<Value(size_t)> slotOf, ValueRange carries = {},
+              ArrayRef<BarrierSlot> consumed = {}) {
     SmallVector<Value> views;
     for (size_t i = 0; i < blocks.size(); ++i)
       views.push_back(bodyView(i, slotOf(i)));
-    return buildStep(b, loc, stepIdsAt(s), views, carries);
+    return buildStep(b, loc, stepIdsAt(s), views, carries, consumed);
   }
 
   /// Block `i`'s slot at the next step, from `slot` at this one: the next

@@ -46,7 +46,10 @@ static bool changesEveryStep(AffineMap map) {
 /// one fetch barrier (an arrival per copy) and one release barrier, so a
 /// step costs the compute threads one wait and one release per group. The
 /// group's key: changing at every step, or else the index map itself.
-static SmallVector<int64_t> fetchGroups(ArrayRef<PipelinedBlock> blocks) {
+/// With manual releases every input is fetched at every step (JAX's
+/// memory thread): all of them are one group.
+static SmallVector<int64_t> fetchGroups(ArrayRef<PipelinedBlock> blocks,
+                                        bool everyStep) {
   SmallVector<int64_t> leaders(blocks.size(), -1);
   for (auto [i, block] : llvm::enumerate(blocks)) {
     if (block.isOutput || block.aliased || block.sharesSlotOf >= 0)
@@ -57,7 +60,8 @@ static SmallVector<int64_t> fetchGroups(ArrayRef<PipelinedBlock> blocks) {
       if (leaders[j] != static_cast<int64_t>(j))
         continue;
       AffineMap other = blocks[j].spec.getIndexMap().getValue();
-      if (other == map || (changesEveryStep(map) && changesEveryStep(other))) {
+      if (everyStep || other == map ||
+          (changesEveryStep(map) && changesEveryStep(other))) {
         leaders[i] = j;
         break;
       }
@@ -71,12 +75,13 @@ PipelineLayout mlir::mgpu::planPipeline(MLIRContext *ctx,
                                         int64_t depth, int64_t participants,
                                         int64_t computeThreads,
                                         ArrayRef<StringAttr> releaseAxes,
-                                        int64_t releaseGroup) {
+                                        int64_t releaseGroup,
+                                        bool manualRelease) {
   PipelineLayout layout;
   layout.depth = depth;
   int64_t bytes = 0;
   SmallVector<int64_t> leaders = computeThreads > 0
-                                     ? fetchGroups(blocks)
+                                     ? fetchGroups(blocks, manualRelease)
                                      : SmallVector<int64_t>(blocks.size(), -1);
   // Count and arrivals of each barrier array, typed once all are known;
   // the release barriers are cluster barriers where blocks are multicast.
@@ -103,11 +108,17 @@ PipelineLayout mlir::mgpu::planPipeline(MLIRContext *ctx,
     bytes = planned.firstByte + planned.slots * planned.slotBytes;
     planned.fetchGroup = leaders[i];
     if (leaders[i] >= 0 && leaders[i] != static_cast<int64_t>(i)) {
-      // A later member of a fetch group: its leader's barriers.
+      // A later member of a fetch group: its leader's barriers (its own
+      // release barrier when the body releases each input).
       const PipelineLayout::Block &leader = layout.blocks[leaders[i]];
       planned.barrier = leader.barrier;
       planned.emptyBarrier = leader.emptyBarrier;
       ++barriers[leader.barrier].second;
+      if (manualRelease) {
+        planned.emptyBarrier = barriers.size();
+        releases.insert(barriers.size());
+        barriers.push_back({planned.slots, computeThreads});
+      }
       layout.blocks.push_back(planned);
       continue;
     }

@@ -20,8 +20,14 @@
 // accumulator never touches shared memory) ride in the compute threads'
 // loop, and the pipeline returns their last values there; the memory thread,
 // which runs no step, gets undefined values. The compute_context region runs
-// in the compute threads' branch after their loop, where their register
-// budget holds, rather than after the branches meet.
+// in the compute threads' branch, where their register budget holds: after
+// their loop, or around it when it calls mgpu.eval_pipeline (JAX's
+// pipeline_callback), which becomes the loop.
+//
+// With manual releases (JAX's manual_consumed_barriers) the body arrives on
+// each input's `empty` barrier itself; every input is fetched, waited for
+// and released at every step, whatever its block index, and the memory
+// thread waits for each input's release before refilling its slot.
 //
 // Every wait here is for the next phase its thread has not waited for, and
 // --mgpu-track-barrier-phases gives it its parity: the phases carry on from
@@ -59,10 +65,28 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep,
                                      ValueRange initCarry) {
   countSteps();
   size_t numBlocks = blocks.size();
+  bool manual = schedule.manualRelease;
+  Value always = manual ? arith::ConstantIntOp::create(b, loc, 1, 1) : Value();
+  // With manual releases, every input changes at every step (JAX fetches
+  // and releases each step's blocks, whatever their index).
   auto changedAt = [&](Value s, const BlocksAround &around, size_t i) {
+    if (manual && !blocks[i].isOutput)
+      return always;
     Value isFirst =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s, zero);
     return orValues(isFirst, differs(around.now[i], around.before[i]));
+  };
+  auto membersOf = [&](size_t leader) {
+    SmallVector<size_t> members;
+    for (size_t j = 0; j < numBlocks; ++j)
+      if (layout.blocks[j].fetchGroup == static_cast<int64_t>(leader))
+        members.push_back(j);
+    return members;
+  };
+  auto waitReleased = [&](size_t i, Value slot) {
+    int64_t empty = layout.blocks[i].emptyBarrier;
+    waitForNextPhase(b, loc, resources.barriers[empty],
+                     barrierIndex(empty, slot));
   };
 
   Value isMemoryThread =
@@ -101,18 +125,25 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep,
       Value changes = changedAt(s, *around, i);
       Value slot =
           arith::SelectOp::create(b, loc, changes, nextSlot(i, newest), newest);
-      when(changes, [&] {
+      auto refillGroup = [&] {
         Value refill = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
                                              fills, index(slots));
-        when(refill, [&] {
-          int64_t empty = layout.blocks[i].emptyBarrier;
-          waitForNextPhase(b, loc, resources.barriers[empty],
-                           barrierIndex(empty, slot));
-        });
-        for (size_t j = 0; j < numBlocks; ++j)
-          if (layout.blocks[j].fetchGroup == static_cast<int64_t>(i))
+        if (!manual) {
+          when(refill, [&] { waitReleased(i, slot); });
+          for (size_t j : membersOf(i))
             fetch(j, around->now[j], slot);
-      });
+          return;
+        }
+        // JAX's order: each input's release, then its copy.
+        for (size_t j : membersOf(i)) {
+          when(refill, [&] { waitReleased(j, slot); });
+          fetch(j, around->now[j], slot);
+        }
+      };
+      if (manual)
+        refillGroup();
+      else
+        when(changes, refillGroup);
       yields.push_back(slot);
       yields.push_back(addFlag(b, loc, fills, changes));
     }
@@ -126,14 +157,16 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep,
       Value slots = index(layout.blocks[i].slots);
       Value unreleased = arith::SubIOp::create(
           b, loc, fills, arith::MinUIOp::create(b, loc, fills, slots));
-      auto drain = scf::ForOp::create(b, loc, unreleased, fills, one);
-      OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPointToStart(drain.getBody());
-      Value slot =
-          arith::RemUIOp::create(b, loc, drain.getInductionVar(), slots);
-      int64_t empty = layout.blocks[i].emptyBarrier;
-      waitForNextPhase(b, loc, resources.barriers[empty],
-                       barrierIndex(empty, slot));
+      // One release barrier per group, or per input with manual releases.
+      for (size_t j : membersOf(i)) {
+        if (j != i && !manual)
+          continue;
+        auto drain = scf::ForOp::create(b, loc, unreleased, fills, one);
+        OpBuilder::InsertionGuard inner(b);
+        b.setInsertionPointToStart(drain.getBody());
+        waitReleased(
+            j, arith::RemUIOp::create(b, loc, drain.getInductionVar(), slots));
+      }
     }
     // The memory thread runs no step: what the steps carry is undefined
     // there (JAX's compute_context runs the code that reads the carry on the
@@ -151,159 +184,186 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep,
   if (schedule.memoryRegisters && schedule.computeRegisters)
     SetMaxRegistersOp::create(b, loc, *schedule.computeRegisters,
                               RegisterChange::increase);
-  bool anyOutput = layout.writtenBarrier >= 0;
-  struct Carried {
-    int cur = -1;
-  };
-  // Inputs carry their slot per fetch group, in its first block.
-  SmallVector<Carried> carried(numBlocks);
-  SmallVector<Value> inits;
-  for (size_t i = 0; i < numBlocks; ++i) {
-    if (!blocks[i].isOutput && !isGroupLeader(i))
-      continue;
-    if (layout.blocks[i].slots > 1) {
-      carried[i].cur = inits.size();
-      inits.push_back(zero);
-    }
-  }
-  // With delay_release (the same for every input), a step releases the
-  // slots of the step `delay` before it: each group's last `delay` slots
-  // and whether they were leaving, oldest first, ride in the loop.
-  int64_t delay = 0;
-  for (const PipelinedBlock &block : blocks)
-    if (!block.isOutput)
-      delay = std::max(delay, block.spec.getDelayRelease());
-  SmallVector<size_t> leaders;
-  for (size_t i = 0; i < numBlocks; ++i)
-    if (!blocks[i].isOutput && isGroupLeader(i))
-      leaders.push_back(i);
-  size_t firstDelayed = inits.size();
-  Value no = arith::ConstantIntOp::create(b, loc, 0, 1);
-  for (size_t n = 0; n < leaders.size() * delay; ++n) {
-    inits.push_back(zero);
-    inits.push_back(no);
-  }
-  auto delayedAt = [&](ValueRange values, size_t n, int64_t age) {
-    size_t at = firstDelayed + 2 * (n * delay + age);
-    return std::make_pair(values[at], values[at + 1]);
-  };
-  size_t firstCarry = inits.size();
-  llvm::append_range(inits, initCarry);
-  auto loop = stepLoop(inits);
-  b.setInsertionPointToStart(loop.getBody());
-  Value s = loop.getInductionVar();
-  ValueRange iterArgs = loop.getRegionIterArgs();
-  SmallVector<Value> yields(iterArgs.begin(), iterArgs.end());
-  auto curOf = [&](size_t i) {
-    if (!blocks[i].isOutput)
-      i = layout.blocks[i].fetchGroup;
-    return carried[i].cur >= 0 ? iterArgs[carried[i].cur] : zero;
-  };
-  Value isLast =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s, last);
-  FailureOr<BlocksAround> around = blockIndicesAround(s, /*withAfter=*/true);
-  if (failed(around))
-    return failure();
-  SmallVector<Value> leaving(numBlocks);
-  for (size_t i = 0; i < numBlocks; ++i) {
-    leaving[i] = orValues(isLast, differs(around->now[i], around->after[i]));
-    if (!isFetched(i) || !isGroupLeader(i))
-      continue;
-    Value changed = changedAt(s, *around, i);
-    when(changed, [&] { waitFor(i, curOf(i)); });
-  }
-
-  FailureOr<SmallVector<Value>> carriedOut =
-      buildStepAt(s, buildStep, curOf, iterArgs.drop_front(firstCarry));
-  if (failed(carriedOut))
-    return failure();
-  for (auto [i, value] : llvm::enumerate(*carriedOut))
-    yields[firstCarry + i] = value;
-
-  // A slot is released once the tensor cores are done reading it too:
-  // with a delay, the MMAs of the `delay` latest steps may still run.
-  bool readsOnTensorCores = false;
-  loop.getBody()->walk([&](WgmmaOp) { readsOnTensorCores = true; });
-  if (readsOnTensorCores) {
-    WgmmaWaitOp::create(b, loc, delay);
-    // None in flight after the last step: what follows the loop (the
-    // accumulator written back) reads their results.
-    if (delay > 0)
-      when(isLast, [&] { WgmmaWaitOp::create(b, loc, 0); });
-  }
-  auto release = [&](size_t i, Value slot, Value leaves) {
-    int64_t empty = layout.blocks[i].emptyBarrier;
-    when(leaves, [&] {
-      BarrierArriveOp::create(b, loc, resources.barriers[empty],
-                              barrierIndex(empty, slot));
-    });
-  };
-  for (auto [n, i] : llvm::enumerate(leaders)) {
-    if (delay == 0) {
-      release(i, curOf(i), leaving[i]);
-      continue;
-    }
-    auto [oldSlot, oldLeaving] = delayedAt(iterArgs, n, 0);
-    release(i, oldSlot, oldLeaving);
-    for (int64_t age = 0; age + 1 < delay; ++age) {
-      auto [slot, leaves] = delayedAt(iterArgs, n, age + 1);
-      size_t at = firstDelayed + 2 * (n * delay + age);
-      yields[at] = slot;
-      yields[at + 1] = leaves;
-    }
-    size_t at = firstDelayed + 2 * (n * delay + delay - 1);
-    yields[at] = curOf(i);
-    yields[at + 1] = leaving[i];
-  }
-
-  if (anyOutput) {
-    Value anyLeaving;
-    for (size_t i = 0; i < numBlocks; ++i)
-      if (blocks[i].isOutput)
-        anyLeaving = anyLeaving ? orValues(anyLeaving, leaving[i]) : leaving[i];
-    when(anyLeaving, [&] {
-      Value written = resources.barriers[layout.writtenBarrier];
-      Value freed = resources.barriers[layout.freedBarrier];
-      CommitSmemOp::create(b, loc);
-      BarrierArriveOp::create(b, loc, written, zero);
-      waitForNextPhase(b, loc, written, zero);
-      when(schedule.leader, [&] {
-        for (size_t i = 0; i < numBlocks; ++i)
-          if (blocks[i].isOutput)
-            when(leaving[i], [&] { copyOut(i, around->now[i], curOf(i)); });
-        // The next output block may go into any slot: every copy out
-        // has read its slot before the compute threads write again.
-        WaitSmemToGmemOp::create(b, loc, 0, /*read_only=*/true);
-        BarrierArriveOp::create(b, loc, freed, zero);
-      });
-      waitForNextPhase(b, loc, freed, zero);
-    });
-  }
-
-  for (size_t i = 0; i < numBlocks; ++i) {
-    if (carried[i].cur < 0)
-      continue;
-    yields[carried[i].cur] = slotAfterStep(i, curOf(i), isLast, leaving[i]);
-  }
-  setYield(b, loc, loop.getBody(), yields);
-  if (schedule.privateSteps)
-    loop->setAttr(MGPUDialect::getComputeStepsAttrName(), b.getUnitAttr());
-
-  b.setInsertionPointAfter(loop);
-  // The delayed releases of the last steps, oldest first.
-  if (delay > 0) {
-    for (auto [n, i] : llvm::enumerate(leaders))
-      for (int64_t age = 0; age < delay; ++age) {
-        auto [slot, leaves] = delayedAt(loop.getResults(), n, age);
-        release(i, slot, leaves);
+  // The compute threads' steps, on the carries they start from (JAX's
+  // pipeline_callback); returns the last carries.
+  auto runSteps = [&](ValueRange startCarry) -> FailureOr<SmallVector<Value>> {
+    bool anyOutput = layout.writtenBarrier >= 0;
+    struct Carried {
+      int cur = -1;
+    };
+    // Inputs carry their slot per fetch group, in its first block.
+    SmallVector<Carried> carried(numBlocks);
+    SmallVector<Value> inits;
+    for (size_t i = 0; i < numBlocks; ++i) {
+      if (!blocks[i].isOutput && !isGroupLeader(i))
+        continue;
+      if (layout.blocks[i].slots > 1) {
+        carried[i].cur = inits.size();
+        inits.push_back(zero);
       }
-  }
-  if (anyOutput)
-    when(schedule.leader,
-         [&] { WaitSmemToGmemOp::create(b, loc, 0, /*read_only=*/false); });
-  SmallVector<Value> lastCarries(loop.getResults().drop_front(firstCarry));
-  if (schedule.computeContext)
-    schedule.computeContext(b, loc, lastCarries);
-  setYield(b, loc, roles.elseBlock(), lastCarries);
+    }
+    // With delay_release (the same for every input), a step releases the
+    // slots of the step `delay` before it: each group's last `delay` slots
+    // and whether they were leaving, oldest first, ride in the loop.
+    int64_t delay = 0;
+    for (const PipelinedBlock &block : blocks)
+      if (!block.isOutput)
+        delay = std::max(delay, block.spec.getDelayRelease());
+    SmallVector<size_t> leaders;
+    for (size_t i = 0; i < numBlocks; ++i)
+      if (!blocks[i].isOutput && isGroupLeader(i))
+        leaders.push_back(i);
+    size_t firstDelayed = inits.size();
+    Value no = arith::ConstantIntOp::create(b, loc, 0, 1);
+    for (size_t n = 0; n < leaders.size() * delay; ++n) {
+      inits.push_back(zero);
+      inits.push_back(no);
+    }
+    auto delayedAt = [&](ValueRange values, size_t n, int64_t age) {
+      size_t at = firstDelayed + 2 * (n * delay + age);
+      return std::make_pair(values[at], values[at + 1]);
+    };
+    size_t firstCarry = inits.size();
+    llvm::append_range(inits, startCarry);
+    auto loop = stepLoop(inits);
+    b.setInsertionPointToStart(loop.getBody());
+    Value s = loop.getInductionVar();
+    ValueRange iterArgs = loop.getRegionIterArgs();
+    SmallVector<Value> yields(iterArgs.begin(), iterArgs.end());
+    auto curOf = [&](size_t i) {
+      if (!blocks[i].isOutput)
+        i = layout.blocks[i].fetchGroup;
+      return carried[i].cur >= 0 ? iterArgs[carried[i].cur] : zero;
+    };
+    Value isLast =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s, last);
+    FailureOr<BlocksAround> around = blockIndicesAround(s, /*withAfter=*/true);
+    if (failed(around))
+      return failure();
+    SmallVector<Value> leaving(numBlocks);
+    for (size_t i = 0; i < numBlocks; ++i) {
+      leaving[i] =
+          manual && !blocks[i].isOutput
+              ? always
+              : orValues(isLast, differs(around->now[i], around->after[i]));
+      if (!isFetched(i) || !isGroupLeader(i))
+        continue;
+      if (manual)
+        waitFor(i, curOf(i));
+      else
+        when(changedAt(s, *around, i), [&] { waitFor(i, curOf(i)); });
+    }
+
+    // With manual releases, the body arrives on each input's barrier of
+    // this step's slot (JAX's consumed_barrier.at[slot]).
+    SmallVector<BarrierSlot> consumed;
+    for (size_t i = 0; manual && i < numBlocks; ++i) {
+      if (blocks[i].isOutput)
+        continue;
+      int64_t empty = layout.blocks[i].emptyBarrier;
+      consumed.push_back(
+          {resources.barriers[empty], barrierIndex(empty, curOf(i))});
+    }
+    FailureOr<SmallVector<Value>> carriedOut = buildStepAt(
+        s, buildStep, curOf, iterArgs.drop_front(firstCarry), consumed);
+    if (failed(carriedOut))
+      return failure();
+    for (auto [i, value] : llvm::enumerate(*carriedOut))
+      yields[firstCarry + i] = value;
+
+    // A slot is released once the tensor cores are done reading it too:
+    // with a delay, the MMAs of the `delay` latest steps may still run.
+    // With manual releases the body waits for its MMAs itself, as in JAX.
+    bool readsOnTensorCores = false;
+    loop.getBody()->walk([&](WgmmaOp) { readsOnTensorCores = true; });
+    if (readsOnTensorCores && !manual) {
+      WgmmaWaitOp::create(b, loc, delay);
+      // None in flight after the last step: what follows the loop (the
+      // accumulator written back) reads their results.
+      if (delay > 0)
+        when(isLast, [&] { WgmmaWaitOp::create(b, loc, 0); });
+    }
+    auto release = [&](size_t i, Value slot, Value leaves) {
+      int64_t empty = layout.blocks[i].emptyBarrier;
+      when(leaves, [&] {
+        BarrierArriveOp::create(b, loc, resources.barriers[empty],
+                                barrierIndex(empty, slot));
+      });
+    };
+    for (auto [n, i] : llvm::enumerate(leaders)) {
+      if (manual)
+        break;
+      if (delay == 0) {
+        release(i, curOf(i), leaving[i]);
+        continue;
+      }
+      auto [oldSlot, oldLeaving] = delayedAt(iterArgs, n, 0);
+      release(i, oldSlot, oldLeaving);
+      for (int64_t age = 0; age + 1 < delay; ++age) {
+        auto [slot, leaves] = delayedAt(iterArgs, n, age + 1);
+        size_t at = firstDelayed + 2 * (n * delay + age);
+        yields[at] = slot;
+        yields[at + 1] = leaves;
+      }
+      size_t at = firstDelayed + 2 * (n * delay + delay - 1);
+      yields[at] = curOf(i);
+      yields[at + 1] = leaving[i];
+    }
+
+    if (anyOutput) {
+      Value anyLeaving;
+      for (size_t i = 0; i < numBlocks; ++i)
+        if (blocks[i].isOutput)
+          anyLeaving =
+              anyLeaving ? orValues(anyLeaving, leaving[i]) : leaving[i];
+      when(anyLeaving, [&] {
+        Value written = resources.barriers[layout.writtenBarrier];
+        Value freed = resources.barriers[layout.freedBarrier];
+        CommitSmemOp::create(b, loc);
+        BarrierArriveOp::create(b, loc, written, zero);
+        waitForNextPhase(b, loc, written, zero);
+        when(schedule.leader, [&] {
+          for (size_t i = 0; i < numBlocks; ++i)
+            if (blocks[i].isOutput)
+              when(leaving[i], [&] { copyOut(i, around->now[i], curOf(i)); });
+          // The next output block may go into any slot: every copy out
+          // has read its slot before the compute threads write again.
+          WaitSmemToGmemOp::create(b, loc, 0, /*read_only=*/true);
+          BarrierArriveOp::create(b, loc, freed, zero);
+        });
+        waitForNextPhase(b, loc, freed, zero);
+      });
+    }
+
+    for (size_t i = 0; i < numBlocks; ++i) {
+      if (carried[i].cur < 0)
+        continue;
+      yields[carried[i].cur] = slotAfterStep(i, curOf(i), isLast, leaving[i]);
+    }
+    setYield(b, loc, loop.getBody(), yields);
+    if (schedule.privateSteps)
+      loop->setAttr(MGPUDialect::getComputeStepsAttrName(), b.getUnitAttr());
+
+    b.setInsertionPointAfter(loop);
+    // The delayed releases of the last steps, oldest first.
+    if (delay > 0) {
+      for (auto [n, i] : llvm::enumerate(leaders))
+        for (int64_t age = 0; age < delay; ++age) {
+          auto [slot, leaves] = delayedAt(loop.getResults(), n, age);
+          release(i, slot, leaves);
+        }
+    }
+    if (anyOutput)
+      when(schedule.leader,
+           [&] { WaitSmemToGmemOp::create(b, loc, 0, /*read_only=*/false); });
+    return SmallVector<Value>(loop.getResults().drop_front(firstCarry));
+  };
+  FailureOr<SmallVector<Value>> yielded =
+      schedule.computeContext
+          ? schedule.computeContext(b, loc, initCarry, runSteps)
+          : runSteps(initCarry);
+  if (failed(yielded))
+    return failure();
+  setYield(b, loc, roles.elseBlock(), *yielded);
   return SmallVector<Value>(roles.getResults());
 }

@@ -86,11 +86,15 @@ struct PipelineLayout {
 /// each other's slots, `releaseGroup` CTAs in all) makes the release
 /// barriers cluster barriers: a slot is refilled only once every compute
 /// thread of every CTA of the group has released it.
+/// `manualRelease` (JAX's manual_consumed_barriers) gives every input its
+/// own release barrier, which the body arrives on, and fetches all inputs
+/// as one group, at every step.
 PipelineLayout planPipeline(MLIRContext *ctx, ArrayRef<PipelinedBlock> blocks,
                             int64_t depth, int64_t participants,
                             int64_t computeThreads = 0,
                             ArrayRef<StringAttr> releaseAxes = {},
-                            int64_t releaseGroup = 1);
+                            int64_t releaseGroup = 1,
+                            bool manualRelease = false);
 
 /// Where a pipeline's shared memory is: the arena (a static i8 memref in
 /// workgroup memory) at a byte offset, and its barrier arrays, each indexed
@@ -126,17 +130,34 @@ struct PipelineSchedule {
   /// The body synchronizes with no other thread (no barrier or semaphore
   /// op): the compute threads' loop is marked `mgpu.compute_steps`.
   bool privateSteps = false;
-  /// Emits what the compute threads run after their last step (JAX's
-  /// compute_context), given the last carries; null when there is none.
-  std::function<void(OpBuilder &, Location, ValueRange)> computeContext;
+  /// Warp-specialized: the body releases the input slots itself (JAX's
+  /// manual_consumed_barriers), and every input is fetched at every step.
+  bool manualRelease = false;
+  /// Emits what the compute threads run (JAX's compute_context), calling
+  /// `runSteps` on the initial carries where their steps run; returns what
+  /// the compute threads' branch yields (the pipeline's results). Null runs
+  /// the steps on the pipeline's init_carry and returns the last carries.
+  using RunSteps =
+      function_ref<FailureOr<SmallVector<Value>>(ValueRange initCarry)>;
+  std::function<FailureOr<SmallVector<Value>>(OpBuilder &, Location,
+                                              ValueRange initCarry, RunSteps)>
+      computeContext;
+};
+
+/// Where the body of a step with manual releases arrives to release an
+/// input's slot: barrier `index` of the array `barriers`.
+struct BarrierSlot {
+  Value barriers;
+  Value index;
 };
 
 /// Emits the body of one step: given the step's indices, the views of the
-/// blocks' current slots (in `blocks` order) and the values carried into
-/// the step; returns the values carried out of it.
+/// blocks' current slots (in `blocks` order), the values carried into
+/// the step and, with manual releases, each input's consumed barrier;
+/// returns the values carried out of it.
 using PipelineStepBuilder = function_ref<FailureOr<SmallVector<Value>>(
     OpBuilder &, Location, ValueRange stepIds, ValueRange blockViews,
-    ValueRange carries)>;
+    ValueRange carries, ArrayRef<BarrierSlot> consumed)>;
 
 /// Emits the pipeline at `b`'s insertion point, carrying `initCarry`
 /// through its steps; returns the values carried out of the last step.

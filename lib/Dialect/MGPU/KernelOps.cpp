@@ -112,15 +112,15 @@ static LogicalResult verifyScratchTypes(Operation *op,
 }
 
 /// S22: the region's arguments are the operands' blocks, then the scratch.
-static LogicalResult verifyRegionArguments(Operation *op, Region &region,
-                                           StringRef regionName,
-                                           ArrayRef<Type> expected,
-                                           ArrayRef<std::string> origins) {
+static LogicalResult verifyRegionArguments(
+    Operation *op, Region &region, StringRef regionName,
+    ArrayRef<Type> expected, ArrayRef<std::string> origins,
+    StringRef what = "one per input, output and scratch buffer") {
   Block &block = region.front();
   if (block.getNumArguments() != expected.size())
-    return op->emitOpError() << regionName << " has " << block.getNumArguments()
-                             << " arguments, expected " << expected.size()
-                             << " (one per input, output and scratch buffer)";
+    return op->emitOpError()
+           << regionName << " has " << block.getNumArguments()
+           << " arguments, expected " << expected.size() << " (" << what << ")";
   for (auto [i, arg, type] : llvm::enumerate(block.getArguments(), expected)) {
     if (arg.getType() == type)
       continue;
@@ -643,11 +643,83 @@ LogicalResult EmitPipelineOp::verifyRegions() {
   appendBlockTypes(getOuts(), getOutSpecs(), expected);
   llvm::append_range(origins,
                      getOriginNames(getIns().size(), getOuts().size(), 0));
-  for (auto [i, type] : llvm::enumerate(getInitCarry().getTypes())) {
+  // JAX's consumed_barrier.at[slot], one per input: every compute thread
+  // arrives on it once per step.
+  size_t firstConsumed = expected.size();
+  if (hasManualConsumedBarriers()) {
+    MeshAttr mesh = getEnclosingMesh(*this);
+    int64_t computeThreads = (mesh ? mesh.getNumThreads().value_or(1) : 1) - 1;
+    for (size_t i = 0; i < getIns().size(); ++i) {
+      expected.push_back(BarrierType::get(
+          getContext(), 1, std::max<int64_t>(computeThreads, 1)));
+      origins.push_back("consumed barrier of ins[" + std::to_string(i) + "]");
+    }
+  }
+  EvalPipelineOp eval = getEvalPipeline();
+  TypeRange carried = eval ? TypeRange(eval.getInitCarry().getTypes())
+                           : TypeRange(getInitCarry().getTypes());
+  for (auto [i, type] : llvm::enumerate(carried)) {
     expected.push_back(type);
     origins.push_back("carry " + std::to_string(i));
   }
-  if (failed(verifyPipelineCarries(*this)))
+  if (failed(verifyPipelineCarries(*this)) ||
+      failed(verifyRegionArguments(*this, getBody(), "body", expected, origins,
+                                   "grid indices, one per input and output "
+                                   "block, consumed barriers, carries")))
     return failure();
-  return verifyRegionArguments(*this, getBody(), "body", expected, origins);
+  if (!hasManualConsumedBarriers())
+    return success();
+  return verifyConsumedBarrierUses(
+      *this, getBody().getArguments().slice(firstConsumed, getIns().size()));
+}
+
+EvalPipelineOp EmitPipelineOp::getEvalPipeline() {
+  if (getComputeContext().empty())
+    return {};
+  EvalPipelineOp found;
+  getComputeContext().front().walk([&](EvalPipelineOp eval) {
+    found = eval;
+    return WalkResult::interrupt();
+  });
+  return found;
+}
+
+//===----------------------------------------------------------------------===//
+// EvalPipelineOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult EvalPipelineOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange operands, DictionaryAttr,
+    OpaqueProperties, RegionRange, SmallVectorImpl<Type> &inferred) {
+  llvm::append_range(inferred, operands.getTypes());
+  return success();
+}
+
+/// JAX's pipeline_callback runs the pipeline where compute_context calls
+/// it, once: inside the compute_context itself or a pl.run_scoped there.
+LogicalResult EvalPipelineOp::verify() {
+  Operation *enclosing = nullptr;
+  for (Operation *parent = (*this)->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    auto pipeline = dyn_cast<EmitPipelineOp>(parent);
+    if (pipeline && !pipeline.getComputeContext().empty() &&
+        pipeline.getComputeContext().front().isAncestor(
+            (*this)->getParentRegion())) {
+      if (!enclosing)
+        return success();
+      InFlightDiagnostic diag =
+          emitOpError() << "runs the pipeline once, so only mgpu.run_scoped "
+                           "may enclose it inside the compute_context, got '"
+                        << enclosing->getName() << "'";
+      diag.attachNote(enclosing->getLoc())
+          << "the memory thread runs the steps once; a loop or a condition "
+             "here would run the compute threads' steps another number of "
+             "times";
+      return diag;
+    }
+    if (!enclosing && !isa<RunScopedOp>(parent))
+      enclosing = parent;
+  }
+  return emitOpError() << "must be inside the compute_context of a "
+                          "warp-specialized mgpu.emit_pipeline";
 }

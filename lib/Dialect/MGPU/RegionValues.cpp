@@ -96,9 +96,51 @@ LogicalResult RunScopedOp::verifyRegions() {
   return success();
 }
 
+/// JAX's compute_context(pipeline_callback): the callback is called once
+/// (the messages are JAX's, jax/_src/pallas/mosaic_gpu/pipeline.py:1017 and
+/// 1028 at cec06d1), and then it, not init_carry, gives the carries.
+static LogicalResult verifyEvalPipelines(EmitPipelineOp op) {
+  if (op.getComputeContext().empty())
+    return success();
+  SmallVector<EvalPipelineOp> evals;
+  op.getComputeContext().front().walk(
+      [&](EvalPipelineOp eval) { evals.push_back(eval); });
+  Block &context = op.getComputeContext().front().front();
+  if (evals.size() > 1)
+    return evals[1].emitOpError()
+           << "Cannot call pipeline more than once in `compute_context`";
+  if (evals.empty()) {
+    if (context.getNumArguments() == 0 && op.getInitCarry().empty())
+      return op.emitOpError() << "Pipeline was not called in `compute_context`";
+    return success();
+  }
+  if (!op.getInitCarry().empty()) {
+    InFlightDiagnostic diag = op.emitOpError()
+                              << "has both init_carry and an "
+                                 "mgpu.eval_pipeline in its compute_context";
+    diag.attachNote(evals[0].getLoc())
+        << "the carry's initial values are eval_pipeline's operands";
+    return diag;
+  }
+  if (op.getNumResults())
+    return op.emitOpError() << "returns values, but its compute_context "
+                               "calls mgpu.eval_pipeline: the pipeline "
+                               "returns nothing";
+  if (context.getNumArguments())
+    return op.emitOpError()
+           << "compute_context calls mgpu.eval_pipeline, so it takes no "
+              "arguments, got ("
+           << context.getArgumentTypes() << ")";
+  return success();
+}
+
 LogicalResult mlir::mgpu::verifyPipelineCarries(EmitPipelineOp op) {
-  TypeRange carried = op.getInitCarry().getTypes();
-  if (op.getResultTypes() != carried)
+  if (failed(verifyEvalPipelines(op)))
+    return failure();
+  EvalPipelineOp eval = op.getEvalPipeline();
+  TypeRange carried = eval ? TypeRange(eval.getInitCarry().getTypes())
+                           : TypeRange(op.getInitCarry().getTypes());
+  if (!eval && op.getResultTypes() != carried)
     return op.emitOpError()
            << "returns (" << op.getResultTypes()
            << "), but carries values of types (" << carried << ")";
@@ -125,7 +167,7 @@ LogicalResult mlir::mgpu::verifyPipelineCarries(EmitPipelineOp op) {
     return diag;
   }
   Block &context = op.getComputeContext().front().front();
-  if (TypeRange(context.getArgumentTypes()) != carried)
+  if (!eval && TypeRange(context.getArgumentTypes()) != carried)
     return op.emitOpError()
            << "compute_context must take one argument per carried value, "
               "of types ("

@@ -24,7 +24,8 @@ static bool isRegisterBudget(int64_t count) {
 LogicalResult
 WarpSpecializationAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                std::optional<int64_t> memoryRegisters,
-                               std::optional<int64_t> computeRegisters) {
+                               std::optional<int64_t> computeRegisters,
+                               bool manualConsumedBarriers) {
   for (auto [name, count] : {std::pair{"memory_registers", memoryRegisters},
                              std::pair{"compute_registers", computeRegisters}})
     if (count && !isRegisterBudget(*count))
@@ -71,6 +72,85 @@ MeshAttr mlir::mgpu::getEnclosingMesh(Operation *op) {
   return {};
 }
 
+/// JAX's manual_consumed_barriers, as far as mgpu follows it: every input
+/// has a slot ring the body releases (JAX's memory thread waits on a
+/// consumed barrier of every input, global ones too), released at its own
+/// step (JAX would index its barriers at step - delay_release, negative at
+/// the first steps), in one CTA (a multicast input's slot is released by the
+/// CTAs of its cluster group, a barrier type the body cannot name yet).
+static LogicalResult verifyManualConsumedBarriers(EmitPipelineOp op) {
+  for (auto [i, spec] :
+       llvm::enumerate(op.getInSpecs().getAsRange<BlockSpecAttr>())) {
+    if (!spec.isStaged()) {
+      InFlightDiagnostic diag =
+          op.emitOpError()
+          << "manual_consumed_barriers needs every input staged in shared "
+             "memory, but ins["
+          << i << "] stays in global memory";
+      diag.attachNote() << "JAX's memory thread still waits on its consumed "
+                           "barrier; stage the block (memory_space = smem)";
+      return diag;
+    }
+    if (int64_t delay = spec.getDelayRelease()) {
+      InFlightDiagnostic diag = op.emitOpError()
+                                << "manual_consumed_barriers with "
+                                   "delay_release = "
+                                << delay << " is not supported";
+      diag.attachNote() << "JAX would pass barrier.at[(step - " << delay
+                        << ") % max_concurrent_steps], a negative index at "
+                           "the first "
+                        << delay << " steps";
+      return diag;
+    }
+    if (spec.getCollectiveAxes()) {
+      InFlightDiagnostic diag =
+          op.emitOpError() << "manual_consumed_barriers with a multicast "
+                              "input (in_specs["
+                           << i << "] has collective_axes) is not supported";
+      diag.attachNote() << "its slot is released by every CTA of the "
+                           "cluster group: let the pipeline release it "
+                           "(drop manual_consumed_barriers)";
+      return diag;
+    }
+  }
+  return success();
+}
+
+/// The consumed barriers of a manual_consumed_barriers pipeline are only
+/// arrived on (JAX: "the user must arrive on all the consumed barriers from
+/// all compute warpgroups at each pipeline step"): the memory thread waits
+/// on them, and the expansion gives each arrival its slot.
+LogicalResult mlir::mgpu::verifyConsumedBarrierUses(EmitPipelineOp op,
+                                                    ValueRange consumed) {
+  for (auto [i, barrier] : llvm::enumerate(consumed)) {
+    bool arrived = false;
+    for (OpOperand &use : barrier.getUses()) {
+      auto arrive = dyn_cast<BarrierArriveOp>(use.getOwner());
+      if (!arrive || use.get() != arrive.getBarrier()) {
+        InFlightDiagnostic diag = use.getOwner()->emitOpError()
+                                  << "uses the consumed barrier of ins[" << i
+                                  << "], which may only be arrived on "
+                                     "(mgpu.barrier_arrive)";
+        diag.attachNote(op.getLoc()) << "the pipeline's memory thread waits "
+                                        "on it before refilling the slot";
+        return diag;
+      }
+      arrived = true;
+    }
+    if (!arrived) {
+      InFlightDiagnostic diag = op.emitOpError()
+                                << "consumed barrier of ins[" << i
+                                << "] is never arrived on";
+      diag.attachNote()
+          << "When manual_consumed_barriers is True, the user must arrive on "
+             "all the consumed barriers from all compute warpgroups at each "
+             "pipeline step.";
+      return diag;
+    }
+  }
+  return success();
+}
+
 LogicalResult mlir::mgpu::verifyWarpSpecialization(EmitPipelineOp op) {
   WarpSpecializationAttr ws = op.getWarpSpecializationAttr();
   if (!ws)
@@ -98,6 +178,9 @@ LogicalResult mlir::mgpu::verifyWarpSpecialization(EmitPipelineOp op) {
                            "input and output arrays";
       return diag;
     }
+  if (ws.getManualConsumedBarriers() &&
+      failed(verifyManualConsumedBarriers(op)))
+    return failure();
   std::optional<int64_t> memory = ws.getMemoryRegisters();
   if (!memory)
     return success();

@@ -420,13 +420,24 @@ def MGPU_WarpSpecializationAttr
     leaves them (232 each for two compute threads beside a memory thread
     with 40). Both are multiples of 8 in [24, 256].
 
+    `manual_consumed_barriers = true` (JAX's `manual_consumed_barriers`)
+    hands the release of the input slots to the body: it gets one consumed
+    barrier per input (`!mgpu.barrier<count = 1, arrivals = C>`, C the
+    compute threads), on which every compute thread must arrive once per
+    step (`mgpu.barrier_arrive %consumed[%c0]`) when it is done with that
+    block; the memory thread refills a slot only then. The blocks are
+    fetched at every step.
+
     ```mlir
     #ws = #mgpu.warp_specialization<memory_registers = 40>
+    #manual = #mgpu.warp_specialization<memory_registers = 40, manual_consumed_barriers = true>
     ```
   }];
   let parameters = (ins
     MGPU_OptionalI64Parameter<"registers of the memory thread">:$memory_registers,
-    MGPU_OptionalI64Parameter<"registers of each compute thread">:$compute_registers
+    MGPU_OptionalI64Parameter<"registers of each compute thread">:$compute_registers,
+    MGPU_BoolParameter<"false", "the body arrives on the consumed barriers">:
+        $manual_consumed_barriers
   );
 }
 

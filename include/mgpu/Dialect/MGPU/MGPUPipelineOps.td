@@ -110,6 +110,20 @@ def MGPU_EmitPipelineOp : MGPU_Op<"emit_pipeline", [
     least two Pallas threads per program, and no array may be both an input
     and an output of the pipeline.
 
+    A compute_context that takes no arguments is JAX's whole
+    `compute_context(pipeline_callback)`: code before the steps (loading
+    what the carry starts from), `mgpu.eval_pipeline(%init..)` where the
+    steps run, returning the last carries, and code after them. The
+    pipeline then has no `init_carry` and no results; the body's carries
+    have the types of eval_pipeline's operands.
+
+    With `manual_consumed_barriers = true` in `warp_specialization`, the
+    body's arguments after the blocks are one consumed barrier per input
+    (`!mgpu.barrier<count = 1, arrivals = C>`, C compute threads; JAX's
+    `consumed_barrier.at[slot]`), before the carries; each compute thread
+    arrives on each of them once per step, and the memory thread refills an
+    input's slot only after every compute thread has.
+
     ```mlir
     mgpu.emit_pipeline grid [%k_steps] ins(...) in_specs [...] out_specs []
         params #mgpu.compiler_params<max_concurrent_steps = 4>
@@ -164,7 +178,43 @@ def MGPU_EmitPipelineOp : MGPU_Op<"emit_pipeline", [
   let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
     ::llvm::ArrayRef<int64_t> getGridShape() { return getStaticGrid(); }
+    /// Whether the body arrives on the input slots' consumed barriers.
+    bool hasManualConsumedBarriers() {
+      return getWarpSpecializationAttr() &&
+             getWarpSpecializationAttr().getManualConsumedBarriers();
+    }
+    /// The mgpu.eval_pipeline of the compute_context, or null.
+    EvalPipelineOp getEvalPipeline();
   }];
+}
+
+def MGPU_EvalPipelineOp : MGPU_Op<"eval_pipeline", [
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "runs the enclosing warp-specialized pipeline's steps";
+  let description = [{
+    JAX's `pipeline_callback` (the argument of `compute_context`): inside
+    the argument-less `compute_context` region of a warp-specialized
+    `mgpu.emit_pipeline`, runs the compute threads' steps with the operands
+    as the initial carries and returns the last carries (results of the
+    operands' types). Code before it runs on the compute threads before
+    their first step, code after it after their last. It runs once: only
+    `mgpu.run_scoped` may enclose it inside the compute_context (JAX's
+    `pl.run_scoped(.., plgpu.ACC)` around the call).
+
+    ```mlir
+    } compute_context {
+      %acc0 = mgpu.layout_cast %zero : vector<64x64xf32> to #mgpu.layout<wgmma>
+      %acc = mgpu.eval_pipeline(%acc0 : vector<64x64xf32>)
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$init_carry);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat = [{
+    `(` ($init_carry^ `:` type($init_carry))? `)` attr-dict
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // MGPU_DIALECT_MGPU_MGPUPIPELINEOPS_TD
