@@ -1,9 +1,9 @@
 // jax/experimental/pallas/ops/gpu/hopper_matmul_mgpu.py, written line for
 // line: a warp-specialized pipeline (2 compute warpgroups and a memory one,
 // 40 registers for it) whose compute threads each carry a 128 x 128 f32
-// accumulator in registers through the K steps (JAX's compute_context with
-// a plgpu.ACC: here `init_carry` and the `compute_context` region, which
-// runs on the compute threads after their last step), each reading its
+// accumulator in registers through the K steps (JAX's compute_context: a
+// run_scoped plgpu.ACC around eval_pipeline, here mgpu.eval_pipeline, and
+// the epilogue, all on the compute threads), each reading its
 // 128 rows of the 256-row a block at a run-time offset (a_smem.at[wg_m_slice])
 // in place on the tensor cores, over a persistent nd_loop with a planar
 // snake, and a tiled epilogue: 64 x 64 pieces of the f16 accumulator out
@@ -76,19 +76,19 @@ func.func @hopper_matmul(%a: memref<512x256xf16>, %b: memref<256x256xf16>,
           : memref<512x256xf16> to !a_rows
       %b_cols = memref.subview %b_gmem[0, %n_start] [256, 128] [1, 1]
           : memref<256x256xf16> to !b_cols
-      %zero = arith.constant dense<0.0> : vector<128x128xf32>
       mgpu.emit_pipeline grid [4]
           ins(%a_rows, %b_cols : !a_rows, !b_cols)
-          init_carry(%zero : vector<128x128xf32>)
           in_specs [#a_k, #b_k] out_specs [] params #stages
-          warp_specialization #ws -> vector<128x128xf32> {
+          warp_specialization #ws {
       ^bb0(%k: index, %a_smem: !a_block, %b_smem: !b_block, %acc: vector<128x128xf32>):
         %a_wg = memref.subview %a_smem[%wg_m, 0] [128, 64] [1, 1] : !a_block to !a_mine
         %next = mgpu.wgmma %acc, %a_wg, %b_smem : vector<128x128xf32>, !a_mine, !b_block
         mgpu.wgmma_wait 0
         mgpu.yield %next : vector<128x128xf32>
       } compute_context {
-      ^bb0(%acc_ref: vector<128x128xf32>):
+        mgpu.run_scoped {
+        ^bb0(%acc_init: vector<128x128xf32>):
+        %acc_ref = mgpu.eval_pipeline(%acc_init : vector<128x128xf32>)
         %acc = arith.truncf %acc_ref : vector<128x128xf32> to vector<128x128xf16>
         mgpu.wait_smem_to_gmem 0 read_only
         %row0 = arith.addi %m_start, %wg_m : index
@@ -124,6 +124,7 @@ func.func @hopper_matmul(%a: memref<512x256xf16>, %b: memref<256x256xf16>,
         mgpu.commit_smem
         %g11 = memref.subview %out_gmem[%row1, %col1] [64, 64] [1, 1] : memref<512x256xf16> to !out_tile
         mgpu.copy_smem_to_gmem %s01, %g11 transforms #out_sw : !epi, !out_tile
+        }
       }
     }
     // Await all transfers before we exit.
