@@ -444,6 +444,22 @@ std::optional<std::string> mlir::mgpu::whyNotOnTensorCores(WgmmaOp op) {
   return why;
 }
 
+ArrayAttr mlir::mgpu::inferMmaTransforms(MemRefType type) {
+  if (!type || type.getRank() < 2 || !type.hasStaticShape() ||
+      !type.getElementType().isIntOrFloat() ||
+      type.getElementTypeBitWidth() % 8 || type.getShape().end()[-2] % 8)
+    return nullptr;
+  MLIRContext *ctx = type.getContext();
+  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  int64_t rowBytes = type.getShape().back() * elementBytes;
+  for (int64_t swizzle : {128, 64, 32})
+    if (rowBytes % swizzle == 0)
+      return ArrayAttr::get(
+          ctx, {TileTransformAttr::get(ctx, {8, swizzle / elementBytes}),
+                SwizzleTransformAttr::get(ctx, swizzle)});
+  return nullptr;
+}
+
 bool mlir::mgpu::canRunOnTensorCores(WgmmaOp op) {
   return !whyNotOnTensorCores(op);
 }

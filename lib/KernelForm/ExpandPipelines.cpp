@@ -129,19 +129,9 @@ ArrayAttr getMmaLayout(const PipelinedBlock &block, Value view) {
   MLIRContext *ctx = view.getContext();
   if (block.spec.getSwizzleBytes())
     return ArrayAttr::get(ctx, block.spec.getTransforms());
-  auto type = dyn_cast<MemRefType>(view.getType());
-  if (!block.spec.getTransforms().empty() || !type || type.getRank() < 2 ||
-      !type.hasStaticShape() || !type.getElementType().isIntOrFloat() ||
-      type.getElementTypeBitWidth() % 8)
+  if (!block.spec.getTransforms().empty())
     return nullptr;
-  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
-  int64_t rowBytes = type.getShape().back() * elementBytes;
-  for (int64_t swizzle : {128, 64, 32})
-    if (rowBytes % swizzle == 0 && type.getShape().end()[-2] % 8 == 0)
-      return ArrayAttr::get(
-          ctx, {TileTransformAttr::get(ctx, {8, swizzle / elementBytes}),
-                SwizzleTransformAttr::get(ctx, swizzle)});
-  return nullptr;
+  return inferMmaTransforms(dyn_cast<MemRefType>(view.getType()));
 }
 
 /// Stores each input block in its MMA layout (getMmaLayout)
@@ -471,9 +461,10 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op) {
         releaseGroup *= *size;
       }
   bool manualRelease = op.hasManualConsumedBarriers();
+  bool manualReady = op.hasManualReadyBarriers();
   PipelineLayout layout =
       planPipeline(ctx, blocks, depth, 1, ws ? threads - 1 : 0, releaseAxes,
-                   releaseGroup, manualRelease);
+                   releaseGroup, manualRelease, manualReady);
 
   // Each Pallas thread of a CTA runs its own pipeline: its range of the
   // arena and of every barrier array. A warp-specialized one is shared.
@@ -524,6 +515,7 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op) {
                                             thread, indexConstant(b, loc, 0));
     schedule.memoryRegisters = ws.getMemoryRegisters();
     schedule.manualRelease = manualRelease;
+    schedule.manualReady = manualReady;
     schedule.computeRegisters =
         getComputeRegisters(getTargetInfo(op), ws, threads);
     schedule.privateSteps =
@@ -566,7 +558,7 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op) {
   Block &body = op.getBody().front();
   size_t rank = stepSizes.size();
   size_t numArrays = op.getIns().size() + op.getOuts().size();
-  size_t numConsumed = manualRelease ? op.getIns().size() : 0;
+  size_t numSlotBarriers = (manualRelease + manualReady) * op.getIns().size();
   SmallVector<Value> args(body.getNumArguments());
   for (auto [i, array] :
        llvm::enumerate(op.getOperands().slice(op.getGrid().size(), numArrays)))
@@ -574,22 +566,23 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op) {
   auto buildStep =
       [&](OpBuilder &nb, Location, ValueRange stepIds, ValueRange views,
           ValueRange carries,
-          ArrayRef<BarrierSlot> consumed) -> FailureOr<SmallVector<Value>> {
+          ArrayRef<BarrierSlot> slotBarriers) -> FailureOr<SmallVector<Value>> {
     for (size_t d = 0; d < rank; ++d)
       args[d] = stepIds[d];
     for (auto [view, arg] : llvm::zip(views, blockArgs))
       args[rank + arg] = view;
-    // Each arrival on a consumed barrier (the verifier allows nothing
-    // else) becomes one on the barrier of its input's slot at this step.
-    SmallVector<std::pair<BarrierArriveOp, Value>> arrivals;
-    for (auto [i, slot] : llvm::enumerate(consumed)) {
+    // Each wait on a ready barrier and arrival on a consumed barrier (the
+    // verifier allows nothing else) becomes one on the barrier of its
+    // input's slot at this step.
+    SmallVector<std::pair<Operation *, Value>> slotUses;
+    for (auto [i, slot] : llvm::enumerate(slotBarriers)) {
       BlockArgument barrier = body.getArgument(rank + numArrays + i);
       for (Operation *user : barrier.getUsers())
-        arrivals.push_back({cast<BarrierArriveOp>(user), slot.index});
+        slotUses.push_back({user, slot.index});
       args[rank + numArrays + i] = slot.barriers;
     }
     for (auto [i, carry] : llvm::enumerate(carries))
-      args[rank + numArrays + numConsumed + i] = carry;
+      args[rank + numArrays + numSlotBarriers + i] = carry;
     // What the step yields, read before its arguments are replaced (a
     // carry passed on unchanged is one of them).
     SmallVector<Value> next;
@@ -599,11 +592,14 @@ LogicalResult expandEmitPipeline(EmitPipelineOp op) {
                                                     : value);
     }
     moveBody(nb, body, args);
-    for (auto [arrive, slotIndex] : arrivals) {
+    for (auto [user, slotIndex] : slotUses) {
       OpBuilder::InsertionGuard guard(nb);
-      nb.setInsertionPoint(arrive);
-      arrive.getIndexMutable().assign(arith::AddIOp::create(
-          nb, arrive.getLoc(), slotIndex, arrive.getIndex()));
+      nb.setInsertionPoint(user);
+      OpOperand &index = isa<BarrierWaitOp>(user)
+                             ? cast<BarrierWaitOp>(user).getIndexMutable()
+                             : cast<BarrierArriveOp>(user).getIndexMutable();
+      index.set(
+          arith::AddIOp::create(nb, user->getLoc(), slotIndex, index.get()));
     }
     return next;
   };

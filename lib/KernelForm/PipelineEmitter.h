@@ -226,11 +226,11 @@ private:
   FailureOr<SmallVector<Value>>
   buildStepAt(Value s, PipelineStepBuilder buildStep,
               function_ref<Value(size_t)> slotOf, ValueRange carries = {},
-              ArrayRef<BarrierSlot> consumed = {}) {
+              ArrayRef<BarrierSlot> slotBarriers = {}) {
     SmallVector<Value> views;
     for (size_t i = 0; i < blocks.size(); ++i)
       views.push_back(bodyView(i, slotOf(i)));
-    return buildStep(b, loc, stepIdsAt(s), views, carries, consumed);
+    return buildStep(b, loc, stepIdsAt(s), views, carries, slotBarriers);
   }
 
   /// Block `i`'s slot at the next step, from `slot` at this one: the next

@@ -46,7 +46,7 @@ static bool changesEveryStep(AffineMap map) {
 /// one fetch barrier (an arrival per copy) and one release barrier, so a
 /// step costs the compute threads one wait and one release per group. The
 /// group's key: changing at every step, or else the index map itself.
-/// With manual releases every input is fetched at every step (JAX's
+/// With manual barriers every input is fetched at every step (JAX's
 /// memory thread): all of them are one group.
 static SmallVector<int64_t> fetchGroups(ArrayRef<PipelinedBlock> blocks,
                                         bool everyStep) {
@@ -76,13 +76,13 @@ PipelineLayout mlir::mgpu::planPipeline(MLIRContext *ctx,
                                         int64_t computeThreads,
                                         ArrayRef<StringAttr> releaseAxes,
                                         int64_t releaseGroup,
-                                        bool manualRelease) {
+                                        bool manualRelease, bool manualReady) {
   PipelineLayout layout;
   layout.depth = depth;
   int64_t bytes = 0;
-  SmallVector<int64_t> leaders = computeThreads > 0
-                                     ? fetchGroups(blocks, manualRelease)
-                                     : SmallVector<int64_t>(blocks.size(), -1);
+  SmallVector<int64_t> leaders =
+      computeThreads > 0 ? fetchGroups(blocks, manualRelease || manualReady)
+                         : SmallVector<int64_t>(blocks.size(), -1);
   // Count and arrivals of each barrier array, typed once all are known;
   // the release barriers are cluster barriers where blocks are multicast.
   SmallVector<std::pair<int64_t, int64_t>> barriers;
@@ -113,7 +113,12 @@ PipelineLayout mlir::mgpu::planPipeline(MLIRContext *ctx,
       const PipelineLayout::Block &leader = layout.blocks[leaders[i]];
       planned.barrier = leader.barrier;
       planned.emptyBarrier = leader.emptyBarrier;
-      ++barriers[leader.barrier].second;
+      if (manualReady) {
+        planned.barrier = barriers.size();
+        barriers.push_back({planned.slots, 1});
+      } else {
+        ++barriers[leader.barrier].second;
+      }
       if (manualRelease) {
         planned.emptyBarrier = barriers.size();
         releases.insert(barriers.size());

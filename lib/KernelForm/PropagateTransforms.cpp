@@ -10,7 +10,11 @@
 // row-major where the lanes also read or write its elements (the layout
 // they compute with), unless the tensor cores need it tiled: then the
 // lanes access it through its layout (JAX's `qo_smem[...] = acc` into the
-// buffer wgmma read q from), each access marked `mgpu.transforms`.
+// buffer wgmma read q from), each access marked `mgpu.transforms`. A
+// kernel buffer that no op lays out but the tensor cores read gets the
+// layout JAX's warpgroup semantics infers for MMA operands (fa3_kernel's
+// `qo_smem`, a plain SMEM scratch): the tensor cores then read it in place
+// and its copies and whole-view lane accesses follow.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,6 +91,8 @@ struct BufferUses {
   bool opaque = false;
   /// The copies in and out of the buffer's views.
   SmallVector<Operation *> copies;
+  /// Tensor-core MMAs reading the buffer with no transforms named.
+  SmallVector<OpOperand *> unnamedMmaReads;
 };
 
 class TransformPropagation {
@@ -112,6 +118,15 @@ public:
       BufferUses found;
       if (failed(collectUses(uses, found)))
         return failure();
+      if (!found.namer)
+        inferMmaLayout(buffer, found);
+      // Where another op names the layout, an MMA naming none reads the
+      // buffer as the lanes do.
+      if (found.namer && !found.unnamedMmaReads.empty()) {
+        if (!found.elements)
+          found.elements = found.unnamedMmaReads.front()->getOwner();
+        llvm::append_range(found.elementUses, found.unnamedMmaReads);
+      }
       if (found.namer && failed(settle(found)))
         return failure();
     }
@@ -181,6 +196,11 @@ private:
       }
       if (isNeutral(op, use->get()))
         continue;
+      if (auto wgmma = dyn_cast<WgmmaOp>(op);
+          wgmma && use->getOperandNumber() > 0 && isOnTensorCores(wgmma)) {
+        uses.unnamedMmaReads.push_back(use);
+        continue;
+      }
       if (isa<MemoryEffectOpInterface, WgmmaOp>(op)) {
         if (!uses.elements)
           uses.elements = op;
@@ -249,6 +269,60 @@ private:
       return failure();
     op->setAttr(kAccessTransformsAttrName, uses.transforms);
     return success();
+  }
+
+  /// JAX's warpgroup semantics: a kernel buffer (scratch, at least a
+  /// swizzle atom long, so it starts on one) that only tensor-core MMAs,
+  /// copies naming nothing and whole-view lane accesses use gets the MMA
+  /// layout of its rows (inferMmaTransforms), if the MMAs accept it.
+  /// Pipeline slots get theirs from --mgpu-expand-pipelines.
+  static void inferMmaLayout(Value buffer, BufferUses &uses) {
+    auto type = dyn_cast<MemRefType>(buffer.getType());
+    if (uses.unnamedMmaReads.empty() || uses.opaque ||
+        !isa<BlockArgument>(buffer) || !type || !isWorkgroupMemRef(type) ||
+        getBufferBytes(type.getShape(), type.getElementType()).value_or(0) <
+            TargetInfo::kSwizzleAtomBytes)
+      return;
+    ArrayAttr transforms = inferMmaTransforms(type);
+    if (!transforms)
+      return;
+    MLIRContext *ctx = type.getContext();
+    ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+    for (OpOperand *use : uses.elementUses)
+      if (!isWholeViewAccess(*use) ||
+          failed(getSwizzledTiling(use->getOwner(), "the accessed view",
+                                   transforms,
+                                   cast<MemRefType>(use->get().getType()))))
+        return;
+    SmallVector<std::pair<WgmmaOp, StringAttr>> named;
+    bool accepted = true;
+    for (OpOperand *use : uses.unnamedMmaReads) {
+      auto wgmma = cast<WgmmaOp>(use->getOwner());
+      StringAttr name = use->get() == wgmma.getA()
+                            ? wgmma.getATransformsAttrName()
+                            : wgmma.getBTransformsAttrName();
+      wgmma->setAttr(name, transforms);
+      named.push_back({wgmma, name});
+      accepted = accepted && succeeded(wgmma.verify());
+    }
+    // The copies must move whole tiles of the layout (settle names it on
+    // them): tried here, where a refusal keeps the buffer row-major.
+    for (Operation *copy : uses.copies) {
+      setCopyTransforms(copy, transforms);
+      auto in = dyn_cast<CopyGmemToSmemOp>(copy);
+      accepted =
+          accepted &&
+          succeeded(in ? in.verify() : cast<CopySmemToGmemOp>(copy).verify());
+      setCopyTransforms(copy, nullptr);
+    }
+    if (!accepted) {
+      for (auto [wgmma, name] : named)
+        wgmma->removeAttr(name);
+      return;
+    }
+    uses.namer = uses.tensorCores = uses.unnamedMmaReads.front()->getOwner();
+    uses.transforms = transforms;
+    uses.unnamedMmaReads.clear();
   }
 
   static ArrayAttr getCopyTransforms(Operation *copy) {

@@ -25,9 +25,11 @@
 // pipeline_callback), which becomes the loop.
 //
 // With manual releases (JAX's manual_consumed_barriers) the body arrives on
-// each input's `empty` barrier itself; every input is fetched, waited for
-// and released at every step, whatever its block index, and the memory
-// thread waits for each input's release before refilling its slot.
+// each input's `empty` barrier itself, and the memory thread waits for each
+// input's release before refilling its slot; with manual ready barriers
+// (manual_ready_barriers) the body waits for each input's copy itself.
+// Either way every input is fetched, waited for and released at every
+// step, whatever its block index (JAX's memory thread).
 //
 // Every wait here is for the next phase its thread has not waited for, and
 // --mgpu-track-barrier-phases gives it its parity: the phases carry on from
@@ -65,9 +67,10 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep,
                                      ValueRange initCarry) {
   countSteps();
   size_t numBlocks = blocks.size();
-  bool manual = schedule.manualRelease;
+  bool manual = schedule.manualRelease || schedule.manualReady;
+  bool manualRelease = schedule.manualRelease;
   Value always = manual ? arith::ConstantIntOp::create(b, loc, 1, 1) : Value();
-  // With manual releases, every input changes at every step (JAX fetches
+  // With manual barriers, every input changes at every step (JAX fetches
   // and releases each step's blocks, whatever their index).
   auto changedAt = [&](Value s, const BlocksAround &around, size_t i) {
     if (manual && !blocks[i].isOutput)
@@ -128,7 +131,7 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep,
       auto refillGroup = [&] {
         Value refill = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
                                              fills, index(slots));
-        if (!manual) {
+        if (!manualRelease) {
           when(refill, [&] { waitReleased(i, slot); });
           for (size_t j : membersOf(i))
             fetch(j, around->now[j], slot);
@@ -159,7 +162,7 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep,
           b, loc, fills, arith::MinUIOp::create(b, loc, fills, slots));
       // One release barrier per group, or per input with manual releases.
       for (size_t j : membersOf(i)) {
-        if (j != i && !manual)
+        if (j != i && !manualRelease)
           continue;
         auto drain = scf::ForOp::create(b, loc, unreleased, fills, one);
         OpBuilder::InsertionGuard inner(b);
@@ -248,24 +251,31 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep,
               : orValues(isLast, differs(around->now[i], around->after[i]));
       if (!isFetched(i) || !isGroupLeader(i))
         continue;
+      if (schedule.manualReady)
+        continue;
       if (manual)
         waitFor(i, curOf(i));
       else
         when(changedAt(s, *around, i), [&] { waitFor(i, curOf(i)); });
     }
 
-    // With manual releases, the body arrives on each input's barrier of
-    // this step's slot (JAX's consumed_barrier.at[slot]).
-    SmallVector<BarrierSlot> consumed;
-    for (size_t i = 0; manual && i < numBlocks; ++i) {
-      if (blocks[i].isOutput)
-        continue;
-      int64_t empty = layout.blocks[i].emptyBarrier;
-      consumed.push_back(
-          {resources.barriers[empty], barrierIndex(empty, curOf(i))});
-    }
+    // With manual barriers, the body waits on each input's fetch barrier
+    // and arrives on its release barrier of this step's slot (JAX's
+    // ready_barrier.at[slot], consumed_barrier.at[slot]).
+    SmallVector<BarrierSlot> slotBarriers;
+    auto addSlotBarriers = [&](bool add, int64_t PipelineLayout::Block::*of) {
+      for (size_t i = 0; add && i < numBlocks; ++i) {
+        if (blocks[i].isOutput)
+          continue;
+        int64_t barrier = layout.blocks[i].*of;
+        slotBarriers.push_back(
+            {resources.barriers[barrier], barrierIndex(barrier, curOf(i))});
+      }
+    };
+    addSlotBarriers(schedule.manualReady, &PipelineLayout::Block::barrier);
+    addSlotBarriers(manualRelease, &PipelineLayout::Block::emptyBarrier);
     FailureOr<SmallVector<Value>> carriedOut = buildStepAt(
-        s, buildStep, curOf, iterArgs.drop_front(firstCarry), consumed);
+        s, buildStep, curOf, iterArgs.drop_front(firstCarry), slotBarriers);
     if (failed(carriedOut))
       return failure();
     for (auto [i, value] : llvm::enumerate(*carriedOut))
@@ -276,7 +286,7 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep,
     // With manual releases the body waits for its MMAs itself, as in JAX.
     bool readsOnTensorCores = false;
     loop.getBody()->walk([&](WgmmaOp) { readsOnTensorCores = true; });
-    if (readsOnTensorCores && !manual) {
+    if (readsOnTensorCores && !manualRelease) {
       WgmmaWaitOp::create(b, loc, delay);
       // None in flight after the last step: what follows the loop (the
       // accumulator written back) reads their results.
@@ -291,7 +301,7 @@ PipelineEmitter::emitWarpSpecialized(PipelineStepBuilder buildStep,
       });
     };
     for (auto [n, i] : llvm::enumerate(leaders)) {
-      if (manual)
+      if (manualRelease)
         break;
       if (delay == 0) {
         release(i, curOf(i), leaving[i]);

@@ -1,4 +1,4 @@
-// RUN: mgpu-opt %s --mgpu-propagate-transforms -split-input-file | FileCheck %s
+// RUN: mgpu-opt %s --allow-unregistered-dialect --mgpu-propagate-transforms -split-input-file | FileCheck %s
 
 // One layout per shared buffer: a copy out that names no transforms reads
 // the buffer through those of its copy in (JAX's test_copy_with_transforms:
@@ -112,6 +112,75 @@ func.func @whole_views(%o: memref<64x64xf16>) {
     mgpu.copy_smem_to_gmem %s0, %og transforms #tiles : !slot, memref<64x64xf16>
     mgpu.copy_smem_to_gmem %s1, %og : !slot, memref<64x64xf16>
     mgpu.wait_smem_to_gmem 0
+  }
+  return
+}
+
+// -----
+
+// A kernel buffer that no op lays out but the tensor cores read gets the
+// layout JAX's warpgroup semantics infers for MMA operands (fa3_kernel's
+// plain `qo_smem`): tiles of 8 rows of the largest swizzle dividing its
+// rows; its copy in and the lanes' whole-view store follow. One whose lanes
+// also read part of it stays row-major (the MMA copies it into place),
+// while the b it reads alone gets the layout.
+
+!qo = memref<2x64x64xf16, #gpu.address_space<workgroup>>
+!q = memref<64x64xf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
+!k = memref<64x64xf16, #gpu.address_space<workgroup>>
+!kt = memref<64x64xf16, strided<[1, 64]>, #gpu.address_space<workgroup>>
+!half = memref<64x32xf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
+!bar = !mgpu.barrier<count = 2>
+#g = #mgpu.block_spec<shape = [128, 64], index_map = affine_map<(i) -> (0, 0)>, memory_space = gmem>
+#sw = [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>]
+
+// CHECK-LABEL: func.func @inferred
+// CHECK: mgpu.copy_gmem_to_smem {{.*}} transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>] :
+// CHECK: mgpu.wgmma {{.*}} a_transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>] b_transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>] {mgpu.tensor_cores}
+// CHECK: vector.transfer_write {{.*}} {in_bounds = [true, true], mgpu.transforms = [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>]}
+// CHECK: mgpu.copy_smem_to_gmem {{.*}} transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>] :
+// CHECK-LABEL: func.func @partly_read
+// CHECK: mgpu.copy_gmem_to_smem %{{[^ ]*}}[%{{[^ ]*}}, 0], %{{[^ ]*}}, %{{[^ ]*}}[%{{[^ ]*}}] : memref<128x64xf16>
+// CHECK: mgpu.wgmma %{{[^ ]*}}, %{{[^ ]*}}, %{{[^ ]*}} b_transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<128>] {mgpu.tensor_cores}
+func.func @inferred(%x: memref<128x64xf16>, %o: memref<128x64xf16>) {
+  mgpu.pallas_call grid [1] ins(%x : memref<128x64xf16>) outs(%o : memref<128x64xf16>)
+      in_specs [#g] out_specs [#g] scratch [!qo, !k, !bar] {
+  ^bb0(%xg: memref<128x64xf16>, %og: memref<128x64xf16>, %qo: !qo, %k: !k, %bar: !bar):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %q = memref.subview %qo[%c1, 0, 0] [1, 64, 64] [1, 1, 1] : !qo to !q
+    mgpu.copy_gmem_to_smem %xg[%c0, 0], %q, %bar[%c0] : memref<128x64xf16>, !q, !bar
+    mgpu.copy_gmem_to_smem %xg[%c0, 0], %k, %bar[%c1] transforms #sw : memref<128x64xf16>, !k, !bar
+    mgpu.barrier_wait %bar[%c0] : !bar
+    mgpu.barrier_wait %bar[%c1] : !bar
+    %kt = memref.transpose %k (r, c) -> (c, r) : !k to !kt
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %s = mgpu.wgmma %zero, %q, %kt b_transforms #sw {mgpu.tensor_cores} : vector<64x64xf32>, !q, !kt
+    mgpu.wgmma_wait 0
+    %s16 = arith.truncf %s : vector<64x64xf32> to vector<64x64xf16>
+    vector.transfer_write %s16, %q[%c0, %c0] {in_bounds = [true, true]} : vector<64x64xf16>, !q
+    mgpu.commit_smem
+    mgpu.copy_smem_to_gmem %q, %og[0, 0] : !q, memref<128x64xf16>
+    mgpu.wait_smem_to_gmem 0
+  }
+  return
+}
+
+func.func @partly_read(%x: memref<128x64xf16>, %o: memref<128x64xf16>) {
+  mgpu.pallas_call grid [1] ins(%x : memref<128x64xf16>) outs(%o : memref<128x64xf16>)
+      in_specs [#g] out_specs [#g] scratch [!qo, !k, !bar] {
+  ^bb0(%xg: memref<128x64xf16>, %og: memref<128x64xf16>, %qo: !qo, %k: !k, %bar: !bar):
+    %c0 = arith.constant 0 : index
+    %q = memref.subview %qo[%c0, 0, 0] [1, 64, 64] [1, 1, 1] : !qo to !q
+    mgpu.copy_gmem_to_smem %xg[%c0, 0], %q, %bar[%c0] : memref<128x64xf16>, !q, !bar
+    mgpu.barrier_wait %bar[%c0] : !bar
+    %zero = arith.constant dense<0.0> : vector<64x64xf32>
+    %s = mgpu.wgmma %zero, %q, %k {mgpu.tensor_cores} : vector<64x64xf32>, !q, !k
+    mgpu.wgmma_wait 0
+    %half = memref.subview %q[0, 0] [64, 32] [1, 1] : !q to !half
+    %pad = arith.constant 0.0 : f16
+    %h = vector.transfer_read %half[%c0, %c0], %pad {in_bounds = [true, true]} : !half, vector<64x32xf16>
+    "test.use"(%s, %h) : (vector<64x64xf32>, vector<64x32xf16>) -> ()
   }
   return
 }

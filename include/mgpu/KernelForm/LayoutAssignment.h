@@ -24,6 +24,14 @@ bool canRunOnTensorCores(WgmmaOp op);
 /// it can.
 std::optional<std::string> whyNotOnTensorCores(WgmmaOp op);
 
+/// The transforms JAX's warpgroup semantics infers for a shared buffer of
+/// `type` that the tensor cores read and no op lays out: the largest
+/// swizzle S of 128, 64, 32 bytes that divides its rows, in tiles of 8 rows
+/// of S bytes (TilingTransform((8, S / element bytes)), SwizzleTransform(S));
+/// null when its rows take none (or it is not a static 2-d or higher
+/// buffer of whole bytes).
+ArrayAttr inferMmaTransforms(MemRefType type);
+
 /// Whether --mgpu-select-tensor-cores chose the tensor cores for `op` (its
 /// `mgpu.tensor_cores` attribute): what every later pass asks.
 bool isOnTensorCores(WgmmaOp op);

@@ -87,14 +87,14 @@ struct PipelineLayout {
 /// barriers cluster barriers: a slot is refilled only once every compute
 /// thread of every CTA of the group has released it.
 /// `manualRelease` (JAX's manual_consumed_barriers) gives every input its
-/// own release barrier, which the body arrives on, and fetches all inputs
-/// as one group, at every step.
-PipelineLayout planPipeline(MLIRContext *ctx, ArrayRef<PipelinedBlock> blocks,
-                            int64_t depth, int64_t participants,
-                            int64_t computeThreads = 0,
-                            ArrayRef<StringAttr> releaseAxes = {},
-                            int64_t releaseGroup = 1,
-                            bool manualRelease = false);
+/// own release barrier, which the body arrives on, `manualReady` (JAX's
+/// manual_ready_barriers) its own fetch barrier, which the body waits on;
+/// either fetches all inputs as one group, at every step.
+PipelineLayout
+planPipeline(MLIRContext *ctx, ArrayRef<PipelinedBlock> blocks, int64_t depth,
+             int64_t participants, int64_t computeThreads = 0,
+             ArrayRef<StringAttr> releaseAxes = {}, int64_t releaseGroup = 1,
+             bool manualRelease = false, bool manualReady = false);
 
 /// Where a pipeline's shared memory is: the arena (a static i8 memref in
 /// workgroup memory) at a byte offset, and its barrier arrays, each indexed
@@ -133,6 +133,9 @@ struct PipelineSchedule {
   /// Warp-specialized: the body releases the input slots itself (JAX's
   /// manual_consumed_barriers), and every input is fetched at every step.
   bool manualRelease = false;
+  /// Warp-specialized: the body waits for the input blocks' copies itself
+  /// (JAX's manual_ready_barriers); every input is fetched at every step.
+  bool manualReady = false;
   /// Emits what the compute threads run (JAX's compute_context), calling
   /// `runSteps` on the initial carries where their steps run; returns what
   /// the compute threads' branch yields (the pipeline's results). Null runs
@@ -144,8 +147,8 @@ struct PipelineSchedule {
       computeContext;
 };
 
-/// Where the body of a step with manual releases arrives to release an
-/// input's slot: barrier `index` of the array `barriers`.
+/// Where the body of a step with manual barriers waits for an input's copy
+/// or arrives to release its slot: barrier `index` of the array `barriers`.
 struct BarrierSlot {
   Value barriers;
   Value index;
@@ -153,11 +156,12 @@ struct BarrierSlot {
 
 /// Emits the body of one step: given the step's indices, the views of the
 /// blocks' current slots (in `blocks` order), the values carried into
-/// the step and, with manual releases, each input's consumed barrier;
+/// the step and, with manual barriers, each input's ready barrier, then
+/// each input's consumed barrier (as many as the body takes);
 /// returns the values carried out of it.
 using PipelineStepBuilder = function_ref<FailureOr<SmallVector<Value>>(
     OpBuilder &, Location, ValueRange stepIds, ValueRange blockViews,
-    ValueRange carries, ArrayRef<BarrierSlot> consumed)>;
+    ValueRange carries, ArrayRef<BarrierSlot> barriers)>;
 
 /// Emits the pipeline at `b`'s insertion point, carrying `initCarry`
 /// through its steps; returns the values carried out of the last step.

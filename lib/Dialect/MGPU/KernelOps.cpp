@@ -643,13 +643,21 @@ LogicalResult EmitPipelineOp::verifyRegions() {
   appendBlockTypes(getOuts(), getOutSpecs(), expected);
   llvm::append_range(origins,
                      getOriginNames(getIns().size(), getOuts().size(), 0));
-  // JAX's consumed_barrier.at[slot], one per input: every compute thread
-  // arrives on it once per step.
+  // JAX's ready_barrier.at[slot] and consumed_barrier.at[slot], one per
+  // input each: the body waits for the copy on the first; every compute
+  // thread arrives on the second once per step.
+  size_t numIns = getIns().size();
+  size_t firstReady = expected.size();
+  if (hasManualReadyBarriers())
+    for (size_t i = 0; i < numIns; ++i) {
+      expected.push_back(BarrierType::get(getContext(), 1, 1));
+      origins.push_back("ready barrier of ins[" + std::to_string(i) + "]");
+    }
   size_t firstConsumed = expected.size();
   if (hasManualConsumedBarriers()) {
     MeshAttr mesh = getEnclosingMesh(*this);
     int64_t computeThreads = (mesh ? mesh.getNumThreads().value_or(1) : 1) - 1;
-    for (size_t i = 0; i < getIns().size(); ++i) {
+    for (size_t i = 0; i < numIns; ++i) {
       expected.push_back(BarrierType::get(
           getContext(), 1, std::max<int64_t>(computeThreads, 1)));
       origins.push_back("consumed barrier of ins[" + std::to_string(i) + "]");
@@ -665,61 +673,17 @@ LogicalResult EmitPipelineOp::verifyRegions() {
   if (failed(verifyPipelineCarries(*this)) ||
       failed(verifyRegionArguments(*this, getBody(), "body", expected, origins,
                                    "grid indices, one per input and output "
-                                   "block, consumed barriers, carries")))
+                                   "block, ready and consumed barriers, "
+                                   "carries")))
     return failure();
-  if (!hasManualConsumedBarriers())
-    return success();
-  return verifyConsumedBarrierUses(
-      *this, getBody().getArguments().slice(firstConsumed, getIns().size()));
-}
-
-EvalPipelineOp EmitPipelineOp::getEvalPipeline() {
-  if (getComputeContext().empty())
-    return {};
-  EvalPipelineOp found;
-  getComputeContext().front().walk([&](EvalPipelineOp eval) {
-    found = eval;
-    return WalkResult::interrupt();
-  });
-  return found;
-}
-
-//===----------------------------------------------------------------------===//
-// EvalPipelineOp
-//===----------------------------------------------------------------------===//
-
-LogicalResult EvalPipelineOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location>, ValueRange operands, DictionaryAttr,
-    OpaqueProperties, RegionRange, SmallVectorImpl<Type> &inferred) {
-  llvm::append_range(inferred, operands.getTypes());
+  ValueRange args = getBody().getArguments();
+  if (hasManualReadyBarriers() &&
+      failed(verifyPipelineBarrierUses(*this, args.slice(firstReady, numIns),
+                                       /*ready=*/true)))
+    return failure();
+  if (hasManualConsumedBarriers() &&
+      failed(verifyPipelineBarrierUses(*this, args.slice(firstConsumed, numIns),
+                                       /*ready=*/false)))
+    return failure();
   return success();
-}
-
-/// JAX's pipeline_callback runs the pipeline where compute_context calls
-/// it, once: inside the compute_context itself or a pl.run_scoped there.
-LogicalResult EvalPipelineOp::verify() {
-  Operation *enclosing = nullptr;
-  for (Operation *parent = (*this)->getParentOp(); parent;
-       parent = parent->getParentOp()) {
-    auto pipeline = dyn_cast<EmitPipelineOp>(parent);
-    if (pipeline && !pipeline.getComputeContext().empty() &&
-        pipeline.getComputeContext().front().isAncestor(
-            (*this)->getParentRegion())) {
-      if (!enclosing)
-        return success();
-      InFlightDiagnostic diag =
-          emitOpError() << "runs the pipeline once, so only mgpu.run_scoped "
-                           "may enclose it inside the compute_context, got '"
-                        << enclosing->getName() << "'";
-      diag.attachNote(enclosing->getLoc())
-          << "the memory thread runs the steps once; a loop or a condition "
-             "here would run the compute threads' steps another number of "
-             "times";
-      return diag;
-    }
-    if (!enclosing && !isa<RunScopedOp>(parent))
-      enclosing = parent;
-  }
-  return emitOpError() << "must be inside the compute_context of a "
-                          "warp-specialized mgpu.emit_pipeline";
 }

@@ -8,8 +8,8 @@
 // accumulator belongs to one Pallas thread, so never with `collective_axes`;
 // and no axis other than the thread axis is collective. The messages are
 // JAX's. The same file checks the other region that yields values, an
-// emit_pipeline with `init_carry`, and what a `mgpu.yield` carries for each
-// parent.
+// emit_pipeline with `init_carry` or an `mgpu.eval_pipeline` in its
+// compute_context, and what a `mgpu.yield` carries for each parent.
 //
 //===----------------------------------------------------------------------===//
 
@@ -178,6 +178,57 @@ LogicalResult mlir::mgpu::verifyPipelineCarries(EmitPipelineOp op) {
            << "yields " << contextYield.getValues().size()
            << " values out of a compute_context, which yields nothing";
   return success();
+}
+
+EvalPipelineOp EmitPipelineOp::getEvalPipeline() {
+  if (getComputeContext().empty())
+    return {};
+  EvalPipelineOp found;
+  getComputeContext().front().walk([&](EvalPipelineOp eval) {
+    found = eval;
+    return WalkResult::interrupt();
+  });
+  return found;
+}
+
+//===----------------------------------------------------------------------===//
+// EvalPipelineOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult EvalPipelineOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange operands, DictionaryAttr,
+    OpaqueProperties, RegionRange, SmallVectorImpl<Type> &inferred) {
+  llvm::append_range(inferred, operands.getTypes());
+  return success();
+}
+
+/// JAX's pipeline_callback runs the pipeline where compute_context calls
+/// it, once: inside the compute_context itself or a pl.run_scoped there.
+LogicalResult EvalPipelineOp::verify() {
+  Operation *enclosing = nullptr;
+  for (Operation *parent = (*this)->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    auto pipeline = dyn_cast<EmitPipelineOp>(parent);
+    if (pipeline && !pipeline.getComputeContext().empty() &&
+        pipeline.getComputeContext().front().isAncestor(
+            (*this)->getParentRegion())) {
+      if (!enclosing)
+        return success();
+      InFlightDiagnostic diag =
+          emitOpError() << "runs the pipeline once, so only mgpu.run_scoped "
+                           "may enclose it inside the compute_context, got '"
+                        << enclosing->getName() << "'";
+      diag.attachNote(enclosing->getLoc())
+          << "the memory thread runs the steps once; a loop or a condition "
+             "here would run the compute threads' steps another number of "
+             "times";
+      return diag;
+    }
+    if (!enclosing && !isa<RunScopedOp>(parent))
+      enclosing = parent;
+  }
+  return emitOpError() << "must be inside the compute_context of a "
+                          "warp-specialized mgpu.emit_pipeline";
 }
 
 LogicalResult YieldOp::verify() {

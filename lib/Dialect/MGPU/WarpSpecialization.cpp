@@ -25,6 +25,7 @@ LogicalResult
 WarpSpecializationAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                std::optional<int64_t> memoryRegisters,
                                std::optional<int64_t> computeRegisters,
+                               bool manualReadyBarriers,
                                bool manualConsumedBarriers) {
   for (auto [name, count] : {std::pair{"memory_registers", memoryRegisters},
                              std::pair{"compute_registers", computeRegisters}})
@@ -72,26 +73,29 @@ MeshAttr mlir::mgpu::getEnclosingMesh(Operation *op) {
   return {};
 }
 
-/// JAX's manual_consumed_barriers, as far as mgpu follows it: every input
-/// has a slot ring the body releases (JAX's memory thread waits on a
-/// consumed barrier of every input, global ones too), released at its own
-/// step (JAX would index its barriers at step - delay_release, negative at
-/// the first steps), in one CTA (a multicast input's slot is released by the
-/// CTAs of its cluster group, a barrier type the body cannot name yet).
-static LogicalResult verifyManualConsumedBarriers(EmitPipelineOp op) {
+/// JAX's manual_consumed_barriers and manual_ready_barriers, as far as
+/// mgpu follows them (`option` names which): every input has a slot ring
+/// whose barriers the body uses (JAX's memory thread uses the barriers of
+/// every input, global ones too), in one CTA (a multicast input's slot is
+/// filled and released across its cluster group, barriers the body cannot
+/// name yet); consumed slots are released at their own step (JAX would
+/// index them at step - delay_release, negative at the first steps).
+static LogicalResult verifyManualBarriers(EmitPipelineOp op, StringRef option) {
+  bool consumed = option == "manual_consumed_barriers";
   for (auto [i, spec] :
        llvm::enumerate(op.getInSpecs().getAsRange<BlockSpecAttr>())) {
     if (!spec.isStaged()) {
-      InFlightDiagnostic diag =
-          op.emitOpError()
-          << "manual_consumed_barriers needs every input staged in shared "
-             "memory, but ins["
-          << i << "] stays in global memory";
-      diag.attachNote() << "JAX's memory thread still waits on its consumed "
-                           "barrier; stage the block (memory_space = smem)";
+      InFlightDiagnostic diag = op.emitOpError()
+                                << option
+                                << " needs every input staged in shared "
+                                   "memory, but ins["
+                                << i << "] stays in global memory";
+      diag.attachNote() << "JAX's memory thread still uses its "
+                        << (consumed ? "consumed" : "ready")
+                        << " barrier; stage the block (memory_space = smem)";
       return diag;
     }
-    if (int64_t delay = spec.getDelayRelease()) {
+    if (int64_t delay = spec.getDelayRelease(); delay && consumed) {
       InFlightDiagnostic diag = op.emitOpError()
                                 << "manual_consumed_barriers with "
                                    "delay_release = "
@@ -104,49 +108,66 @@ static LogicalResult verifyManualConsumedBarriers(EmitPipelineOp op) {
     }
     if (spec.getCollectiveAxes()) {
       InFlightDiagnostic diag =
-          op.emitOpError() << "manual_consumed_barriers with a multicast "
-                              "input (in_specs["
+          op.emitOpError() << option << " with a multicast input (in_specs["
                            << i << "] has collective_axes) is not supported";
-      diag.attachNote() << "its slot is released by every CTA of the "
-                           "cluster group: let the pipeline release it "
-                           "(drop manual_consumed_barriers)";
+      diag.attachNote() << "its slot is filled and released by every CTA of "
+                           "the cluster group: let the pipeline synchronize "
+                           "it (drop "
+                        << option << ")";
       return diag;
     }
   }
   return success();
 }
 
-/// The consumed barriers of a manual_consumed_barriers pipeline are only
-/// arrived on (JAX: "the user must arrive on all the consumed barriers from
-/// all compute warpgroups at each pipeline step"): the memory thread waits
-/// on them, and the expansion gives each arrival its slot.
-LogicalResult mlir::mgpu::verifyConsumedBarrierUses(EmitPipelineOp op,
-                                                    ValueRange consumed) {
-  for (auto [i, barrier] : llvm::enumerate(consumed)) {
-    bool arrived = false;
+/// The ready and consumed barriers of a pipeline with manual barriers are
+/// only waited on, respectively arrived on (JAX: "the user must arrive on
+/// all the consumed barriers from all compute warpgroups at each pipeline
+/// step"): the memory thread arrives on the first and waits on the others,
+/// and the expansion gives each use its slot.
+LogicalResult mlir::mgpu::verifyPipelineBarrierUses(EmitPipelineOp op,
+                                                    ValueRange barriers,
+                                                    bool ready) {
+  StringRef kind = ready ? "ready" : "consumed";
+  for (auto [i, barrier] : llvm::enumerate(barriers)) {
+    bool used = false;
     for (OpOperand &use : barrier.getUses()) {
-      auto arrive = dyn_cast<BarrierArriveOp>(use.getOwner());
-      if (!arrive || use.get() != arrive.getBarrier()) {
-        InFlightDiagnostic diag = use.getOwner()->emitOpError()
-                                  << "uses the consumed barrier of ins[" << i
-                                  << "], which may only be arrived on "
-                                     "(mgpu.barrier_arrive)";
-        diag.attachNote(op.getLoc()) << "the pipeline's memory thread waits "
-                                        "on it before refilling the slot";
+      Operation *user = use.getOwner();
+      bool allowed =
+          ready ? isa<BarrierWaitOp>(user) &&
+                      use.get() == cast<BarrierWaitOp>(user).getBarrier()
+                : isa<BarrierArriveOp>(user) &&
+                      use.get() == cast<BarrierArriveOp>(user).getBarrier();
+      if (!allowed) {
+        InFlightDiagnostic diag =
+            user->emitOpError() << "uses the " << kind << " barrier of ins["
+                                << i << "], which may only be "
+                                << (ready ? "waited on (mgpu.barrier_wait)"
+                                          : "arrived on (mgpu.barrier_arrive)");
+        diag.attachNote(op.getLoc())
+            << (ready ? "the pipeline's memory thread's copy arrives on it"
+                      : "the pipeline's memory thread waits on it before "
+                        "refilling the slot");
         return diag;
       }
-      arrived = true;
+      used = true;
     }
-    if (!arrived) {
-      InFlightDiagnostic diag = op.emitOpError()
-                                << "consumed barrier of ins[" << i
-                                << "] is never arrived on";
-      diag.attachNote()
-          << "When manual_consumed_barriers is True, the user must arrive on "
-             "all the consumed barriers from all compute warpgroups at each "
-             "pipeline step.";
+    if (used)
+      continue;
+    if (ready) {
+      InFlightDiagnostic diag = op.emitOpError() << "ready barrier of ins[" << i
+                                                 << "] is never waited on";
+      diag.attachNote() << "with manual_ready_barriers the body waits for "
+                           "each block's copy before reading it";
       return diag;
     }
+    InFlightDiagnostic diag = op.emitOpError() << "consumed barrier of ins["
+                                               << i << "] is never arrived on";
+    diag.attachNote()
+        << "When manual_consumed_barriers is True, the user must arrive on "
+           "all the consumed barriers from all compute warpgroups at each "
+           "pipeline step.";
+    return diag;
   }
   return success();
 }
@@ -178,8 +199,10 @@ LogicalResult mlir::mgpu::verifyWarpSpecialization(EmitPipelineOp op) {
                            "input and output arrays";
       return diag;
     }
-  if (ws.getManualConsumedBarriers() &&
-      failed(verifyManualConsumedBarriers(op)))
+  if ((ws.getManualReadyBarriers() &&
+       failed(verifyManualBarriers(op, "manual_ready_barriers"))) ||
+      (ws.getManualConsumedBarriers() &&
+       failed(verifyManualBarriers(op, "manual_consumed_barriers"))))
     return failure();
   std::optional<int64_t> memory = ws.getMemoryRegisters();
   if (!memory)

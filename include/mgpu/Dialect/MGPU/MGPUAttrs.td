@@ -426,7 +426,11 @@ def MGPU_WarpSpecializationAttr
     compute threads), on which every compute thread must arrive once per
     step (`mgpu.barrier_arrive %consumed[%c0]`) when it is done with that
     block; the memory thread refills a slot only then. The blocks are
-    fetched at every step.
+    fetched at every step. `manual_ready_barriers = true` (JAX's
+    `manual_ready_barriers`) hands the wait for the blocks' copies to the
+    body: it gets one ready barrier per input (`!mgpu.barrier<count = 1>`),
+    before the consumed barriers, and waits on each
+    (`mgpu.barrier_wait %ready[%c0]`) before reading that block.
 
     ```mlir
     #ws = #mgpu.warp_specialization<memory_registers = 40>
@@ -436,6 +440,8 @@ def MGPU_WarpSpecializationAttr
   let parameters = (ins
     MGPU_OptionalI64Parameter<"registers of the memory thread">:$memory_registers,
     MGPU_OptionalI64Parameter<"registers of each compute thread">:$compute_registers,
+    MGPU_BoolParameter<"false", "the body waits on the ready barriers">:
+        $manual_ready_barriers,
     MGPU_BoolParameter<"false", "the body arrives on the consumed barriers">:
         $manual_consumed_barriers
   );

@@ -122,7 +122,11 @@ def MGPU_EmitPipelineOp : MGPU_Op<"emit_pipeline", [
     (`!mgpu.barrier<count = 1, arrivals = C>`, C compute threads; JAX's
     `consumed_barrier.at[slot]`), before the carries; each compute thread
     arrives on each of them once per step, and the memory thread refills an
-    input's slot only after every compute thread has.
+    input's slot only after every compute thread has. With
+    `manual_ready_barriers = true`, one ready barrier per input
+    (`!mgpu.barrier<count = 1>`; JAX's `ready_barrier.at[slot]`) comes
+    before those: the body waits on it (`mgpu.barrier_wait`) before reading
+    the block, and the pipeline does not.
 
     ```mlir
     mgpu.emit_pipeline grid [%k_steps] ins(...) in_specs [...] out_specs []
@@ -182,6 +186,11 @@ def MGPU_EmitPipelineOp : MGPU_Op<"emit_pipeline", [
     bool hasManualConsumedBarriers() {
       return getWarpSpecializationAttr() &&
              getWarpSpecializationAttr().getManualConsumedBarriers();
+    }
+    /// Whether the body waits on the input slots' ready barriers.
+    bool hasManualReadyBarriers() {
+      return getWarpSpecializationAttr() &&
+             getWarpSpecializationAttr().getManualReadyBarriers();
     }
     /// The mgpu.eval_pipeline of the compute_context, or null.
     EvalPipelineOp getEvalPipeline();

@@ -127,9 +127,11 @@ MeshAttr getEnclosingMesh(Operation *op);
 /// The rules of a warp-specialized emit_pipeline: two Pallas threads or
 /// more, no array both read and written, register budgets that fit.
 LogicalResult verifyWarpSpecialization(EmitPipelineOp op);
-/// The consumed barriers of a manual_consumed_barriers pipeline (its body
-/// arguments, one per input) are arrived on, and only that.
-LogicalResult verifyConsumedBarrierUses(EmitPipelineOp op, ValueRange consumed);
+/// The ready (consumed) barriers of a pipeline with manual_ready_barriers
+/// (manual_consumed_barriers), its body arguments, one per input, are
+/// waited (arrived) on, and only that.
+LogicalResult verifyPipelineBarrierUses(EmitPipelineOp op, ValueRange barriers,
+                                        bool ready);
 
 /// `a + b * c` for byte counts, saturating instead of wrapping around, so
 /// that huge shapes or max_concurrent_steps still exceed the budget (S25).

@@ -1,6 +1,6 @@
-// The rules of manual_consumed_barriers and mgpu.eval_pipeline (JAX's
-// compute_context(pipeline_callback)); the two messages about calling the
-// pipeline are JAX's (jax/_src/pallas/mosaic_gpu/pipeline.py).
+// The rules of manual_consumed_barriers, manual_ready_barriers and
+// mgpu.eval_pipeline (JAX's compute_context(pipeline_callback)); the two
+// messages about calling the pipeline are JAX's (pipeline.py).
 // RUN: mgpu-opt %s --allow-unregistered-dialect -split-input-file -verify-diagnostics
 
 #mesh = #mgpu.mesh<grid = [1], grid_names = ["i"], num_threads = 3, thread_name = "wg">
@@ -12,7 +12,7 @@ func.func @global_input(%x: memref<256x64xf16>) {
   mgpu.mpmd_map meshes [#mesh] ins(%x : memref<256x64xf16>) {
   ^bb0(%xa: memref<256x64xf16>):
     // expected-error @below {{'mgpu.emit_pipeline' op manual_consumed_barriers needs every input staged in shared memory, but ins[0] stays in global memory}}
-    // expected-note @below {{JAX's memory thread still waits on its consumed barrier; stage the block (memory_space = smem)}}
+    // expected-note @below {{JAX's memory thread still uses its consumed barrier; stage the block (memory_space = smem)}}
     mgpu.emit_pipeline grid [4] ins(%xa : memref<256x64xf16>) in_specs [#gmem] out_specs []
         warp_specialization #mgpu.warp_specialization<manual_consumed_barriers = true> {
     ^bb0(%i: index, %xs: memref<256x64xf16>, %c: !cons):
@@ -115,7 +115,7 @@ func.func @consumed_type(%x: memref<256x64xf16>) {
 func.func @missing_consumed(%x: memref<256x64xf16>) {
   mgpu.mpmd_map meshes [#mesh] ins(%x : memref<256x64xf16>) {
   ^bb0(%xa: memref<256x64xf16>):
-    // expected-error @below {{'mgpu.emit_pipeline' op body has 2 arguments, expected 3 (grid indices, one per input and output block, consumed barriers, carries)}}
+    // expected-error @below {{'mgpu.emit_pipeline' op body has 2 arguments, expected 3 (grid indices, one per input and output block, ready and consumed barriers, carries)}}
     mgpu.emit_pipeline grid [4] ins(%xa : memref<256x64xf16>) in_specs [#rows] out_specs []
         warp_specialization #mgpu.warp_specialization<manual_consumed_barriers = true> {
     ^bb0(%i: index, %xs: !blk):
@@ -299,12 +299,95 @@ func.func @multicast(%x: memref<256x64xf16>) {
   mgpu.mpmd_map meshes [#mesh] ins(%x : memref<256x64xf16>) {
   ^bb0(%xa: memref<256x64xf16>):
     // expected-error @below {{'mgpu.emit_pipeline' op manual_consumed_barriers with a multicast input (in_specs[0] has collective_axes) is not supported}}
-    // expected-note @below {{its slot is released by every CTA of the cluster group: let the pipeline release it (drop manual_consumed_barriers)}}
+    // expected-note @below {{its slot is filled and released by every CTA of the cluster group: let the pipeline synchronize it (drop manual_consumed_barriers)}}
     mgpu.emit_pipeline grid [4] ins(%xa : memref<256x64xf16>) in_specs [#mc] out_specs []
         warp_specialization #mgpu.warp_specialization<manual_consumed_barriers = true> {
     ^bb0(%i: index, %xs: !blk, %c: !cons):
       %c0 = arith.constant 0 : index
       mgpu.barrier_arrive %c[%c0] : !cons
+    }
+  }
+  return
+}
+
+// -----
+
+#mesh = #mgpu.mesh<grid = [1], grid_names = ["i"], num_threads = 3, thread_name = "wg">
+#rows = #mgpu.block_spec<shape = [64, 64], index_map = affine_map<(i) -> (i, 0)>>
+!blk = memref<64x64xf16, #gpu.address_space<workgroup>>
+!ready = !mgpu.barrier<count = 1>
+func.func @ready_arrived_on(%x: memref<256x64xf16>) {
+  mgpu.mpmd_map meshes [#mesh] ins(%x : memref<256x64xf16>) {
+  ^bb0(%xa: memref<256x64xf16>):
+    // expected-note @below {{the pipeline's memory thread's copy arrives on it}}
+    mgpu.emit_pipeline grid [4] ins(%xa : memref<256x64xf16>) in_specs [#rows] out_specs []
+        warp_specialization #mgpu.warp_specialization<manual_ready_barriers = true> {
+    ^bb0(%i: index, %xs: !blk, %r: !ready):
+      %c0 = arith.constant 0 : index
+      mgpu.barrier_wait %r[%c0] : !ready
+      // expected-error @below {{'mgpu.barrier_arrive' op uses the ready barrier of ins[0], which may only be waited on (mgpu.barrier_wait)}}
+      mgpu.barrier_arrive %r[%c0] : !ready
+    }
+  }
+  return
+}
+
+// -----
+
+#mesh = #mgpu.mesh<grid = [1], grid_names = ["i"], num_threads = 3, thread_name = "wg">
+#rows = #mgpu.block_spec<shape = [64, 64], index_map = affine_map<(i) -> (i, 0)>>
+!blk = memref<64x64xf16, #gpu.address_space<workgroup>>
+!ready = !mgpu.barrier<count = 1>
+func.func @never_waited(%x: memref<256x64xf16>, %y: memref<256x64xf16>) {
+  mgpu.mpmd_map meshes [#mesh] ins(%x, %y : memref<256x64xf16>, memref<256x64xf16>) {
+  ^bb0(%xa: memref<256x64xf16>, %ya: memref<256x64xf16>):
+    // expected-error @below {{'mgpu.emit_pipeline' op ready barrier of ins[0] is never waited on}}
+    // expected-note @below {{with manual_ready_barriers the body waits for each block's copy before reading it}}
+    mgpu.emit_pipeline grid [4] ins(%xa, %ya : memref<256x64xf16>, memref<256x64xf16>) in_specs [#rows, #rows] out_specs []
+        warp_specialization #mgpu.warp_specialization<manual_ready_barriers = true> {
+    ^bb0(%i: index, %xs: !blk, %ys: !blk, %rx: !ready, %ry: !ready):
+      %c0 = arith.constant 0 : index
+      mgpu.barrier_wait %ry[%c0] : !ready
+    }
+  }
+  return
+}
+
+// -----
+
+#mesh = #mgpu.mesh<grid = [1], grid_names = ["i"], num_threads = 3, thread_name = "wg">
+#rows = #mgpu.block_spec<shape = [64, 64], index_map = affine_map<(i) -> (i, 0)>>
+!blk = memref<64x64xf16, #gpu.address_space<workgroup>>
+!cons = !mgpu.barrier<count = 1, arrivals = 2>
+func.func @ready_type(%x: memref<256x64xf16>) {
+  mgpu.mpmd_map meshes [#mesh] ins(%x : memref<256x64xf16>) {
+  ^bb0(%xa: memref<256x64xf16>):
+    // expected-error @below {{'mgpu.emit_pipeline' op body argument #2 (for ready barrier of ins[0]) has type '!mgpu.barrier<count = 1, arrivals = 2>', expected '!mgpu.barrier<count = 1>'}}
+    mgpu.emit_pipeline grid [4] ins(%xa : memref<256x64xf16>) in_specs [#rows] out_specs []
+        warp_specialization #mgpu.warp_specialization<manual_ready_barriers = true, manual_consumed_barriers = true> {
+    ^bb0(%i: index, %xs: !blk, %c: !cons, %r: !mgpu.barrier<count = 1>):
+      %c0 = arith.constant 0 : index
+      mgpu.barrier_wait %r[%c0] : !mgpu.barrier<count = 1>
+      mgpu.barrier_arrive %c[%c0] : !cons
+    }
+  }
+  return
+}
+
+// -----
+
+#mesh = #mgpu.mesh<grid = [1], grid_names = ["i"], num_threads = 3, thread_name = "wg">
+#gmem = #mgpu.block_spec<shape = [256, 64], index_map = affine_map<(i) -> (0, 0)>, memory_space = gmem>
+func.func @ready_global_input(%x: memref<256x64xf16>) {
+  mgpu.mpmd_map meshes [#mesh] ins(%x : memref<256x64xf16>) {
+  ^bb0(%xa: memref<256x64xf16>):
+    // expected-error @below {{'mgpu.emit_pipeline' op manual_ready_barriers needs every input staged in shared memory, but ins[0] stays in global memory}}
+    // expected-note @below {{JAX's memory thread still uses its ready barrier; stage the block (memory_space = smem)}}
+    mgpu.emit_pipeline grid [4] ins(%xa : memref<256x64xf16>) in_specs [#gmem] out_specs []
+        warp_specialization #mgpu.warp_specialization<manual_ready_barriers = true> {
+    ^bb0(%i: index, %xs: memref<256x64xf16>, %r: !mgpu.barrier<count = 1>):
+      %c0 = arith.constant 0 : index
+      mgpu.barrier_wait %r[%c0] : !mgpu.barrier<count = 1>
     }
   }
   return

@@ -1,4 +1,4 @@
-// JAX's manual_consumed_barriers and compute_context(pipeline_callback) on
+// JAX's manual_consumed_barriers, manual_ready_barriers and compute_context(pipeline_callback) on
 // a warp-specialized emit_pipeline round-trip: the flag in the
 // warp-specialization attribute, one consumed barrier per input among the
 // body's arguments (after the blocks, before the carries), and
@@ -81,6 +81,29 @@ func.func @no_carry(%x: memref<256x64xf16>) {
       mgpu.yield
     } compute_context {
       mgpu.eval_pipeline()
+    }
+  }
+  return
+}
+
+// JAX's manual_ready_barriers: one ready barrier per input before the
+// consumed barriers, waited on by the body.
+// CHECK-LABEL: func.func @ready
+// CHECK: warp_specialization #mgpu.warp_specialization<manual_ready_barriers = true, manual_consumed_barriers = true> {
+// CHECK-NEXT: ^bb0(%{{.*}}: index, %{{.*}}: memref<64x64xf16, #gpu.address_space<workgroup>>, %[[R:.*]]: !mgpu.barrier<count = 1>, %[[C:.*]]: !mgpu.barrier<count = 1, arrivals = 2>):
+// CHECK: mgpu.barrier_wait %[[R]][%{{.*}}] : !mgpu.barrier<count = 1>
+// CHECK: mgpu.barrier_arrive %[[C]][%{{.*}}] : !mgpu.barrier<count = 1, arrivals = 2>
+func.func @ready(%x: memref<256x64xf16>) {
+  mgpu.mpmd_map meshes [#mesh] ins(%x : memref<256x64xf16>) {
+  ^bb0(%xa: memref<256x64xf16>):
+    mgpu.emit_pipeline grid [4] ins(%xa : memref<256x64xf16>)
+        in_specs [#rows] out_specs []
+        warp_specialization #mgpu.warp_specialization<manual_ready_barriers = true, manual_consumed_barriers = true> {
+    ^bb0(%i: index, %xs: !blk, %ready: !mgpu.barrier<count = 1>, %consumed: !cons):
+      %c0 = arith.constant 0 : index
+      mgpu.barrier_wait %ready[%c0] : !mgpu.barrier<count = 1>
+      "test.step"(%xs) : (!blk) -> ()
+      mgpu.barrier_arrive %consumed[%c0] : !cons
     }
   }
   return
