@@ -20,16 +20,21 @@ SMEM_RESERVED_PER_CTA = 1024
 
 
 def compile_kernel(build, path, ptxas, options="chip=sm_90a format=isa"):
-    """The kernel's PTX and a dict of threads, regs, spills, smem."""
+    """The kernel's PTX and a dict of threads, regs, spills, smem. A path
+    `file.mlir@N` names the Nth kernel (from 0) of a file of several."""
     here = os.path.dirname(os.path.abspath(__file__))
     opt = os.path.join(build, "bin", "mgpu-opt")
+    path, _, index = path.partition("@")
+    index = int(index) if index else 0
     module = subprocess.run([opt, "--mgpu-to-binary=" + options, path],
                             check=True, capture_output=True, text=True).stdout
     ptx = subprocess.run(
-        [sys.executable, os.path.join(here, "..", "utils", "extract-ptx.py")],
+        [sys.executable, os.path.join(here, "..", "utils", "extract-ptx.py"),
+         "--object", str(index)],
         input=module, check=True, capture_output=True, text=True).stdout
-    launch = re.search(r"threads in \(%(\w+),.*?dynamic_shared_memory_size "
-                       r"%(\w+)", module)
+    launches = list(re.finditer(r"threads in \(%(\w+),.*?"
+                                r"dynamic_shared_memory_size %(\w+)", module))
+    launch = launches[index] if index < len(launches) else None
     # SSA names repeat across functions: the constants of the launching one.
     start = max(module.rfind("func.func", 0, launch.start()),
                 module.rfind("llvm.func", 0, launch.start())) if launch else 0

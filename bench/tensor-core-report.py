@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """A static report of the tensor-core kernels, with an issue-rate bound.
 
-    bench/tensor-core-report.py [--build build] [--min PERCENT] [KERNEL.mlir ...]
+    bench/tensor-core-report.py [--build build] [--min PERCENT] [KERNEL.mlir[@N] ...]
 
 Without a GPU, what a tensor-core kernel can reach is bounded by what its
 step loop issues. Each kernel (default: examples/matmul_bf16.mlir,
 the 4096^3 benchmark, examples/matmul_warp_specialized.mlir, JAX's
 hopper_matmul_mgpu.py as test/Integration/TensorCores/hopper_matmul_mgpu.mlir
-writes it, and examples/attention.mlir) is compiled for sm_90a
+writes it, and examples/attention.mlir; `file.mlir@N` names the Nth
+kernel, from 0, of a file of several) is compiled for sm_90a
 with --mgpu-to-binary="tensor-cores=1"; from `ptxas -v` and from the PTX
 of the innermost loop holding wgmma.mma_async (one pipeline step) this
 script reports:
@@ -215,7 +216,9 @@ def analyze(build, path, ptxas, chip="sm_90a"):
     ptx, info = compile_kernel(build, path, ptxas,
                                "chip=%s format=isa tensor-cores=1" % chip)
     lines = ptx.splitlines()
-    row = dict(info, kernel=os.path.splitext(os.path.basename(path))[0])
+    name, _, index = os.path.basename(path).partition("@")
+    row = dict(info, kernel=os.path.splitext(name)[0] +
+               ("@" + index if index else ""))
     row["ctas"] = resident_ctas(info["regs"], info["threads"], info["smem"])
     loop = step_loop(lines, mma_name)
     if loop is None:

@@ -305,7 +305,8 @@ private:
     return isConversion(op) && !op->getResult(0).use_empty();
   }
 
-  /// Adds the loop results whose yielded value is now in a fragment layout.
+  /// Adds the loop results whose yielded value (or initial value, for a
+  /// value passed on unchanged) is now in a fragment layout.
   bool growCarried(ArrayRef<Operation *> ops) {
     bool changed = false;
     for (Operation *op : ops) {
@@ -317,7 +318,13 @@ private:
         if (!isa<VectorType>(result.getType()) ||
             carriedFragments.contains(result))
           continue;
-        LayoutKind kind = layoutOf(yield.getOperand(result.getResultNumber()));
+        unsigned i = result.getResultNumber();
+        Value yielded = yield.getOperand(i);
+        // A value carried through unchanged (attention backward's lse and
+        // delta) is its initial value at every step.
+        if (yielded == loop.getRegionIterArgs()[i])
+          yielded = loop.getInitArgs()[i];
+        LayoutKind kind = layoutOf(yielded);
         if (isFragment(kind) && fits(kind, result)) {
           carriedFragments[result] = kind;
           changed = true;

@@ -275,3 +275,39 @@ func.func @iota_mask() {
   }
   return
 }
+
+// Rows a loop carries unchanged (attention backward's lse and delta) keep
+// the layout they enter with, so their broadcast over a fragment at each
+// step is a fragment (they used to become strided, and every step went
+// through the warpgroup scratch).
+// CHECK-LABEL: func.func @carried_unchanged
+// CHECK: scf.for
+// CHECK: vector.shape_cast {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma_row>]}
+// CHECK: vector.broadcast {{.*}} {mgpu.out_layouts = [#mgpu.layout<wgmma>]}
+// CHECK: } {mgpu.out_layouts = [#mgpu.layout<wgmma>, #mgpu.layout<wgmma_row>]}
+func.func @carried_unchanged() {
+  mgpu.pallas_call grid [1] in_specs [] out_specs []
+      scratch [memref<64x64xf32, #s>, memref<64xf32, #s>] {
+  ^bb0(%m: memref<64x64xf32, #s>, %r: memref<64xf32, #s>):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %pad = arith.constant 0.0 : f32
+    %v = vector.transfer_read %m[%c0, %c0], %pad {in_bounds = [true, true]}
+        : memref<64x64xf32, #s>, vector<64x64xf32>
+    %acc0 = mgpu.layout_cast %v : vector<64x64xf32> to #mgpu.layout<wgmma>
+    %rv = vector.transfer_read %r[%c0], %pad {in_bounds = [true]}
+        : memref<64xf32, #s>, vector<64xf32>
+    %rows0 = mgpu.layout_cast %rv : vector<64xf32> to #mgpu.layout<wgmma_row>
+    %acc, %rows = scf.for %k = %c0 to %c4 step %c1
+        iter_args(%a = %acc0, %l = %rows0) -> (vector<64x64xf32>, vector<64xf32>) {
+      %col = vector.shape_cast %l : vector<64xf32> to vector<64x1xf32>
+      %b = vector.broadcast %col : vector<64x1xf32> to vector<64x64xf32>
+      %next = arith.addf %a, %b : vector<64x64xf32>
+      scf.yield %next, %l : vector<64x64xf32>, vector<64xf32>
+    }
+    vector.transfer_write %acc, %m[%c0, %c0] {in_bounds = [true, true]}
+        : vector<64x64xf32>, memref<64x64xf32, #s>
+  }
+  return
+}
