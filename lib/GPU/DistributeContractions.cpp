@@ -201,6 +201,11 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
   int64_t m = accType.getDimSize(0), n = accType.getDimSize(1),
           k = aType.getDimSize(1);
   Type input = op.getInputType(), f32 = b.getF32Type();
+  // a and b may differ (f8 e4m3 x e5m2); 8-bit and tf32 inputs are K-major
+  // (--mgpu-select-tensor-cores takes them only so).
+  Type aInput = getElementTypeOrSelf(op.getA().getType());
+  int64_t aBytes = aInput.getIntOrFloatBitWidth() / 8,
+          bBytes = input.getIntOrFloatBitWidth() / 8;
   auto fragmentType =
       LLVM::LLVMStructType::getLiteral(context, SmallVector<Type>(n / 2, f32));
   Value lanes = index(loc, kWarpgroupLanes);
@@ -233,17 +238,20 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
   if (!bTransforms)
     bTiles = ctx.scratch->allocate(b, loc, input, n * k);
   if (aStaged)
-    aTiles = ctx.scratch->allocate(b, loc, input, m * k);
-  auto chunk = VectorType::get({8}, input);
+    aTiles = ctx.scratch->allocate(b, loc, aInput, m * k);
   // Copies the 16-byte rows of core matrices of a rows x cols matrix whose
-  // core rows run along its columns: unit (r, c) is the 8 elements from
-  // column 8c of row r. Lanes take consecutive c with rows permuted within
+  // core rows run along its columns: unit (r, c) is the 16 bytes (E
+  // elements) from column E c of row r. Lanes take consecutive c with rows
+  // permuted within
   // each group of 8 (r = r0 with its low bits plus c), so that the 8 lanes of
   // a quarter warp read 8 different 16-byte columns and write 8 different
   // rows of core matrices: neither side has bank conflicts.
   auto copyRows = [&](Value from, int64_t rows, int64_t cols,
                       function_ref<Value(Value r, Value c)> offset, Value to) {
-    int64_t chunks = cols / 8;
+    Type element = cast<MemRefType>(to.getType()).getElementType();
+    int64_t perChunk = 16 / (element.getIntOrFloatBitWidth() / 8);
+    auto chunk = VectorType::get({perChunk}, element);
+    int64_t chunks = cols / perChunk;
     auto loop =
         scf::ForOp::create(b, loc, ctx.lane, index(loc, rows * chunks), lanes);
     OpBuilder::InsertionGuard guard(b);
@@ -255,7 +263,7 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
         b, loc, arith::AndIOp::create(b, loc, r0, index(loc, ~int64_t(7))),
         arith::AndIOp::create(b, loc, arith::AddIOp::create(b, loc, r0, c),
                               index(loc, 7)));
-    Value col = arith::MulIOp::create(b, loc, c, index(loc, 8));
+    Value col = arith::MulIOp::create(b, loc, c, index(loc, perChunk));
     Value v;
     auto fromType = cast<MemRefType>(from.getType());
     if (fromType.getRank() == 1) {
@@ -267,15 +275,16 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
       v = vector::LoadOp::create(b, loc, chunk, from, ValueRange{r, col});
     } else {
       SmallVector<Value> elements;
-      for (int64_t e = 0; e < 8; ++e)
+      for (int64_t e = 0; e < perChunk; ++e)
         elements.push_back(memref::LoadOp::create(
             b, loc, from,
             ValueRange{r, arith::AddIOp::create(b, loc, col, index(loc, e))}));
       v = vector::FromElementsOp::create(b, loc, chunk, elements);
     }
-    Value element =
-        arith::DivUIOp::create(b, loc, offset(r, col), index(loc, 2));
-    vector::StoreOp::create(b, loc, v, to, ValueRange{element});
+    Value at =
+        arith::DivUIOp::create(b, loc, offset(r, col),
+                               index(loc, element.getIntOrFloatBitWidth() / 8));
+    vector::StoreOp::create(b, loc, v, to, ValueRange{at});
   };
   if (auto aVector = dyn_cast<VectorType>(aType); aVector && aStaged) {
     // a in registers in another layout: staged row-major, then copied like
@@ -289,7 +298,8 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
     copyRows(
         a, m, k,
         [&](Value r, Value c) {
-          return buildCoreMatrixOffset(b, loc, r, c, k);
+          return buildCoreMatrixOffset(b, loc, r, c, k, /*mnMajor=*/false,
+                                       aBytes);
         },
         aTiles);
   // b is copied N-major, unless it is a transposed view of a K-major matrix
@@ -310,7 +320,8 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
       copyRows(
           lookup(transposed.getIn()), n, k,
           [&](Value r, Value c) {
-            return buildCoreMatrixOffset(b, loc, r, c, k);
+            return buildCoreMatrixOffset(b, loc, r, c, k, /*mnMajor=*/false,
+                                         bBytes);
           },
           bTiles);
   }
@@ -329,9 +340,9 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
     return arith::IndexCastOp::create(b, loc, b.getI64Type(), base);
   };
   MmaOperand bOperand =
-      bTransforms ? tiledOperand(op, bMatrix, bTransforms, /*isA=*/false)
-                  : getCoreMatrixOperand(b, loc, address(bTiles), k, bMnMajor);
-  bool bf16 = isa<BFloat16Type>(input);
+      bTransforms
+          ? tiledOperand(op, bMatrix, bTransforms, /*isA=*/false)
+          : getCoreMatrixOperand(b, loc, address(bTiles), k, bMnMajor, bBytes);
   Value result = zeroVector(loc, getLaneType(accType));
   if (aFragments) {
     // Each 64-row tile's accumulator and a registers, k / 2 of them per
@@ -358,11 +369,11 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
     } else {
       Value tileAddress = arith::AddIOp::create(
           b, loc, address(aTiles),
-          arith::ConstantIntOp::create(b, loc, tile * 64 * k * 2, 64));
-      aOperand = getCoreMatrixOperand(b, loc, tileAddress, k, false);
+          arith::ConstantIntOp::create(b, loc, tile * 64 * k * aBytes, 64));
+      aOperand = getCoreMatrixOperand(b, loc, tileAddress, k, false, aBytes);
     }
     fragment = buildTensorCoreMma(b, loc, fragment, aOperand, bOperand, n, k,
-                                  bf16, /*async=*/!copies);
+                                  aInput, input, /*async=*/!copies);
     for (int64_t reg = 0; reg < n / 2; ++reg)
       result = vector::InsertOp::create(
           b, loc, LLVM::ExtractValueOp::create(b, loc, fragment, reg), result,
@@ -407,7 +418,7 @@ MmaOperand Distributor::tiledOperand(WgmmaOp op, Value operand,
       origin);
   MmaOperand result;
   result.swizzleBytes = tiling.swizzleBytes;
-  constexpr int64_t kStep = 16;
+  const int64_t kStep = getWgmmaKStep(tiling.elementBytes);
   int64_t rowBytes = tiling.swizzleBytes;
   // The verifier checked that the 8-row groups an MMA reads are evenly
   // spaced: one atom apart in a tile, a row of tiles apart with 8-row tiles.
@@ -425,7 +436,7 @@ MmaOperand Distributor::tiledOperand(WgmmaOp op, Value operand,
     // one step (the swizzle applies to the address).
     result.leading = 16; // unused with a swizzle; 1 in 16-byte units
     result.stride = groupStride;
-    result.address = [this, loc, base, tiling](int64_t step) {
+    result.address = [this, loc, base, tiling, kStep](int64_t step) {
       int64_t col = step * kStep;
       int64_t offset = (col / tiling.cols) * tiling.tileBytes() +
                        (col % tiling.cols) * tiling.elementBytes;
@@ -439,7 +450,7 @@ MmaOperand Distributor::tiledOperand(WgmmaOp op, Value operand,
     result.mnMajor = true;
     result.leading = tiling.tileBytes();
     result.stride = groupStride;
-    result.address = [this, loc, base, tiling, tilesPerRow,
+    result.address = [this, loc, base, tiling, tilesPerRow, kStep,
                       rowBytes](int64_t step) {
       int64_t row = step * kStep;
       int64_t offset = (row / tiling.rows) * tilesPerRow * tiling.tileBytes() +

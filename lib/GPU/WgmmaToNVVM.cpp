@@ -24,13 +24,14 @@ static Value indexValue(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
-/// A core matrix: 8 rows of 16 bytes (8 two-byte elements), contiguous.
+/// A core matrix: 8 rows of 16 bytes, contiguous.
 static constexpr int64_t kCoreRows = 8, kCoreRowBytes = 16,
                          kCoreBytes = kCoreRows * kCoreRowBytes;
 
 Value mlir::mgpu::buildCoreMatrixOffset(OpBuilder &b, Location loc, Value mn,
-                                        Value kIndex, int64_t k, bool mnMajor) {
-  constexpr int64_t kElementsPerCoreRow = kCoreRowBytes / 2;
+                                        Value kIndex, int64_t k, bool mnMajor,
+                                        int64_t elementBytes) {
+  const int64_t kElementsPerCoreRow = kCoreRowBytes / elementBytes;
   auto mul = [&](Value x, int64_t c) -> Value {
     return arith::MulIOp::create(b, loc, x, indexValue(b, loc, c));
   };
@@ -50,7 +51,7 @@ Value mlir::mgpu::buildCoreMatrixOffset(OpBuilder &b, Location loc, Value mn,
   // element in it.
   Value coreRow = mnMajor ? kIndex : mn, inRow = mnMajor ? mn : kIndex;
   Value within = add(mul(rem(coreRow, kCoreRows), kCoreRowBytes),
-                     mul(rem(inRow, kElementsPerCoreRow), 2));
+                     mul(rem(inRow, kElementsPerCoreRow), elementBytes));
   return add(mul(core, kCoreBytes), within);
 }
 
@@ -96,7 +97,8 @@ static Value buildDescriptor(OpBuilder &b, Location loc,
 
 MmaOperand mlir::mgpu::getCoreMatrixOperand(OpBuilder &b, Location loc,
                                             Value address, int64_t k,
-                                            bool mnMajor) {
+                                            bool mnMajor,
+                                            int64_t elementBytes) {
   // One K step covers two core matrices along K.
   constexpr int64_t kStepBytes = 2 * kCoreBytes;
   MmaOperand operand;
@@ -105,8 +107,9 @@ MmaOperand mlir::mgpu::getCoreMatrixOperand(OpBuilder &b, Location loc,
         b, loc, address,
         arith::ConstantIntOp::create(b, loc, step * kStepBytes, 64));
   };
-  operand.leading = kCoreBytes;                            // next core along K
-  operand.stride = (k / (kCoreRowBytes / 2)) * kCoreBytes; // next 8 rows
+  operand.leading = kCoreBytes; // next core along K
+  operand.stride =
+      (k / (kCoreRowBytes / elementBytes)) * kCoreBytes; // next 8 rows
   operand.mnMajor = mnMajor;
   return operand;
 }
@@ -114,10 +117,21 @@ MmaOperand mlir::mgpu::getCoreMatrixOperand(OpBuilder &b, Location loc,
 Value mlir::mgpu::buildTensorCoreMma(OpBuilder &b, Location loc, Value fragment,
                                      const MmaOperand &a,
                                      const MmaOperand &bOperand, int64_t n,
-                                     int64_t k, bool bf16, bool async) {
+                                     int64_t k, Type aType, Type bType,
+                                     bool async) {
   MLIRContext *ctx = b.getContext();
-  constexpr int64_t kStep = 16;
-  auto input = bf16 ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  auto wgmmaType = [](Type type) {
+    if (isa<BFloat16Type>(type))
+      return NVVM::WGMMATypes::bf16;
+    if (isa<Float8E4M3FNType>(type))
+      return NVVM::WGMMATypes::e4m3;
+    if (isa<Float8E5M2Type>(type))
+      return NVVM::WGMMATypes::e5m2;
+    if (type.isF32())
+      return NVVM::WGMMATypes::tf32;
+    return NVVM::WGMMATypes::f16;
+  };
+  const int64_t kStep = getWgmmaKStep(aType.getIntOrFloatBitWidth() / 8);
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t step = 0; step < k / kStep; ++step) {
     Value descA = buildDescriptor(b, loc, a, step);
@@ -125,8 +139,8 @@ Value mlir::mgpu::buildTensorCoreMma(OpBuilder &b, Location loc, Value fragment,
     fragment = NVVM::WgmmaMmaAsyncOp::create(
         b, loc, fragment.getType(), fragment, descA, descB,
         NVVM::MMAShapeAttr::get(ctx, 64, n, kStep),
-        NVVM::WGMMATypesAttr::get(ctx, input),
-        NVVM::WGMMATypesAttr::get(ctx, input),
+        NVVM::WGMMATypesAttr::get(ctx, wgmmaType(aType)),
+        NVVM::WGMMATypesAttr::get(ctx, wgmmaType(bType)),
         NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
         NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
         NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),

@@ -29,9 +29,10 @@ static void moveThroughLayout(OpBuilder &b, Operation *op, Value view,
                               bool toBuffer) {
   Location loc = op->getLoc();
   auto type = cast<MemRefType>(view.getType());
-  // Verified by the op that names the transforms.
-  SwizzledTiling tiling =
-      *getSwizzledTiling(op, "a shared buffer", transforms, type);
+  // Verified by the op that names the transforms (on the stored buffer
+  // where the view transposes it).
+  SwizzledTiling tiling = *getSwizzledTiling(op, "a shared buffer", transforms,
+                                             getStoredType(type));
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, view);
   auto toI64 = [&](Value index) {
     return arith::IndexCastOp::create(b, loc, b.getI64Type(), index)

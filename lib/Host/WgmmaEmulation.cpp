@@ -66,11 +66,12 @@ struct Emitter {
             toIndex(field(desc, ::mgpu::kDescriptorStrideShift)), swizzled,
             toIndex(span)};
   }
-  /// Element index (2-byte elements) of (row, col) (M or N, K) in a decoded
-  /// tile: a core matrix is 8 rows of 8 K elements, or 8 K rows of 8 M or N
-  /// elements (`mnMajor`).
-  Value element(const DecodedDescriptor &d, Value row, Value col,
-                bool mnMajor) {
+  /// Byte offset of element (row, col) (M or N, K) in a decoded tile of
+  /// `size`-byte elements: a core matrix is 8 rows of 16 bytes of K
+  /// elements, or 8 K rows of 16 bytes of M or N elements (`mnMajor`).
+  Value elementBytes(const DecodedDescriptor &d, Value row, Value col,
+                     bool mnMajor, int64_t size) {
+    int64_t perCoreRow = 16 / size;
     auto mul = [&](Value x, Value y) -> Value {
       return arith::MulIOp::create(b, loc, x, y);
     };
@@ -84,14 +85,15 @@ struct Emitter {
       return arith::AddIOp::create(b, loc, x, y);
     };
     Value coreRow = mnMajor ? col : row, inRow = mnMajor ? row : col;
-    Value bytes = add(
-        add(d.start, mul(div(row, 8), d.stride)),
-        add(mul(div(col, 8), d.leading), add(mul(rem(coreRow, 8), index(16)),
-                                             mul(rem(inRow, 8), index(2)))));
+    Value bytes = add(add(d.start, mul(div(row, 8), d.stride)),
+                      add(mul(div(col, perCoreRow), d.leading),
+                          add(mul(rem(coreRow, 8), index(16)),
+                              mul(rem(inRow, perCoreRow), index(size)))));
     // With a swizzle of S bytes, rows are S bytes: K-major, row r at r / 8
-    // strides and (r mod 8) rows, column c at 2c bytes along it; N-major,
-    // K row k at k / 8 strides and (k mod 8) rows, column n at n / (S / 2)
-    // leading distances and 2 (n mod S / 2) bytes. The address then has its
+    // strides and (r mod 8) rows, column c at c E bytes along it (E the
+    // element size); N-major, K row k at k / 8 strides and (k mod 8) rows,
+    // column n at n / (S / E) leading distances and E (n mod S / E)
+    // bytes. The address then has its
     // 16-byte chunk bits xor-ed with its 128-byte line bits (mod S / 16):
     // SwizzleFormula.h's swizzle, with S read from the descriptor.
     auto divBy = [&](Value x, Value y) -> Value {
@@ -100,29 +102,30 @@ struct Emitter {
     auto remBy = [&](Value x, Value y) -> Value {
       return arith::RemUIOp::create(b, loc, x, y);
     };
-    Value perRow = div(d.span, 2);
+    Value perRow = div(d.span, size);
     Value swizzledBytes =
         mnMajor ? add(add(d.start, mul(div(col, 8), d.stride)),
                       add(mul(rem(col, 8), d.span),
                           add(mul(divBy(row, perRow), d.leading),
-                              mul(remBy(row, perRow), index(2)))))
+                              mul(remBy(row, perRow), index(size)))))
                 : add(add(d.start, mul(div(row, 8), d.stride)),
-                      add(mul(rem(row, 8), d.span), mul(col, index(2))));
+                      add(mul(rem(row, 8), d.span), mul(col, index(size))));
     swizzledBytes = ::mgpu::swizzleChunks(
         IndexArith{b, loc}, div(d.span, ::mgpu::kSwizzleChunkBytes),
         swizzledBytes);
-    bytes = arith::SelectOp::create(b, loc, d.swizzled, swizzledBytes, bytes);
-    return div(bytes, 2);
+    return arith::SelectOp::create(b, loc, d.swizzled, swizzledBytes, bytes);
   }
 };
 
 } // namespace
 
-/// The checks of an MMA's shared-memory reads: a (64 x 16) from `descA`
-/// when given, b (n x 16) from `descB`.
+/// The checks of an MMA's shared-memory reads: a (64 x 32 bytes of K)
+/// from `descA` when given, b (n x 32 bytes of K) from `descB`, of
+/// elements of `aBytes` and `bBytes`.
 static void emitReadChecks(OpBuilder &b, Operation *op, Value descA,
                            Value descB, int64_t n, bool aMnMajor, bool bMnMajor,
-                           Value smem, Value ctaBase, Value where) {
+                           int64_t aBytes, int64_t bBytes, Value smem,
+                           Value ctaBase, Value where) {
   Location loc = op->getLoc();
   Emitter e{b, loc};
   Value base = arith::AddIOp::create(
@@ -131,39 +134,59 @@ static void emitReadChecks(OpBuilder &b, Operation *op, Value descA,
   Value low18 = arith::AndIOp::create(
       b, loc, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), base),
       e.i64(0x3ffff));
-  auto checkOperand = [&](Value desc, int64_t rows, bool mnMajor) {
+  auto checkOperand = [&](Value desc, int64_t rows, bool mnMajor,
+                          int64_t size) {
     DecodedDescriptor d = e.decode(desc, low18);
     auto outer =
         scf::ForOp::create(b, loc, e.index(0), e.index(rows), e.index(1));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(outer.getBody());
     auto inner =
-        scf::ForOp::create(b, loc, e.index(0), e.index(16), e.index(1));
+        scf::ForOp::create(b, loc, e.index(0), e.index(32 / size), e.index(1));
     b.setInsertionPointToStart(inner.getBody());
-    Value element =
-        e.element(d, outer.getInductionVar(), inner.getInductionVar(), mnMajor);
     Value address = arith::AddIOp::create(
-        b, loc, base, arith::MulIOp::create(b, loc, element, e.index(2)));
+        b, loc, base,
+        e.elementBytes(d, outer.getInductionVar(), inner.getInductionVar(),
+                       mnMajor, size));
     Value pointer = LLVM::IntToPtrOp::create(
         b, loc, LLVM::LLVMPointerType::get(b.getContext()),
         Value(arith::IndexCastOp::create(b, loc, b.getI64Type(), address)));
-    callHostRuntime(b, op, "mgpuEmuCheckWgmmaRead", {pointer, e.i64(2), where});
+    callHostRuntime(b, op, "mgpuEmuCheckWgmmaRead",
+                    {pointer, e.i64(size), where});
   };
   if (descA)
-    checkOperand(descA, 64, aMnMajor);
-  checkOperand(descB, n, bMnMajor);
+    checkOperand(descA, 64, aMnMajor, aBytes);
+  checkOperand(descB, n, bMnMajor, bBytes);
+}
+
+/// The bytes of an element of a wgmma input type.
+static int64_t getInputBytes(NVVM::WGMMATypes type) {
+  switch (type) {
+  case NVVM::WGMMATypes::e4m3:
+  case NVVM::WGMMATypes::e5m2:
+  case NVVM::WGMMATypes::s8:
+  case NVVM::WGMMATypes::u8:
+    return 1;
+  case NVVM::WGMMATypes::tf32:
+    return 4;
+  default:
+    return 2;
+  }
 }
 
 void mlir::mgpu::emitWgmmaReadChecks(OpBuilder &b, NVVM::WgmmaMmaAsyncOp op,
                                      Value smem, Value ctaBase, Value where) {
   emitReadChecks(b, op, op.getDescriptorA(), op.getDescriptorB(),
                  op.getShape().getN(), op.getLayoutA() == NVVM::MMALayout::col,
-                 op.getLayoutB() == NVVM::MMALayout::row, smem, ctaBase, where);
+                 op.getLayoutB() == NVVM::MMALayout::row,
+                 getInputBytes(op.getTypeA()), getInputBytes(op.getTypeB()),
+                 smem, ctaBase, where);
 }
 
 void mlir::mgpu::emitWgmmaReadChecks(OpBuilder &b, WgmmaRegisterAOp op,
                                      Value smem, Value ctaBase, Value where) {
   emitReadChecks(b, op, Value(), op.getDescriptorB(),
                  2 * op.getAcc().getType().getNumElements(),
-                 /*aMnMajor=*/false, op.getBMnMajor(), smem, ctaBase, where);
+                 /*aMnMajor=*/false, op.getBMnMajor(), /*aBytes=*/2,
+                 /*bBytes=*/2, smem, ctaBase, where);
 }

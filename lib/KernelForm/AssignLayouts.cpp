@@ -17,6 +17,7 @@
 #include "mgpu/Passes.h"
 
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -427,18 +428,39 @@ LayoutKind mlir::mgpu::getUseLayout(OpOperand &use,
 
 void mlir::mgpu::assignLayouts(Region &body) { LayoutAssignment().run(body); }
 
-/// The accumulator is handed over through the warpgroup scratch, which
-/// must leave room for the kernel's own buffers; an a in registers goes
-/// through the scratch too.
+/// The accumulator must fit a warpgroup's registers; 8-bit operands are
+/// read K-major only (PTX's wgmma).
+/// Whether `op`'s a and b are read K-major, as wgmma reads 8-bit inputs: a a
+/// plain view (K along its rows), b a transposed view of a buffer of N rows of
+/// K (plgpu.transpose_ref).
+static bool readsKMajor(WgmmaOp op) {
+  auto transposed = op.getB().getDefiningOp<memref::TransposeOp>();
+  return isa<MemRefType>(op.getA().getType()) &&
+         !op.getA().getDefiningOp<memref::TransposeOp>() && transposed &&
+         transposed.getPermutation() ==
+             AffineMap::getPermutationMap(ArrayRef<unsigned>{1, 0},
+                                          op.getContext());
+}
+
 std::optional<std::string> mlir::mgpu::whyNotOnTensorCores(WgmmaOp op) {
   constexpr int64_t kMaxHandoverBytes = 64 * 1024;
   auto accType = cast<VectorType>(op.getAcc().getType());
   Type input = op.getInputType();
+  Type aInput = getElementTypeOrSelf(op.getA().getType());
+  bool sixteenBit = isa<Float16Type, BFloat16Type>(input);
+  bool eightBit = isa<Float8E4M3FNType, Float8E5M2Type>(input) &&
+                  isa<Float8E4M3FNType, Float8E5M2Type>(aInput);
   std::string why;
   llvm::raw_string_ostream os(why);
-  if (!isa<Float16Type, BFloat16Type>(input))
+  // f32 inputs stay exact: on the tensor cores they would be tf32.
+  if (!sixteenBit && !eightBit)
     os << "its inputs are " << input
-       << "; the tensor-core lowering takes f16 and bf16";
+       << "; the tensor-core lowering takes f16, bf16, f8E4M3FN and f8E5M2";
+  else if (!sixteenBit && !readsKMajor(op))
+    os << "its " << input
+       << " inputs are not both K-major shared-memory views: wgmma reads "
+          "8-bit a and b K-major only (a in shared memory, b a transposed "
+          "view, plgpu.transpose_ref)";
   else if (!accType.getElementType().isF32())
     os << "its accumulator is " << accType.getElementType()
        << "; the tensor-core lowering takes f32";

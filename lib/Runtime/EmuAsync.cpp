@@ -201,33 +201,49 @@ Decoded decode(int64_t desc, uint64_t sliceLow18) {
   return d;
 }
 
-/// The byte offset of element (row, col) (M or N, K) of a decoded operand.
-int64_t elementBytes(const Decoded &d, int64_t row, int64_t col, bool mnMajor) {
+/// The type code of an MMA's a (`b` false) or b input from its flags (see
+/// mgpuEmuWgmmaIssue): 0 f16, 1 bf16, 2 e4m3, 3 e5m2.
+int64_t inputCode(int64_t flags, bool b) {
+  int64_t code = (flags >> (b ? 5 : 3)) & 3;
+  return code == 0 && (flags & 1) ? 1 : code;
+}
+
+/// The byte offset of element (row, col) (M or N, K) of a decoded operand
+/// of `size`-byte elements (a core row and a K step are 16 and 32 bytes).
+int64_t elementBytes(const Decoded &d, int64_t row, int64_t col, bool mnMajor,
+                     int64_t size) {
+  int64_t perCoreRow = 16 / size;
   if (int64_t span = d.swizzleBytes) {
-    // Rows of `span` bytes: an MN-major atom holds span / 2 elements of M
-    // or N per K row.
-    int64_t perRow = span / 2;
+    // Rows of `span` bytes: an MN-major atom holds span / size elements
+    // of M or N per K row.
+    int64_t perRow = span / size;
     int64_t bytes =
-        mnMajor ? d.start + (col / 8) * d.stride + (col % 8) * span +
-                      (row / perRow) * d.leading + (row % perRow) * 2
-                : d.start + (row / 8) * d.stride + (row % 8) * span + col * 2;
-    return mgpu::swizzle(mgpu::IntArith(), span, bytes) & ~int64_t(1);
+        mnMajor
+            ? d.start + (col / 8) * d.stride + (col % 8) * span +
+                  (row / perRow) * d.leading + (row % perRow) * size
+            : d.start + (row / 8) * d.stride + (row % 8) * span + col * size;
+    return mgpu::swizzle(mgpu::IntArith(), span, bytes) & ~(size - 1);
   }
   int64_t coreRow = mnMajor ? col : row, inRow = mnMajor ? row : col;
-  return (d.start + (row / 8) * d.stride + (col / 8) * d.leading +
-          (coreRow % 8) * 16 + (inRow % 8) * 2) &
-         ~int64_t(1);
+  return (d.start + (row / 8) * d.stride + (col / perCoreRow) * d.leading +
+          (coreRow % 8) * 16 + (inRow % perCoreRow) * size) &
+         ~(size - 1);
 }
 
 float readInput(const MmaRecord &r, const Decoded &d, int64_t row, int64_t col,
-                bool mnMajor) {
-  int64_t at = elementBytes(d, row, col, mnMajor);
-  if (at < 0 || at + 2 > r.sliceBytes)
+                bool mnMajor, int64_t code) {
+  int64_t size = code < 2 ? 2 : 1;
+  int64_t at = elementBytes(d, row, col, mnMajor, size);
+  if (at < 0 || at + size > r.sliceBytes)
     report(r.where, "wgmma reads an operand outside the CTA's shared memory%s",
            "");
+  if (size == 1) {
+    uint8_t v = uint8_t(r.slice[at]);
+    return code == 2 ? e4m3ToFloat(v) : e5m2ToFloat(v);
+  }
   uint16_t h;
   std::memcpy(&h, r.slice + at, 2);
-  return (r.flags & 1) ? bf16ToFloat(h) : halfToFloat(h);
+  return code == 1 ? bf16ToFloat(h) : halfToFloat(h);
 }
 
 /// The value of input register `f` of an MMA of `lane`: a placeholder of an
@@ -245,16 +261,19 @@ void compute(LaneMmas &lane, const MmaRecord &r, float *out) {
   uint64_t low18 = uint64_t(reinterpret_cast<uintptr_t>(r.slice)) & 0x3ffff;
   Decoded a = decode(r.descA, low18), b = decode(r.descB, low18);
   bool bMnMajor = r.flags & 2, aMnMajor = r.flags & 4;
+  int64_t aCode = inputCode(r.flags, false), bCode = inputCode(r.flags, true);
+  // 32 bytes of K per MMA.
+  int64_t kSteps = aCode < 2 ? 16 : 32;
   int64_t warp = r.lane / 32, inWarp = r.lane % 32;
   for (int64_t reg = 0; reg < r.n / 2; ++reg) {
     // The wgmma fragment layout (buildFragmentPosition).
     int64_t row = warp * 16 + inWarp / 4 + ((reg / 2) % 2) * 8;
     int64_t col = (inWarp % 4) * 2 + (reg / 4) * 8 + reg % 2;
     float acc = inputValue(lane, r.in[reg]);
-    for (int64_t k = 0; k < 16; ++k) {
-      float x = r.aRows.empty() ? readInput(r, a, row, k, aMnMajor)
+    for (int64_t k = 0; k < kSteps; ++k) {
+      float x = r.aRows.empty() ? readInput(r, a, row, k, aMnMajor, aCode)
                                 : r.aRows[((reg / 2) % 2) * 16 + k];
-      float y = readInput(r, b, col, k, bMnMajor);
+      float y = readInput(r, b, col, k, bMnMajor, bCode);
       float product = x * y;
       acc = acc + product;
     }
@@ -380,7 +399,9 @@ static void issue(MmaRecord r, float *regs) {
 
 /// The emulator's wgmma.mma_async for thread `lane` (0..127) of its
 /// warpgroup: `regs` holds its n / 2 accumulator registers; `flags` bit 0:
-/// bf16 inputs (else f16), bit 1: b N-major, bit 2: a M-major; `slice` is
+/// bf16 inputs (else f16), bit 1: b N-major, bit 2: a M-major, bits 3-4
+/// and 5-6: a's and b's types where they are not 16-bit (2 e4m3, 3 e5m2;
+/// K 32 per MMA); `slice` is
 /// the CTA's shared
 /// memory (`sliceBytes`). The registers become placeholders of the MMA's
 /// results, computed at the wait that completes its group.

@@ -1,7 +1,8 @@
 //===- EmuFloats.h - 16-bit floats widened on the host (internal) -*- C++ -*-=//
 //
-// f16 and bf16 bits to f32, exactly, for the host runtime's reduce-stores
-// (HostRuntime.cpp) and the emulator's MMAs (EmuAsync.cpp).
+// f16, bf16 and f8 (e4m3fn, e5m2) bits to f32, exactly, for the host
+// runtime's reduce-stores (HostRuntime.cpp) and the emulator's MMAs
+// (EmuAsync.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +40,22 @@ inline float bf16ToFloat(uint16_t h) {
   std::memcpy(&result, &bits, 4);
   return result;
 }
+
+/// float8_e4m3fn: 4 exponent bits (bias 7), 3 mantissa bits, no
+/// infinities, NaN at S.1111.111.
+inline float e4m3ToFloat(uint8_t v) {
+  float sign = (v & 0x80) ? -1.0f : 1.0f;
+  int32_t exponent = (v >> 3) & 0xf;
+  int32_t mantissa = v & 0x7;
+  if (exponent == 0xf && mantissa == 0x7)
+    return std::nanf("");
+  if (exponent == 0)
+    return sign * std::ldexp(static_cast<float>(mantissa), -9);
+  return sign * std::ldexp(static_cast<float>(8 + mantissa), exponent - 10);
+}
+
+/// float8_e5m2: the upper byte of an f16.
+inline float e5m2ToFloat(uint8_t v) { return halfToFloat(uint16_t(v) << 8); }
 
 } // namespace mgpu::emu
 

@@ -41,3 +41,40 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
     return
   }
 }
+
+// -----
+
+// f8 inputs (e4m3, e5m2, mixed) run on the tensor cores when both are read
+// K-major, as PTX's wgmma reads 8-bit operands: a plain a and a transposed
+// b (plgpu.transpose_ref); with b as stored (N-major) they stay on ordinary
+// instructions. f32 inputs stay there too (the tensor cores would read
+// them as tf32).
+!a8 = memref<64x64xf8E4M3FN, #gpu.address_space<workgroup>>
+!b8 = memref<64x64xf8E5M2, #gpu.address_space<workgroup>>
+!b8t = memref<64x64xf8E5M2, strided<[1, 64]>, #gpu.address_space<workgroup>>
+!f = memref<64x64xf32, #gpu.address_space<workgroup>>
+!ft = memref<64x64xf32, strided<[1, 64]>, #gpu.address_space<workgroup>>
+module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
+  // CHECK-LABEL: func.func @f8
+  // CHECK: mgpu.wgmma {{.*}} {mgpu.tensor_cores} : vector<64x64xf32>, memref<64x64xf8E4M3FN, #gpu.address_space<workgroup>>, memref<64x64xf8E5M2, strided<[1, 64]>
+  // CHECK: mgpu.wgmma
+  // CHECK-NOT: mgpu.tensor_cores
+  // CHECK-SAME: memref<64x64xf8E5M2, #gpu.address_space<workgroup>>
+  // CHECK: mgpu.wgmma
+  // CHECK-NOT: mgpu.tensor_cores
+  // CHECK-SAME: memref<64x64xf32, strided<[1, 64]>
+  func.func @f8() {
+    mgpu.pallas_call grid [1] in_specs [] out_specs []
+        scratch [!a8, !b8, !f, !f] {
+    ^bb0(%a: !a8, %b: !b8, %fa: !f, %fb: !f):
+      %z = arith.constant dense<0.0> : vector<64x64xf32>
+      %bt = memref.transpose %b (r, c) -> (c, r) : !b8 to !b8t
+      %x = mgpu.wgmma %z, %a, %bt : vector<64x64xf32>, !a8, !b8t
+      %y = mgpu.wgmma %x, %a, %b : vector<64x64xf32>, !a8, !b8
+      %fbt = memref.transpose %fb (r, c) -> (c, r) : !f to !ft
+      %w = mgpu.wgmma %y, %fa, %fbt : vector<64x64xf32>, !f, !ft
+      mgpu.wgmma_wait 0
+    }
+    return
+  }
+}

@@ -1,8 +1,9 @@
 //===- WgmmaToNVVM.h - Warpgroup MMAs on Hopper's tensor cores --*- C++ -*-===//
 //
-// The pieces of mgpu.wgmma's tensor-core lowering (sm_90a, 16-bit inputs,
-// f32 accumulator): the K-major core-matrix layout the operands are copied
-// into in shared memory (8x8-element core matrices of 128 contiguous bytes,
+// The pieces of mgpu.wgmma's tensor-core lowering (sm_90a; 16-bit, 8-bit
+// float and tf32 inputs, f32 accumulator): the K-major core-matrix layout
+// the operands are copied into in shared memory (core matrices of 8 rows of
+// 16 bytes, 128 contiguous bytes,
 // the layout wgmma reads without swizzling), the 64-bit matrix descriptor of
 // such a tile, the position of each register of a thread's m64nN
 // accumulator fragment, and the fenced, committed and waited chain of
@@ -19,14 +20,16 @@
 
 namespace mlir::mgpu {
 
-/// Bytes from the start of an operand tile of `k` columns (2-byte elements
-/// in 128-byte core matrices; the core matrices of 8 rows along M or N one
-/// after another along K, 128 bytes apart, then the next 8 rows, k * 16
-/// bytes further) to the element at row `mn` (M or N) and column `kIndex`.
-/// A core matrix holds 8 rows of 8 consecutive K elements (K-major), or,
-/// with `mnMajor`, 8 K rows of 8 consecutive M or N elements.
+/// Bytes from the start of an operand tile of `k` columns (elements of
+/// `elementBytes` in 128-byte core matrices; the core matrices of 8 rows
+/// along M or N one after another along K, 128 bytes apart, then the next 8
+/// rows, k * elementBytes * 8 bytes further) to the element at row `mn` (M
+/// or N) and column `kIndex`. A core matrix holds 8 rows of 16 bytes of
+/// consecutive K elements (K-major), or, with `mnMajor`, 8 K rows of 16
+/// bytes of consecutive M or N elements.
 Value buildCoreMatrixOffset(OpBuilder &b, Location loc, Value mn, Value kIndex,
-                            int64_t k, bool mnMajor = false);
+                            int64_t k, bool mnMajor = false,
+                            int64_t elementBytes = 2);
 
 /// Row and column in the 64 x N accumulator of register `reg` of the
 /// fragment held by thread `lane` (0..127) of the warpgroup.
@@ -50,17 +53,24 @@ struct MmaOperand {
 /// An operand of `rows` (M or N) x `k` copied in the layout of
 /// buildCoreMatrixOffset at `address`.
 MmaOperand getCoreMatrixOperand(OpBuilder &b, Location loc, Value address,
-                                int64_t k, bool mnMajor);
+                                int64_t k, bool mnMajor,
+                                int64_t elementBytes = 2);
+
+/// The K of one wgmma.mma_async for inputs of `elementBytes`: 32 bytes of
+/// K (16 f16, 32 f8, 8 tf32).
+inline int64_t getWgmmaKStep(int64_t elementBytes) { return 32 / elementBytes; }
 
 /// `acc + a * b` on the tensor cores for one 64-row tile: `fragment` is the
 /// LLVM struct of the thread's N/2 f32 accumulator registers; a is K-major
-/// and b K-major or N-major (`b.mnMajor`); `bf16` picks bf16 over f16
-/// inputs. Fences the registers, issues one m64nNk16 MMA per 16 of K and
-/// commits the group; waits for it unless `async` (then a later
-/// wgmma.wait_group must). Returns the new fragment.
+/// and b K-major or N-major (`b.mnMajor`; 16-bit inputs only); `aType` and
+/// `bType` are the inputs' element types (f16, bf16, f8E4M3FN, f8E5M2, or
+/// f32 read as tf32). Fences the registers, issues one m64nNkS MMA per
+/// S of K (getWgmmaKStep) and commits the group; waits for it unless
+/// `async` (then a later wgmma.wait_group must). Returns the new fragment.
 Value buildTensorCoreMma(OpBuilder &b, Location loc, Value fragment,
                          const MmaOperand &a, const MmaOperand &bOperand,
-                         int64_t n, int64_t k, bool bf16, bool async);
+                         int64_t n, int64_t k, Type aType, Type bType,
+                         bool async);
 
 /// The same with a in registers (mgpu.wgmma_register_a per K step):
 /// `accumulator` is the thread's N/2 f32 registers of one 64-row tile as a

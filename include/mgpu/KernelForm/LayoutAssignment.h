@@ -14,9 +14,10 @@
 
 namespace mlir::mgpu {
 
-/// Whether a wgmma can run on the tensor cores: f16 or bf16 a and b in
-/// shared memory with an f32 accumulator of at most 64 KiB (it is handed
-/// over through the warpgroup scratch); other wgmma ops run on ordinary
+/// Whether a wgmma can run on the tensor cores: f16 or bf16 a and b (a in
+/// shared memory or registers), or f8 ones (e4m3, e5m2, mixed) both read
+/// K-major from shared memory (b a transposed view), with an f32
+/// accumulator of at most 64 KiB; other wgmma ops run on ordinary
 /// instructions.
 bool canRunOnTensorCores(WgmmaOp op);
 

@@ -411,6 +411,20 @@ LogicalResult mlir::mgpu::verifyKernelValueTypes(Operation *kernel,
   return failure(result.wasInterrupted());
 }
 
+MemRefType mlir::mgpu::getStoredType(MemRefType view) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (view.getRank() != 2 ||
+      failed(view.getStridesAndOffset(strides, offset)) || strides[0] != 1 ||
+      strides[1] == 1)
+    return view;
+  return MemRefType::get({view.getDimSize(1), view.getDimSize(0)},
+                         view.getElementType(),
+                         StridedLayoutAttr::get(view.getContext(), offset,
+                                                {strides[1], strides[0]}),
+                         view.getMemorySpace());
+}
+
 FailureOr<SwizzledTiling> mlir::mgpu::getSwizzledTiling(Operation *op,
                                                         StringRef what,
                                                         ArrayAttr transforms,

@@ -129,17 +129,20 @@ FailureOr<TiledOperand> mlir::mgpu::getTiledOperand(Operation *op,
   if (!memref)
     return op->emitOpError() << "has " << name << "_transforms, but " << name
                              << " is in registers";
-  FailureOr<SwizzledTiling> tiling =
-      getSwizzledTiling(op, name, transforms, memref);
-  if (failed(tiling))
-    return failure();
   SmallVector<int64_t> strides;
   int64_t offset;
   // A transposed view (strides [1, s]) reads the buffer's rows as columns:
   // b K-major, or wgmma's a M-major (tcgen05's a is K-major only).
   bool transposable = name == "b" || isa<WgmmaOp>(op);
   bool transposed = succeeded(memref.getStridesAndOffset(strides, offset)) &&
-                    strides[0] == 1 && strides[1] != 1 && transposable;
+                    memref.getRank() == 2 && strides[0] == 1 &&
+                    strides[1] != 1 && transposable;
+  // The transforms tile the buffer the view transposes: check them against
+  // its rows and columns (a non-square transposed b, as 8-bit MMAs read).
+  FailureOr<SwizzledTiling> tiling = getSwizzledTiling(
+      op, name, transforms, transposed ? getStoredType(memref) : memref);
+  if (failed(tiling))
+    return failure();
   int64_t rowStride = transposed ? strides[1] : strides[0];
   int64_t unitStride = transposed ? strides[0] : strides[1];
   bool dynamic = ShapedType::isDynamic(offset);
@@ -181,13 +184,25 @@ mlir::mgpu::getTiledGroupStride(const TiledOperand &tiled, int64_t span) {
 static LogicalResult verifyOperandTiling(WgmmaOp op, StringRef name, Type type,
                                          ArrayAttr transforms,
                                          int64_t rowMultiple) {
-  if (!isa<Float16Type, BFloat16Type>(op.getInputType()))
-    return op.emitOpError() << "reads tiled operands of f16 or bf16 only, got "
-                            << op.getInputType();
+  Type element = getElementTypeOrSelf(type);
+  bool eightBit = isa<Float8E4M3FNType, Float8E5M2Type>(element);
+  if (!isa<Float16Type, BFloat16Type>(element) && !eightBit)
+    return op.emitOpError()
+           << "reads tiled operands of f16, bf16, f8E4M3FN or f8E5M2 only, "
+              "got "
+           << element;
   FailureOr<TiledOperand> tiled =
       getTiledOperand(op, name, type, transforms, /*dynamicOffsets=*/true);
   if (failed(tiled))
     return failure();
+  // PTX's wgmma reads 8-bit operands K-major only: a as stored, b as the
+  // transpose of a buffer of N rows of K (plgpu.transpose_ref).
+  if (eightBit && tiled->transposed != (name == "b"))
+    return op.emitOpError()
+           << "reads a tiled 8-bit " << name << " K-major only (PTX's wgmma): "
+           << (name == "b" ? "b must be a transposed view of a buffer of N "
+                             "rows of K (plgpu.transpose_ref)"
+                           : "a must not be transposed");
   // A transposed b is read K-major: each MMA reads all N rows of its
   // buffer; a transposed a M-major: each MMA reads 16 K rows of it.
   if (tiled->transposed)

@@ -372,7 +372,7 @@ func.func @a_in_registers(%a: vector<64x16xf16>, %b: memref<16x64xf16, #s>) {
 func.func @tf32_tiled(%a: memref<64x32xf32, #s>, %b: memref<32x64xf32, #s>) {
   mgpu.pallas_call grid [1] in_specs [] out_specs [] {
     %z = arith.constant dense<0.0> : vector<64x64xf32>
-    // expected-error @below {{'mgpu.wgmma' op reads tiled operands of f16 or bf16 only, got 'f32'}}
+    // expected-error @below {{'mgpu.wgmma' op reads tiled operands of f16, bf16, f8E4M3FN or f8E5M2 only, got 'f32'}}
     %r = mgpu.wgmma %z, %a, %b b_transforms [#mgpu.tile<[32, 32]>, #mgpu.swizzle<128>]
         : vector<64x64xf32>, memref<64x32xf32, #s>, memref<32x64xf32, #s>
   }
@@ -418,5 +418,20 @@ func.func @wgmma_register_a_elements(%acc: vector<64xf32>, %a: vector<4xbf16>, %
 func.func @wgmma_register_a_accumulator(%acc: vector<66xf32>, %a: vector<8xbf16>, %desc: i64) {
   // expected-error @below {{'mgpu.wgmma_register_a' op takes N / 2 accumulator registers for N a multiple of 8 up to 256, got 'vector<66xf32>'}}
   %d = mgpu.wgmma_register_a %acc, %a, %desc : vector<8xbf16>, vector<66xf32>
+  return
+}
+
+// -----
+
+// PTX's wgmma reads 8-bit operands K-major only: a tiled b must be the
+// transpose of a buffer of N rows of K.
+#s = #gpu.address_space<workgroup>
+func.func @f8_tiled_b_not_k_major(%a: memref<64x128xf8E4M3FN, #s>, %b: memref<128x64xf8E5M2, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0.0> : vector<64x64xf32>
+    // expected-error @below {{'mgpu.wgmma' op reads a tiled 8-bit b K-major only (PTX's wgmma): b must be a transposed view of a buffer of N rows of K (plgpu.transpose_ref)}}
+    %r = mgpu.wgmma %z, %a, %b b_transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<64>]
+        : vector<64x64xf32>, memref<64x128xf8E4M3FN, #s>, memref<128x64xf8E5M2, #s>
+  }
   return
 }

@@ -10,7 +10,10 @@
 // for f8) instead of random keys, and the f8 values are made from f32 in
 // the kernel; @int8's N is 128, not 192: s8 wgmma runs on ordinary
 // instructions, and at N = 192 its 64 x 192 s32 accumulator takes all 255
-// registers and spills 140 bytes (at N = 128: 92 registers, no spills).
+// registers and spills 140 bytes (at N = 128: 92 registers, no spills);
+// @mixed runs on the tensor cores (m64n64k32 e4m3 x e5m2), reading a8 and
+// b8 in place with the layout JAX's warpgroup semantics infers, so the
+// lanes' stores into them are followed by plgpu.commit_smem.
 // RUN: %run_on_backends %s --match-full-lines
 // RUN: mgpu-opt %s --mgpu-assign-layouts | FileCheck %s --check-prefix=LAYOUTS
 // RUN: mgpu-opt --mgpu-to-binary="format=isa" %s -o %t.mlir
@@ -81,6 +84,9 @@ module {
           : vector<64x128xf8E4M3FN>, memref<64x128xf8E4M3FN, #smem>
       vector.transfer_write %b8v, %b8[%c0, %c0] {in_bounds = [true, true]}
           : vector<64x128xf8E5M2>, memref<64x128xf8E5M2, #smem>
+      // The tensor cores read a8 and b8 in place (their layout inferred):
+      // the lanes' stores are fenced first (plgpu.commit_smem).
+      mgpu.commit_smem
       %bt = memref.transpose %b8 (r, c) -> (c, r)
           : memref<64x128xf8E5M2, #smem> to memref<128x64xf8E5M2, strided<[1, 128]>, #smem>
       %acc = mgpu.wgmma %zero, %a8, %bt : vector<64x64xf32>, memref<64x128xf8E4M3FN, #smem>,

@@ -240,6 +240,12 @@ struct SwizzledTiling {
   int64_t tileBytes() const { return rows * cols * elementBytes; }
 };
 
+/// The rows and columns of the buffer a 2-d view reads: for a transposed
+/// view (strides [1, s], plgpu.transpose_ref), the view with its dimensions
+/// and strides swapped back; `view` itself otherwise. Transforms tile the
+/// stored buffer, not the transposed view.
+MemRefType getStoredType(MemRefType view);
+
 /// The tiling that `transforms` give a buffer (or a view into one) of
 /// `type`, or an error at `op` naming `what` and saying which part is not
 /// supported. The tile must divide the shape, span exactly the swizzle's
