@@ -142,8 +142,6 @@ LogicalResult Distributor::distributeWgmma(WgmmaOp op) {
     beginExchange(loc);
     aStaged = stage(loc, a, aVector);
     barrier(loc);
-  } else {
-    beforeRead(loc);
   }
   Value start = buildWgmmaStart(b, loc, lookup(op.getAcc()));
   auto steps = scf::ForOp::create(b, loc, index(loc, 0), index(loc, k),
@@ -171,7 +169,6 @@ LogicalResult Distributor::distributeWgmma(WgmmaOp op) {
         });
     scf::YieldOp::create(b, loc, sum);
   }
-  hazards.read = true;
   map.map(op.getResult(),
           buildWgmmaFinish(b, loc, steps.getResult(0), getLaneType(accType)));
   return success();
@@ -231,10 +228,8 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
   bool aStaged = !aTransforms && !aFragments;
   bool copies = aStaged || (!bTransforms && !reusesB(op));
   Value aTiles, bTiles;
-  if (aStaged || !bTransforms) {
-    beforeRead(loc);
+  if (aStaged || !bTransforms)
     beginExchange(loc);
-  }
   if (!bTransforms)
     bTiles = ctx.scratch->allocate(b, loc, input, n * k);
   if (aStaged)
@@ -390,7 +385,7 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
   // (or a copy or lane write into it), every warp must have passed its wait.
   // MMAs left in flight count at their wait (completeMmas).
   if ((aTransforms || bTransforms) && copies)
-    hazards.read = true;
+    hazards.mmas = true;
   setHeld(loc, op.getResult(), result);
   return success();
 }
@@ -586,7 +581,5 @@ Value Distributor::fragmentsToLanes(Location loc, Value fragments,
   beginExchange(loc);
   Value buffer = stageFragments(loc, fragments, type, kind);
   barrier(loc);
-  Value result = unstage(loc, buffer, type);
-  hazards.read = true;
-  return result;
+  return unstage(loc, buffer, type);
 }

@@ -107,9 +107,7 @@ Value Distributor::rowsToLanes(Location loc, Value rows, VectorType type) {
   });
   hazards.scratch = true;
   barrier(loc);
-  Value result = unstage(loc, buffer, type);
-  hazards.read = true;
-  return result;
+  return unstage(loc, buffer, type);
 }
 
 /// Column `8 * group + 2 * (lane % 4) + j` of a fragment: the j-th
@@ -159,9 +157,7 @@ Value Distributor::columnsToLanes(Location loc, Value columns,
   });
   hazards.scratch = true;
   barrier(loc);
-  Value result = unstage(loc, buffer, type);
-  hazards.read = true;
-  return result;
+  return unstage(loc, buffer, type);
 }
 
 /// Columns over the rows of fragments (see getBroadcastColumns): register
@@ -316,9 +312,7 @@ LogicalResult Distributor::distributeHeldAccess(VectorTransferOpInterface op) {
   Value base = lookup(op.getBase());
   SmallVector<Value> indices = lookupAll(op.getIndices());
   int64_t rankDiff = static_cast<int64_t>(indices.size()) - type.getRank();
-  if (read)
-    beforeRead(loc);
-  else
+  if (!read)
     beforeWrite(loc);
   Value held = read ? zeroVector(loc, laneTypeIn(type, kind))
                     : lookupIn(op.getVector(), kind);
@@ -415,11 +409,7 @@ LogicalResult Distributor::distributeHeldAccess(VectorTransferOpInterface op) {
         });
       }
   }
-  if (read) {
-    hazards.read = true;
+  if (read)
     setHeld(loc, read.getResult(), held);
-  } else {
-    hazards.write = true;
-  }
   return success();
 }

@@ -47,15 +47,9 @@ locateChunk(OpBuilder &b, Location loc, Value base, ArrayRef<Value> indices,
 // Memory
 //===----------------------------------------------------------------------===//
 
-bool Distributor::beforeAccess(Operation *op, Value base, bool write) {
-  if (isLanePrivate(base) || op->hasAttr(MGPUDialect::getUnsyncedAttrName()))
-    return false;
-  Location loc = op->getLoc();
-  if (write)
-    beforeWrite(loc);
-  else
-    beforeRead(loc);
-  return true;
+bool Distributor::isSharedAccess(Operation *op, Value base) {
+  return !isLanePrivate(base) &&
+         !op->hasAttr(MGPUDialect::getUnsyncedAttrName());
 }
 
 LogicalResult Distributor::distributeTransfer(VectorTransferOpInterface op) {
@@ -82,7 +76,6 @@ LogicalResult Distributor::distributeRead(Operation *op, Value memref,
   Location loc = op->getLoc();
   Value base = lookup(memref);
   SmallVector<Value> baseIndices = lookupAll(indices);
-  bool shared = beforeAccess(op, base, /*write=*/false);
   Layout layout(type);
   Type element = type.getElementType();
   Value lane;
@@ -123,7 +116,6 @@ LogicalResult Distributor::distributeRead(Operation *op, Value memref,
       return ifOp.getResult(0);
     });
   }
-  hazards.read = hazards.read || shared;
   map.map(op->getResult(0), lane);
   return success();
 }
@@ -137,7 +129,8 @@ LogicalResult Distributor::distributeWrite(Operation *op, Value value,
   Value base = lookup(memref);
   Value lane = lookup(value);
   SmallVector<Value> baseIndices = lookupAll(indices);
-  bool shared = beforeAccess(op, base, /*write=*/true);
+  if (isSharedAccess(op, base))
+    beforeWrite(loc);
   Layout layout(type);
   if (hasFastPath(base, type, permutation, inBounds)) {
     for (int64_t slot = 0; slot < layout.slots; ++slot) {
@@ -176,7 +169,6 @@ LogicalResult Distributor::distributeWrite(Operation *op, Value value,
       }
     }
   }
-  hazards.write = hazards.write || shared;
   return success();
 }
 
@@ -193,18 +185,16 @@ LogicalResult Distributor::distributeAtomic(AtomicStoreOp op) {
   arith::AtomicRMWKind kind = getAtomicRMWKind(op.getKind(), element);
   auto type = dyn_cast<VectorType>(op.getValue().getType());
   if (!type) {
-    beforeAtomic(loc);
+    beforeWrite(loc);
     Value value = lookup(op.getValue());
     guarded(loc, isLaneZero(loc), [&] {
       memref::AtomicRMWOp::create(b, loc, kind, value, base, baseIndices);
     });
-    hazards.atomic = true;
     return success();
   }
   Value lane = lookup(op.getValue());
-  bool shared = !isLanePrivate(base);
-  if (shared)
-    beforeAtomic(loc);
+  if (!isLanePrivate(base))
+    beforeWrite(loc);
   Layout layout(type);
   int64_t extra = baseIndices.size() - type.getRank();
   for (int64_t slot = 0; slot < layout.slots; ++slot) {
@@ -224,7 +214,6 @@ LogicalResult Distributor::distributeAtomic(AtomicStoreOp op) {
       });
     }
   }
-  hazards.atomic = hazards.atomic || shared;
   return success();
 }
 

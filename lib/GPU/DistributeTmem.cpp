@@ -74,8 +74,8 @@ LogicalResult Distributor::distributeTmemLoadToSmem(AsyncLoadTmemOp op,
       isa<vector::TransferWriteOp>(store)
           ? ValueRange(cast<vector::TransferWriteOp>(store).getIndices())
           : ValueRange(cast<vector::StoreOp>(store).getIndices()));
-  beforeRead(loc);
-  bool shared = beforeAccess(store, base, /*write=*/true);
+  if (isSharedAccess(store, base))
+    beforeWrite(loc);
   Value row = arith::AddIOp::create(b, loc, indices[0], ctx.lane);
   for (int64_t first = 0; first < columns; first += kRowStoreColumns) {
     int64_t count = std::min(kRowStoreColumns, columns - first);
@@ -88,7 +88,6 @@ LogicalResult Distributor::distributeTmemLoadToSmem(AsyncLoadTmemOp op,
     vector::StoreOp::create(b, loc, piece, base, at, false,
                             llvm::MaybeAlign(align));
   }
-  hazards.write = hazards.write || shared;
   absorbed.insert(store);
   return success();
 }
@@ -99,7 +98,6 @@ LogicalResult Distributor::distributeTmemLoad(AsyncLoadTmemOp op) {
   Location loc = op.getLoc();
   VectorType type = op.getType();
   int64_t columns = type.getDimSize(1);
-  beforeRead(loc);
   Value row = TmemLaneLoadOp::create(
       b, loc, VectorType::get({columns}, type.getElementType()),
       lookup(op.getSrc()), ctx.lane);
@@ -128,7 +126,5 @@ LogicalResult Distributor::distributeTmemStore(AsyncStoreTmemOp op) {
       b, loc, VectorType::get({columns}, type.getElementType()), buffer,
       ValueRange{arith::MulIOp::create(b, loc, ctx.lane, index(loc, columns))});
   TmemLaneStoreOp::create(b, loc, row, lookup(op.getDst()), ctx.lane);
-  // An MMA issued next reads the rows of every lane.
-  hazards.write = true;
   return success();
 }

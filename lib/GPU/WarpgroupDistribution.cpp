@@ -6,11 +6,11 @@
 // owns, a scalar to itself. Ops that only combine elements at the same
 // position keep the layout and cost nothing extra; ops that move elements
 // between lanes stage their operands in the warpgroup's scratch and read back
-// what each lane needs. A small hazard tracker places named barriers only
-// where one lane may read or overwrite memory another lane touched since the
-// last barrier. This file holds the entry points, the dispatch over ops,
-// control flow and side effects; the Distributor is declared in
-// WarpgroupDistributor.h and its other op handlers are defined by concept in
+// what each lane needs, with the named barriers those exchanges need. The
+// barriers between the kernel's own accesses are --mgpu-place-barriers'
+// (mgpu.warpgroup_barrier, lowered here). This file holds the entry points, the
+// dispatch over ops, control flow and side effects; the Distributor is declared
+// in WarpgroupDistributor.h and its other op handlers are defined by concept in
 // DistributeVectorOps.cpp, DistributeMemoryAccess.cpp and
 // DistributeContractions.cpp.
 //
@@ -162,7 +162,8 @@ LogicalResult Distributor::distributeBlock(Block &block) {
     // releasing a buffer an MMA still reads is the kernel's race, which the
     // emulator reports at the copy that overwrites it.
     if (pendingMmas && !inFlightByChoice &&
-        !isa<WgmmaOp, WgmmaWaitOp, BarrierArriveOp, BarrierWaitOp>(op) &&
+        !isa<WgmmaOp, WgmmaWaitOp, BarrierArriveOp, BarrierWaitOp,
+             WarpgroupBarrierOp>(op) &&
         (op.getNumRegions() || !isMemoryEffectFree(&op)))
       completeMmas(op.getLoc());
     if (auto wait = dyn_cast<WgmmaWaitOp>(op)) {
@@ -279,6 +280,7 @@ LogicalResult Distributor::distributeOp(Operation *op) {
       })
       .Case([&](AtomicStoreOp o) { return distributeAtomic(o); })
       .Case([&](DebugPrintOp o) { return distributeDebugPrint(o); })
+      .Case([&](WarpgroupBarrierOp o) { return distributeBarrier(o); })
       // Lane 0 records for its Pallas thread; no other lane touches the
       // trace, so the hazard tracker need not know.
       .Case([&](ProfileEventOp o) {
@@ -310,9 +312,7 @@ LogicalResult Distributor::distributeOp(Operation *op) {
         }
         auto effects = dyn_cast<MemoryEffectOpInterface>(o);
         if (effects && effects.onlyHasEffect<MemoryEffects::Read>()) {
-          beforeRead(o->getLoc());
           b.clone(*o, map);
-          hazards.read = true;
           return success();
         }
         return distributeSideEffect(o);
@@ -347,7 +347,6 @@ LogicalResult Distributor::distributeSideEffect(Operation *op, Value only) {
       memref::StoreOp::create(b, loc, toStorage(loc, result), buffer,
                               index(loc, 0));
   });
-  hazards.write = true;
   if (!buffers.empty()) {
     barrier(loc);
     for (auto [result, buffer] : llvm::zip(op->getResults(), buffers))
@@ -359,9 +358,9 @@ LogicalResult Distributor::distributeSideEffect(Operation *op, Value only) {
 
 LogicalResult Distributor::distributeSemaphore(SemaphoreSignalOp op) {
   Location loc = op.getLoc();
-  // Everything this Pallas thread wrote is done before the release.
-  if (hazards.read || hazards.wrote())
-    barrier(loc);
+  // Everything this Pallas thread wrote is done before the release
+  // (--mgpu-place-barriers).
+  beforeWrite(loc);
   // Lane 0 signals (the release fence is the backend's).
   guarded(loc, isLaneZero(loc), [&] { b.clone(*op, map); });
   return success();
@@ -378,21 +377,36 @@ LogicalResult Distributor::distributeSemaphore(SemaphoreWaitOp op) {
 
 /// Kernel-level ops stay whole: every lane runs them, and each backend
 /// decides which lanes do the work (one issues a TMA copy, all wait on a
-/// barrier). What the lanes must agree on around them is placed here: a
-/// copy into shared memory or an arrival comes after every lane's earlier
-/// accesses; after a commit or a wait for copies out, every lane knows.
+/// barrier). What the lanes must agree on around them is placed by
+/// --mgpu-place-barriers; what is left here are the MMA waits this
+/// distribution added itself, passed by every warp before a copy into
+/// shared memory or an arrival.
 LogicalResult Distributor::distributePrimitive(Operation *op) {
   Location loc = op->getLoc();
-  if (isa<CopyGmemToSmemOp, AsyncStoreSmemOp>(op))
+  if (isa<CopyGmemToSmemOp, AsyncStoreSmemOp, BarrierArriveOp>(op))
     beforeWrite(loc);
-  else if (isa<BarrierArriveOp>(op) && (hazards.read || hazards.wrote()))
-    barrier(loc);
   Operation *copy = b.clone(*op, map);
   if (isa<BarrierWaitOp>(op))
     copy->setAttr(MGPUDialect::getWarpgroupUniformAttrName(), b.getUnitAttr());
-  // After a wait for cp.async copies every lane sees what each lane copied.
-  if (isa<CommitSmemOp, WaitSmemToGmemOp, WaitGmemToSmemOp>(op))
-    barrier(loc);
+  return success();
+}
+
+/// What an iteration of `loop` may leave for the next: an exchange, and the
+/// waits of its MMAs if it has any.
+Hazards Distributor::loopEntryHazards(Operation *loop) const {
+  bool mmas = loop->walk([](WgmmaOp) { return WalkResult::interrupt(); })
+                  .wasInterrupted();
+  return {true, hazards.mmas || mmas};
+}
+
+/// The barrier --mgpu-place-barriers placed, unless the distribution's own
+/// exchange just made one.
+LogicalResult Distributor::distributeBarrier(WarpgroupBarrierOp op) {
+  Block *block = b.getInsertionBlock();
+  Block::iterator point = b.getInsertionPoint();
+  if (point != block->begin() && isa<NVVM::BarrierOp>(*std::prev(point)))
+    return success();
+  barrier(op.getLoc());
   return success();
 }
 
@@ -435,15 +449,15 @@ LogicalResult Distributor::distributeRegionOp(scf::ForOp op) {
     }
   };
   mapCarried(op.getRegionIterArgs(), forOp.getRegionIterArgs());
-  // The previous iteration may have touched anything.
-  hazards = Hazards::all();
+  // The previous iteration may have exchanged or waited for MMAs.
+  hazards = loopEntryHazards(op);
   if (failed(distributeBlock(*op.getBody())))
     return failure();
   SmallVector<Value> next;
   for (auto [arg, v] : llvm::zip(op.getRegionIterArgs(), yield.getOperands()))
     next.push_back(carried(arg, v));
   scf::YieldOp::create(b, loc, next);
-  hazards = Hazards::all();
+  hazards = loopEntryHazards(op);
   mapCarried(op.getResults(), forOp.getResults());
   // Uses after the loop that take the ordinary layout share one conversion.
   b.setInsertionPointAfter(forOp);
@@ -547,14 +561,14 @@ LogicalResult Distributor::distributeRegionOp(scf::WhileOp op) {
   b.setInsertionPointAfter(whileOp);
   map.map(op.getBefore().getArguments(), before->getArguments());
   map.map(op.getAfter().getArguments(), after->getArguments());
-  // Any iteration may have touched anything.
-  hazards = Hazards::all();
+  // Any iteration may have exchanged or waited for MMAs.
+  hazards = loopEntryHazards(op);
   if (failed(distributeRegion(op.getBefore(), before)))
     return failure();
-  hazards = Hazards::all();
+  hazards = loopEntryHazards(op);
   if (failed(distributeRegion(op.getAfter(), after)))
     return failure();
-  hazards = Hazards::all();
+  hazards = loopEntryHazards(op);
   map.map(op.getResults(), whileOp.getResults());
   return success();
 }
@@ -623,8 +637,6 @@ LogicalResult Distributor::distributeRegionOp(scf::ParallelOp op) {
   }
   for (Operation &inner : op.getBody()->without_terminator())
     b.clone(inner, map);
-  hazards = Hazards::all();
-  hazards.scratch = false;
   return success();
 }
 

@@ -4,7 +4,7 @@
 // Distribute*.cpp files next to it): the Distributor, which re-emits the
 // array-level body of a Pallas thread op by op as per-lane code through an
 // IRMapping, together with what its op handlers share: the Layout of a whole
-// vector over the lanes, the Hazards the barrier placement tracks, the small
+// vector over the lanes, the Hazards its own exchanges leave, the small
 // builders that stage values through the warpgroup scratch, and a few
 // helpers. Each op handler is defined in the file of its concept.
 //
@@ -67,18 +67,16 @@ inline VectorType getLaneType(VectorType type) {
   return VectorType::get({layout.slots * layout.v}, type.getElementType());
 }
 
-/// Memory state since the last barrier, as seen by the hazard tracker.
-/// Atomic writes are kept apart from plain ones: they need no barrier
-/// among themselves (each element is combined whole, in any order), only
-/// from plain accesses on either side.
+/// What the distribution's own work leaves for the lanes to agree on since
+/// the last barrier (the kernel's accesses are --mgpu-place-barriers'):
+/// its scratch area, still read by some lane, and MMAs it waited for, whose
+/// operands other warps may still read until each has passed its own wait.
 struct Hazards {
-  bool read = false, write = false, scratch = false, atomic = false;
+  bool scratch = false, mmas = false;
   Hazards operator|(const Hazards &o) const {
-    return {read || o.read, write || o.write, scratch || o.scratch,
-            atomic || o.atomic};
+    return {scratch || o.scratch, mmas || o.mmas};
   }
-  static Hazards all() { return {true, true, true, true}; }
-  bool wrote() const { return write || atomic; }
+  static Hazards all() { return {true, true}; }
 };
 
 class Distributor {
@@ -139,7 +137,7 @@ private:
   /// overwrites what they read in place waits for every warp first.
   void waitForMmas(Location loc, int64_t pending) {
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pending);
-    hazards.read = true;
+    hazards.mmas = true;
   }
   /// The address (i64) and layout of wgmma operand `operand` (`a` K-major,
   /// `b` N-major) read in place in its tiled, swizzled buffer.
@@ -231,23 +229,15 @@ private:
                             NVVM::BarrierReductionAttr(), Value());
     hazards = Hazards();
   }
-  void beforeRead(Location loc) {
-    if (hazards.wrote())
-      barrier(loc);
-  }
+  /// Before a lane write, an arrival, a copy or a lane-0 side effect:
+  /// every warp has passed the MMA waits the distribution added.
   void beforeWrite(Location loc) {
-    if (hazards.read || hazards.wrote())
+    if (hazards.mmas)
       barrier(loc);
   }
-  void beforeAtomic(Location loc) {
-    if (hazards.read || hazards.write)
-      barrier(loc);
-  }
-  /// Places the barrier that access `op` (a read or write of `base`)
-  /// needs, unless each lane accesses its elements alone or the user took
-  /// the barriers away (unsafe_no_auto_barriers); returns whether the lanes
-  /// share them, so that the access is then recorded for the hazard tracker.
-  bool beforeAccess(Operation *op, Value base, bool write);
+  /// Whether access `op` (of `base`) is one the lanes share: not through a
+  /// lane-private view, and not given up (unsafe_no_auto_barriers).
+  bool isSharedAccess(Operation *op, Value base);
   /// Starts an op that exchanges data through the scratch area.
   void beginExchange(Location loc) {
     if (hazards.scratch)
@@ -485,6 +475,8 @@ private:
   LogicalResult distributeDebugPrint(DebugPrintOp op);
   LogicalResult distributeSemaphore(SemaphoreWaitOp op);
   LogicalResult distributePrimitive(Operation *op);
+  LogicalResult distributeBarrier(WarpgroupBarrierOp op);
+  Hazards loopEntryHazards(Operation *loop) const;
 
   /// Memref indices of the element at vector position `multi` for a transfer
   /// with `permutation` from `base`.

@@ -3,7 +3,7 @@
 // JAX's `unsafe_no_auto_barriers` compiler param lets a kernel give up the
 // barriers Pallas puts between the accesses of a warpgroup's lanes to
 // shared memory, which keep a warpgroup's loads and stores in program
-// order. In mgpu those barriers are placed by the distribution to lanes,
+// order. In mgpu those barriers are placed by --mgpu-place-barriers,
 // long after the compiler params are gone; this pass carries the choice
 // there as a unit attribute on each memory access of such a kernel's
 // bodies. The barriers of mgpu's own exchanges between lanes (layout

@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mgpu/Dialect/MGPU/BufferViews.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Passes.h"
 
@@ -50,31 +51,6 @@ using namespace mlir;
 using namespace mlir::mgpu;
 
 namespace {
-
-/// The buffer a memref is a view of (memref.transpose is a view too, but
-/// not a ViewLikeOpInterface).
-Value getRootBuffer(Value memref) {
-  while (true) {
-    if (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
-      memref = view.getViewSource();
-    else if (auto transpose = memref.getDefiningOp<memref::TransposeOp>())
-      memref = transpose.getIn();
-    else
-      return memref;
-  }
-}
-
-/// The buffers a memref may be a view of: through views and the choices of
-/// an arith.select (a compute thread picking its block).
-void collectRootBuffers(Value memref, SmallVectorImpl<Value> &roots) {
-  memref = getRootBuffer(memref);
-  if (auto select = memref.getDefiningOp<arith::SelectOp>()) {
-    collectRootBuffers(select.getTrueValue(), roots);
-    collectRootBuffers(select.getFalseValue(), roots);
-    return;
-  }
-  roots.push_back(memref);
-}
 
 bool isWorkgroupMemory(Value memref) {
   auto type = dyn_cast<MemRefType>(memref.getType());
@@ -102,7 +78,7 @@ bool mayTouch(Operation *other, vector::TransferReadOp read,
     if (!isa<MemRefType>(operand.getType()))
       continue;
     SmallVector<Value> otherRoots;
-    collectRootBuffers(operand, otherRoots);
+    collectViewedBuffers(operand, otherRoots, ViewChain::sameMemory);
     for (Value otherRoot : otherRoots) {
       if (otherRoot != root) {
         // Global memory never aliases shared memory; two kernel buffers
@@ -235,7 +211,7 @@ private:
       if (ifOp->isBeforeInBlock(read))
         if (vector::TransferWriteOp init = getInitialization(ifOp, read))
           acc.inits.push_back(init);
-    Value root = getRootBuffer(read.getBase());
+    Value root = getViewedBuffer(read.getBase(), ViewChain::sameMemory);
     WalkResult touched = loop.getBody()->walk([&](Operation *op) {
       return mayTouch(op, read, acc.write, root, acc.inits)
                  ? WalkResult::interrupt()

@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mgpu/Dialect/MGPU/BufferViews.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPULayouts.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
@@ -40,35 +41,6 @@ using namespace mlir;
 using namespace mlir::mgpu;
 
 namespace {
-
-/// The source of a view op that is the same buffer as its result; null
-/// for other ops. A `memref.view` of a byte buffer is a buffer of its own
-/// (JAX's RefUnion: its views may hold different layouts).
-Value getViewSource(Operation *op) {
-  if (isa<memref::SubViewOp, memref::TransposeOp, memref::CastOp,
-          memref::ExpandShapeOp, memref::CollapseShapeOp,
-          memref::ReinterpretCastOp>(op))
-    return op->getOperand(0);
-  if (auto ref = dyn_cast<ClusterRefOp>(op))
-    return ref.getSmem();
-  return Value();
-}
-
-/// The buffers `view` may be a view of.
-void collectBuffers(Value view, SmallVectorImpl<Value> &buffers) {
-  Operation *def = view.getDefiningOp();
-  if (def && isa<BaseMemRefType>(view.getType())) {
-    if (Value source = getViewSource(def))
-      return collectBuffers(source, buffers);
-    if (auto select = dyn_cast<arith::SelectOp>(def)) {
-      collectBuffers(select.getTrueValue(), buffers);
-      collectBuffers(select.getFalseValue(), buffers);
-      return;
-    }
-  }
-  if (!llvm::is_contained(buffers, view))
-    buffers.push_back(view);
-}
 
 /// The transforms `op` names for its operand `use` (null: none), and
 /// whether `op` reads that operand on the tensor cores.
@@ -103,13 +75,13 @@ public:
     // of.
     llvm::MapVector<Value, SmallVector<OpOperand *>> accesses;
     root->walk([&](Operation *op) {
-      if (getViewSource(op) || isa<arith::SelectOp>(op))
+      if (getViewSource(op, ViewChain::sameLayout) || isa<arith::SelectOp>(op))
         return;
       for (OpOperand &use : op->getOpOperands()) {
         if (!isa<BaseMemRefType>(use.get().getType()))
           continue;
         SmallVector<Value> found;
-        collectBuffers(use.get(), found);
+        collectViewedBuffers(use.get(), found, ViewChain::sameLayout);
         for (Value buffer : found)
           accesses[buffer].push_back(&use);
       }

@@ -151,6 +151,7 @@ static void addGPULowering(OpPassManager &pm, StringRef mpmdForm,
   launches.mpmdForm = mpmdForm.str();
   pm.addPass(createMGPUFormLaunches(launches));
   pm.addPass(createMGPUAssignLayouts());
+  pm.addPass(createMGPUPlaceBarriers());
   // mgpu.mma on mma.sync with tensor cores (the emulator exchanges the
   // fragments as the hardware would), lane by lane without.
   MGPUDistributeWarpgroupsOptions distribute;

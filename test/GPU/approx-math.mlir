@@ -1,4 +1,4 @@
-// RUN: mgpu-opt %s --mgpu-math-flags --mgpu-expand-pipelines --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-primitives-to-nvvm | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-math-flags --mgpu-expand-pipelines --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-primitives-to-nvvm | FileCheck %s
 
 // approx_math's tanh on the GPU: JAX lowers lax.tanh under approx_math to
 // tanh.approx.f32; mgpu writes each lane's f32 tanh with `afn` as llvm.tanh

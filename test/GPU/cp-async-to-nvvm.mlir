@@ -1,4 +1,4 @@
-// RUN: mgpu-opt %s --mgpu-form-launches --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-primitives-to-nvvm --canonicalize --cse | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-form-launches --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-primitives-to-nvvm --canonicalize --cse | FileCheck %s
 
 // Pre-Hopper copies on the GPU (sm_80): every lane of the warpgroup issues
 // cp.async pieces (lane l takes pieces l, l + 128, ...) and the copy is

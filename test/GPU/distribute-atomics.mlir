@@ -1,4 +1,4 @@
-// RUN: mgpu-opt %s --mgpu-distribute-warpgroups --canonicalize --cse | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-place-barriers --mgpu-distribute-warpgroups --canonicalize --cse | FileCheck %s
 
 // mgpu.atomic_store over the lanes of a warpgroup: each lane combines the
 // elements it holds into memory, one memref.atomic_rmw per element (LLVM

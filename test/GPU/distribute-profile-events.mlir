@@ -1,4 +1,4 @@
-// RUN: mgpu-opt %s --mgpu-distribute-warpgroups --canonicalize --cse | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-place-barriers --mgpu-distribute-warpgroups --canonicalize --cse | FileCheck %s
 
 // A profiler event over the lanes of a warpgroup: lane 0 alone reads the
 // clock and appends (tag, time) to its trace when the count at the trace's

@@ -1,4 +1,4 @@
-// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-assign-layouts --mgpu-distribute-warpgroups -split-input-file -verify-diagnostics
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups -split-input-file -verify-diagnostics
 
 // What the warpgroup distribution refuses, each at its op.
 #b = #mgpu.block_spec<shape = [128], index_map = affine_map<(i) -> (i)>>

@@ -1,4 +1,4 @@
-// RUN: mgpu-opt %s --mgpu-distribute-warpgroups --canonicalize --cse | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-place-barriers --mgpu-distribute-warpgroups --canonicalize --cse | FileCheck %s
 
 // --mgpu-distribute-warpgroups from written-out layouts: each vector value
 // is spread over the 128 lanes of a warpgroup as its `mgpu.out_layouts`

@@ -1,4 +1,4 @@
-// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu | FileCheck %s
 
 // JAX's other fragment layouts (#mgpu.layout<wgmma_8bit | wgmma_upcast_2x |
 // wgmma_upcast_4x | wgmma_transposed>): a value read only to be cast to one
@@ -77,13 +77,16 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // (acc[epi_m_slice, epi_n_slice]): whole 64-row tiles and 8-column
   // groups of a fragment are fragments, a run of each tile's registers (here
   // tile 1, columns 64..127: registers 32..63 of the second tile's 64). No
-  // exchange: the slice is written from the registers (after the barrier
-  // that orders every write after the other lanes' reads).
+  // exchange: the slice is written from the registers, and with no
+  // barrier, as it goes to another buffer than the one read
+  // (--mgpu-place-barriers).
   // CHECK-LABEL: func.func @fragment_slice
   // CHECK-NOT: nvvm.barrier
   // CHECK: vector.extract_strided_slice %{{.*}} {offsets = [96], sizes = [32], strides = [1]} : vector<128xf32> to vector<32xf32>
-  // CHECK: nvvm.barrier
+  // CHECK-NOT: nvvm.barrier
   // CHECK: vector.store {{.*}} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+  // CHECK-NOT: nvvm.barrier
+  // CHECK: return
   func.func @fragment_slice() {
     mgpu.pallas_call grid [1] in_specs [] out_specs []
         scratch [memref<128x128xf32, #s>, memref<64x64xf32, #s>] {

@@ -1,5 +1,5 @@
-// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-outline-kernels --canonicalize --cse -split-input-file | FileCheck %s
-// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu -split-input-file | mgpu-opt -split-input-file -o /dev/null
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-outline-kernels --canonicalize --cse -split-input-file | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu -split-input-file | mgpu-opt -split-input-file -o /dev/null
 
 // --mgpu-lower-to-gpu on the kernel form (what --mgpu-expand-pipelines makes
 // of each pallas_call), outlined by --mgpu-outline-kernels: device copies of

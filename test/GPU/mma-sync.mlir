@@ -1,5 +1,5 @@
-// RUN: mgpu-opt %s --mgpu-form-launches --mgpu-assign-layouts --mgpu-distribute-warpgroups --cse | FileCheck %s
-// RUN: mgpu-opt %s --mgpu-form-launches --mgpu-assign-layouts --mgpu-distribute-warpgroups="mma-sync=0" --cse | FileCheck %s --check-prefix=LANES
+// RUN: mgpu-opt %s --mgpu-form-launches --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --cse | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-form-launches --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups="mma-sync=0" --cse | FileCheck %s --check-prefix=LANES
 
 // mgpu.mma distributed: a, b and the accumulator staged in the warpgroup
 // scratch, then warp w (lane / 32) computes rows 16 w .. 16 w + 15 of the

@@ -1,6 +1,6 @@
 // A partitioned copy (a pair's, for Blackwell's collective MMAs) compiled
 // for Hopper fails at the op: TMA's cta_group::2 does not exist there.
-// RUN: mgpu-opt %s --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-primitives-to-nvvm="chip=sm_90a" -verify-diagnostics
+// RUN: mgpu-opt %s --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-primitives-to-nvvm="chip=sm_90a" -verify-diagnostics
 
 #m = #mgpu.mesh<grid = [1], grid_names = ["i"], cluster = [2], cluster_names = ["x"]>
 !a = memref<128x64xbf16, #gpu.address_space<workgroup>>

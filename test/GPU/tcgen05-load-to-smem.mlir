@@ -5,8 +5,8 @@
 // row of the buffer; the store itself is not distributed again. A load
 // with another use, or with a memory access between it and the store,
 // exchanges as before (its whole row, then the scratch).
-// RUN: mgpu-opt %s --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu | FileCheck %s
-// RUN: mgpu-opt %s --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-primitives-to-nvvm="chip=sm_100a" | FileCheck %s --check-prefix=NVVM
+// RUN: mgpu-opt %s --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-primitives-to-nvvm="chip=sm_100a" | FileCheck %s --check-prefix=NVVM
 
 // CHECK-LABEL: func.func @to_smem
 // CHECK: %[[ACC:.*]] = mgpu.tmem_ref %{{.*}}[0] : {{.*}} -> !mgpu.tmem<128x128xf32>

@@ -8,7 +8,7 @@
 // load ends with
 // tcgen05.fence::before_thread_sync, so that an MMA issued after the next
 // barrier is ordered after it.
-// RUN: mgpu-opt %s --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-primitives-to-nvvm="chip=sm_100a" | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-primitives-to-nvvm="chip=sm_100a" | FileCheck %s
 
 // CHECK-LABEL: func.func @tmem_a
 // CHECK: %[[WORDS:.*]] = vector.bitcast %{{.*}} : vector<64xbf16> to vector<32xi32>

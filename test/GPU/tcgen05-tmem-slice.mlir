@@ -1,7 +1,7 @@
 // A TMEM slice on the GPU (--mgpu-primitives-to-nvvm for sm_100a): the
 // buffer's TMEM address plus the slice's first column (f32: one column per
 // element; bf16: half the element, two to a column).
-// RUN: mgpu-opt %s --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-primitives-to-nvvm="chip=sm_100a" | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-primitives-to-nvvm="chip=sm_100a" | FileCheck %s
 
 // CHECK-LABEL: func.func @slice
 // CHECK: %[[C:.*]] = arith.muli %{{.*}}, %c2 : index

@@ -4,8 +4,8 @@
 // fence or barrier, descriptors with the swizzle mode; the MMAs stay in
 // flight after their commit until mgpu.wgmma_wait. The lane path and the
 // host backends keep such buffers row-major and drop the transforms.
-// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu | FileCheck %s
-// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-select-tensor-cores="enable=0" --mgpu-form-launches --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu | FileCheck %s --check-prefix=LANES
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-select-tensor-cores="enable=0" --mgpu-form-launches --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu | FileCheck %s --check-prefix=LANES
 // RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-form-launches --mgpu-lower-to-cpu | FileCheck %s --check-prefix=CPU
 
 #s = #gpu.address_space<workgroup>

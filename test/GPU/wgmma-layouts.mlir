@@ -1,6 +1,6 @@
-// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-form-launches --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-form-launches --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu | FileCheck %s
 // Without the assignment pass, --mgpu-lower-to-gpu assigns the same layouts.
-// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu | FileCheck %s
 
 // The distribution emits each value in the layout --mgpu-assign-layouts
 // gave it and converts only where two layouts meet. An accumulator cast

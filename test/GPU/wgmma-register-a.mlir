@@ -8,9 +8,9 @@
 // lowering makes each one PTX's register-A wgmma.mma_async as inline
 // assembly: the accumulators tied to the results, a in four 32-bit
 // registers, b's descriptor, trans-b 1 for an N-major b.
-// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-distribute-warpgroups | FileCheck %s
-// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-primitives-to-nvvm | FileCheck %s --check-prefix=NVVM
-// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-form-launches --mgpu-assign-layouts --mgpu-distribute-warpgroups | FileCheck %s --check-prefix=PORTABLE
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-primitives-to-nvvm | FileCheck %s --check-prefix=NVVM
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-form-launches --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups | FileCheck %s --check-prefix=PORTABLE
 
 #s = #gpu.address_space<workgroup>
 module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {

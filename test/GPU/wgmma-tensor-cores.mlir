@@ -5,9 +5,9 @@
 // tensor cores, and each 64-row tile runs one m64nNk16 wgmma.mma_async per
 // 16 of K between a fence and a commit + wait. Without the option, or on
 // sm_80, wgmma runs on ordinary instructions.
-// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu | FileCheck %s
-// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-form-launches --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu | FileCheck %s --check-prefix=PORTABLE
-// RUN: sed 's/sm_90a/sm_80/' %s | mgpu-opt --mgpu-expand-pipelines --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu | FileCheck %s --check-prefix=PORTABLE
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-form-launches --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu | FileCheck %s --check-prefix=PORTABLE
+// RUN: sed 's/sm_90a/sm_80/' %s | mgpu-opt --mgpu-expand-pipelines --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu | FileCheck %s --check-prefix=PORTABLE
 
 #s = #gpu.address_space<workgroup>
 module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {

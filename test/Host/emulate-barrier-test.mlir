@@ -1,4 +1,4 @@
-// RUN: mgpu-opt %s --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-emulate-gpu | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-emulate-gpu | FileCheck %s
 
 // mgpu.barrier_test in the GPU emulator: every lane asks the runtime
 // (lane 0 may land a pending copy first), stores its answer in its exchange

@@ -1,7 +1,7 @@
 // RUN: mgpu-opt --mgpu-device-memory %s | FileCheck %s --check-prefix=GPU
 // RUN: mgpu-opt --mgpu-device-memory=target=host %s | FileCheck %s --check-prefix=HOST
 // RUN: mgpu-opt --mgpu-device-memory %s | mgpu-opt | FileCheck %s --check-prefix=GPU
-// RUN: mgpu-opt --mgpu-expand-pipelines --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu %s | FileCheck %s --check-prefix=LAUNCH
+// RUN: mgpu-opt --mgpu-expand-pipelines --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu %s | FileCheck %s --check-prefix=LAUNCH
 
 // Device memory (#gpu.address_space<global>) in host code: allocation,
 // copies and frees become gpu ops, each waited for, on the GPU; they stay

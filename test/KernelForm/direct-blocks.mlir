@@ -1,6 +1,6 @@
 // RUN: mgpu-opt --mgpu-direct-blocks --split-input-file %s | FileCheck %s
 // RUN: mgpu-opt --mgpu-direct-blocks --split-input-file %s | mgpu-opt --split-input-file -o /dev/null
-// RUN: mgpu-opt --mgpu-direct-blocks --mgpu-expand-pipelines --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --split-input-file %s | FileCheck %s --check-prefix=GPU
+// RUN: mgpu-opt --mgpu-direct-blocks --mgpu-expand-pipelines --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --split-input-file %s | FileCheck %s --check-prefix=GPU
 
 #b = #mgpu.block_spec<shape = [1, 256], index_map = affine_map<(i, j) -> (j, i)>>
 #p = #mgpu.compiler_params<dimension_semantics = [parallel, parallel]>

@@ -12,6 +12,37 @@
 
 include "mlir/Pass/PassBase.td"
 
+def MGPUPlaceBarriers : Pass<"mgpu-place-barriers"> {
+  let summary = "Warpgroup barriers between lanes' conflicting accesses";
+  let description = [{
+    A launch body is written once per Pallas thread, at array level: an op
+    that reads or writes a block is collective over the 128 lanes of a
+    warpgroup, and after --mgpu-distribute-warpgroups one lane may read
+    what another lane wrote. This pass puts an `mgpu.warpgroup_barrier`
+    where that can happen, and nowhere else (the shape of Triton's Membar):
+
+    - between a lane write and a later lane read or write of the same
+      buffer, and between a read and a later write (atomic updates need
+      none among themselves);
+    - before an op that publishes the Pallas thread's memory to other
+      threads (`barrier_arrive`, `semaphore_signal`, a copy into shared
+      memory, `tcgen05_commit_arrive`, a side effect made by lane 0) if
+      any access is pending; after `commit_smem` and the waits for copies
+      (every lane then sees what was copied), always.
+
+    Buffers are told apart by their allocation (a launch's scratch
+    argument, `memref.alloc`), through views; global-memory arguments may
+    alias one another. Accesses through a lane-private view and those of a
+    kernel with `unsafe_no_auto_barriers` are not tracked. Loops and
+    branches are solved to a fixed point, so a loop whose body reads what
+    its previous iteration wrote gets the barrier at the top of the body.
+    Operands the tensor cores read in place are ordered by the kernel's
+    own `wgmma_wait`s and barriers, as in JAX: a barrier goes before them
+    only if lanes wrote them. The exchanges the distribution makes through
+    its scratch area place their own barriers.
+  }];
+}
+
 def MGPUDistributeWarpgroups : Pass<"mgpu-distribute-warpgroups"> {
   let summary = "mgpu.launch bodies of Pallas threads to per-lane code";
   let description = [{
@@ -32,9 +63,10 @@ def MGPUDistributeWarpgroups : Pass<"mgpu-distribute-warpgroups"> {
 
     Elementwise ops stay in registers; ops that move data between lanes
     exchange it through a new shared scratch entry (one area per warpgroup,
-    sized once the body is distributed) and warp shuffles, with named
-    barriers (bar.sync 1 + warpgroup, 128) placed where one lane may touch
-    what another touched. Scalars are uniform and a scalar side effect
+    sized once the body is distributed) and warp shuffles, with the named
+    barriers (bar.sync 1 + warpgroup, 128) those exchanges need; an
+    `mgpu.warpgroup_barrier` (--mgpu-place-barriers, run before) becomes the
+    same barrier. Scalars are uniform and a scalar side effect
     happens once per warpgroup (lane 0). linalg ops on memrefs become
     parallel loops first.
 

@@ -55,10 +55,12 @@
 // ARRIVALS: expect-one.mlir:89:9: error: more arrivals than the barrier's count: this copy arrives on a phase that already has its 1 arrival
 
 // The producer's wait on `empty` taken out of a warp-specialized stream:
-// it refills a slot that the consumer still reads.
+// it refills a slot that the consumer still reads, or that the copy of two
+// steps before still writes (the producer runs ahead with no barrier of its
+// own in its loop: which of the two is seen first depends on the schedule).
 // RUN: sed 's/^\( *\)mgpu.barrier_wait %empty.*$/\1\/\/ removed/' %mgpu_src_root/examples/warp_specialized.mlir | cat - %S/../MPMD/warp-specialized.mlir > %t/no-empty.mlir
 // RUN: not mgpu-run %t/no-empty.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=EMPTY
-// EMPTY: no-empty.mlir:46:9: error: {{.*}}copy_gmem_to_smem {{.*}}at {{.*}}no-empty.mlir:57:14
+// EMPTY: no-empty.mlir:46:9: error: {{.*}}copy_gmem_to_smem writes shared memory that {{.*(no-empty.mlir:57:14|another async copy in is still writing)}}
 
 // A skipped phase: step 1 waits for the parity of phase 0 again, which
 // has completed, so it reads the slot before its copy lands (and, shared

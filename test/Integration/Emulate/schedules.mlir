@@ -52,7 +52,7 @@
 // pipelined matmul with the wait_group 0 before its write-back taken out.
 // The read is reported at the op that reads the registers; unchecked it
 // reads NaN (the GPU's registers are undefined there).
-// RUN: mgpu-opt %t/form.mlir --mgpu-split-mpmd=different-clusters-only=1 --mgpu-promote-accumulators --mgpu-form-launches --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-device-memory -o %t/gpu.mlir
+// RUN: mgpu-opt %t/form.mlir --mgpu-split-mpmd=different-clusters-only=1 --mgpu-promote-accumulators --mgpu-form-launches --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-device-memory -o %t/gpu.mlir
 // RUN: sed '/nvvm.wgmma.wait.group.sync.aligned 0$/d' %t/gpu.mlir > %t/no-wait.mlir
 // RUN: not mgpu-run %t/no-wait.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=ACC
 // RUN: mgpu-run %t/no-wait.mlir -e main --backend=emulate --check=none | FileCheck %s --check-prefix=ACC-NAN

@@ -5,7 +5,7 @@
 // (the barrier helper's step), whose name cannot change, is refused at its
 // location (exit code 1) instead of being called with the wrong arguments.
 // RUN: %run_on_backends %s --match-full-lines
-// RUN: mgpu-opt %s --mgpu-bufferize --mgpu-expand-pipelines --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-device-memory --mgpu-emulate-gpu | FileCheck %s --check-prefix=IR
+// RUN: mgpu-opt %s --mgpu-bufferize --mgpu-expand-pipelines --mgpu-track-barrier-phases --mgpu-form-launches --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-device-memory --mgpu-emulate-gpu | FileCheck %s --check-prefix=IR
 // RUN: sed 's/@my_yield/@mgpuEmuYield/g' %s > %t.mlir
 // RUN: not mgpu-run %t.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=SHADOW
 

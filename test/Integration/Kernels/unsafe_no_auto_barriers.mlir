@@ -1,5 +1,5 @@
 // JAX's `unsafe_no_auto_barriers` and `lowering_semantics` compiler params.
-// With `unsafe_no_auto_barriers = true` the distribution puts no barrier
+// With `unsafe_no_auto_barriers = true` --mgpu-place-barriers puts no barrier
 // between the lanes' accesses to shared memory:
 // - own.mlir writes a vector to shared memory and reads it back in the
 //   same shape (512 elements, 4 per lane, none shared), so each lane reads
@@ -25,13 +25,13 @@
 
 // RACE: others.mlir:15:12: error:
 // Between the load of x and the store of the result: no barrier with the
-// flag (the read of shared memory even folds into the value stored), a
-// barrier on each side of the store into shared memory without it.
+// flag (the read of shared memory even folds into the value stored), one
+// between the store into shared memory and the load back without it (and
+// none before the store: x is another buffer).
 // PTX: ld.global.v4.b32
 // PTX-NOT: bar.sync
 // PTX: st.global.v4.b32
 // PTX-SYNCED: ld.global.v4.b32
-// PTX-SYNCED: bar.sync 1, 128;
 // PTX-SYNCED-NOT: bar.sync
 // PTX-SYNCED: st.shared.v4.b32
 // PTX-SYNCED-NEXT: bar.sync 1, 128;

@@ -5,7 +5,7 @@
 // run in interpret mode and on the GPU emulator; the references are scalar
 // loops in @main.
 // RUN: %run_on_backends %s
-// RUN: mgpu-opt %s --mgpu-form-launches --mgpu-assign-layouts --mgpu-distribute-warpgroups --mgpu-lower-to-gpu | FileCheck %s --check-prefix=LAUNCH
+// RUN: mgpu-opt %s --mgpu-form-launches --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu | FileCheck %s --check-prefix=LAUNCH
 
 // CHECK: mismatches: 0
 // LAUNCH-COUNT-1: gpu.launch

@@ -546,6 +546,32 @@ def MGPU_SetMaxRegistersOp : MGPU_Op<"set_max_registers",
   let hasVerifier = 1;
 }
 
+def MGPU_WarpgroupBarrierOp : MGPU_Op<"warpgroup_barrier",
+    [MGPU_PallasThreadPrimitive, MGPU_NoEffectOnHost,
+     MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "the lanes of a warpgroup meet (emitted by "
+                "--mgpu-place-barriers)";
+  let description = [{
+    Every lane of this Pallas thread's warpgroup waits here until all 128
+    have arrived, and each lane's earlier accesses to shared and global
+    memory are visible to the others' later ones (`bar.sync 1 + warpgroup,
+    128` on the GPU, after --mgpu-distribute-warpgroups). A body is written
+    at array level, where an op is collective over the lanes; between two
+    ops, one lane may read what another wrote. --mgpu-place-barriers puts
+    this op exactly where that can happen (JAX's lowering puts
+    `warpgroup_barrier` between every two accesses to shared memory unless
+    `unsafe_no_auto_barriers`). A program run one lane after another (the
+    host backends before distribution) needs none.
+
+    ```mlir
+    vector.store %v, %smem[%c0] : memref<128xf32, 3>, vector<128xf32>
+    mgpu.warpgroup_barrier
+    %w = vector.load %smem[%c0] : memref<128xf32, 3>, vector<128xf32>
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // Atomics
 //===----------------------------------------------------------------------===//
