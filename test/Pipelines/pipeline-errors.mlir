@@ -6,6 +6,7 @@
 // RUN: not mgpu-opt --mgpu-to-binary="opt-level=9" %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: not mgpu-opt --mgpu-to-binary="toolkit=%t.no-toolkit" %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOOLKIT
 // RUN: not mgpu-run %s -e main -O 9 2>&1 | FileCheck %s --check-prefix=RUN-OPT
+// RUN: not mgpu-run %s -e main -O9 2>&1 | FileCheck %s --check-prefix=RUN-OPT
 // RUN: not mgpu-run %s -e main --shared-libs=%t.missing.so 2>&1 | FileCheck %s --check-prefix=LIBS
 
 // NESTED: error: --mgpu-to-cpu runs on a builtin.module, not on 'func.func': use it at the top level

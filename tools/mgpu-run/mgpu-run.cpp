@@ -127,8 +127,9 @@ cl::opt<unsigned> emulateSchedules(
     cl::value_desc("K"), cl::init(1), cl::cat(emulatorCategory));
 cl::opt<bool> verbose("verbose", cl::desc("Say which backend runs and why"),
                       cl::cat(runCategory));
+// `-O2` as compilers spell it (`-O 2` and `-O=2` work too).
 cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level (0-3)"),
-                           cl::init(3), cl::cat(compileCategory));
+                           cl::Prefix, cl::init(3), cl::cat(compileCategory));
 cl::opt<bool> emitExecutable(
     "emit-executable",
     cl::desc("Compile the program into a standalone executable (-o) instead "
