@@ -558,8 +558,8 @@ def MGPU_WarpgroupBarrierOp : MGPU_Op<"warpgroup_barrier",
     128` on the GPU, after --mgpu-distribute-warpgroups). A body is written
     at array level, where an op is collective over the lanes; between two
     ops, one lane may read what another wrote. --mgpu-place-barriers puts
-    this op exactly where that can happen (JAX's lowering puts
-    `warpgroup_barrier` between every two accesses to shared memory unless
+    this op where that can happen (JAX's lowering places its
+    `warpgroup_barrier`s itself, before an arrival for one, unless
     `unsafe_no_auto_barriers`). A program run one lane after another (the
     host backends before distribution) needs none.
 
