@@ -94,11 +94,23 @@ struct Tcgen05Pattern : public OpConversionPattern<OpTy> {
                  const TargetInfo &target)
       : OpConversionPattern<OpTy>(converter, ctx), target(target) {}
 
-  /// The chip has no tcgen05: an error at the op.
-  LogicalResult unsupported(OpTy op) const {
-    return op.emitOpError()
-           << "needs Blackwell's tensor cores (tcgen05, tensor memory): "
-              "compile for chip=sm_100a";
+  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
+
+  /// On a chip without tcgen05 every such op is an error at the op.
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!target.hasTcgen05())
+      return op.emitOpError()
+             << "needs Blackwell's tensor cores (tcgen05, tensor memory): "
+                "compile for chip=sm_100a";
+    return lowerOnBlackwell(op, adaptor, rewriter);
+  }
+  /// The lowering proper, on a chip with tcgen05.
+  virtual LogicalResult
+  lowerOnBlackwell(OpTy op, OpAdaptor adaptor,
+                   ConversionPatternRewriter &rewriter) const {
+    return failure();
   }
 
   const TargetInfo &target;
@@ -109,10 +121,8 @@ struct Tcgen05Pattern : public OpConversionPattern<OpTy> {
 struct TmemAllocToNVVM : public Tcgen05Pattern<TmemAllocOp> {
   using Tcgen05Pattern::Tcgen05Pattern;
   LogicalResult
-  matchAndRewrite(TmemAllocOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!target.hasTcgen05())
-      return unsupported(op);
+  lowerOnBlackwell(TmemAllocOp op, OpAdaptor adaptor,
+                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     NVVM::Tcgen05AllocOp::create(rewriter, loc,
                                  sharedPointer(rewriter, loc, adaptor.getSlot(),
@@ -139,10 +149,8 @@ Value loadTmemAddress(OpBuilder &b, Location loc, Value slot, int64_t columns) {
 struct TmemDeallocToNVVM : public Tcgen05Pattern<TmemDeallocOp> {
   using Tcgen05Pattern::Tcgen05Pattern;
   LogicalResult
-  matchAndRewrite(TmemDeallocOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!target.hasTcgen05())
-      return unsupported(op);
+  lowerOnBlackwell(TmemDeallocOp op, OpAdaptor adaptor,
+                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     NVVM::Tcgen05DeallocOp::create(
         rewriter, loc, loadTmemAddress(rewriter, loc, adaptor.getSlot(), 0),
@@ -157,10 +165,8 @@ struct TmemDeallocToNVVM : public Tcgen05Pattern<TmemDeallocOp> {
 struct TmemRefToNVVM : public Tcgen05Pattern<TmemRefOp> {
   using Tcgen05Pattern::Tcgen05Pattern;
   LogicalResult
-  matchAndRewrite(TmemRefOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!target.hasTcgen05())
-      return unsupported(op);
+  lowerOnBlackwell(TmemRefOp op, OpAdaptor adaptor,
+                   ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOp(op,
                        loadTmemAddress(rewriter, op.getLoc(), adaptor.getSlot(),
                                        op.getColumnOffset()));
@@ -173,10 +179,8 @@ struct TmemRefToNVVM : public Tcgen05Pattern<TmemRefOp> {
 struct TmemSliceToNVVM : public Tcgen05Pattern<TmemSliceOp> {
   using Tcgen05Pattern::Tcgen05Pattern;
   LogicalResult
-  matchAndRewrite(TmemSliceOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!target.hasTcgen05())
-      return unsupported(op);
+  lowerOnBlackwell(TmemSliceOp op, OpAdaptor adaptor,
+                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     int64_t bits = op.getType().getElementType().getIntOrFloatBitWidth();
     Value column = arith::IndexCastOp::create(
@@ -266,10 +270,8 @@ Descriptors getDescriptors(OpBuilder &b, Tcgen05MmaOp op, Value operand,
 struct Tcgen05MmaToNVVM : public Tcgen05Pattern<Tcgen05MmaOp> {
   using Tcgen05Pattern::Tcgen05Pattern;
   LogicalResult
-  matchAndRewrite(Tcgen05MmaOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!target.hasTcgen05())
-      return unsupported(op);
+  lowerOnBlackwell(Tcgen05MmaOp op, OpAdaptor adaptor,
+                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
     // a in TMEM: its address, 8 columns (16 packed elements) further each
@@ -337,10 +339,8 @@ struct Tcgen05CommitArriveToNVVM
     : public Tcgen05Pattern<Tcgen05CommitArriveOp> {
   using Tcgen05Pattern::Tcgen05Pattern;
   LogicalResult
-  matchAndRewrite(Tcgen05CommitArriveOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!target.hasTcgen05())
-      return unsupported(op);
+  lowerOnBlackwell(Tcgen05CommitArriveOp op, OpAdaptor adaptor,
+                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     // A pair's commit arrives on the barrier of both CTAs (cluster ranks 0
     // and 1: the cluster is the pair).
@@ -385,10 +385,8 @@ Value rowAddress(OpBuilder &b, Location loc, Value tmem, Value row,
 struct TmemLaneLoadToNVVM : public Tcgen05Pattern<TmemLaneLoadOp> {
   using Tcgen05Pattern::Tcgen05Pattern;
   LogicalResult
-  matchAndRewrite(TmemLaneLoadOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!target.hasTcgen05())
-      return unsupported(op);
+  lowerOnBlackwell(TmemLaneLoadOp op, OpAdaptor adaptor,
+                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     VectorType type = op.getType();
     // 32-bit columns: one f32, or two packed 16-bit elements.
@@ -432,10 +430,8 @@ struct TmemLaneLoadToNVVM : public Tcgen05Pattern<TmemLaneLoadOp> {
 struct TmemLaneStoreToNVVM : public Tcgen05Pattern<TmemLaneStoreOp> {
   using Tcgen05Pattern::Tcgen05Pattern;
   LogicalResult
-  matchAndRewrite(TmemLaneStoreOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!target.hasTcgen05())
-      return unsupported(op);
+  lowerOnBlackwell(TmemLaneStoreOp op, OpAdaptor adaptor,
+                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     VectorType type = op.getValue().getType();
     // 32-bit columns: one f32, or two packed 16-bit elements.
@@ -483,10 +479,8 @@ struct WaitLoadTmemToNVVM : public Tcgen05Pattern<WaitLoadTmemOp> {
 struct CommitTmemToNVVM : public Tcgen05Pattern<CommitTmemOp> {
   using Tcgen05Pattern::Tcgen05Pattern;
   LogicalResult
-  matchAndRewrite(CommitTmemOp op, OpAdaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!target.hasTcgen05())
-      return unsupported(op);
+  lowerOnBlackwell(CommitTmemOp op, OpAdaptor,
+                   ConversionPatternRewriter &rewriter) const override {
     NVVM::Tcgen05WaitOp::create(rewriter, op.getLoc(),
                                 NVVM::Tcgen05WaitKind::STORE);
     NVVM::Tcgen05FenceOp::create(rewriter, op.getLoc(),
