@@ -85,9 +85,6 @@ enum class AccessKind { read, write, atomic };
 /// The buffers the lanes accessed since the last barrier (null: unknown).
 struct Pending {
   llvm::SmallSetVector<Value, 4> reads, writes, atomics;
-  /// An mbarrier wait came since the last lane access: the lanes meet
-  /// before their next access if anything is pending.
-  bool afterWait = false;
 
   bool empty() const {
     return reads.empty() && writes.empty() && atomics.empty();
@@ -97,7 +94,6 @@ struct Pending {
     reads.insert(other.reads.begin(), other.reads.end());
     writes.insert(other.writes.begin(), other.writes.end());
     atomics.insert(other.atomics.begin(), other.atomics.end());
-    afterWait = afterWait || other.afterWait;
   }
   bool operator==(const Pending &other) const {
     auto same = [](const auto &x, const auto &y) {
@@ -105,7 +101,7 @@ struct Pending {
              llvm::all_of(x, [&](Value v) { return y.contains(v); });
     };
     return same(reads, other.reads) && same(writes, other.writes) &&
-           same(atomics, other.atomics) && afterWait == other.afterWait;
+           same(atomics, other.atomics);
   }
   void record(Value root, AccessKind kind) {
     (kind == AccessKind::read    ? reads
@@ -156,8 +152,6 @@ struct OpEffect {
   /// Every lane knows afterwards: a barrier after (`placeAfter`) or one the
   /// distribution makes itself.
   bool placeAfter = false, synchronizes = false;
-  /// Waits for memory that others wrote (an mbarrier wait).
-  bool acquires = false;
 };
 
 bool isLanePrivate(Value base) {
@@ -248,7 +242,9 @@ OpEffect getEffect(Operation *op) {
         effect.publishes = true;
         async(o.getDst(), AccessKind::write);
       })
-      .Case([&](BarrierWaitOp) { effect.acquires = true; })
+      // Every lane leaves the wait after the phase's arrivals: what they
+      // published is visible to all lanes, which need not meet for it.
+      .Case([&](BarrierWaitOp) {})
       .Case<BarrierArriveOp, SemaphoreSignalOp, Tcgen05CommitArriveOp,
             AsyncStoreSmemOp>([&](Operation *) { effect.publishes = true; })
       .Case<CommitSmemOp, WaitSmemToGmemOp, WaitGmemToSmemOp>(
@@ -373,22 +369,12 @@ void BarrierPlacement::visitOp(Operation *op, Pending &state) {
     state.clear();
     return;
   }
-  // After a wait, the lanes meet before touching memory while anything is
-  // pending, as the distribution did before this pass (and as the
-  // emulator's seeded schedules require of cluster_ws_pipeline's consumers:
-  // see test/GPU/place-barriers.mlir @after_wait).
-  bool accesses = !effect.lanes.empty() || !effect.async.empty();
-  bool needed =
-      (effect.publishes || (state.afterWait && accesses)) && !state.empty();
+  bool needed = effect.publishes && !state.empty();
   for (const Access &access :
        llvm::concat<const Access>(effect.lanes, effect.async))
     needed = needed || state.conflicts(access.root, access.kind);
   if (needed)
     barrierBefore(op, state);
-  if (effect.acquires)
-    state.afterWait = true;
-  else if (accesses)
-    state.afterWait = false;
   for (const Access &access : effect.lanes)
     state.record(access.root, access.kind);
   if (effect.placeAfter) {

@@ -56,6 +56,10 @@ void copyInIssued(char *shared, int64_t bytes, const char *where) {
       shadowOf(lane, shared, bytes, where, "copy_gmem_to_smem writes");
   if (!s)
     return;
+  int64_t offset = s - current->shadow.data();
+  ++lane.cluster->copiesInto[offset];
+  if (!current->displaced.empty())
+    std::copy(s, s + bytes, current->displaced.begin() + offset);
   for (int64_t i = 0; i < bytes; ++i) {
     checkCopyInOverwrite(s[i], lane, where, /*share=*/false);
     s[i].inFlight = true;
@@ -146,8 +150,13 @@ extern "C" {
 /// loads into a peer CTA's buffer: `bytes` at `p`, issued now. The
 /// emulator lands the whole window by each CTA's own copy (at the peer's
 /// issue), so only the overwrite is checked here: the peer must be done
-/// with the bytes (a cluster barrier it arrived on after its last read),
-/// as on the GPU, where this CTA's TMA writes them now.
+/// with the bytes of the previous fill (a cluster barrier it arrived on
+/// after its last read), as on the GPU, where this CTA's TMA writes them
+/// now. Where the peer's own copy of this fill was issued first, the
+/// peer's threads may already read the fill in the emulator (its own copy
+/// completes its barrier); on the GPU they wait for this share's bytes.
+/// The share is then checked against the readers that the peer's copy
+/// displaced.
 MGPU_HOST_EXPORT void mgpuEmuCheckMulticastShare(char *p, int64_t bytes,
                                                  const char *where) {
   Lane lane = getLane();
@@ -157,6 +166,12 @@ MGPU_HOST_EXPORT void mgpuEmuCheckMulticastShare(char *p, int64_t bytes,
                            /*peers=*/true);
   if (!s)
     return;
+  int64_t offset = s - current->shadow.data();
+  uint32_t fill = ++lane.cluster->sharesInto[{offset, lane.rank}];
+  auto own = lane.cluster->copiesInto.find(offset);
+  if (own != lane.cluster->copiesInto.end() && own->second >= fill &&
+      !current->displaced.empty())
+    s = current->displaced.data() + offset;
   for (int64_t i = 0; i < bytes; ++i)
     checkCopyInOverwrite(s[i], lane, where, /*share=*/true);
 }

@@ -255,6 +255,10 @@ void startCta(int64_t slot) {
   int64_t low = slot * launch->stride;
   std::fill(launch->shadow.begin() + low,
             launch->shadow.begin() + low + launch->sliceBytes, ShadowByte());
+  if (!launch->displaced.empty())
+    std::fill(launch->displaced.begin() + low,
+              launch->displaced.begin() + low + launch->sliceBytes,
+              ShadowByte());
   Cluster &cluster = launch->clusters[slot / launch->clusterCtas];
   int64_t rank = slot % launch->clusterCtas, n = launch->threads;
   int64_t groups = launch->clusterCtas * launch->warpgroupsPerCta;
@@ -283,6 +287,8 @@ void startCta(int64_t slot) {
     cluster.outOpen.assign(n, false);
     cluster.pendingMmas.assign(n, {});
     cluster.barriers.resize(size_t(launch->clusterCtas));
+    cluster.copiesInto.clear();
+    cluster.sharesInto.clear();
   }
   for (int64_t t = rank * launch->perCta; t < (rank + 1) * launch->perCta; ++t)
     cluster.clocks[t * n + t] = cluster.epoch;
@@ -355,6 +361,8 @@ MGPU_HOST_EXPORT void mgpuEmuCheckLaunch(char *smem, int64_t total,
   launch->clusterCtas = clusterCtas;
   launch->threads = clusterCtas * perCta;
   launch->shadow.resize(size_t(total));
+  if (clusterCtas > 1)
+    launch->displaced.resize(size_t(total));
   launch->clusters.resize(size_t(slots / clusterCtas));
   current = launch;
 }

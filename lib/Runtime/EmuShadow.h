@@ -114,6 +114,12 @@ struct Cluster {
   std::vector<std::set<std::pair<int64_t, int64_t>>> pendingMmas;
   /// Per CTA of the cluster.
   std::vector<CtaBarriers> barriers;
+  /// Per buffer (the shadow offset of its first byte): the copies in that
+  /// its CTA issued into it, and per issuing CTA's rank, the multicast
+  /// shares its peers issued into it. They tell which fill a share belongs
+  /// to (see mgpuEmuCheckMulticastShare).
+  std::map<int64_t, uint32_t> copiesInto;
+  std::map<std::pair<int64_t, int64_t>, uint32_t> sharesInto;
 };
 
 struct MBarrier {
@@ -136,6 +142,11 @@ struct Launch {
   /// at a multiple of it), threads per cluster, warpgroups per CTA.
   int64_t clusterCtas = 1, threads = 0, warpgroupsPerCta = 1;
   std::vector<ShadowByte> shadow;
+  /// In launches of clusters, per byte: its state when the last copy in
+  /// was issued into it, whose issue forgets the byte's readers. A peer's
+  /// share of the same multicast fill, issued after this CTA's own copy,
+  /// must still be ordered after those readers.
+  std::vector<ShadowByte> displaced;
   std::vector<Cluster> clusters;
   std::mutex mbarrierMutex;
   std::unordered_map<const int64_t *, MBarrier> mbarriers;

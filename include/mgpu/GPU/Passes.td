@@ -28,9 +28,11 @@ def MGPUPlaceBarriers : Pass<"mgpu-place-barriers"> {
       threads (`barrier_arrive`, `semaphore_signal`, a copy into shared
       memory, `tcgen05_commit_arrive`, a side effect made by lane 0) if
       any access is pending; after `commit_smem` and the waits for copies
-      (every lane then sees what was copied), always;
-    - after an mbarrier wait, before the next access while any is pending
-      (the lanes leave a wait together, as the distribution had them do).
+      (every lane then sees what was copied), always.
+
+    An mbarrier wait needs none after it: every lane waits for the phase
+    itself, so each sees what the phase's arrivals published (JAX's
+    lowering has no barrier there either).
 
     Buffers are told apart by their allocation (a launch's scratch
     argument, `memref.alloc`), through views; global-memory arguments may

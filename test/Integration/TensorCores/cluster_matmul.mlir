@@ -43,6 +43,16 @@
 // RUN: not mgpu-run %t.no-wait.mlir -e main --backend=emulate --emulate-schedules 2 2>&1 | grep -c "schedule with seed [12] failed" | FileCheck %s --check-prefix=TWO
 // TWO: 2
 // NO-WAIT: no-wait.mlir:{{[0-9]+}}:9: error: copy_gmem_to_smem overwrites shared memory that a wgmma of warpgroup 0 of the cluster's CTA {{[01]}} (at {{.*}}no-wait.mlir:{{[0-9]+}}:13) may still read: no mgpu.wgmma_wait that completes it happens before this write
+// The release barrier made a CTA's own (each CTA waits for its own
+// arrival only, then multicasts into the peer's slot while the peer may
+// still read it): reported at the refill, on the deterministic schedule
+// and two seeded ones, with the tensor cores and with the lanes reading.
+// RUN: sed 's/^!empty = .*/!empty = !mgpu.barrier<count = 2, arrivals = 1>/' %t.mlir > %t.local.mlir
+// RUN: not mgpu-run %t.local.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=LOCAL
+// RUN: not mgpu-run %t.local.mlir -e main --backend=emulate --emulate-schedules 2 2>&1 | grep -c "schedule with seed [12] failed" | FileCheck %s --check-prefix=TWO
+// RUN: not mgpu-run %t.local.mlir -e main --backend=emulate --tensor-cores=0 2>&1 | FileCheck %s --check-prefix=LOCAL-LANES
+// LOCAL: local.mlir:{{[0-9]+}}:9: error: copy_gmem_to_smem overwrites shared memory that a wgmma of warpgroup 0 of the cluster's CTA {{[01]}} (at {{.*}}local.mlir:{{[0-9]+}}:13) may still read
+// LOCAL-LANES: local.mlir:{{[0-9]+}}:9: error: data race: copy_gmem_to_smem overwrites shared memory that thread {{[0-9]+}} of the cluster's CTA {{[01]}} reads at {{.*}}local.mlir:{{[0-9]+}}:13 with no barrier in between
 
 // (x * mul + y) mod 7 - 3.
 func.func @small(%x: index, %y: index, %mul: index) -> f32 {

@@ -4,6 +4,14 @@
 // RUN: cat %mgpu_src_root/examples/cluster_ws_pipeline.mlir %s > %t.mlir
 // RUN: %run_on_backends %t.mlir --match-full-lines
 // RUN: %run_on_backends %t.mlir --match-full-lines -- --tensor-cores=0
+// Seeded schedules, the lanes reading a and b: each CTA's own multicast
+// copy lands the whole block of b in the emulator and completes the CTA's
+// barrier, so a consumer may read a fill before the peer has issued its
+// share into it (on the GPU the barrier waits for the share's bytes).
+// The share is checked against the readers of the previous fill; checked
+// against the fill's own readers, seeds 1, 4, 5 and 6 reported a race that
+// the hardware cannot have.
+// RUN: mgpu-run %t.mlir -e main --backend=emulate --tensor-cores=0 --emulate-seed 1 --emulate-schedules 6 | FileCheck %s --match-full-lines
 // REQUIRES: ptxas
 // RUN: mgpu-opt --mgpu-to-binary="format=isa" %mgpu_src_root/examples/cluster_ws_pipeline.mlir -o %t.bin.mlir
 // RUN: %extract_ptx %t.bin.mlir -o %t.ptx
