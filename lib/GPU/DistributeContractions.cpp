@@ -322,10 +322,9 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
   }
   lastTensorCoreB = {op, bTransforms ? Value() : op.getB()};
   if (copies) {
-    // The tensor cores read shared memory through the async proxy.
-    NVVM::FenceProxyOp::create(
-        b, loc, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+    // The tensor cores read shared memory through the async proxy: the
+    // lanes' copies are fenced as a kernel's own writes are.
+    CommitSmemOp::create(b, loc);
     hazards.scratch = true;
     barrier(loc);
   }

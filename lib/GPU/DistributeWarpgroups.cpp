@@ -116,17 +116,13 @@ LogicalResult distribute(LaunchOp launch, bool mmaSync) {
               laneBody->getArguments().drop_front(beforeLane + 1).drop_back());
 
   // Each warpgroup's exchange area starts `perWarpgroup` bytes after the
-  // previous one's, and it synchronizes on its own named barrier (0 is the
-  // CTA's).
+  // previous one's.
   Value warpgroup = lanes.getWarpgroupId();
   auto perWarpgroup = arith::ConstantIndexOp::create(b, loc, 0);
   Value offset = arith::MulIOp::create(b, loc, warpgroup, perWarpgroup);
-  Value barrierId = arith::AddIOp::create(
-      b, loc, arith::IndexCastOp::create(b, loc, b.getI32Type(), warpgroup),
-      arith::ConstantIntOp::create(b, loc, 1, 32));
   BlockArgument exchange = laneBody->getArguments().back();
   WarpgroupScratch scratch(exchange, offset);
-  WarpgroupContext context{lanes.getLaneId(), barrierId, &scratch, mmaSync};
+  WarpgroupContext context{lanes.getLaneId(), &scratch, mmaSync};
   if (failed(distributeWarpgroupBody(b, body, mapping, context)))
     return failure();
 

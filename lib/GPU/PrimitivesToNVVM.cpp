@@ -301,6 +301,19 @@ struct WgmmaWaitToNVVM : public OpConversionPattern<WgmmaWaitOp> {
   }
 };
 
+/// warpgroup_barrier -> the warpgroup's named barrier (bar.sync 1 + its
+/// index, 128 threads; 0 is the CTA's).
+struct WarpgroupBarrierToNVVM : public OpConversionPattern<WarpgroupBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WarpgroupBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    warpgroupBarrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// wgmma_register_a -> wgmma.mma_async with a in four 32-bit registers
 /// (the NVVM dialect's op takes a descriptor for a only). The accumulator
 /// registers are tied operands: the instruction reads and writes them.
@@ -391,8 +404,8 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const TargetInfo &target) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<BarrierArriveToNVVM, WgmmaWaitToNVVM, WgmmaRegisterAToNVVM>(
-      converter, ctx);
+  patterns.add<BarrierArriveToNVVM, WarpgroupBarrierToNVVM, WgmmaWaitToNVVM,
+               WgmmaRegisterAToNVVM>(converter, ctx);
   populateSyncToNVVMPatterns(converter, patterns, target);
   populateProfileToNVVMPatterns(converter, patterns);
   populateBarrierTestToNVVMPatterns(converter, patterns);

@@ -404,7 +404,7 @@ Hazards Distributor::loopEntryHazards(Operation *loop) const {
 LogicalResult Distributor::distributeBarrier(WarpgroupBarrierOp op) {
   Block *block = b.getInsertionBlock();
   Block::iterator point = b.getInsertionPoint();
-  if (point != block->begin() && isa<NVVM::BarrierOp>(*std::prev(point)))
+  if (point != block->begin() && isa<WarpgroupBarrierOp>(*std::prev(point)))
     return success();
   barrier(op.getLoc());
   return success();

@@ -223,10 +223,10 @@ private:
                : fragmentsToLanes(loc, held, type, kind);
   }
 
+  /// The lanes of the warpgroup meet (its named barrier, lowered with the
+  /// other primitives).
   void barrier(Location loc) {
-    NVVM::BarrierOp::create(b, loc, Type(), ctx.barrierId,
-                            i32(loc, kWarpgroupLanes),
-                            NVVM::BarrierReductionAttr(), Value());
+    WarpgroupBarrierOp::create(b, loc);
     hazards = Hazards();
   }
   /// Before a lane write, an arrival, a copy or a lane-0 side effect:

@@ -287,6 +287,15 @@ std::optional<WalkResult> LaneOpRewriter::rewriteMemoryAndSync(OpBuilder &nb,
     callCheckedBarrier(nb, op, id, count);
     op->erase();
     return WalkResult::skip();
+  } else if (isa<WarpgroupBarrierOp>(op)) {
+    // The warpgroup's named barrier, as the GPU lowering's.
+    Value width = indexConstant(nb, l, kWarpgroupLanes);
+    Value id =
+        arith::AddIOp::create(nb, l, arith::DivUIOp::create(nb, l, tid, width),
+                              indexConstant(nb, l, 1));
+    callCheckedBarrier(nb, op, id, width);
+    op->erase();
+    return WalkResult::skip();
   } else if (auto wait = dyn_cast<BarrierWaitOp>(op);
              wait && op->hasAttr(MGPUDialect::getWarpgroupUniformAttrName())) {
     // A Pallas thread's wait: its warpgroup's lanes see the phase complete

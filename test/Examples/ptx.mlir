@@ -36,11 +36,13 @@
 // PAIR: mov.b32 [[BYTES:%r[0-9]+]], 32768;
 // PAIR-NEXT: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}], [[BYTES]];
 // PAIR: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], {{\[}}[[LEADER]]{{\]}};
-// PAIR: mov.b32 [[IDESC:%r[0-9]+]], 272696464;
-// PAIR-NEXT: tcgen05.mma.cta_group::2.kind::f16.collector::a::discard [%r{{[0-9]+}}], %rd{{[0-9]+}}, %rd{{[0-9]+}}, [[IDESC]], %p{{[0-9]+}};
-// PAIR: tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64
 // PAIR: barrier.cluster.arrive
 // PAIR: tcgen05.dealloc.cta_group::2
+// The MMA thread's code (LLVM may lay it out before or after the copies').
+// RUN: FileCheck %s --check-prefix=PAIR-MMA < %t/blackwell_matmul_2cta.ptx
+// PAIR-MMA: mov.b32 [[IDESC:%r[0-9]+]], 272696464;
+// PAIR-MMA-NEXT: tcgen05.mma.cta_group::2.kind::f16.collector::a::discard [%r{{[0-9]+}}], %rd{{[0-9]+}}, %rd{{[0-9]+}}, [[IDESC]], %p{{[0-9]+}};
+// PAIR-MMA: tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64
 
 // RUN: FileCheck %s --check-prefix=DIRECT --implicit-check-not=.shared --implicit-check-not=bar.sync < %t/vector_add.ptx
 
@@ -99,12 +101,13 @@
 
 // The warp-specialized kernel: a 1-D TMA load per chunk counted on the
 // slot's `full` mbarrier; the consumer releases a slot with
-// mbarrier.arrive on `empty`; both wait with try_wait.parity; 256 threads.
+// mbarrier.arrive on `empty`; both wait with try_wait.parity; 256 threads
+// (LLVM lays out the producer's and the consumer's code in either order).
 // WS: .reqntid 256, 1, 1
 // WS: mbarrier.init.shared.b64
-// WS: cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-// WS: mbarrier.try_wait.parity.shared.b64
-// WS: mbarrier.arrive.shared.b64
+// WS-DAG: cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// WS-DAG: mbarrier.try_wait.parity.shared.b64
+// WS-DAG: mbarrier.arrive.shared.b64
 // WS-NOT: bar.sync 0;
 
 // Three buffers (a test kernel with revisited blocks, max_concurrent_steps

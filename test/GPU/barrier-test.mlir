@@ -19,10 +19,10 @@
 // CHECK-LABEL: func.func @poll
 // CHECK: gpu.launch
 // CHECK: %[[WG:.*]] = arith.divui %{{.*}}, %c128 : index
-// CHECK: %[[WGI:.*]] = arith.index_cast %[[WG]] : index to i32
-// CHECK: %[[ID:.*]] = arith.addi %[[WGI]], %c1_i32 : i32
 // CHECK: scf.while
 // CHECK: %[[MINE:.*]] = nvvm.mbarrier.test.wait %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32 -> i1
+// CHECK-NEXT: %[[WGI:.*]] = arith.index_cast %[[WG]] : index to i32
+// CHECK-NEXT: %[[ID:.*]] = arith.addi %[[WGI]], %c1_i32 : i32
 // CHECK-NEXT: %[[ANY:.*]] = llvm.inline_asm has_side_effects "bar.red.or.pred $0, $1, 128, $2;", "=b,r,b" %[[ID]], %[[MINE]] : (i32, i1) -> i1
 // CHECK: arith.select %[[ANY]]
 // CHECK: scf.condition

@@ -45,7 +45,9 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_80">} {
 // CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 4, cache = ca
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.wait.group 2
-// CHECK-NEXT: nvvm.barrier
+// CHECK-NOT: nvvm.cp.async
+// CHECK: nvvm.barrier
 // CHECK: nvvm.cp.async.wait.group 0
-// CHECK-NEXT: nvvm.barrier
+// CHECK-NOT: nvvm.cp.async
+// CHECK: nvvm.barrier
 // CHECK-NOT: nvvm.mbarrier

@@ -15,7 +15,7 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
 // CHECK: ^bb0(%{{.+}}: index, %{{.+}}: index, %[[LANE:.+]]: index, %[[X:.+]]: memref<512xf32, #gpu.address_space<workgroup>>):
 // CHECK: %[[AT:.+]] = arith.muli %[[LANE]], %c4
 // CHECK: memref.atomic_rmw addf %{{.+}}, %[[X]][%[[AT]]] : (f32, memref<512xf32, #gpu.address_space<workgroup>>) -> f32
-// CHECK-NOT: nvvm.barrier
+// CHECK-NOT: mgpu.warpgroup_barrier
 // CHECK-COUNT-7: memref.atomic_rmw addf
 // CHECK-NOT: memref.atomic_rmw
 // CHECK: return
@@ -36,14 +36,14 @@ func.func @vector_add() {
 // max/min and the bitwise ops.
 // CHECK-LABEL: func.func @scalars
 // CHECK: vector.store
-// CHECK: nvvm.barrier
+// CHECK: mgpu.warpgroup_barrier
 // CHECK: %[[L0:.+]] = arith.cmpi eq, %{{.+}}, %c0
 // CHECK: scf.if %[[L0]] {
 // CHECK-NEXT: memref.atomic_rmw maxs %{{.+}}, %{{.+}}[%{{.+}}] : (i32, memref<128xi32>) -> i32
-// CHECK-NOT: nvvm.barrier
+// CHECK-NOT: mgpu.warpgroup_barrier
 // CHECK: scf.if %[[L0]] {
 // CHECK-NEXT: memref.atomic_rmw mins
-// CHECK-NOT: nvvm.barrier
+// CHECK-NOT: mgpu.warpgroup_barrier
 // CHECK: memref.atomic_rmw andi
 // CHECK: memref.atomic_rmw ori
 // CHECK: memref.atomic_rmw xori

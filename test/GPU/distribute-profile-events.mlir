@@ -20,9 +20,9 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
 // CHECK: memref.store %c1_i64, %[[T]][%{{.+}}] : memref<34xi64>
 // CHECK-NEXT: memref.store %[[NOW]], %[[T]][%{{.+}}] : memref<34xi64>
 // CHECK: memref.store %{{.+}}, %[[T]][%[[BASE]]] : memref<34xi64>
-// CHECK-NOT: nvvm.barrier
+// CHECK-NOT: mgpu.warpgroup_barrier
 // CHECK: vector.store
-// CHECK-NOT: nvvm.barrier
+// CHECK-NOT: mgpu.warpgroup_barrier
 // CHECK: scf.if %[[L0]] {
 // CHECK-NEXT: mgpu.global_timer : i64
 // The end tag: scope 1 | 2^31.

@@ -65,17 +65,15 @@ func.func @lanes_strided(%o: memref<64x16xf32>) {
 
 // A transpose moves elements between lanes: through a new shared scratch
 // entry after the launch's own (one 8 KiB area per warpgroup, the
-// warpgroup's at 8192 x its index), with the warpgroup's named barrier
-// (1 + its index) between the writes and the reads.
+// warpgroup's at 8192 x its index), with the warpgroup's barrier between
+// the writes and the reads.
 // CHECK-LABEL: func.func @exchange
 // CHECK: mgpu.launch grid [1] warpgroups 2 lanes {{.*}} shared [!mgpu.barrier<count = 1>, memref<16384xi8, #gpu.address_space<workgroup>>] at [0, 128] {
 // CHECK: ^bb0(%{{.+}}: index, %[[WG:.+]]: index, %{{.+}}: index, %{{.+}}: memref<16x128xf32>, %{{.+}}: memref<128x16xf32>, %{{.+}}: !mgpu.barrier<count = 1>, %[[AREA:.+]]: memref<16384xi8, #gpu.address_space<workgroup>>):
 // CHECK: %[[START:.+]] = arith.muli %[[WG]], %c8192
-// CHECK: %[[WGI:.+]] = arith.index_cast %[[WG]] : index to i32
-// CHECK: %[[ID:.+]] = arith.addi %[[WGI]], %c1_i32
 // CHECK: %[[MINE:.+]] = memref.view %[[AREA]][%[[START]]][] : memref<16384xi8, #gpu.address_space<workgroup>> to memref<2048xf32, #gpu.address_space<workgroup>>
 // CHECK-COUNT-4: vector.store %{{.+}}, %[[MINE]]
-// CHECK: nvvm.barrier id = %[[ID]] number_of_threads = %c128_i32
+// CHECK: mgpu.warpgroup_barrier
 // CHECK: memref.load %[[MINE]]
 func.func @exchange(%x: memref<16x128xf32>, %o: memref<128x16xf32>) {
   mgpu.launch grid [1] warpgroups 2 ins(%x : memref<16x128xf32>) outs(%o : memref<128x16xf32>) shared [!mgpu.barrier<count = 1>] at [0] {

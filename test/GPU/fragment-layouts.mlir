@@ -13,7 +13,7 @@
 module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // CHECK-LABEL: func.func @upcast_2x
   // CHECK-COUNT-2: vector.load {{.*}} : memref<64x16xi8, #gpu.address_space<workgroup>>, vector<4xi8>
-  // CHECK-NOT: nvvm.barrier
+  // CHECK-NOT: mgpu.warpgroup_barrier
   // CHECK: arith.sitofp {{.*}} : vector<8xi8> to vector<8xf16>
   // CHECK-COUNT-2: vector.store {{.*}} : memref<64x16xf16, #gpu.address_space<workgroup>>, vector<4xf16>
   func.func @upcast_2x() {
@@ -54,7 +54,7 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
 
   // CHECK-LABEL: func.func @transposed
   // CHECK-COUNT-4: vector.load {{.*}} : memref<64x8xf32, #gpu.address_space<workgroup>>, vector<1xf32>
-  // CHECK-NOT: nvvm.barrier
+  // CHECK-NOT: mgpu.warpgroup_barrier
   // CHECK: arith.negf {{.*}} : vector<4xf32>
   // CHECK-COUNT-4: vector.store {{.*}} : memref<64x8xf32, #gpu.address_space<workgroup>>, vector<1xf32>
   func.func @transposed() {
@@ -81,11 +81,11 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // barrier, as it goes to another buffer than the one read
   // (--mgpu-place-barriers).
   // CHECK-LABEL: func.func @fragment_slice
-  // CHECK-NOT: nvvm.barrier
+  // CHECK-NOT: mgpu.warpgroup_barrier
   // CHECK: vector.extract_strided_slice %{{.*}} {offsets = [96], sizes = [32], strides = [1]} : vector<128xf32> to vector<32xf32>
-  // CHECK-NOT: nvvm.barrier
+  // CHECK-NOT: mgpu.warpgroup_barrier
   // CHECK: vector.store {{.*}} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<2xf32>
-  // CHECK-NOT: nvvm.barrier
+  // CHECK-NOT: mgpu.warpgroup_barrier
   // CHECK: return
   func.func @fragment_slice() {
     mgpu.pallas_call grid [1] in_specs [] out_specs []

@@ -53,7 +53,7 @@ func.func @vector_add(%a: memref<2048xf32>, %b: memref<2048xf32>, %o: memref<204
 // CHECK-NOT: mgpu.commit_smem
 // CHECK: gpu.barrier
 // CHECK: %[[XS:.*]] = memref.view %[[ARENA]]
-// CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK: mgpu.warpgroup_barrier
 // CHECK: mgpu.copy_gmem_to_smem %[[GA]][%{{.*}}], %[[XS]], %[[BAR]][%{{.*}}]
 // CHECK: mgpu.barrier_wait %[[BAR]][%{{.*}}] parity %{{.*}}
 // The body: lane l holds elements 4l..4l+3 of the block.
@@ -63,10 +63,10 @@ func.func @vector_add(%a: memref<2048xf32>, %b: memref<2048xf32>, %o: memref<204
 // CHECK: vector.store
 // Every lane's writes, then a barrier, then the copy out.
 // CHECK: mgpu.commit_smem
-// CHECK-NEXT: nvvm.barrier
+// CHECK-NEXT: mgpu.warpgroup_barrier
 // CHECK-NEXT: mgpu.copy_smem_to_gmem %{{.*}}, %[[GO]][%{{.*}}]
 // CHECK-NEXT: mgpu.wait_smem_to_gmem 0
-// CHECK-NEXT: nvvm.barrier
+// CHECK-NEXT: mgpu.warpgroup_barrier
 // CHECK-NOT: gpu.barrier
 
 // -----
@@ -293,12 +293,12 @@ func.func @producer_consumer(%buf: memref<128xf32>, %out: memref<128xf32>) {
 // CHECK: gpu.func @producer_consumer_kernel
 // CHECK: scf.if
 // CHECK: vector.store
-// CHECK: nvvm.barrier
+// CHECK: mgpu.warpgroup_barrier
 // CHECK: scf.if
 // CHECK-NEXT: mgpu.semaphore_signal
 // CHECK: scf.if
 // CHECK: mgpu.semaphore_wait
-// CHECK: nvvm.barrier
+// CHECK: mgpu.warpgroup_barrier
 // CHECK: vector.load
 
 // -----

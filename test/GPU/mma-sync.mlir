@@ -28,7 +28,7 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_80">} {
 
 // CHECK-LABEL: func.func @mma
 // CHECK: mgpu.launch
-// CHECK: nvvm.barrier
+// CHECK: mgpu.warpgroup_barrier
 // CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32
 // CHECK: scf.for %{{.*}} = %c0 to %c1 step %c1 {
 // CHECK: scf.for %{{.*}} = %c0 to %c8 step %c1 {
@@ -36,7 +36,7 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_80">} {
 // CHECK-COUNT-4: vector.load %{{.*}} : memref<{{.*}}xf16, #gpu.address_space<workgroup>>, vector<2xf16>
 // CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // CHECK-COUNT-4: memref.store %[[SUMS]]#{{[0-3]}}
-// CHECK: nvvm.barrier
+// CHECK: mgpu.warpgroup_barrier
 
 // LANES-LABEL: func.func @mma
 // LANES-NOT: nvvm.mma.sync

@@ -15,7 +15,7 @@
 module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // CHECK-LABEL: func.func @in_place
   // CHECK: gpu.launch
-  // CHECK-NOT: nvvm.fence.proxy
+  // CHECK-NOT: mgpu.commit_smem
   // a, lower tile (8 KiB into the block), K-major: 128-byte swizzle (2^62),
   // 8-row groups 1024 bytes apart (64 << 32), leading 16 bytes (1 << 16).
   // CHECK: %[[A0:.*]] = arith.constant 8192 : index
@@ -85,7 +85,7 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // CHECK-NOT: nvvm.wgmma.wait.group.sync.aligned 0
   // CHECK: scf.if
   // CHECK-NOT: nvvm.wgmma.wait.group.sync.aligned 0
-  // CHECK: nvvm.barrier
+  // CHECK: mgpu.warpgroup_barrier
   // CHECK-NEXT: mgpu.barrier_arrive
   // CHECK: scf.yield
   // CHECK-NEXT: }
@@ -137,7 +137,7 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // CHECK: mgpu.barrier_wait %{{.*}}[%{{.*}}] parity %{{.*}} {{.*}}: !mgpu.barrier<count = 2, arrivals = 2>
   // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
   // CHECK-NOT: mgpu.barrier_arrive
-  // CHECK: nvvm.barrier
+  // CHECK: mgpu.warpgroup_barrier
   // CHECK-NEXT: mgpu.barrier_arrive %{{.*}}[%{{.*}}] : !mgpu.barrier<count = 1>
   // LANES-LABEL: func.func @across_arrival
   // CPU-LABEL: func.func @across_arrival

@@ -13,8 +13,8 @@
 module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // CHECK-LABEL: func.func @bf16
   // CHECK: gpu.launch
-  // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-  // CHECK: nvvm.barrier
+  // CHECK: mgpu.commit_smem
+  // CHECK: mgpu.warpgroup_barrier
   // CHECK: nvvm.wgmma.fence.aligned
   // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 32, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>] : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
   // CHECK: nvvm.wgmma.commit.group.sync.aligned
@@ -104,10 +104,10 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // into the core-matrix layout like a block in shared memory.
   // CHECK-LABEL: func.func @register_a
   // CHECK: vector.store %{{.*}}, %[[STAGED:.*]][%{{.*}}] {{.*}} : memref<1024xf16, #gpu.address_space<workgroup>>, vector<4xf16>
-  // CHECK: nvvm.barrier
+  // CHECK: mgpu.warpgroup_barrier
   // CHECK: vector.load %[[STAGED]][%{{.*}}] : memref<1024xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-  // CHECK: nvvm.fence.proxy
-  // CHECK: nvvm.barrier
+  // CHECK: mgpu.commit_smem
+  // CHECK: mgpu.warpgroup_barrier
   // CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 8, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
   // CHECK: return
   func.func @register_a() {

@@ -21,11 +21,11 @@
 // CHECK: vector.transfer_write %{{.*}}, %[[OV]]
 // No barrier between the lanes' reads and writes: each touches its own.
 // GPU-LABEL: func.func @add(
-// GPU-NOT: nvvm.barrier
+// GPU-NOT: mgpu.warpgroup_barrier
 // GPU: vector.load {{.*}} {alignment = 16 : i64}
-// GPU-NOT: nvvm.barrier
+// GPU-NOT: mgpu.warpgroup_barrier
 // GPU: vector.store {{.*}} {alignment = 16 : i64}
-// GPU-NOT: nvvm.barrier
+// GPU-NOT: mgpu.warpgroup_barrier
 // GPU: return
 func.func @add(%x: memref<8x1024xf32>, %y: memref<8x1024xf32>, %o: memref<8x1024xf32>) {
   mgpu.pallas_call grid [4, 8] ins(%x, %y : memref<8x1024xf32>, memref<8x1024xf32>)

@@ -67,12 +67,13 @@ def MGPUDistributeWarpgroups : Pass<"mgpu-distribute-warpgroups"> {
 
     Elementwise ops stay in registers; ops that move data between lanes
     exchange it through a new shared scratch entry (one area per warpgroup,
-    sized once the body is distributed) and warp shuffles, with the named
-    barriers (bar.sync 1 + warpgroup, 128) those exchanges need; an
-    `mgpu.warpgroup_barrier` (--mgpu-place-barriers, run before) becomes the
-    same barrier. Scalars are uniform and a scalar side effect
-    happens once per warpgroup (lane 0). linalg ops on memrefs become
-    parallel loops first.
+    sized once the body is distributed) and warp shuffles, with the
+    `mgpu.warpgroup_barrier`s those exchanges need; those that
+    --mgpu-place-barriers (run before) wrote stay in the lanes' code, one
+    meeting where two would follow each other. The NVVM lowering makes
+    them the warpgroup's named barrier. Scalars are uniform and a scalar
+    side effect happens once per warpgroup (lane 0). linalg ops on memrefs
+    become parallel loops first.
 
     An mgpu.wgmma marked `mgpu.tensor_cores` (--mgpu-select-tensor-cores)
     runs on the tensor cores (wgmma.mma_async); another is computed lane by

@@ -51,8 +51,7 @@ private:
 
 /// What the per-lane code of one Pallas thread needs.
 struct WarpgroupContext {
-  Value lane;      // index in [0, 128)
-  Value barrierId; // i32, the named barrier of this warpgroup
+  Value lane; // index in [0, 128)
   WarpgroupScratch *scratch;
   /// mgpu.mma on mma.sync (the GPU), else lane by lane (the emulator).
   bool mmaSync = true;

@@ -555,7 +555,10 @@ def MGPU_WarpgroupBarrierOp : MGPU_Op<"warpgroup_barrier",
     Every lane of this Pallas thread's warpgroup waits here until all 128
     have arrived, and each lane's earlier accesses to shared and global
     memory are visible to the others' later ones (`bar.sync 1 + warpgroup,
-    128` on the GPU, after --mgpu-distribute-warpgroups). A body is written
+    128` on the GPU: --mgpu-distribute-warpgroups keeps the op in the
+    lanes' code, and writes it for its own exchanges between lanes too;
+    --mgpu-primitives-to-nvvm lowers it; the emulator meets the lanes on
+    the same barrier). A body is written
     at array level, where an op is collective over the lanes; between two
     ops, one lane may read what another wrote. --mgpu-place-barriers puts
     this op where that can happen (JAX's lowering places its
