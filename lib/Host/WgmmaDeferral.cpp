@@ -86,7 +86,7 @@ FailureOr<Value> mlir::mgpu::issueDeferredWgmma(OpBuilder &b,
   Location loc = op.getLoc();
   NVVM::MMAShapeAttr shape = op.getShape();
   // The inputs' codes (mgpuEmuWgmmaIssue's flags): 0 f16, 1 bf16, 2 e4m3,
-  // 3 e5m2; a K of 32 bytes per MMA.
+  // 3 e5m2, 4 tf32 (bit 7); a K of 32 bytes per MMA.
   auto code = [](NVVM::WGMMATypes type) -> int64_t {
     switch (type) {
     case NVVM::WGMMATypes::f16:
@@ -97,21 +97,27 @@ FailureOr<Value> mlir::mgpu::issueDeferredWgmma(OpBuilder &b,
       return 2;
     case NVVM::WGMMATypes::e5m2:
       return 3;
+    case NVVM::WGMMATypes::tf32:
+      return 4;
     default:
       return -1;
     }
   };
   int64_t aCode = code(op.getTypeA()), bCode = code(op.getTypeB());
-  bool sixteenBit = aCode >= 0 && aCode < 2;
-  if (aCode < 0 || bCode < 0 || (sixteenBit && bCode != aCode) ||
-      (!sixteenBit && bCode < 2) || op.getTypeD() != NVVM::WGMMATypes::f32 ||
-      shape.getM() != 64 || shape.getK() != (sixteenBit ? 16 : 32) ||
+  bool sixteenBit = aCode >= 0 && aCode < 2, tf32 = aCode == 4;
+  if (aCode < 0 || bCode < 0 || ((sixteenBit || tf32) && bCode != aCode) ||
+      (!sixteenBit && bCode < 2) || (!tf32 && bCode == 4) ||
+      op.getTypeD() != NVVM::WGMMATypes::f32 || shape.getM() != 64 ||
+      shape.getK() != (sixteenBit ? 16
+                       : tf32     ? 8
+                                  : 32) ||
       op.getScaleD() != NVVM::WGMMAScaleOut::one ||
       op.getScaleA() != NVVM::WGMMAScaleIn::one ||
       op.getScaleB() != NVVM::WGMMAScaleIn::one)
     return op.emitOpError()
            << "cannot be emulated: only f16/bf16 inputs into an f32 m64nNk16 "
-              "accumulator and f8 (e4m3, e5m2) into an f32 m64nNk32 one are";
+              "accumulator, f8 (e4m3, e5m2) into an f32 m64nNk32 one and "
+              "tf32 into an f32 m64nNk8 one are";
   SmallVector<Value> accumulators;
   for (int64_t reg = 0; reg < shape.getN() / 2; ++reg)
     accumulators.push_back(
@@ -119,7 +125,7 @@ FailureOr<Value> mlir::mgpu::issueDeferredWgmma(OpBuilder &b,
   int64_t flags = (aCode == 1 ? 1 : 0) |
                   (op.getLayoutB() == NVVM::MMALayout::row ? 2 : 0) |
                   (op.getLayoutA() == NVVM::MMALayout::col ? 4 : 0) |
-                  (aCode << 3) | (bCode << 5);
+                  (tf32 ? 1 << 7 : (aCode << 3) | (bCode << 5));
   SmallVector<Value> results =
       issue(b, op, accumulators, op.getDescriptorA(), ValueRange(),
             op.getDescriptorB(), flags, smem, ctaBase, lane, where);

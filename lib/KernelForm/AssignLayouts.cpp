@@ -450,17 +450,20 @@ std::optional<std::string> mlir::mgpu::whyNotOnTensorCores(WgmmaOp op) {
   bool sixteenBit = isa<Float16Type, BFloat16Type>(input);
   bool eightBit = isa<Float8E4M3FNType, Float8E5M2Type>(input) &&
                   isa<Float8E4M3FNType, Float8E5M2Type>(aInput);
+  // f32 inputs are read as tf32 on every backend (WgmmaSemantics), as the
+  // tensor cores read them.
+  bool tf32 = input.isF32() && aInput.isF32();
   std::string why;
   llvm::raw_string_ostream os(why);
-  // f32 inputs stay exact: on the tensor cores they would be tf32.
-  if (!sixteenBit && !eightBit)
+  if (!sixteenBit && !eightBit && !tf32)
     os << "its inputs are " << input
-       << "; the tensor-core lowering takes f16, bf16, f8E4M3FN and f8E5M2";
+       << "; the tensor-core lowering takes f16, bf16, f8E4M3FN, f8E5M2 and "
+          "f32 (as tf32)";
   else if (!sixteenBit && !readsKMajor(op))
     os << "its " << input
        << " inputs are not both K-major shared-memory views: wgmma reads "
-          "8-bit a and b K-major only (a in shared memory, b a transposed "
-          "view, plgpu.transpose_ref)";
+          "8-bit and tf32 a and b K-major only (a in shared memory, b a "
+          "transposed view, plgpu.transpose_ref)";
   else if (!accType.getElementType().isF32())
     os << "its accumulator is " << accType.getElementType()
        << "; the tensor-core lowering takes f32";

@@ -202,8 +202,11 @@ Decoded decode(int64_t desc, uint64_t sliceLow18) {
 }
 
 /// The type code of an MMA's a (`b` false) or b input from its flags (see
-/// mgpuEmuWgmmaIssue): 0 f16, 1 bf16, 2 e4m3, 3 e5m2.
+/// mgpuEmuWgmmaIssue): 0 f16, 1 bf16, 2 e4m3, 3 e5m2, 4 tf32.
+constexpr int64_t kTf32 = 4;
 int64_t inputCode(int64_t flags, bool b) {
+  if (flags & (1 << 7))
+    return kTf32;
   int64_t code = (flags >> (b ? 5 : 3)) & 3;
   return code == 0 && (flags & 1) ? 1 : code;
 }
@@ -232,11 +235,20 @@ int64_t elementBytes(const Decoded &d, int64_t row, int64_t col, bool mnMajor,
 
 float readInput(const MmaRecord &r, const Decoded &d, int64_t row, int64_t col,
                 bool mnMajor, int64_t code) {
-  int64_t size = code < 2 ? 2 : 1;
+  int64_t size = code == kTf32 ? 4 : code < 2 ? 2 : 1;
   int64_t at = elementBytes(d, row, col, mnMajor, size);
   if (at < 0 || at + size > r.sliceBytes)
     report(r.where, "wgmma reads an operand outside the CTA's shared memory%s",
            "");
+  if (size == 4) {
+    // tf32: the tensor cores ignore the 13 low mantissa bits.
+    uint32_t bits;
+    std::memcpy(&bits, r.slice + at, 4);
+    bits &= ~uint32_t(0x1fff);
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+  }
   if (size == 1) {
     uint8_t v = uint8_t(r.slice[at]);
     return code == 2 ? e4m3ToFloat(v) : e5m2ToFloat(v);
@@ -263,7 +275,7 @@ void compute(LaneMmas &lane, const MmaRecord &r, float *out) {
   bool bMnMajor = r.flags & 2, aMnMajor = r.flags & 4;
   int64_t aCode = inputCode(r.flags, false), bCode = inputCode(r.flags, true);
   // 32 bytes of K per MMA.
-  int64_t kSteps = aCode < 2 ? 16 : 32;
+  int64_t kSteps = aCode == kTf32 ? 8 : aCode < 2 ? 16 : 32;
   int64_t warp = r.lane / 32, inWarp = r.lane % 32;
   for (int64_t reg = 0; reg < r.n / 2; ++reg) {
     // The wgmma fragment layout (buildFragmentPosition).
@@ -401,7 +413,7 @@ static void issue(MmaRecord r, float *regs) {
 /// warpgroup: `regs` holds its n / 2 accumulator registers; `flags` bit 0:
 /// bf16 inputs (else f16), bit 1: b N-major, bit 2: a M-major, bits 3-4
 /// and 5-6: a's and b's types where they are not 16-bit (2 e4m3, 3 e5m2;
-/// K 32 per MMA); `slice` is
+/// K 32 per MMA), bit 7: tf32 inputs (K 8 per MMA); `slice` is
 /// the CTA's shared
 /// memory (`sliceBytes`). The registers become placeholders of the MMA's
 /// results, computed at the wait that completes its group.

@@ -47,8 +47,9 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
 // f8 inputs (e4m3, e5m2, mixed) run on the tensor cores when both are read
 // K-major, as PTX's wgmma reads 8-bit operands: a plain a and a transposed
 // b (plgpu.transpose_ref); with b as stored (N-major) they stay on ordinary
-// instructions. f32 inputs stay there too (the tensor cores would read
-// them as tf32).
+// instructions. f32 inputs read K-major run there too, as tf32 (every
+// backend reads them so); read N-major they stay on ordinary
+// instructions.
 !a8 = memref<64x64xf8E4M3FN, #gpu.address_space<workgroup>>
 !b8 = memref<64x64xf8E5M2, #gpu.address_space<workgroup>>
 !b8t = memref<64x64xf8E5M2, strided<[1, 64]>, #gpu.address_space<workgroup>>
@@ -60,9 +61,10 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // CHECK: mgpu.wgmma
   // CHECK-NOT: mgpu.tensor_cores
   // CHECK-SAME: memref<64x64xf8E5M2, #gpu.address_space<workgroup>>
+  // CHECK: mgpu.wgmma {{.*}} {mgpu.tensor_cores} : vector<64x64xf32>, memref<64x64xf32, #gpu.address_space<workgroup>>, memref<64x64xf32, strided<[1, 64]>
   // CHECK: mgpu.wgmma
   // CHECK-NOT: mgpu.tensor_cores
-  // CHECK-SAME: memref<64x64xf32, strided<[1, 64]>
+  // CHECK-SAME: memref<64x64xf32, #gpu.address_space<workgroup>>, memref<64x64xf32, #gpu.address_space<workgroup>>
   func.func @f8() {
     mgpu.pallas_call grid [1] in_specs [] out_specs []
         scratch [!a8, !b8, !f, !f] {
@@ -73,6 +75,7 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
       %y = mgpu.wgmma %x, %a, %b : vector<64x64xf32>, !a8, !b8
       %fbt = memref.transpose %fb (r, c) -> (c, r) : !f to !ft
       %w = mgpu.wgmma %y, %fa, %fbt : vector<64x64xf32>, !f, !ft
+      %v = mgpu.wgmma %w, %fa, %fb : vector<64x64xf32>, !f, !f
       mgpu.wgmma_wait 0
     }
     return

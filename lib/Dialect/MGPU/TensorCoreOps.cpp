@@ -186,20 +186,22 @@ static LogicalResult verifyOperandTiling(WgmmaOp op, StringRef name, Type type,
                                          int64_t rowMultiple) {
   Type element = getElementTypeOrSelf(type);
   bool eightBit = isa<Float8E4M3FNType, Float8E5M2Type>(element);
-  if (!isa<Float16Type, BFloat16Type>(element) && !eightBit)
+  bool tf32 = element.isF32();
+  if (!isa<Float16Type, BFloat16Type>(element) && !eightBit && !tf32)
     return op.emitOpError()
-           << "reads tiled operands of f16, bf16, f8E4M3FN or f8E5M2 only, "
-              "got "
+           << "reads tiled operands of f16, bf16, f8E4M3FN, f8E5M2 or f32 "
+              "(as tf32) only, got "
            << element;
   FailureOr<TiledOperand> tiled =
       getTiledOperand(op, name, type, transforms, /*dynamicOffsets=*/true);
   if (failed(tiled))
     return failure();
-  // PTX's wgmma reads 8-bit operands K-major only: a as stored, b as the
-  // transpose of a buffer of N rows of K (plgpu.transpose_ref).
-  if (eightBit && tiled->transposed != (name == "b"))
+  // PTX's wgmma reads 8-bit and tf32 operands K-major only: a as stored,
+  // b as the transpose of a buffer of N rows of K (plgpu.transpose_ref).
+  if ((eightBit || tf32) && tiled->transposed != (name == "b"))
     return op.emitOpError()
-           << "reads a tiled 8-bit " << name << " K-major only (PTX's wgmma): "
+           << "reads a tiled " << (tf32 ? "32" : "8") << "-bit " << name
+           << " K-major only (PTX's wgmma): "
            << (name == "b" ? "b must be a transposed view of a buffer of N "
                              "rows of K (plgpu.transpose_ref)"
                            : "a must not be transposed");

@@ -369,12 +369,26 @@ func.func @a_in_registers(%a: vector<64x16xf16>, %b: memref<16x64xf16, #s>) {
 // -----
 
 #s = #gpu.address_space<workgroup>
+// tf32 operands are read K-major only, as 8-bit ones.
 func.func @tf32_tiled(%a: memref<64x32xf32, #s>, %b: memref<32x64xf32, #s>) {
   mgpu.pallas_call grid [1] in_specs [] out_specs [] {
     %z = arith.constant dense<0.0> : vector<64x64xf32>
-    // expected-error @below {{'mgpu.wgmma' op reads tiled operands of f16, bf16, f8E4M3FN or f8E5M2 only, got 'f32'}}
-    %r = mgpu.wgmma %z, %a, %b b_transforms [#mgpu.tile<[32, 32]>, #mgpu.swizzle<128>]
+    // expected-error @below {{'mgpu.wgmma' op reads a tiled 32-bit b K-major only (PTX's wgmma): b must be a transposed view of a buffer of N rows of K (plgpu.transpose_ref)}}
+    %r = mgpu.wgmma %z, %a, %b b_transforms [#mgpu.tile<[8, 32]>, #mgpu.swizzle<128>]
         : vector<64x64xf32>, memref<64x32xf32, #s>, memref<32x64xf32, #s>
+  }
+  return
+}
+
+// -----
+
+#s = #gpu.address_space<workgroup>
+func.func @i8_tiled(%a: memref<64x64xi8, #s>, %b: memref<64x64xi8, strided<[1, 64]>, #s>) {
+  mgpu.pallas_call grid [1] in_specs [] out_specs [] {
+    %z = arith.constant dense<0> : vector<64x64xi32>
+    // expected-error @below {{'mgpu.wgmma' op reads tiled operands of f16, bf16, f8E4M3FN, f8E5M2 or f32 (as tf32) only, got 'i8'}}
+    %r = mgpu.wgmma %z, %a, %b b_transforms [#mgpu.tile<[8, 64]>, #mgpu.swizzle<64>]
+        : vector<64x64xi32>, memref<64x64xi8, #s>, memref<64x64xi8, strided<[1, 64]>, #s>
   }
   return
 }
