@@ -148,26 +148,16 @@ LogicalResult Distributor::distributeWrite(Operation *op, Value value,
       });
     }
   } else {
-    for (int64_t slot = 0; slot < layout.slots; ++slot) {
-      Value start = chunkStart(loc, layout, slot, /*clamp=*/false);
-      for (int64_t k = 0; k < layout.v; ++k) {
-        Value flat =
-            k ? arith::AddIOp::create(b, loc, start, index(loc, k)) : start;
-        Value valid =
-            layout.isFullSlot(slot) ? Value() : chunkValid(loc, layout, flat);
-        guarded(loc, valid, [&] {
-          SmallVector<Value> multi = delinearize(b, loc, flat, layout.shape);
-          SmallVector<Value> at =
-              transferIndices(loc, baseIndices, permutation, multi);
-          Value inside = transferInBounds(loc, base, at, permutation, inBounds);
-          guarded(loc, inside, [&] {
-            Value x =
-                vector::ExtractOp::create(b, loc, lane, slot * layout.v + k);
-            memref::StoreOp::create(b, loc, x, base, at);
-          });
-        });
-      }
-    }
+    forEachHeldElement(loc, layout, [&](Value flat, int64_t held) {
+      SmallVector<Value> multi = delinearize(b, loc, flat, layout.shape);
+      SmallVector<Value> at =
+          transferIndices(loc, baseIndices, permutation, multi);
+      Value inside = transferInBounds(loc, base, at, permutation, inBounds);
+      guarded(loc, inside, [&] {
+        Value x = vector::ExtractOp::create(b, loc, lane, held);
+        memref::StoreOp::create(b, loc, x, base, at);
+      });
+    });
   }
   return success();
 }
@@ -197,23 +187,14 @@ LogicalResult Distributor::distributeAtomic(AtomicStoreOp op) {
     beforeWrite(loc);
   Layout layout(type);
   int64_t extra = baseIndices.size() - type.getRank();
-  for (int64_t slot = 0; slot < layout.slots; ++slot) {
-    Value start = chunkStart(loc, layout, slot, /*clamp=*/false);
-    for (int64_t k = 0; k < layout.v; ++k) {
-      Value flat =
-          k ? arith::AddIOp::create(b, loc, start, index(loc, k)) : start;
-      Value valid =
-          layout.isFullSlot(slot) ? Value() : chunkValid(loc, layout, flat);
-      guarded(loc, valid, [&] {
-        SmallVector<Value> multi = delinearize(b, loc, flat, layout.shape);
-        SmallVector<Value> at(baseIndices);
-        for (auto [d, offset] : llvm::enumerate(multi))
-          at[extra + d] = arith::AddIOp::create(b, loc, at[extra + d], offset);
-        Value x = vector::ExtractOp::create(b, loc, lane, slot * layout.v + k);
-        memref::AtomicRMWOp::create(b, loc, kind, x, base, at);
-      });
-    }
-  }
+  forEachHeldElement(loc, layout, [&](Value flat, int64_t held) {
+    SmallVector<Value> multi = delinearize(b, loc, flat, layout.shape);
+    SmallVector<Value> at(baseIndices);
+    for (auto [d, offset] : llvm::enumerate(multi))
+      at[extra + d] = arith::AddIOp::create(b, loc, at[extra + d], offset);
+    Value x = vector::ExtractOp::create(b, loc, lane, held);
+    memref::AtomicRMWOp::create(b, loc, kind, x, base, at);
+  });
   return success();
 }
 
@@ -225,19 +206,10 @@ LogicalResult Distributor::distributeDebugPrint(DebugPrintOp op) {
   VectorType type = op.getValue().getType();
   Value lane = lookup(op.getValue());
   Layout layout(type);
-  for (int64_t slot = 0; slot < layout.slots; ++slot) {
-    Value start = chunkStart(loc, layout, slot, /*clamp=*/false);
-    for (int64_t k = 0; k < layout.v; ++k) {
-      Value flat =
-          k ? arith::AddIOp::create(b, loc, start, index(loc, k)) : start;
-      Value valid =
-          layout.isFullSlot(slot) ? Value() : chunkValid(loc, layout, flat);
-      guarded(loc, valid, [&] {
-        SmallVector<Value> at = delinearize(b, loc, flat, layout.shape);
-        Value x = vector::ExtractOp::create(b, loc, lane, slot * layout.v + k);
-        emitDebugPrintElement(b, loc, op, at, x);
-      });
-    }
-  }
+  forEachHeldElement(loc, layout, [&](Value flat, int64_t held) {
+    SmallVector<Value> at = delinearize(b, loc, flat, layout.shape);
+    Value x = vector::ExtractOp::create(b, loc, lane, held);
+    emitDebugPrintElement(b, loc, op, at, x);
+  });
   return success();
 }

@@ -312,6 +312,22 @@ private:
       return body();
     buildIfThen(b, loc, cond, body);
   }
+  /// Runs `body` for each element this lane holds of a value in `layout`
+  /// (`flat`: its index in the value, `held`: its position in the lane's
+  /// vector), guarded where the element's slot is partial.
+  void forEachHeldElement(Location loc, const Layout &layout,
+                          function_ref<void(Value flat, int64_t held)> body) {
+    for (int64_t slot = 0; slot < layout.slots; ++slot) {
+      Value start = chunkStart(loc, layout, slot, /*clamp=*/false);
+      for (int64_t k = 0; k < layout.v; ++k) {
+        Value flat =
+            k ? arith::AddIOp::create(b, loc, start, index(loc, k)) : start;
+        Value valid =
+            layout.isFullSlot(slot) ? Value() : chunkValid(loc, layout, flat);
+        guarded(loc, valid, [&] { body(flat, slot * layout.v + k); });
+      }
+    }
+  }
 
   Value zeroVector(Location loc, VectorType laneType) {
     Type element = laneType.getElementType();

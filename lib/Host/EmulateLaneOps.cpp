@@ -521,8 +521,6 @@ std::optional<WalkResult> LaneOpRewriter::rewriteMmaAndAsync(OpBuilder &nb,
       callHostRuntime(nb, op, "mgpuEmuWgmmaWait",
                       {getI64(nb, l, wait.getGroup())});
     if (checks) {
-      Value lane = arith::RemUIOp::create(
-          nb, l, tid, indexConstant(nb, l, kWarpgroupLanes));
       if (isa<NVVM::FenceProxyOp>(op))
         callHostRuntime(nb, op, "mgpuEmuCheckFence", {});
       else if (isa<NVVM::WgmmaGroupSyncAlignedOp>(op))

@@ -155,6 +155,13 @@ void mlir::mgpu::arriveOnHostBarrier(OpBuilder &b, Operation *op, Value barrier,
                   {barrier, getI64(b, op->getLoc(), arrivals)});
 }
 
+void mlir::mgpu::arriveOnCheckedBarrier(OpBuilder &b, Operation *op,
+                                        Value barriers, Value index,
+                                        int64_t count, int64_t arrivals) {
+  arriveOnHostBarrier(b, op, getCheckedBarrier(b, op, barriers, index, count),
+                      arrivals);
+}
+
 LogicalResult mlir::mgpu::lowerPrintfToHost(Operation *printfOp) {
   auto op = cast<gpu::PrintfOp>(printfOp);
   OpBuilder b(op);

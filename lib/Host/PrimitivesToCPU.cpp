@@ -294,14 +294,28 @@ struct BarrierArriveToCPU : public OpConversionPattern<BarrierArriveOp> {
     if (isa<ClusterBarrierType>(type))
       return rewriter.notifyMatchFailure(
           op, "arrivals on cluster barriers are lowered with the launch");
-    arriveOnHostBarrier(rewriter, op,
-                        getCheckedBarrier(rewriter, op, adaptor.getBarrier(),
-                                          adaptor.getIndex(), type.getCount()),
-                        type.getArrivals());
+    arriveOnCheckedBarrier(rewriter, op, adaptor.getBarrier(),
+                           adaptor.getIndex(), type.getCount(),
+                           type.getArrivals());
     rewriter.eraseOp(op);
     return success();
   }
 };
+
+/// The host word of a wait's or test's barrier (its index checked) and
+/// the phase parity as i64.
+template <typename OpTy>
+static std::pair<Value, Value>
+getWordAndParity(ConversionPatternRewriter &rewriter, OpTy op,
+                 typename OpTy::Adaptor adaptor) {
+  Location loc = op.getLoc();
+  Value word =
+      getCheckedBarrier(rewriter, op, adaptor.getBarrier(), adaptor.getIndex(),
+                        op.getBarrier().getType().getCount());
+  Value parity = arith::ExtUIOp::create(rewriter, loc, rewriter.getI64Type(),
+                                        adaptor.getParity());
+  return {word, parity};
+}
 
 /// barrier_wait with a parity -> mgpuHostBarrierWait (bounded).
 struct BarrierWaitToCPU : public OpConversionPattern<BarrierWaitOp> {
@@ -312,15 +326,9 @@ struct BarrierWaitToCPU : public OpConversionPattern<BarrierWaitOp> {
     if (!op.getParity())
       return rewriter.notifyMatchFailure(
           op, "the phase is implicit (run --mgpu-track-barrier-phases)");
-    Location loc = op.getLoc();
-    checkBarrierIndex(rewriter, op, adaptor.getIndex(),
-                      op.getBarrier().getType().getCount());
-    Value parity = arith::ExtUIOp::create(rewriter, loc, rewriter.getI64Type(),
-                                          adaptor.getParity());
+    auto [word, parity] = getWordAndParity(rewriter, op, adaptor);
     callHostRuntime(rewriter, op, "mgpuHostBarrierWait",
-                    {getElementPointer(rewriter, loc, adaptor.getBarrier(),
-                                       adaptor.getIndex()),
-                     parity, getLocationString(rewriter, op)});
+                    {word, parity, getLocationString(rewriter, op)});
     rewriter.eraseOp(op);
     return success();
   }
@@ -336,18 +344,10 @@ struct BarrierTestToCPU : public OpConversionPattern<BarrierTestOp> {
     if (!op.getParity())
       return rewriter.notifyMatchFailure(
           op, "the phase is implicit (run --mgpu-track-barrier-phases)");
-    Location loc = op.getLoc();
-    checkBarrierIndex(rewriter, op, adaptor.getIndex(),
-                      op.getBarrier().getType().getCount());
-    Value parity = arith::ExtUIOp::create(rewriter, loc, rewriter.getI64Type(),
-                                          adaptor.getParity());
-    Value done =
-        callHostRuntime(rewriter, op, "mgpuHostBarrierTest",
-                        {getElementPointer(rewriter, loc, adaptor.getBarrier(),
-                                           adaptor.getIndex()),
-                         parity},
-                        rewriter.getI64Type())
-            ->getResult(0);
+    auto [word, parity] = getWordAndParity(rewriter, op, adaptor);
+    Value done = callHostRuntime(rewriter, op, "mgpuHostBarrierTest",
+                                 {word, parity}, rewriter.getI64Type())
+                     ->getResult(0);
     rewriter.replaceOpWithNewOp<arith::TruncIOp>(op, rewriter.getI1Type(),
                                                  done);
     return success();

@@ -82,10 +82,9 @@ struct Tcgen05CommitArriveToCPU
   matchAndRewrite(Tcgen05CommitArriveOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     BarrierLikeType type = op.getBarrier().getType();
-    arriveOnHostBarrier(rewriter, op,
-                        getCheckedBarrier(rewriter, op, adaptor.getBarrier(),
-                                          adaptor.getIndex(), type.getCount()),
-                        type.getArrivals());
+    arriveOnCheckedBarrier(rewriter, op, adaptor.getBarrier(),
+                           adaptor.getIndex(), type.getCount(),
+                           type.getArrivals());
     rewriter.eraseOp(op);
     return success();
   }

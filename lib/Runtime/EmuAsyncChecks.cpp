@@ -34,18 +34,12 @@ static void checkCopyInOverwrite(const ShadowByte &s, const Lane &lane,
   if (enabled(kAsync) && !share && s.inFlight)
     report(where, "copy_gmem_to_smem writes shared memory that another "
                   "async copy in is still writing");
-  if (enabled(kRaces) && !ordered(lane, s.reader, s.readClock))
-    report(where,
-           "data race: copy_gmem_to_smem overwrites shared memory that %s "
-           "reads at %s with no barrier in between",
-           nameOf(s.reader - 1).text, orUnknown(s.readWhere));
+  checkOrdered(lane, where, "copy_gmem_to_smem overwrites", s.reader,
+               s.readClock, "reads", s.readWhere);
   if (share && s.writeFence == kAsyncWrite)
     return;
-  if (enabled(kRaces) && !ordered(lane, s.writer, s.writeClock))
-    report(where,
-           "data race: copy_gmem_to_smem overwrites shared memory that %s "
-           "writes at %s with no barrier in between",
-           nameOf(s.writer - 1).text, orUnknown(s.writeWhere));
+  checkOrdered(lane, where, "copy_gmem_to_smem overwrites", s.writer,
+               s.writeClock, "writes", s.writeWhere);
 }
 
 void copyInIssued(char *shared, int64_t bytes, const char *where) {

@@ -124,6 +124,16 @@ bool ordered(const Lane &lane, uint16_t other, uint32_t clock) {
   return clock <= lane.at(thread);
 }
 
+void checkOrdered(const Lane &lane, const char *where, const char *access,
+                  uint16_t other, uint32_t clock, const char *otherAccess,
+                  const char *otherWhere) {
+  if (enabled(kRaces) && !ordered(lane, other, clock))
+    report(where,
+           "data race: %s shared memory that %s %s at %s with no barrier in "
+           "between",
+           access, nameOf(other - 1).text, otherAccess, orUnknown(otherWhere));
+}
+
 /// The shadow of [p, p + bytes) or null where checks are off; reports an
 /// access outside the calling CTA's shared memory.
 ShadowByte *shadowOf(const Lane &lane, const char *p, int64_t bytes,
@@ -440,27 +450,18 @@ static void checkAccess(char *p, int64_t bytes, int64_t write,
         report(where, peers ? "reads shared memory of a peer CTA that "
                               "nothing wrote"
                             : "reads shared memory that nothing wrote");
-      if (enabled(kRaces) && !ordered(lane, b.writer, b.writeClock))
-        report(where,
-               "data race: reads shared memory that %s writes at %s "
-               "with no barrier in between",
-               nameOf(b.writer - 1).text, orUnknown(b.writeWhere));
+      checkOrdered(lane, where, "reads", b.writer, b.writeClock, "writes",
+                   b.writeWhere);
       b.reader = self;
       b.readClock = now;
       b.readWhere = where;
       continue;
     }
     checkAsyncReaders(b, lane, where, "writes");
-    if (enabled(kRaces) && !ordered(lane, b.writer, b.writeClock))
-      report(where,
-             "data race: writes shared memory that %s writes at %s "
-             "with no barrier in between",
-             nameOf(b.writer - 1).text, orUnknown(b.writeWhere));
-    if (enabled(kRaces) && !ordered(lane, b.reader, b.readClock))
-      report(where,
-             "data race: writes shared memory that %s reads at %s "
-             "with no barrier in between",
-             nameOf(b.reader - 1).text, orUnknown(b.readWhere));
+    checkOrdered(lane, where, "writes", b.writer, b.writeClock, "writes",
+                 b.writeWhere);
+    checkOrdered(lane, where, "writes", b.reader, b.readClock, "reads",
+                 b.readWhere);
     b.written = true;
     b.writer = self;
     b.writeClock = now;

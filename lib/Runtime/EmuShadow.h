@@ -189,6 +189,13 @@ void joinThread(uint32_t *into, const Cluster &cluster, int64_t thread);
 /// Whether thread `other` - 1's event at `clock` happens before what `lane`
 /// does now (threads of one warp are ordered).
 bool ordered(const Lane &lane, uint16_t other, uint32_t clock);
+/// Reports a data race at `where` unless thread `other` - 1's access at
+/// `clock` (`otherAccess`: "reads", "writes", at `otherWhere`) happens
+/// before `lane`'s `access` (a phrase: "writes", "copy_gmem_to_smem
+/// overwrites").
+void checkOrdered(const Lane &lane, const char *where, const char *access,
+                  uint16_t other, uint32_t clock, const char *otherAccess,
+                  const char *otherWhere);
 /// The shadow of [p, p + bytes) or null; reports an access outside the
 /// calling CTA's shared memory (`peers`: outside its cluster's).
 ShadowByte *shadowOf(const Lane &lane, const char *p, int64_t bytes,

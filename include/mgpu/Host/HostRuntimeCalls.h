@@ -51,6 +51,11 @@ Value getCheckedBarrier(OpBuilder &b, Operation *op, Value barriers,
 void arriveOnHostBarrier(OpBuilder &b, Operation *op, Value barrier,
                          int64_t arrivals);
 
+/// One arrival on barrier `index` of `barriers` (an array of `count`
+/// barriers of `arrivals` each), the index checked first.
+void arriveOnCheckedBarrier(OpBuilder &b, Operation *op, Value barriers,
+                            Value index, int64_t count, int64_t arrivals);
+
 /// An `!llvm.ptr` to NUL-terminated `text`, a constant global of `op`'s
 /// module (one per distinct text).
 Value getStringConstant(OpBuilder &b, Operation *op, StringRef text);
