@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CpAsyncToNVVM.h"
+#include "NVVMLowering.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
 #include "mgpu/Target/TargetInfo.h"
@@ -32,24 +33,8 @@ using namespace mlir::mgpu;
 
 namespace {
 
-/// Global (1) and shared::cta (3) pointers.
-constexpr unsigned kGlobalSpace = 1, kSharedSpace = 3;
-
-/// A pointer in `space` to the byte at element `element` (counted from the
-/// memref's offset) of `memref`, whose elements are `bytes` wide.
-Value elementPointer(OpBuilder &b, Location loc, Value memref, Value element,
-                     int64_t bytes, unsigned space) {
-  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(
-      b, loc, metadata.getBaseBuffer());
-  Value offset = arith::AddIOp::create(b, loc, metadata.getOffset(), element);
-  Value address = arith::AddIOp::create(
-      b, loc, base,
-      arith::MulIOp::create(b, loc, offset, indexConstant(b, loc, bytes)));
-  return LLVM::IntToPtrOp::create(
-      b, loc, LLVM::LLVMPointerType::get(b.getContext(), space),
-      Value(arith::IndexCastOp::create(b, loc, b.getI64Type(), address)));
-}
+/// Global memory's address space (shared memory's is sharedPointer's default).
+constexpr unsigned kGlobalSpace = 1;
 
 struct WaitGmemToSmemToNVVM : public OpConversionPattern<WaitGmemToSmemOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -96,10 +81,9 @@ void mlir::mgpu::copyWithCpAsync(OpBuilder &b, Location loc,
           b, loc, element,
           arith::MulIOp::create(b, loc, g, metadata.getStrides()[d]));
     }
-    Value src = elementPointer(b, loc, window.base, element, elementBytes,
-                               kGlobalSpace);
-    Value dst =
-        elementPointer(b, loc, shared, first, elementBytes, kSharedSpace);
+    Value src = nvvm_lowering::sharedPointer(b, loc, window.base, element,
+                                             kGlobalSpace);
+    Value dst = nvvm_lowering::sharedPointer(b, loc, shared, first);
     NVVM::CpAsyncOp::create(b, loc, dst, src, pieceBytes,
                             pieceBytes == 16 ? NVVM::LoadCacheModifierKind::CG
                                              : NVVM::LoadCacheModifierKind::CA,
