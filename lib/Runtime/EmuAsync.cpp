@@ -301,6 +301,15 @@ void completeGroup(LaneMmas &lane, std::vector<MmaRecord> &group) {
   }
 }
 
+/// The calling lane's MMAs (null: it issued none).
+LaneMmas *issuedMmas() {
+  ThreadState *thread = fast;
+  if (!thread)
+    return nullptr;
+  auto it = thread->laneMmas.find(laneKey());
+  return it == thread->laneMmas.end() ? nullptr : &it->second;
+}
+
 } // namespace
 
 namespace mgpu::emu::async {
@@ -460,13 +469,10 @@ MGPU_HOST_EXPORT void mgpuEmuWgmmaCommit() {
 /// `pending` latest complete now, oldest first.
 MGPU_HOST_EXPORT void mgpuEmuWgmmaWait(int64_t pending) {
   mgpu::emu::async::maybePreempt();
-  ThreadState *thread = fast;
-  if (!thread)
+  LaneMmas *lane = issuedMmas();
+  if (!lane)
     return;
-  auto it = thread->laneMmas.find(laneKey());
-  if (it == thread->laneMmas.end())
-    return;
-  LaneMmas &state = it->second;
+  LaneMmas &state = *lane;
   while (int64_t(state.groups.size()) > pending) {
     completeGroup(state, state.groups.front());
     state.groups.pop_front();
@@ -479,13 +485,10 @@ MGPU_HOST_EXPORT void mgpuEmuWgmmaWait(int64_t pending) {
 /// NaN, as undefined as the GPU's register).
 MGPU_HOST_EXPORT void mgpuEmuWgmmaResolve(float *values, int64_t count,
                                           const char *where) {
-  ThreadState *thread = fast;
-  if (!thread)
+  LaneMmas *lane = issuedMmas();
+  if (!lane)
     return;
-  auto it = thread->laneMmas.find(laneKey());
-  if (it == thread->laneMmas.end())
-    return;
-  LaneMmas &state = it->second;
+  LaneMmas &state = *lane;
   for (int64_t i = 0; i < count; ++i) {
     uint32_t id = placeholderId(values[i]);
     if (!id || id > state.values.size())
