@@ -73,20 +73,25 @@ static Value rowOf(OpBuilder &b, Location loc, Value lane, int64_t tile,
       b, loc, row, arith::ConstantIndexOp::create(b, loc, tile * 64));
 }
 
-Value Distributor::lanesToRows(Location loc, Value lanes, VectorType type) {
-  int64_t m = type.getDimSize(0);
+Value Distributor::restage(Location loc, Value lanes, VectorType type,
+                           LayoutKind kind, int64_t count,
+                           function_ref<Value(int64_t)> at) {
   beginExchange(loc);
   Value buffer = stage(loc, lanes, type);
   barrier(loc);
-  Value result = zeroVector(loc, laneTypeIn(type, LayoutKind::wgmma_row));
-  for (int64_t tile = 0; tile < m / 64; ++tile)
-    for (int64_t h = 0; h < 2; ++h)
-      result = vector::InsertOp::create(
-          b, loc,
-          loadStaged(loc, buffer, rowOf(b, loc, ctx.lane, tile, h),
-                     type.getElementType()),
-          result, tile * 2 + h);
+  Value result = zeroVector(loc, laneTypeIn(type, kind));
+  for (int64_t i = 0; i < count; ++i)
+    result = vector::InsertOp::create(
+        b, loc, loadStaged(loc, buffer, at(i), type.getElementType()), result,
+        i);
   return result;
+}
+
+Value Distributor::lanesToRows(Location loc, Value lanes, VectorType type) {
+  // Rows h of each 64-row tile, two per tile.
+  return restage(
+      loc, lanes, type, LayoutKind::wgmma_row, type.getDimSize(0) / 64 * 2,
+      [&](int64_t i) { return rowOf(b, loc, ctx.lane, i / 2, i % 2); });
 }
 
 Value Distributor::rowsToLanes(Location loc, Value rows, VectorType type) {
@@ -124,19 +129,10 @@ static Value columnOf(OpBuilder &b, Location loc, Value lane, int64_t group,
 }
 
 Value Distributor::lanesToColumns(Location loc, Value lanes, VectorType type) {
-  int64_t n = type.getNumElements();
-  beginExchange(loc);
-  Value buffer = stage(loc, lanes, type);
-  barrier(loc);
-  Value result = zeroVector(loc, laneTypeIn(type, LayoutKind::wgmma_col));
-  for (int64_t group = 0; group < n / 8; ++group)
-    for (int64_t j = 0; j < 2; ++j)
-      result = vector::InsertOp::create(
-          b, loc,
-          loadStaged(loc, buffer, columnOf(b, loc, ctx.lane, group, j),
-                     type.getElementType()),
-          result, group * 2 + j);
-  return result;
+  // Columns j of each 8-column group, two per group.
+  return restage(
+      loc, lanes, type, LayoutKind::wgmma_col, type.getNumElements() / 8 * 2,
+      [&](int64_t i) { return columnOf(b, loc, ctx.lane, i / 2, i % 2); });
 }
 
 Value Distributor::columnsToLanes(Location loc, Value columns,

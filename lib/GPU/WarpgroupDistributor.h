@@ -211,6 +211,10 @@ private:
   Value stageFragments(Location loc, Value fragments, VectorType type,
                        LayoutKind kind = LayoutKind::wgmma);
   Value lanesToRows(Location loc, Value lanes, VectorType type);
+  /// Stages `lanes` (a whole `type` vector) and reads back the `count`
+  /// elements this lane holds in `kind`, the i-th from flat index `at(i)`.
+  Value restage(Location loc, Value lanes, VectorType type, LayoutKind kind,
+                int64_t count, function_ref<Value(int64_t)> at);
   Value rowsToLanes(Location loc, Value rows, VectorType type);
   Value lanesToColumns(Location loc, Value lanes, VectorType type);
   Value columnsToLanes(Location loc, Value columns, VectorType type);

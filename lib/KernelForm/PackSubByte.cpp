@@ -333,17 +333,33 @@ Value allocateBytes(ConversionPatternRewriter &b, Location loc, Operation *op,
   return buffer;
 }
 
-struct PackTransferRead : OpConversionPattern<vector::TransferReadOp> {
-  PackTransferRead(const TypeConverter &converter, MLIRContext *ctx,
-                   bool scalarLoops)
-      : OpConversionPattern(converter, ctx), scalarLoops(scalarLoops) {}
+/// A transfer of a 4-bit memref: with `scalarLoops`, through byte buffers
+/// that scalar loops fill or drain (interpret mode), else by bitcasts.
+template <typename TransferOp>
+struct PackTransfer : OpConversionPattern<TransferOp> {
+  PackTransfer(const TypeConverter &converter, MLIRContext *ctx,
+               bool scalarLoops)
+      : OpConversionPattern<TransferOp>(converter, ctx),
+        scalarLoops(scalarLoops) {}
   bool scalarLoops;
+
+  /// Whether `op` moves nibbles in a way the pass rewrites (reported at the
+  /// op otherwise).
+  LogicalResult rewritable(TransferOp op,
+                           ConversionPatternRewriter &rewriter) const {
+    if (!isNibbleMemRef(op.getShapedType()))
+      return failure();
+    return checkTransfer(op, op.getIndices().back(), rewriter);
+  }
+};
+
+struct PackTransferRead : PackTransfer<vector::TransferReadOp> {
+  using PackTransfer::PackTransfer;
 
   LogicalResult
   matchAndRewrite(vector::TransferReadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isNibbleMemRef(op.getShapedType()) ||
-        failed(checkTransfer(op, op.getIndices().back(), rewriter)))
+    if (failed(rewritable(op, rewriter)))
       return failure();
     Location loc = op.getLoc();
     VectorType vector = op.getVectorType();
@@ -394,17 +410,13 @@ struct PackTransferRead : OpConversionPattern<vector::TransferReadOp> {
   }
 };
 
-struct PackTransferWrite : OpConversionPattern<vector::TransferWriteOp> {
-  PackTransferWrite(const TypeConverter &converter, MLIRContext *ctx,
-                    bool scalarLoops)
-      : OpConversionPattern(converter, ctx), scalarLoops(scalarLoops) {}
-  bool scalarLoops;
+struct PackTransferWrite : PackTransfer<vector::TransferWriteOp> {
+  using PackTransfer::PackTransfer;
 
   LogicalResult
   matchAndRewrite(vector::TransferWriteOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isNibbleMemRef(op.getShapedType()) ||
-        failed(checkTransfer(op, op.getIndices().back(), rewriter)))
+    if (failed(rewritable(op, rewriter)))
       return failure();
     Location loc = op.getLoc();
     VectorType vector = op.getVectorType();
