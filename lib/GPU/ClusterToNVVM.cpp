@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ClusterToNVVM.h"
+#include "NVVMLowering.h"
 
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
@@ -22,11 +23,9 @@
 
 using namespace mlir;
 using namespace mlir::mgpu;
+using namespace mlir::mgpu::nvvm_lowering;
 
 namespace {
-
-/// shared::cta and shared::cluster addresses.
-constexpr unsigned kSharedSpace = 3, kClusterSharedSpace = 7;
 
 const gpu::Dimension kDims[3] = {gpu::Dimension::x, gpu::Dimension::y,
                                  gpu::Dimension::z};
@@ -43,17 +42,11 @@ Value clusterRank(OpBuilder &b, Location loc, ArrayRef<Value> coords,
               arith::MulIOp::create(b, loc, sizes[1], coords[2]))));
 }
 
-Value toI32(OpBuilder &b, Location loc, Value v) {
-  return arith::IndexCastOp::create(b, loc, b.getI32Type(), v);
-}
-
 /// cluster_sync -> barrier.cluster.arrive (release) and barrier.cluster.wait
 /// (acquire) on every lane: every thread of every CTA of the cluster meets.
 /// Before sm_90, which has no clusters, a CTA-wide barrier.
-struct ClusterSyncToNVVM : public OpConversionPattern<ClusterSyncOp> {
-  ClusterSyncToNVVM(const TypeConverter &converter, MLIRContext *ctx,
-                    const TargetInfo &target)
-      : OpConversionPattern(converter, ctx), target(target) {}
+struct ClusterSyncToNVVM : public ChipPattern<ClusterSyncOp> {
+  using ChipPattern::ChipPattern;
   LogicalResult
   matchAndRewrite(ClusterSyncOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -66,7 +59,6 @@ struct ClusterSyncToNVVM : public OpConversionPattern<ClusterSyncOp> {
     rewriter.eraseOp(op);
     return success();
   }
-  const TargetInfo &target;
 };
 
 /// The cluster rank of the CTA that `ref` views: this CTA's cluster
@@ -109,10 +101,8 @@ LogicalResult needsClusterDims(ClusterRefOp ref) {
 /// (shared::cluster), cast to a generic address, as a memref descriptor of
 /// the result's type (the same offset, sizes and strides). Before sm_90
 /// there are no clusters: the CTA's own buffer.
-struct ClusterRefToNVVM : public OpConversionPattern<ClusterRefOp> {
-  ClusterRefToNVVM(const TypeConverter &converter, MLIRContext *ctx,
-                   const TargetInfo &target)
-      : OpConversionPattern(converter, ctx), target(target) {}
+struct ClusterRefToNVVM : public ChipPattern<ClusterRefOp> {
+  using ChipPattern::ChipPattern;
   LogicalResult
   matchAndRewrite(ClusterRefOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -170,7 +160,6 @@ struct ClusterRefToNVVM : public OpConversionPattern<ClusterRefOp> {
     rewriter.replaceOpWithNewOp<UnrealizedConversionCastOp>(op, type, desc);
     return success();
   }
-  const TargetInfo &target;
 };
 
 /// async_store_smem -> on lane 0, an arrival expecting the copy's bytes on
@@ -178,10 +167,8 @@ struct ClusterRefToNVVM : public OpConversionPattern<ClusterRefOp> {
 /// the peer's that completes its bytes there. The intrinsic types the
 /// barrier operand as shared::cta; the instruction reads a shared::cluster
 /// address, which the peer's mapped address is (its bits passed as is).
-struct AsyncStoreSmemToNVVM : public OpConversionPattern<AsyncStoreSmemOp> {
-  AsyncStoreSmemToNVVM(const TypeConverter &converter, MLIRContext *ctx,
-                       const TargetInfo &target)
-      : OpConversionPattern(converter, ctx), target(target) {}
+struct AsyncStoreSmemToNVVM : public ChipPattern<AsyncStoreSmemOp> {
+  using ChipPattern::ChipPattern;
   LogicalResult
   matchAndRewrite(AsyncStoreSmemOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -233,7 +220,6 @@ struct AsyncStoreSmemToNVVM : public OpConversionPattern<AsyncStoreSmemOp> {
     rewriter.eraseOp(op);
     return success();
   }
-  const TargetInfo &target;
 };
 
 } // namespace
