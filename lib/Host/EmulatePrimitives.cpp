@@ -554,42 +554,39 @@ LogicalResult emulatePartitionedCopy(OpBuilder &b, CopyGmemToSmemOp copy,
   FailureOr<std::optional<SwizzledTiling>> tiling = getCopyTiling(copy);
   if (failed(tiling))
     return failure();
-  Value pointer = getCheckedBarrier(b, copy, storage, copy.getBarrierIndex(),
-                                    copy.getBarrier().getType().getCount());
+  // Each CTA of the pair copies its part into its own buffer; both parts
+  // complete on the first CTA's barrier (the peer's is `peerBytes` back).
+  Value shift = arith::SelectOp::create(
+      b, loc, leader, indexConstant(b, loc, 0),
+      arith::SubIOp::create(b, loc, indexConstant(b, loc, 0), peerBytes));
+  Value firstStorage = viewInPeer(b, loc, storage, shift);
+  if (!firstStorage)
+    return copy.emitOpError() << "cannot be emulated: its barrier is not a "
+                                 "view of shared memory";
+  Value pointer =
+      getCheckedBarrier(b, copy, firstStorage, copy.getBarrierIndex(),
+                        copy.getBarrier().getType().getCount());
   int64_t dim = *copy.getPartitioned();
   auto dstType = cast<MemRefType>(copy.getDst().getType());
-  LogicalResult result = success();
-  onLaneZero(b, loc, lane, [&](OpBuilder &lb) {
-    buildIfThen(lb, loc, leader, [&] {
-      OpBuilder &nb = lb;
-      // The peer's buffer: only the first CTA's view of it is in the host
-      // buffer (the last CTA has no next one).
-      Value peerDst = viewInPeer(nb, loc, copy.getDst(), peerBytes);
-      if (!peerDst) {
-        result = copy.emitOpError() << "cannot be emulated: its buffer is not "
-                                       "a view of shared memory";
-        return;
-      }
-      SmallVector<OpFoldResult> offsets = copy.getMixedOffsets();
-      if (offsets.empty())
-        offsets.assign(dstType.getRank(), nb.getIndexAttr(0));
-      // Part 1 into the peer's buffer (no arrival), then part 0 into this
-      // CTA's, whose landing is the copy's arrival: the barrier's queue
-      // lands them in that order.
-      for (int64_t part : {1, 0}) {
-        SmallVector<OpFoldResult> at(offsets);
-        at[dim] = getAsOpFoldResult(arith::AddIOp::create(
-            nb, loc, getValueOrCreateConstantIndexOp(nb, loc, offsets[dim]),
-            indexConstant(nb, loc, part * dstType.getDimSize(dim))));
-        GlobalWindow window = resolveGlobalWindow(nb, loc, copy.getSrc(), at);
-        Value arrivals = getI64(
-            nb, loc, part ? 0 : copy.getBarrier().getType().getArrivals());
-        queueCopyIn(nb, copy, pointer, arrivals, window,
-                    part ? peerDst : copy.getDst(), *tiling);
-      }
-    });
+  onLaneZero(b, loc, lane, [&](OpBuilder &nb) {
+    SmallVector<OpFoldResult> at = copy.getMixedOffsets();
+    if (at.empty())
+      at.assign(dstType.getRank(), nb.getIndexAttr(0));
+    Value part = arith::SelectOp::create(
+        nb, loc, leader, indexConstant(nb, loc, 0),
+        indexConstant(nb, loc, dstType.getDimSize(dim)));
+    at[dim] = getAsOpFoldResult(arith::AddIOp::create(
+        nb, loc, getValueOrCreateConstantIndexOp(nb, loc, at[dim]), part));
+    GlobalWindow window = resolveGlobalWindow(nb, loc, copy.getSrc(), at);
+    // The first CTA's part: minus the barrier's arrivals (its arrival waits
+    // for the peer's part); the peer's: 0 (HostRuntime.cpp's queueCopyIn).
+    Value arrivals = arith::SelectOp::create(
+        nb, loc, leader,
+        getI64(nb, loc, -copy.getBarrier().getType().getArrivals()),
+        getI64(nb, loc, 0));
+    queueCopyIn(nb, copy, pointer, arrivals, window, copy.getDst(), *tiling);
   });
-  return result;
+  return success();
 }
 
 /// The bytes from this CTA's slice of the host shared memory to that of

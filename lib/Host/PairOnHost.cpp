@@ -171,12 +171,16 @@ static LogicalResult arriveOnPair(OpBuilder &b, Tcgen05CommitArriveOp commit,
   for (Value storage : {words, peerWords}) {
     Value word = getCheckedBarrier(b, commit, storage, commit.getIndex(),
                                    type.getCount());
-    if (runtime.empty())
+    if (runtime.empty()) {
       arriveOnHostBarrier(b, commit, word, type.getArrivals());
-    else
-      callHostRuntime(b, commit, runtime,
-                      {word, getI64(b, loc, type.getArrivals()),
-                       getLocationString(b, commit)});
+      continue;
+    }
+    // The issuing thread's MMAs so far complete for the emulator's checks
+    // at a wait on either CTA's barrier.
+    callHostRuntime(b, commit, "mgpuEmuCheckMmaCommit", {word});
+    callHostRuntime(b, commit, runtime,
+                    {word, getI64(b, loc, type.getArrivals()),
+                     getLocationString(b, commit)});
   }
   return success();
 }

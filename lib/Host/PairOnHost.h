@@ -4,8 +4,9 @@
 // collective ops (partitioned copies, collective tcgen05 MMAs and their
 // commits): the first CTA of the pair runs each of them over both CTAs'
 // memory, the peer's being the same views a number of bytes further in the
-// host buffer (ClusterMemory.h), and the other CTA does nothing. Internal
-// to lib/Host.
+// host buffer (ClusterMemory.h), and the other CTA does nothing. (The
+// emulator's partitioned copies are each CTA's own, as on the GPU:
+// EmulatePrimitives.h.) Internal to lib/Host.
 //
 //===----------------------------------------------------------------------===//
 

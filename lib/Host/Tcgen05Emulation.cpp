@@ -8,7 +8,10 @@
 // swizzled layout, as TMA wrote them, summing in f32 in k order like every
 // other backend (WgmmaSemantics.h). A pair's MMA (cta_group::2) runs on
 // the pair's first CTA over both CTAs' operands and accumulators
-// (PairOnHost.h).
+// (PairOnHost.h). The checks see the MMA as the GPU runs it: its reads of
+// shared memory and its writes of tensor memory, in both CTAs of a pair,
+// stay pending until a thread waits on the barrier of a commit covering
+// it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,8 +77,9 @@ struct SwizzledReader {
   /// Where the view starts in its buffer (index values).
   Value row0, col0;
 
-  /// Element (`row`, `col`) of the buffer, relative to the view's origin.
-  Value load(OpBuilder &b, Location loc, Value row, Value col) const {
+  /// The index in `flat` of element (`row`, `col`) of the buffer, relative
+  /// to the view's origin.
+  Value at(OpBuilder &b, Location loc, Value row, Value col) const {
     const SwizzledTiling &t = tiled.tiling;
     auto add = [&](Value x, Value y) -> Value {
       return arith::AddIOp::create(b, loc, x, y);
@@ -83,10 +87,13 @@ struct SwizzledReader {
     Value bytes = ::mgpu::swizzledByteOffset(IndexArith{b, loc}, t.rows, t.cols,
                                              t.elementBytes, tiled.width,
                                              add(row, row0), add(col, col0));
-    return memref::LoadOp::create(
-        b, loc, flat,
-        ValueRange{arith::DivUIOp::create(
-            b, loc, bytes, indexConstant(b, loc, t.elementBytes))});
+    return arith::DivUIOp::create(b, loc, bytes,
+                                  indexConstant(b, loc, t.elementBytes));
+  }
+
+  Value load(OpBuilder &b, Location loc, Value row, Value col) const {
+    return memref::LoadOp::create(b, loc, flat,
+                                  ValueRange{at(b, loc, row, col)});
   }
 };
 } // namespace
@@ -126,24 +133,68 @@ static FailureOr<SwizzledReader> getReader(OpBuilder &b, Tcgen05MmaOp op,
   return SwizzledReader{*tiled, flat, row0, col0};
 }
 
+/// The checks of an MMA's reads of the operand `reader` (`rows` x `cols`
+/// elements as the MMA indexes them; b's transposed view is read
+/// column-first, as the MMA loads it), in the peer CTA's shared memory with
+/// `peer`: every element, then the tile rows that hold them, which the
+/// MMA's next commit covers.
+static void emitMmaReadChecks(OpBuilder &b, Operation *op,
+                              const SwizzledReader &reader, int64_t rows,
+                              int64_t cols, bool transposedB, bool peer) {
+  Location loc = op->getLoc();
+  Value where = getLocationString(b, op);
+  int64_t elementBytes = reader.tiled.tiling.elementBytes;
+  scf::buildLoopNest(
+      b, loc, {indexConstant(b, loc, 0), indexConstant(b, loc, 0)},
+      {indexConstant(b, loc, rows), indexConstant(b, loc, cols)},
+      {indexConstant(b, loc, 1), indexConstant(b, loc, 1)},
+      [&](OpBuilder &nb, Location l, ValueRange ivs) {
+        Value at = transposedB ? reader.at(nb, l, ivs[1], ivs[0])
+                               : reader.at(nb, l, ivs[0], ivs[1]);
+        callHostRuntime(nb, op, "mgpuEmuCheckMmaRead",
+                        {getElementPointer(nb, l, reader.flat, ValueRange{at}),
+                         getI64(nb, l, elementBytes), getI64(nb, l, peer),
+                         where});
+      });
+  // The whole tile rows from the view's first one to the end of `flat`.
+  const SwizzledTiling &t = reader.tiled.tiling;
+  Value firstRow = arith::MulIOp::create(
+      b, loc,
+      arith::DivUIOp::create(b, loc, reader.row0,
+                             indexConstant(b, loc, t.rows)),
+      indexConstant(b, loc, t.rows));
+  Value first = arith::MulIOp::create(
+      b, loc, firstRow, indexConstant(b, loc, reader.tiled.width));
+  Value elements = memref::DimOp::create(b, loc, reader.flat, 0);
+  Value bytes = arith::MulIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, elements, first),
+      indexConstant(b, loc, elementBytes));
+  callHostRuntime(b, op, "mgpuEmuCheckMmaSpan",
+                  {getElementPointer(b, loc, reader.flat, ValueRange{first}),
+                   arith::IndexCastOp::create(b, loc, b.getI64Type(), bytes),
+                   getI64(b, loc, peer)});
+}
+
 /// A pair's MMA (on lane 0 of the pair's first CTA): both CTAs'
 /// accumulators, from both CTAs' operands, `peerBytes` apart.
 static LogicalResult emulatePairMma(OpBuilder &b, Tcgen05MmaOp op, Value acc,
                                     Value peerBytes, bool check) {
   Location loc = op.getLoc();
   Value accPeer = viewInPeer(b, loc, acc, peerBytes);
-  // The peer's rows are written (by another CTA: not a race party there).
+  // The peer's rows, written by this CTA's thread: pending, as this CTA's
+  // own rows, until a wait on a barrier of a commit covering the MMA.
   if (check && accPeer) {
     TmemType type = op.getAcc().getType();
+    Value where = getLocationString(b, op);
     scf::buildLoopNest(
         b, loc, indexConstant(b, loc, 0), indexConstant(b, loc, type.getRows()),
         indexConstant(b, loc, 1),
         [&](OpBuilder &nb, Location l, ValueRange ivs) {
           callHostRuntime(
-              nb, op, "mgpuEmuCheckPeerWrite",
+              nb, op, "mgpuEmuCheckPeerMmaWrite",
               {getElementPointer(nb, l, accPeer,
                                  ValueRange{ivs[0], indexConstant(nb, l, 0)}),
-               getI64(nb, l, type.getShape()[1] * 4)});
+               getI64(nb, l, type.getShape()[1] * 4), where});
         });
   }
   Value aPeer = viewInPeer(b, loc, op.getA(), peerBytes);
@@ -160,6 +211,16 @@ static LogicalResult emulatePairMma(OpBuilder &b, Tcgen05MmaOp op, Value acc,
     for (FailureOr<SwizzledReader> &reader : operand)
       if (failed(reader))
         return failure();
+  if (check) {
+    TmemType accType = op.getAcc().getType();
+    int64_t k = cast<MemRefType>(op.getA().getType()).getDimSize(1);
+    for (bool peer : {false, true}) {
+      emitMmaReadChecks(b, op, *readers[0][peer], accType.getRows(), k,
+                        /*transposedB=*/false, peer);
+      emitMmaReadChecks(b, op, *readers[1][peer], k, accType.getColumns() / 2,
+                        readers[1][peer]->tiled.transposed, peer);
+    }
+  }
   buildPairMma(
       b, op, acc, accPeer,
       [&](OpBuilder &nb, Location l, bool peer, Value row, Value col) {
@@ -199,6 +260,13 @@ static LogicalResult emulateMma(OpBuilder &b, Tcgen05MmaOp op, Value peerBytes,
     return failure();
   TmemType accType = op.getAcc().getType();
   int64_t k = cast<MemRefType>(op.getB().getType()).getDimSize(0);
+  if (check) {
+    if (!aTmem)
+      emitMmaReadChecks(b, op, *a, accType.getRows(), k,
+                        /*transposedB=*/false, /*peer=*/false);
+    emitMmaReadChecks(b, op, *bReader, k, accType.getColumns(),
+                      bReader->tiled.transposed, /*peer=*/false);
+  }
   Value accumulate = op.getAccumulate()
                          ? op.getAccumulate()
                          : Value(arith::ConstantIntOp::create(b, loc, 1, 1));
@@ -289,14 +357,12 @@ LogicalResult mlir::mgpu::emulateTcgen05Op(OpBuilder &b, Operation *op,
   }
   if (auto mma = dyn_cast<Tcgen05MmaOp>(op)) {
     // This CTA's accumulator written (asynchronously: pending until its
-    // commit's barrier is waited for; a pair's MMA is not tracked so), a in
-    // TMEM read (a pair's peer is another CTA's threads' business).
+    // commit's barrier is waited for), a in TMEM read.
     if (check) {
       TmemType acc = mma.getAcc().getType();
       if (Value storage = getStorage(mma.getAcc()))
         checkTmemRows(b, op, storage, acc.getRows(), acc.getShape()[1], 4,
-                      mma.getCollectiveAxis() ? TmemAccess::Write
-                                              : TmemAccess::MmaWrite);
+                      TmemAccess::MmaWrite);
       if (auto a = dyn_cast<TmemType>(mma.getA().getType()))
         if (Value storage = getStorage(mma.getA()))
           checkTmemRows(b, op, storage, a.getRows(), a.getShape()[1],

@@ -4,9 +4,10 @@
 // tensor cores do to shared and tensor memory: TMA copies in (their bytes
 // in flight until they land), copies out (their reads until a wait covers
 // their bulk group, and at the end of the kernel), wgmma reads (until the
-// wgmma_wait that completes their group), tcgen05 MMAs (their accumulator
-// rows pending until a wait on the barrier of a commit that covers them),
-// and a peer CTA's share of a multicast copy. Part of
+// wgmma_wait that completes their group), tcgen05 MMAs (their operand
+// reads and accumulator rows, a pair's in both CTAs, pending until a wait
+// on the barrier of a commit that covers them), and a peer CTA's share of
+// a multicast copy. Part of
 // libmgpu_host_runtime.so.
 //
 //===----------------------------------------------------------------------===//
@@ -40,6 +41,23 @@ static void checkCopyInOverwrite(const ShadowByte &s, const Lane &lane,
     return;
   checkOrdered(lane, where, "copy_gmem_to_smem overwrites", s.writer,
                s.writeClock, "writes", s.writeWhere);
+}
+
+/// Marks `bytes` at `p` (in the calling lane's CTA or, with `peers`, its
+/// cluster's) as written by a tcgen05 MMA of the lane until a wait on the
+/// barrier of a commit that covers it.
+void markMmaWrites(char *p, int64_t bytes, const char *where, bool peers) {
+  Lane lane = getLane();
+  if (!lane.cluster || !enabled(kAsync))
+    return;
+  ShadowByte *s = shadowOf(lane, p, bytes, where, "tcgen05_mma writes", peers);
+  if (!s)
+    return;
+  for (int64_t i = 0; i < bytes; ++i) {
+    s[i].mmaPending = true;
+    s[i].mmaWhere = where;
+  }
+  lane.cluster->pendingMmas[lane.self].insert({p - current->smem, bytes});
 }
 
 void copyInIssued(char *shared, int64_t bytes, const char *where) {
@@ -175,17 +193,43 @@ MGPU_HOST_EXPORT void mgpuEmuCheckMulticastShare(char *p, int64_t bytes,
 /// are hazards until a thread waits on the barrier of its commit.
 MGPU_HOST_EXPORT void mgpuEmuCheckMmaWrites(char *p, int64_t bytes,
                                             const char *where) {
+  markMmaWrites(p, bytes, where, /*peers=*/false);
+}
+
+/// A tcgen05 MMA issued by the calling lane reads `bytes` at `p` (an
+/// operand element in this CTA's shared memory or, for a pair's MMA
+/// (`peer`), in the peer's): writes to it are hazards until a thread waits
+/// on the barrier of a commit that covers the MMA (mgpuEmuCheckMmaSpan).
+MGPU_HOST_EXPORT void mgpuEmuCheckMmaRead(char *p, int64_t bytes, int64_t peer,
+                                          const char *where) {
   Lane lane = getLane();
-  if (!lane.cluster || !enabled(kAsync))
+  if (!lane.cluster || (peer && current->clusterCtas == 1))
     return;
-  ShadowByte *s = shadowOf(lane, p, bytes, where, "tcgen05_mma writes");
+  ShadowByte *s = shadowOf(lane, p, bytes, where, "tcgen05_mma reads", peer);
   if (!s)
     return;
   for (int64_t i = 0; i < bytes; ++i) {
-    s[i].mmaPending = true;
+    checkAsyncRead(s[i], lane, where, "tcgen05_mma", /*computes=*/true);
+    s[i].mmaReads = true;
     s[i].mmaWhere = where;
+    s[i].reader = uint16_t(lane.self + 1);
+    s[i].readClock = lane.clock[lane.self];
+    s[i].readWhere = where;
   }
-  lane.cluster->pendingMmas[lane.self].insert({p - current->smem, bytes});
+}
+
+/// The shared memory [p, p + bytes) that a tcgen05 MMA of the calling lane
+/// reads (its elements checked by mgpuEmuCheckMmaRead): its next commit
+/// covers it.
+MGPU_HOST_EXPORT void mgpuEmuCheckMmaSpan(char *p, int64_t bytes,
+                                          int64_t peer) {
+  Lane lane = getLane();
+  if (!lane.cluster || (peer && current->clusterCtas == 1) || !enabled(kAsync))
+    return;
+  int64_t offset = p - current->smem;
+  if (offset < 0 || offset + bytes > current->total)
+    return;
+  lane.cluster->pendingMmas[lane.self].insert({offset, bytes});
 }
 
 /// tcgen05_commit_arrive by the calling lane on `barrier`: its MMAs so far

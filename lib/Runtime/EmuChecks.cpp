@@ -197,6 +197,11 @@ void checkAsyncReaders(const ShadowByte &s, const Lane &lane, const char *where,
              what, group % perCta, group / perCta, orUnknown(s.asyncWhere));
     }
   }
+  if (s.mmaReads)
+    report(where,
+           "%s shared memory that a tcgen05_mma (at %s) may still read: wait "
+           "on the barrier its tcgen05_commit_arrive signals first",
+           what, orUnknown(s.mmaWhere));
   if (s.outThread) {
     int64_t thread = s.outThread - 1;
     if (s.outSeq > cluster.outCompleted[thread] ||
@@ -383,13 +388,6 @@ MGPU_HOST_EXPORT void mgpuEmuCheckLaunchEnd() {
   current = nullptr;
 }
 
-/// A write of `bytes` at `p` by another CTA's thread (a pair's MMA into
-/// the peer's accumulator): the bytes are written, and no thread of this
-/// CTA is ordered after it, so it is not a race party.
-MGPU_HOST_EXPORT void mgpuEmuCheckPeerWrite(char *p, int64_t bytes) {
-  mgpu::emu::checks::copyInLanded(p, bytes);
-}
-
 /// A peer access where the CTAs keep their own clocks (too many threads in
 /// a cluster, or CTAs run in a group other than their cluster's): the
 /// bytes are written, or must have been; no race is checked.
@@ -475,6 +473,20 @@ static void checkAccess(char *p, int64_t bytes, int64_t write,
 MGPU_HOST_EXPORT void mgpuEmuCheckAccess(char *p, int64_t bytes, int64_t write,
                                          const char *where) {
   checkAccess(p, bytes, write, where, /*peers=*/false);
+}
+
+/// A pair's MMA, issued by the calling lane of the pair's first CTA, writes
+/// `bytes` of the peer's accumulator at `p`: checked as the issuing
+/// thread's MMA write into a peer (mgpuEmuCheckMmaWrites). Where the CTAs
+/// keep their own clocks, the bytes are only marked written.
+MGPU_HOST_EXPORT void mgpuEmuCheckPeerMmaWrite(char *p, int64_t bytes,
+                                               const char *where) {
+  if (current && current->clusterCtas == 1) {
+    mgpu::emu::checks::copyInLanded(p, bytes);
+    return;
+  }
+  checkAccess(p, bytes, kMmaWrite, where, /*peers=*/true);
+  markMmaWrites(p, bytes, where, /*peers=*/true);
 }
 
 /// A load or store through a view of a peer CTA's shared memory

@@ -56,7 +56,9 @@ void noteSemaphoreWait();
 
 /// mbarrier events: initialised, one plain arrival (`arrivals` per phase,
 /// `queued` copies pending on it; `peer`: on a peer CTA's barrier), a copy
-/// issued on it, a wait on the phase of `parity` that returned.
+/// issued on it (`arrivals` 0: a pair's peer part, which does not arrive;
+/// the phase's waiters are after its issue all the same), a wait on the
+/// phase of `parity` that returned.
 void barrierInit(int64_t *barrier, int64_t count);
 void barrierArrive(int64_t *barrier, int64_t arrivals, int64_t queued,
                    bool peer, const char *where);
@@ -68,6 +70,11 @@ void barrierWaited(int64_t *barrier, int64_t parity);
 /// overwrite, marks the bytes in flight) and landed.
 void copyInIssued(char *shared, int64_t bytes, const char *where);
 void copyInLanded(char *shared, int64_t bytes);
+
+/// A tcgen05 MMA of the calling lane writes `bytes` of tensor memory at `p`
+/// (in its CTA's, or with `peers` in its cluster's): the lanes' accesses
+/// are hazards until a thread waits on the barrier of a commit covering it.
+void markMmaWrites(char *p, int64_t bytes, const char *where, bool peers);
 
 /// An async copy out of shared memory issued by the calling lane (reads
 /// the bytes now; they stay in use until its bulk group is waited for),

@@ -41,9 +41,10 @@ struct ShadowByte {
   bool written = false;
   /// A copy in that has not landed will write the byte.
   bool inFlight = false;
-  /// A tcgen05 MMA (at `mmaWhere`) writes the byte (tensor memory) until a
-  /// thread waits on the barrier that its commit arrives on.
-  bool mmaPending = false;
+  /// A tcgen05 MMA (at `mmaWhere`) writes the byte (tensor memory:
+  /// `mmaPending`) or reads it (shared memory: `mmaReads`) until a thread
+  /// waits on the barrier that a commit covering it arrives on.
+  bool mmaPending = false, mmaReads = false;
   const char *mmaWhere = nullptr;
 };
 
@@ -109,8 +110,9 @@ struct Cluster {
   /// Each thread's last copy out, and whether its bulk group is open.
   std::vector<const char *> outWhere;
   std::vector<bool> outOpen;
-  /// Per thread: the tensor memory its MMAs have written (a commit tracks
-  /// every earlier MMA of the thread, completed or not).
+  /// Per thread: the tensor memory its MMAs have written and the shared
+  /// memory they have read (a commit tracks every earlier MMA of the
+  /// thread, completed or not).
   std::vector<std::set<std::pair<int64_t, int64_t>>> pendingMmas;
   /// Per CTA of the cluster.
   std::vector<CtaBarriers> barriers;
@@ -125,8 +127,9 @@ struct Cluster {
 struct MBarrier {
   int64_t arrivals = 1;
   SyncClocks clocks;
-  /// Tensor memory (shadow offset, bytes) that the MMAs committed to this
-  /// barrier write: a wait on it completes them for the checks.
+  /// Tensor memory and shared memory (shadow offset, bytes) that the MMAs
+  /// committed to this barrier write or read: a wait on it completes them
+  /// for the checks.
   std::set<std::pair<int64_t, int64_t>> committedMmas;
 };
 

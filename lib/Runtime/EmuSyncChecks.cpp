@@ -71,7 +71,8 @@ static void arriveOn(const Lane &lane, int64_t *barrier, int64_t arrivals,
                      int64_t phase) {
   std::lock_guard<std::mutex> lock(current->mbarrierMutex);
   MBarrier &state = current->mbarriers[barrier];
-  state.arrivals = arrivals;
+  if (arrivals)
+    state.arrivals = arrivals;
   joinClock(phaseClocks(state.clocks, phase).data(), lane);
 }
 
@@ -114,7 +115,7 @@ void barrierCopyIssued(int64_t *barrier, int64_t arrivals, int64_t queued,
     return;
   noteProgress();
   int64_t arrived = arrivedInPhase(barrier);
-  if (enabled(kBarriers) && arrived + queued + 1 > arrivals)
+  if (enabled(kBarriers) && arrivals && arrived + queued + 1 > arrivals)
     report(where,
            "more arrivals than the barrier's count: this copy arrives on a "
            "phase that already has its %" PRId64 " arrival%s (%" PRId64
@@ -144,7 +145,8 @@ void barrierWaited(int64_t *barrier, int64_t parity) {
     return;
   for (auto [offset, bytes] : it->second.committedMmas)
     for (int64_t i = 0; i < bytes; ++i)
-      current->shadow[offset + i].mmaPending = false;
+      current->shadow[offset + i].mmaPending =
+          current->shadow[offset + i].mmaReads = false;
   it->second.committedMmas.clear();
   SyncClocks &ring = it->second.clocks;
   int at = int(phase % SyncClocks::kRing);

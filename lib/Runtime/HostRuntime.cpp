@@ -178,17 +178,22 @@ struct BoxCopy {
   int64_t reduction = -1, elementType = 0;
   /// The op that issued the copy (its global accesses are checked there).
   const char *where = nullptr;
-  /// Whether landing is an arrival on its barrier: not for the peer's part
-  /// of a partitioned copy, which the first CTA of the pair queues on its
-  /// own barrier before its own part (the arrival) so that the arrival
-  /// comes once both parts have landed, as the GPU's byte count has it.
-  bool arrives = true;
+  /// What landing does to its barrier: an arrival, or, for the parts of a
+  /// pair's partitioned copy (both on the pair's first CTA's barrier), the
+  /// first CTA's part arrives once the peer's part of the same fill has
+  /// landed too, as the GPU's byte count has it.
+  enum class Landing {
+    Arrives,
+    PairFirst,
+    PairPeer
+  } landing = Landing::Arrives;
+  bool arrives() const { return landing != Landing::PairPeer; }
 };
 
 /// The copies of `queue` that will arrive when they land.
 int64_t arrivingCopies(const std::vector<BoxCopy> &queue) {
   return std::count_if(queue.begin(), queue.end(),
-                       [](const BoxCopy &copy) { return copy.arrives; });
+                       [](const BoxCopy &copy) { return copy.arrives(); });
 }
 
 int64_t boxBytes(const BoxCopy &copy) {
@@ -265,6 +270,10 @@ struct PendingCopies {
   std::mutex mutex;
   std::unordered_map<int64_t *, std::vector<BoxCopy>> byBarrier;
   std::unordered_map<int64_t *, int64_t> arrivalsOf;
+  /// Per barrier of a pair's first CTA: the peer's parts landed before the
+  /// first CTA's, and the first CTA's parts landed before the peer's (their
+  /// arrivals owed).
+  std::unordered_map<int64_t *, std::pair<int64_t, int64_t>> pairParts;
   std::unordered_map<const void *, std::vector<std::vector<BoxCopy>>> groups;
   std::unordered_map<const void *, std::vector<BoxCopy>> open;
 };
@@ -293,30 +302,42 @@ BoxCopy decode(void *global, void *shared, const int64_t *desc, bool toShared) {
 void landCopy(int64_t *barrier, const BoxCopy &copy) {
   runBoxCopy(copy);
   mgpu::emu::checks::copyInLanded(copy.shared, boxBytes(copy));
-  if (copy.arrives)
-    arrive(barrier, getPending().arrivalsOf[barrier]);
+  PendingCopies &pending = getPending();
+  if (copy.landing != BoxCopy::Landing::Arrives) {
+    auto &[peerLanded, owed] = pending.pairParts[barrier];
+    bool first = copy.landing == BoxCopy::Landing::PairFirst;
+    int64_t &other = first ? peerLanded : owed;
+    if (other == 0) {
+      ++(first ? owed : peerLanded);
+      return;
+    }
+    --other;
+  }
+  arrive(barrier, pending.arrivalsOf[barrier]);
 }
 
-/// Queues a copy in on `barrier` (one of its `arrivals`; with 0, a copy
-/// that lands without arriving); the checker sees it first, before the
-/// issuing lane's clock moves. The schedule may land it at once or at a
-/// later scheduling point.
+/// Queues a copy in on `barrier`, one of its `arrivals`; for a pair's
+/// partitioned copy, -`arrivals` for the first CTA's part and 0 for the
+/// peer's (queued on the first CTA's barrier). The checker sees it first,
+/// before the issuing lane's clock moves. The schedule may land it at once
+/// or at a later scheduling point.
 void queueCopyIn(int64_t *barrier, int64_t arrivals, BoxCopy copy,
                  const char *where) {
   namespace async = mgpu::emu::async;
   PendingCopies &pending = getPending();
   std::lock_guard<std::mutex> lock(pending.mutex);
   std::vector<BoxCopy> &queue = pending.byBarrier[barrier];
-  copy.arrives = arrivals > 0;
+  copy.landing = arrivals > 0   ? BoxCopy::Landing::Arrives
+                 : arrivals < 0 ? BoxCopy::Landing::PairFirst
+                                : BoxCopy::Landing::PairPeer;
+  arrivals = std::abs(arrivals);
   copy.where = where;
-  // A copy without an arrival writes the peer CTA's shared memory, which
-  // the checks of the issuing CTA's threads do not follow.
-  if (copy.arrives && mgpu::emu::checks::enabled(~int64_t(0))) {
+  if (mgpu::emu::checks::enabled(~int64_t(0))) {
     mgpu::emu::checks::copyInIssued(copy.shared, boxBytes(copy), where);
-    mgpu::emu::checks::barrierCopyIssued(barrier, arrivals,
+    mgpu::emu::checks::barrierCopyIssued(barrier, copy.arrives() ? arrivals : 0,
                                          arrivingCopies(queue), where);
   }
-  if (copy.arrives)
+  if (copy.arrives())
     pending.arrivalsOf[barrier] = arrivals;
   async::When when = async::choose(/*copyIn=*/true);
   // Landing at issue keeps the barrier's copies in order: only when none
@@ -378,8 +399,12 @@ extern "C" {
 /// Resets `count` barriers to phase 0 with no arrivals.
 MGPU_HOST_EXPORT void mgpuHostBarrierInit(int64_t *barriers, int64_t count) {
   mgpu::emu::checks::barrierInit(barriers, count);
-  for (int64_t i = 0; i < count; ++i)
+  PendingCopies &pending = getPending();
+  std::lock_guard<std::mutex> lock(pending.mutex);
+  for (int64_t i = 0; i < count; ++i) {
     asAtomic(barriers + i)->store(0, std::memory_order_release);
+    pending.pairParts.erase(barriers + i);
+  }
 }
 
 MGPU_HOST_EXPORT void mgpuHostBarrierArrive(int64_t *barrier,

@@ -67,10 +67,11 @@ LogicalResult emulateMulticastChecks(OpBuilder &b, CopyGmemToSmemOp copy,
                                      ArrayRef<Value> group);
 
 /// A partitioned copy (copy_gmem_to_smem ... partitioned D) of thread
-/// `lane`: lane 0 of the pair's first CTA (`leader`) queues both CTAs'
-/// parts on its barrier, the peer's (`peerBytes` further in the host
-/// shared memory) without an arrival, then its own, which arrives once
-/// both have landed; the other CTA does nothing.
+/// `lane`: lane 0 of each CTA of the pair queues its own part into its own
+/// buffer on the barrier of the pair's first CTA (`leader`; the peer's is
+/// `peerBytes` further in the host shared memory). The peer's part does
+/// not arrive; the first CTA's arrives once both parts have landed, as
+/// the GPU's byte count has it.
 LogicalResult emulatePartitionedCopy(OpBuilder &b, CopyGmemToSmemOp copy,
                                      Value lane, Value leader, Value peerBytes);
 

@@ -20,6 +20,17 @@
 // RUN: not mgpu-run %t.no-wait.mlir -e main --backend=emulate --emulate-schedules 2 2>&1 | grep -c "schedule with seed [12] failed" | FileCheck %s --check-prefix=TWO
 // TWO: 2
 // NO-WAIT: no-wait.mlir:{{[0-9]+}}:12: error: reads tensor memory that a tcgen05_mma (at {{.*}}no-wait.mlir:{{[0-9]+}}:9) may still write: wait on the barrier its tcgen05_commit_arrive signals first
+//
+// The stage released by a plain arrival instead of the MMA's commit: the
+// producer refills the stage while the MMA may still read it (on the GPU
+// the MMA reads its operands after it is issued, until its commit). The
+// emulator keeps the MMA's reads of shared memory pending until a thread
+// waits on the barrier of a commit that covers it: the refill is reported
+// at its copy, on the default schedule and on two seeded ones.
+// RUN: sed 's/tcgen05_commit_arrive %empty/barrier_arrive %empty/' %t.mlir > %t.arrive.mlir
+// RUN: not mgpu-run %t.arrive.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=ARRIVE
+// RUN: not mgpu-run %t.arrive.mlir -e main --backend=emulate --emulate-schedules 2 2>&1 | grep -c "schedule with seed [12] failed" | FileCheck %s --check-prefix=TWO
+// ARRIVE: arrive.mlir:{{[0-9]+}}:9: error: copy_gmem_to_smem overwrites shared memory that a tcgen05_mma (at {{.*}}arrive.mlir:{{[0-9]+}}:9) may still read: wait on the barrier its tcgen05_commit_arrive signals first
 
 
 // (x * mul + y) mod 7 - 3.

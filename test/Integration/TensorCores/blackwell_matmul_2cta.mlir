@@ -10,6 +10,21 @@
 // RUN: %run_on_backends %t.mlir --match-full-lines --skip-backends=cuda
 // The GPU form for sm_100a: ptxas accepts it without spills.
 // RUN: mgpu-opt %t.mlir --mgpu-to-binary="chip=sm_100a format=isa" -o /dev/null
+// On the emulator each CTA of the pair issues its own part of a
+// partitioned copy; the first CTA's barrier completes once both parts have
+// landed. With the second CTA's producer not waiting for the stage's
+// release, it refills its part while the first CTA's MMA may still read it
+// (or before the MMA has read the previous fill): reported at an op, with
+// exit code 1, on the default schedule and two seeded ones. Before each CTA
+// issued its own part, the emulator ran both parts from the first CTA and
+// saw nothing.
+// RUN: sed 's/^\( *\)scf.if %%reuse {/\1%%first_cta = arith.cmpi eq, %%x, %%c0 : index\n\1%%waits = arith.andi %%reuse, %%first_cta : i1\n\1scf.if %%waits {/' %t.mlir > %t.peer-early.mlir
+// RUN: grep -c "scf.if %%waits" %t.peer-early.mlir | FileCheck %s --check-prefix=ONE
+// RUN: not mgpu-run %t.peer-early.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=PEER-EARLY
+// RUN: not mgpu-run %t.peer-early.mlir -e main --backend=emulate --emulate-schedules 2 2>&1 | grep -c "schedule with seed [12] failed" | FileCheck %s --check-prefix=TWO
+// ONE: 1
+// TWO: 2
+// PEER-EARLY: peer-early.mlir:{{[0-9]+}}:{{[0-9]+}}: error: {{.*}}shared memory that {{.*}}(an emulator check
 
 
 // (x * mul + y) mod 7 - 3.

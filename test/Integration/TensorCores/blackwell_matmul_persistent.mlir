@@ -15,6 +15,19 @@
 // RUN: cat %s >> %t.race.mlir
 // RUN: not mgpu-run %t.race.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=RACE
 // RACE: error: data race: writes shared memory that thread {{[0-9]+}} of the cluster's CTA {{[0-9]+}} reads at {{.*}}.mlir:{{[0-9]+}}:{{[0-9]+}} with no barrier in between
+// store_done made a CTA barrier (LOCAL): the MMA thread of the pair's first
+// CTA waits only for its own CTA's store thread, and the pair's MMA
+// overwrites the second CTA's rows while its store thread may still read
+// them. The emulator checks a pair's MMA writes into the peer's tensor
+// memory as the issuing thread's: reported at the MMA, on the default
+// schedule and two seeded ones (before, the peer's rows were only marked
+// written, and the run passed).
+// RUN: sed 's/^!store_done = .*/!store_done = !mgpu.barrier<count = 2, arrivals = 1>/' %mgpu_src_root/examples/blackwell_matmul_persistent.mlir > %t.local.mlir
+// RUN: cat %s >> %t.local.mlir
+// RUN: not mgpu-run %t.local.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=LOCAL
+// RUN: not mgpu-run %t.local.mlir -e main --backend=emulate --emulate-schedules 2 2>&1 | grep -c "schedule with seed [12] failed" | FileCheck %s --check-prefix=TWO
+// TWO: 2
+// LOCAL: local.mlir:[[#]]:11: error: data race: writes shared memory that thread 0 of the cluster's CTA 1 reads at {{.*}}local.mlir:[[#]]:16 with no barrier in between
 // The GPU form for sm_100a: ptxas accepts it without spills.
 // RUN: mgpu-opt %t.mlir --mgpu-to-binary="chip=sm_100a format=isa" -o /dev/null
 
