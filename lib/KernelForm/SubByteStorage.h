@@ -11,6 +11,8 @@
 #ifndef MGPU_LIB_KERNELFORM_SUBBYTESTORAGE_H
 #define MGPU_LIB_KERNELFORM_SUBBYTESTORAGE_H
 
+#include "mgpu/Dialect/MGPU/MGPUDialect.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -37,6 +39,25 @@ void populateWidenSixBitPatterns(const TypeConverter &converter,
 
 /// What cannot store 6-bit elements one to a byte, reported at the op.
 LogicalResult checkWidenable(Operation *op);
+
+/// i4 and f4E2M1FN: the element types stored two to a byte, and memrefs
+/// of them (CheckPackable.cpp).
+bool isNibble(Type type);
+bool isNibbleMemRef(Type type);
+
+/// Why a memref of nibbles, or the block spec of a nibble operand, cannot
+/// be stored two to a byte; empty when it can.
+std::string whyNotPackable(MemRefType type);
+std::string whyNotPackable(BlockSpecAttr spec);
+
+/// Whether `op` has an operand, result, block argument or (a function)
+/// signature type that `matches`; that is a memref of nibbles.
+bool mentionsMemRef(Operation *op, function_ref<bool(Type)> matches);
+bool mentionsNibbleMemRef(Operation *op);
+
+/// What cannot store 4-bit elements two to a byte, reported at the op
+/// before the conversion starts.
+LogicalResult checkPackable(Operation *root);
 
 } // namespace mlir::mgpu
 
