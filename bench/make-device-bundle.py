@@ -16,6 +16,7 @@ $OUT/results.tar.gz (bench/bundle/run.sh says how).
     bench/make-device-bundle.py ... --backend=cpu   (a bundle that runs here;
                                                       how the bundle is tested)
     bench/make-device-bundle.py ... --only REGEX    (fewer tests: CI's mock run)
+    bench/make-device-bundle.py ... --only-bench REGEX   (fewer benchmarks)
 
 The bundle must stay under the device tool's 64 MiB; the script fails when it
 does not.
@@ -112,6 +113,12 @@ def main():
     parser.add_argument("--only", default="",
                         help="a regular expression: only tests whose name "
                              "matches (benchmarks are kept)")
+    parser.add_argument("--manifest-only", action="store_true",
+                        help="print the MANIFEST the bundle would have and "
+                             "build nothing")
+    parser.add_argument("--only-bench", default="",
+                        help="a regular expression: only benchmarks whose "
+                             "program's name (without .mlir) matches")
     args = parser.parse_args()
 
     source_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -148,6 +155,9 @@ def main():
                 stream.write(expected)
         if program != path:
             os.remove(program)
+        return test_line(name, path, options)
+
+    def test_line(name, path, options):
         return "test %s %s %s" % (
             name, os.path.relpath(path, source_root), " ".join(options))
 
@@ -163,7 +173,8 @@ def main():
     if args.backend == "cuda":
         programs = os.path.join(source_root, "bench", "programs")
         for file in sorted(os.listdir(programs)):
-            if not file.endswith(".mlir"):
+            if not file.endswith(".mlir") or not re.search(
+                    args.only_bench, file[:-len(".mlir")]):
                 continue
             path = os.path.join(programs, file)
             variants = [[]]
@@ -174,14 +185,29 @@ def main():
                         variants.append(match.group(1).split())
             benchmarks += [(file, options) for options in variants]
 
-    def build_benchmark(file, options):
-        name = file[:-len(".mlir")] + "".join(
+    def bench_name(file, options):
+        return file[:-len(".mlir")] + "".join(
             "." + o.lstrip("-").replace("=", "-") for o in options)
+
+    def bench_line(file, options):
+        return ("bench %s bench/programs/%s %s" % (
+            bench_name(file, options), file, " ".join(options))).rstrip()
+
+    def build_benchmark(file, options):
         run([mgpu_run, os.path.join(source_root, "bench", "programs", file),
              "-e", "main", "--emit-executable", "-o",
-             os.path.join(staging, "bench", name)] + options)
-        return ("bench %s bench/programs/%s %s" % (
-            name, file, " ".join(options))).rstrip()
+             os.path.join(staging, "bench", bench_name(file, options))] +
+            options)
+        return bench_line(file, options)
+
+    if args.manifest_only:
+        shutil.rmtree(staging)
+        print("backend %s" % args.backend)
+        for name, path, _, options in selected:
+            print(test_line(name, path, options))
+        for file, options in benchmarks:
+            print(bench_line(file, options))
+        return
 
     # One compile per core, tests and benchmarks together; the manifest
     # keeps their order.

@@ -3,7 +3,8 @@
 // benchmark, run by run.sh on the machine it was built for within one
 // deadline, leaving $OUT/summary.txt and $OUT/results.tar.gz only. For CI's
 // time, the bundles here hold four tests of each kind (plain, mpmd with a
-// form, tensor cores) and every benchmark; `make device-bundle` builds all.
+// form, tensor cores) and two benchmarks (one with a variant); `make
+// device-bundle`, a step of .ci/run, builds all.
 //
 // A bundle of CPU executables runs here, end to end: every test passes.
 // RUN: rm -rf %t && mkdir -p %t
@@ -23,13 +24,18 @@
 // check is the script's). On the mock driver the executables load their
 // cubins and launch, and a benchmark reports its CUDA-event times (the mock
 // does not run kernels, so the numbers are not checked here).
-// RUN: %python %mgpu_src_root/bench/make-device-bundle.py --build %mgpu_obj_root --out %t/gpu --expected-from %t/cpu --only '^(Kernels\.vector_add|Kernels\.softmax|MPMD\.producer-consumer\.1|TensorCores\.matmul_bf16\.1)$' | FileCheck %s --check-prefix=MAKE-GPU
-// RUN: FileCheck %s --check-prefix=MANIFEST < %t/gpu/MANIFEST
+// RUN: %python %mgpu_src_root/bench/make-device-bundle.py --build %mgpu_obj_root --out %t/gpu --expected-from %t/cpu --only '^(Kernels\.vector_add|Kernels\.softmax|MPMD\.producer-consumer\.1|TensorCores\.matmul_bf16\.1)$' --only-bench '^(attention|rowsum)$' | FileCheck %s --check-prefix=MAKE-GPU
+// RUN: FileCheck %s --check-prefix=BUILT < %t/gpu/MANIFEST
+// The whole bundle's MANIFEST, printed without building it: every test
+// and benchmark (`make device-bundle` builds them, a step of .ci/run).
+// RUN: %python %mgpu_src_root/bench/make-device-bundle.py --build %mgpu_obj_root --out %t/all --manifest-only > %t/all-MANIFEST
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t/all-MANIFEST
+// RUN: not ls %t/all %t/all.partial
 // RUN: env MGPU_CUDA_DRIVER=%mgpu_mock_cuda LD_LIBRARY_PATH=%t/gpu/lib %t/gpu/bench/rowsum > %t/rowsum.out 2>&1
 // RUN: FileCheck %s --check-prefix=BENCH < %t/rowsum.out
 // RUN: %python -m py_compile %t/gpu/peers.py %t/gpu/report.py
 // RUN: %python %t/gpu/peers.py --dry-run | FileCheck %s --check-prefix=PEERS
-// RUN: %python %t/gpu/peers.py --plan %t/gpu/MANIFEST | FileCheck %s --check-prefix=PLAN
+// RUN: %python %t/gpu/peers.py --plan %t/all-MANIFEST | FileCheck %s --check-prefix=PLAN
 //
 // compare.py: numbers within the tolerance match, others do not; counts
 // match exactly; bf16 values one unit in the last place apart match.
@@ -50,7 +56,16 @@
 // BROKEN: FAIL Kernels.vector_add: line 1: expected 'mismatches: 7', got 'mismatches: 0'
 // BROKEN: == Tests: 1 passed, 1 failed, 0 timed out, 0 not run (of 2 in the bundle)
 
-// MAKE-GPU: make-device-bundle: {{.*}}gpu: 4 tests, 15 benchmarks, {{[0-9]+}}.{{[0-9]}} MiB (cuda)
+// MAKE-GPU: make-device-bundle: {{.*}}gpu: 4 tests, 3 benchmarks, {{[0-9]+}}.{{[0-9]}} MiB (cuda)
+// BUILT: backend cuda
+// BUILT-NEXT: test Kernels.softmax
+// BUILT-NEXT: test Kernels.vector_add
+// BUILT-NEXT: test MPMD.producer-consumer.1
+// BUILT-NEXT: test TensorCores.matmul_bf16.1
+// BUILT-NEXT: bench attention bench/programs/attention.mlir
+// BUILT-NEXT: bench attention.tensor-cores-0 bench/programs/attention.mlir --tensor-cores=0
+// BUILT-NEXT: bench rowsum bench/programs/rowsum.mlir
+// BUILT-NOT: {{.}}
 // MANIFEST: backend cuda
 // MANIFEST: test Kernels.vector_add test/Integration/Kernels/vector_add.mlir
 // MANIFEST: test MPMD.producer-consumer.1 test/Integration/MPMD/producer-consumer.mlir --mpmd-form=cta-partitioned
