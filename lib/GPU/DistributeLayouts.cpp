@@ -94,25 +94,37 @@ Value Distributor::lanesToRows(Location loc, Value lanes, VectorType type) {
       [&](int64_t i) { return rowOf(b, loc, ctx.lane, i / 2, i % 2); });
 }
 
-Value Distributor::rowsToLanes(Location loc, Value rows, VectorType type) {
+Value Distributor::restageToLanes(Location loc, Value held, VectorType type,
+                                  int64_t size, function_ref<Value()> writes,
+                                  int64_t count,
+                                  function_ref<Value(int64_t)> at) {
   completeMmas(loc);
-  int64_t m = type.getDimSize(0);
   beginExchange(loc);
-  Value buffer = ctx.scratch->allocate(b, loc, type.getElementType(), m);
-  // The 4 lanes of a quad hold the same rows: one of them writes.
-  Value first = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq,
-      arith::RemUIOp::create(b, loc, ctx.lane, index(loc, 4)), index(loc, 0));
-  guarded(loc, first, [&] {
-    for (int64_t tile = 0; tile < m / 64; ++tile)
-      for (int64_t h = 0; h < 2; ++h)
-        memref::StoreOp::create(
-            b, loc, vector::ExtractOp::create(b, loc, rows, tile * 2 + h),
-            buffer, ValueRange{rowOf(b, loc, ctx.lane, tile, h)});
+  Value buffer = ctx.scratch->allocate(b, loc, type.getElementType(), size);
+  guarded(loc, writes(), [&] {
+    for (int64_t i = 0; i < count; ++i)
+      memref::StoreOp::create(b, loc,
+                              vector::ExtractOp::create(b, loc, held, i),
+                              buffer, ValueRange{at(i)});
   });
   hazards.scratch = true;
   barrier(loc);
   return unstage(loc, buffer, type);
+}
+
+Value Distributor::rowsToLanes(Location loc, Value rows, VectorType type) {
+  int64_t m = type.getDimSize(0);
+  // The 4 lanes of a quad hold the same rows: one of them writes.
+  return restageToLanes(
+      loc, rows, type, m,
+      [&] {
+        return arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::eq,
+            arith::RemUIOp::create(b, loc, ctx.lane, index(loc, 4)),
+            index(loc, 0));
+      },
+      m / 64 * 2,
+      [&](int64_t i) { return rowOf(b, loc, ctx.lane, i / 2, i % 2); });
 }
 
 /// Column `8 * group + 2 * (lane % 4) + j` of a fragment: the j-th
@@ -137,23 +149,16 @@ Value Distributor::lanesToColumns(Location loc, Value lanes, VectorType type) {
 
 Value Distributor::columnsToLanes(Location loc, Value columns,
                                   VectorType type) {
-  completeMmas(loc);
   int64_t n = type.getNumElements();
-  beginExchange(loc);
-  Value buffer = ctx.scratch->allocate(b, loc, type.getElementType(), n);
   // Every quad of every warp holds the same columns: lanes 0-3 write.
-  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                      ctx.lane, index(loc, 4));
-  guarded(loc, first, [&] {
-    for (int64_t group = 0; group < n / 8; ++group)
-      for (int64_t j = 0; j < 2; ++j)
-        memref::StoreOp::create(
-            b, loc, vector::ExtractOp::create(b, loc, columns, group * 2 + j),
-            buffer, ValueRange{columnOf(b, loc, ctx.lane, group, j)});
-  });
-  hazards.scratch = true;
-  barrier(loc);
-  return unstage(loc, buffer, type);
+  return restageToLanes(
+      loc, columns, type, n,
+      [&] {
+        return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                     ctx.lane, index(loc, 4));
+      },
+      n / 8 * 2,
+      [&](int64_t i) { return columnOf(b, loc, ctx.lane, i / 2, i % 2); });
 }
 
 /// Columns over the rows of fragments (see getBroadcastColumns): register

@@ -216,6 +216,13 @@ private:
   Value restage(Location loc, Value lanes, VectorType type, LayoutKind kind,
                 int64_t count, function_ref<Value(int64_t)> at);
   Value rowsToLanes(Location loc, Value rows, VectorType type);
+  /// The inverse of restage: the lanes that `writes` (made once the
+  /// exchange has begun) store the `count` elements they hold of a `size`
+  /// vector, the i-th at flat index `at(i)`, and every lane reads the
+  /// whole `type` vector back.
+  Value restageToLanes(Location loc, Value held, VectorType type, int64_t size,
+                       function_ref<Value()> writes, int64_t count,
+                       function_ref<Value(int64_t)> at);
   Value lanesToColumns(Location loc, Value lanes, VectorType type);
   Value columnsToLanes(Location loc, Value columns, VectorType type);
   Value heldToLanes(Location loc, Value held, VectorType type,

@@ -415,6 +415,28 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
   return success();
 }
 
+/// The slots from this CTA's to that of the CTA at `ctas` along cluster
+/// dimensions `dims` (its index in each), in its group: the group's CTAs
+/// have slots in x-innermost order from the group's first (EmuScheduler.cpp,
+/// groups of `group` CTAs).
+static Value getSlotsTo(OpBuilder &b, Location loc, ArrayRef<int64_t> dims,
+                        ValueRange ctas, ArrayRef<Value> block,
+                        ArrayRef<Value> sizes, ArrayRef<Value> group) {
+  // Slots between neighbours along each dimension of the group.
+  Value groupStrides[3] = {indexConstant(b, loc, 1), group[0],
+                           arith::MulIOp::create(b, loc, group[0], group[1])};
+  Value slots = indexConstant(b, loc, 0);
+  for (auto [d, index] : llvm::zip(dims, ctas)) {
+    Value mine = arith::RemUIOp::create(b, loc, block[d], sizes[d]);
+    slots = arith::AddIOp::create(
+        b, loc, slots,
+        arith::MulIOp::create(b, loc,
+                              arith::SubIOp::create(b, loc, index, mine),
+                              groupStrides[d]));
+  }
+  return slots;
+}
+
 /// Runs `body` for every CTA of this CTA's group along cluster dimensions
 /// `dims`, with the bytes from this CTA's slice of the host shared memory
 /// to that CTA's and whether it is this CTA. The group's CTAs have slots in
@@ -425,9 +447,6 @@ static void forEachCtaAlong(
     OpBuilder &b, Location loc, ArrayRef<int64_t> dims, Value stride,
     ArrayRef<Value> block, ArrayRef<Value> sizes, ArrayRef<Value> group,
     function_ref<void(OpBuilder &, Location, Value bytes, Value isSelf)> body) {
-  // Slots between neighbours along each dimension of the group.
-  Value groupStrides[3] = {indexConstant(b, loc, 1), group[0],
-                           arith::MulIOp::create(b, loc, group[0], group[1])};
   SmallVector<Value> lower, upper, steps;
   for (int64_t d : dims) {
     lower.push_back(indexConstant(b, loc, 0));
@@ -437,19 +456,9 @@ static void forEachCtaAlong(
   scf::buildLoopNest(
       b, loc, lower, upper, steps,
       [&](OpBuilder &lb, Location l, ValueRange ivs) {
-        Value slots = indexConstant(lb, l, 0);
-        Value isSelf = arith::ConstantIntOp::create(lb, l, 1, 1);
-        for (auto [d, iv] : llvm::zip(dims, ivs)) {
-          Value mine = arith::RemUIOp::create(lb, l, block[d], sizes[d]);
-          slots = arith::AddIOp::create(
-              lb, l, slots,
-              arith::MulIOp::create(lb, l,
-                                    arith::SubIOp::create(lb, l, iv, mine),
-                                    groupStrides[d]));
-          isSelf = arith::AndIOp::create(
-              lb, l, isSelf,
-              arith::CmpIOp::create(lb, l, arith::CmpIPredicate::eq, iv, mine));
-        }
+        Value slots = getSlotsTo(lb, l, dims, ivs, block, sizes, group);
+        Value isSelf = arith::CmpIOp::create(lb, l, arith::CmpIPredicate::eq,
+                                             slots, indexConstant(lb, l, 0));
         body(lb, l, arith::MulIOp::create(lb, l, slots, stride), isSelf);
       });
 }
@@ -596,17 +605,8 @@ Value emulatePeerBytes(OpBuilder &b, ClusterRefOp ref, Value stride,
                        ArrayRef<Value> block, ArrayRef<Value> sizes,
                        ArrayRef<Value> group) {
   Location loc = ref.getLoc();
-  Value groupStrides[3] = {indexConstant(b, loc, 1), group[0],
-                           arith::MulIOp::create(b, loc, group[0], group[1])};
-  Value slots = indexConstant(b, loc, 0);
-  for (auto [d, index] : llvm::zip(*ref.getClusterDims(), ref.getCtas())) {
-    Value mine = arith::RemUIOp::create(b, loc, block[d], sizes[d]);
-    slots = arith::AddIOp::create(
-        b, loc, slots,
-        arith::MulIOp::create(b, loc,
-                              arith::SubIOp::create(b, loc, index, mine),
-                              groupStrides[d]));
-  }
+  Value slots = getSlotsTo(b, loc, *ref.getClusterDims(), ref.getCtas(), block,
+                           sizes, group);
   return arith::MulIOp::create(b, loc, slots, stride);
 }
 

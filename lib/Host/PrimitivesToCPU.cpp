@@ -317,40 +317,48 @@ getWordAndParity(ConversionPatternRewriter &rewriter, OpTy op,
   return {word, parity};
 }
 
-/// barrier_wait with a parity -> mgpuHostBarrierWait (bounded).
-struct BarrierWaitToCPU : public OpConversionPattern<BarrierWaitOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// A barrier_wait or barrier_test with a parity: the host word and the
+/// parity to `lower`, which replaces the op.
+template <typename OpTy>
+struct BarrierPhaseToCPU : public OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
   LogicalResult
-  matchAndRewrite(BarrierWaitOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (!op.getParity())
       return rewriter.notifyMatchFailure(
           op, "the phase is implicit (run --mgpu-track-barrier-phases)");
     auto [word, parity] = getWordAndParity(rewriter, op, adaptor);
+    lower(op, word, parity, rewriter);
+    return success();
+  }
+  virtual void lower(OpTy op, Value word, Value parity,
+                     ConversionPatternRewriter &rewriter) const = 0;
+};
+
+/// barrier_wait with a parity -> mgpuHostBarrierWait (bounded).
+struct BarrierWaitToCPU : public BarrierPhaseToCPU<BarrierWaitOp> {
+  using BarrierPhaseToCPU::BarrierPhaseToCPU;
+  void lower(BarrierWaitOp op, Value word, Value parity,
+             ConversionPatternRewriter &rewriter) const override {
     callHostRuntime(rewriter, op, "mgpuHostBarrierWait",
                     {word, parity, getLocationString(rewriter, op)});
     rewriter.eraseOp(op);
-    return success();
   }
 };
 
 /// barrier_test with a parity -> mgpuHostBarrierTest. A Pallas thread is
 /// one host thread here, so its answer is already the warpgroup's.
-struct BarrierTestToCPU : public OpConversionPattern<BarrierTestOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(BarrierTestOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!op.getParity())
-      return rewriter.notifyMatchFailure(
-          op, "the phase is implicit (run --mgpu-track-barrier-phases)");
-    auto [word, parity] = getWordAndParity(rewriter, op, adaptor);
+struct BarrierTestToCPU : public BarrierPhaseToCPU<BarrierTestOp> {
+  using BarrierPhaseToCPU::BarrierPhaseToCPU;
+  void lower(BarrierTestOp op, Value word, Value parity,
+             ConversionPatternRewriter &rewriter) const override {
     Value done = callHostRuntime(rewriter, op, "mgpuHostBarrierTest",
                                  {word, parity}, rewriter.getI64Type())
                      ->getResult(0);
     rewriter.replaceOpWithNewOp<arith::TruncIOp>(op, rewriter.getI1Type(),
                                                  done);
-    return success();
   }
 };
 

@@ -85,11 +85,13 @@ std::pair<Value, Value> byteAndShift(OpBuilder &b, Location loc, Value index) {
   return {byte, arith::IndexCastOp::create(b, loc, b.getI8Type(), shift)};
 }
 
-/// memref.load of a nibble: the byte, shifted down, truncated.
-struct PackLoad : OpConversionPattern<memref::LoadOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// A memref.load or memref.store of a nibble: `lower` gets the byte's
+/// indices, the nibble's bit shift in it and the byte as it is.
+template <typename OpTy> struct PackScalar : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
   LogicalResult
-  matchAndRewrite(memref::LoadOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (!isNibbleMemRef(op.getMemRefType()))
       return failure();
@@ -99,30 +101,36 @@ struct PackLoad : OpConversionPattern<memref::LoadOp> {
     indices.back() = byteIndex;
     Value byte =
         memref::LoadOp::create(rewriter, loc, adaptor.getMemref(), indices);
+    lower(op, adaptor, indices, shift, byte, rewriter);
+    return success();
+  }
+  virtual void lower(OpTy op, OpAdaptor adaptor, ValueRange indices,
+                     Value shift, Value byte,
+                     ConversionPatternRewriter &rewriter) const = 0;
+};
+
+/// memref.load of a nibble: the byte, shifted down, truncated.
+struct PackLoad : PackScalar<memref::LoadOp> {
+  using PackScalar::PackScalar;
+  void lower(memref::LoadOp op, OpAdaptor, ValueRange, Value shift, Value byte,
+             ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
     Value bits = arith::ShRUIOp::create(rewriter, loc, byte, shift);
     Value nibble = arith::TruncIOp::create(rewriter, loc,
                                            rewriter.getIntegerType(4), bits);
     if (nibble.getType() != op.getType())
       nibble = arith::BitcastOp::create(rewriter, loc, op.getType(), nibble);
     rewriter.replaceOp(op, nibble);
-    return success();
   }
 };
 
 /// memref.store of a nibble in host code: read, modify and write the byte.
-struct PackStore : OpConversionPattern<memref::StoreOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(memref::StoreOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!isNibbleMemRef(op.getMemRefType()))
-      return failure();
+struct PackStore : PackScalar<memref::StoreOp> {
+  using PackScalar::PackScalar;
+  void lower(memref::StoreOp op, OpAdaptor adaptor, ValueRange indices,
+             Value shift, Value old,
+             ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    SmallVector<Value> indices(adaptor.getIndices());
-    auto [byteIndex, shift] = byteAndShift(rewriter, loc, indices.back());
-    indices.back() = byteIndex;
-    Value old =
-        memref::LoadOp::create(rewriter, loc, adaptor.getMemref(), indices);
     Value mask = arith::ShLIOp::create(
         rewriter, loc, arith::ConstantIntOp::create(rewriter, loc, 0xF, 8),
         shift);
@@ -136,7 +144,6 @@ struct PackStore : OpConversionPattern<memref::StoreOp> {
     Value byte = arith::OrIOp::create(rewriter, loc, kept, placed);
     rewriter.replaceOpWithNewOp<memref::StoreOp>(op, byte, adaptor.getMemref(),
                                                  indices);
-    return success();
   }
 };
 

@@ -90,6 +90,17 @@ template <typename T> T combineInteger(int64_t kind, T old, T x) {
   }
 }
 
+/// Combines the element of type T at `target` with the one at `source`
+/// through `combine`, in place (unaligned bytes).
+template <typename T, typename Combine>
+void combineBytes(char *target, const char *source, Combine combine) {
+  T a, b;
+  std::memcpy(&a, target, sizeof(T));
+  std::memcpy(&b, source, sizeof(T));
+  T r = combine(a, b);
+  std::memcpy(target, &r, sizeof(T));
+}
+
 } // namespace
 
 void mgpu::emu::combineElement(int64_t elementType, int64_t reduction,
@@ -98,38 +109,27 @@ void mgpu::emu::combineElement(int64_t elementType, int64_t reduction,
   case 0:
   case 1: {
     bool bf16 = elementType == 1;
-    uint16_t a, b;
-    std::memcpy(&a, target, 2);
-    std::memcpy(&b, source, 2);
-    float r = bf16 ? combineFloat(reduction, bf16ToFloat(a), bf16ToFloat(b))
-                   : combineFloat(reduction, halfToFloat(a), halfToFloat(b));
-    uint16_t out = bf16 ? floatToBf16(r) : floatToHalf(r);
-    std::memcpy(target, &out, 2);
+    combineBytes<uint16_t>(target, source, [&](uint16_t a, uint16_t b) {
+      float r = bf16 ? combineFloat(reduction, bf16ToFloat(a), bf16ToFloat(b))
+                     : combineFloat(reduction, halfToFloat(a), halfToFloat(b));
+      return bf16 ? floatToBf16(r) : floatToHalf(r);
+    });
     return;
   }
-  case 2: {
-    float a, b;
-    std::memcpy(&a, target, 4);
-    std::memcpy(&b, source, 4);
-    float r = combineFloat(reduction, a, b);
-    std::memcpy(target, &r, 4);
+  case 2:
+    combineBytes<float>(target, source, [&](float a, float b) {
+      return combineFloat(reduction, a, b);
+    });
     return;
-  }
-  case 3: {
-    int32_t a, b;
-    std::memcpy(&a, target, 4);
-    std::memcpy(&b, source, 4);
-    int32_t r = combineInteger(reduction, a, b);
-    std::memcpy(target, &r, 4);
+  case 3:
+    combineBytes<int32_t>(target, source, [&](int32_t a, int32_t b) {
+      return combineInteger(reduction, a, b);
+    });
     return;
-  }
-  default: {
-    int64_t a, b;
-    std::memcpy(&a, target, 8);
-    std::memcpy(&b, source, 8);
-    int64_t r = combineInteger(reduction, a, b);
-    std::memcpy(target, &r, 8);
+  default:
+    combineBytes<int64_t>(target, source, [&](int64_t a, int64_t b) {
+      return combineInteger(reduction, a, b);
+    });
     return;
-  }
   }
 }

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MmaShapes.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/Dialect/MGPU/TensorMemory.h"
@@ -208,13 +209,8 @@ LogicalResult Tcgen05MmaOp::verify() {
   int64_t m = accType.getRows(),
           n = accType.getColumns() / (getCollectiveAxis() ? 2 : 1);
   int64_t k = aType.getDimSize(1);
-  if (aType.getDimSize(0) != m || bType.getDimSize(0) != k ||
-      bType.getDimSize(1) != n)
-    return emitOpError() << "expects a (M x K) x b (K x N) + acc (M x N), "
-                            "got a "
-                         << formatTuple(aType.getShape()) << ", b "
-                         << formatTuple(bType.getShape()) << ", acc "
-                         << formatTuple(accType.getShape());
+  if (failed(verifyMmaShapes(*this, aType, bType, m, n, accType.getShape())))
+    return failure();
   if (n % 16 || n > 256)
     return emitOpError() << "expects N to be a multiple of 16 up to 256, got "
                          << n;

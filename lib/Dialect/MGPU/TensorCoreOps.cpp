@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MmaShapes.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 
@@ -93,13 +94,8 @@ LogicalResult WgmmaOp::verify() {
     return emitOpError() << "expects statically shaped operands";
   int64_t m = accType.getDimSize(0), n = accType.getDimSize(1);
   int64_t k = aType.getDimSize(1);
-  if (aType.getDimSize(0) != m || bType.getDimSize(0) != k ||
-      bType.getDimSize(1) != n)
-    return emitOpError() << "expects a (M x K) x b (K x N) + acc (M x N), "
-                            "got a "
-                         << formatTuple(aType.getShape()) << ", b "
-                         << formatTuple(bType.getShape()) << ", acc "
-                         << formatTuple(accType.getShape());
+  if (failed(verifyMmaShapes(*this, aType, bType, m, n, accType.getShape())))
+    return failure();
   if (m % 64)
     return emitOpError() << "expects M to be a multiple of 64 (the rows of "
                             "one warpgroup's MMA), got "
@@ -260,4 +256,17 @@ LogicalResult SetMaxRegistersOp::verify() {
                             "in [24, 256] (setmaxnreg), got "
                          << getCount();
   return success();
+}
+
+LogicalResult mlir::mgpu::verifyMmaShapes(Operation *op, ShapedType a,
+                                          ShapedType b, int64_t m, int64_t n,
+                                          ArrayRef<int64_t> accShape) {
+  int64_t k = a.getDimSize(1);
+  if (a.getDimSize(0) == m && b.getDimSize(0) == k && b.getDimSize(1) == n)
+    return success();
+  return op->emitOpError() << "expects a (M x K) x b (K x N) + acc (M x N), "
+                              "got a "
+                           << formatTuple(a.getShape()) << ", b "
+                           << formatTuple(b.getShape()) << ", acc "
+                           << formatTuple(accShape);
 }
