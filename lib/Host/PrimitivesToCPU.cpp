@@ -354,9 +354,11 @@ struct BarrierTestToCPU : public BarrierPhaseToCPU<BarrierTestOp> {
   using BarrierPhaseToCPU::BarrierPhaseToCPU;
   void lower(BarrierTestOp op, Value word, Value parity,
              ConversionPatternRewriter &rewriter) const override {
-    Value done = callHostRuntime(rewriter, op, "mgpuHostBarrierTest",
-                                 {word, parity}, rewriter.getI64Type())
-                     ->getResult(0);
+    Value done =
+        callHostRuntime(rewriter, op, "mgpuHostBarrierTest",
+                        {word, parity, getLocationString(rewriter, op)},
+                        rewriter.getI64Type())
+            ->getResult(0);
     rewriter.replaceOpWithNewOp<arith::TruncIOp>(op, rewriter.getI1Type(),
                                                  done);
   }

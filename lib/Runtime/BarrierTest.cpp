@@ -3,7 +3,10 @@
 // The non-blocking barrier wait of both host backends (part of
 // libmgpu_host_runtime.so). A test answers at once whether the barrier has
 // completed the phase of a parity (HostRuntime.cpp's word format). In
-// interpret mode copies are synchronous, so that is all. In the emulator a
+// interpret mode copies are synchronous, so that is all, but for a thread
+// that keeps finding the same phase open for longer than a wait may block:
+// that is a deadlock, reported as a wait's (a polling loop would spin
+// forever, as on the GPU). In the emulator a
 // copy in lands only when something lets it (EmuAsync.cpp): a test that
 // finds its phase open is a moment of time passing on the GPU, so it lands
 // the barrier's oldest pending copy, as one step of a wait would (lane 0
@@ -17,19 +20,50 @@
 #include "EmuAsync.h"
 #include "EmuChecks.h"
 
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 #define MGPU_HOST_EXPORT __attribute__((visibility("default")))
 
 extern "C" {
 
-/// Interpret mode's barrier_test: 1 if the phase of `parity` completed.
-/// A Pallas thread that polls in a loop gives the others (host threads)
-/// the core when the answer is no.
-MGPU_HOST_EXPORT int64_t mgpuHostBarrierTest(int64_t *barrier, int64_t parity) {
-  if (mgpu::emu::phaseDone(barrier, parity))
+/// Interpret mode's barrier_test at `where`: 1 if the phase of `parity`
+/// completed. A Pallas thread that polls in a loop gives the others (host
+/// threads) the core when the answer is no.
+MGPU_HOST_EXPORT int64_t mgpuHostBarrierTest(int64_t *barrier, int64_t parity,
+                                             const char *where) {
+  // The phase this thread has found open since `since`.
+  thread_local int64_t *polled = nullptr;
+  thread_local int64_t polledParity = 0;
+  thread_local uint64_t polls = 0;
+  thread_local std::chrono::steady_clock::time_point since;
+  if (mgpu::emu::phaseDone(barrier, parity)) {
+    polled = nullptr;
     return 1;
+  }
+  if (polled != barrier || polledParity != parity) {
+    polled = barrier;
+    polledParity = parity;
+    polls = 0;
+    since = std::chrono::steady_clock::now();
+  }
+  if (++polls % 1024 == 0) {
+    double waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - since)
+            .count();
+    if (waited > mgpu::emu::waitTimeoutSeconds()) {
+      std::fprintf(stderr,
+                   "%s: error: mgpu.barrier_test has found its phase open "
+                   "for %g s; the kernel deadlocks (nothing arrives on what "
+                   "it polls). Set MGPU_WAIT_TIMEOUT to wait longer.\n",
+                   where ? where : "<unknown>", waited);
+      std::fflush(stderr);
+      std::_Exit(1);
+    }
+  }
   std::this_thread::yield();
   return 0;
 }

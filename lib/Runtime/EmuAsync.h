@@ -72,6 +72,9 @@ void cpAsyncLaneEnded();
 /// HostRuntime.cpp: whether `barrier` has completed its phase of `parity`
 /// (its latest completed phase has the other parity).
 bool phaseDone(int64_t *barrier, int64_t parity);
+/// HostRuntime.cpp: how long a wait may block before it is reported as a
+/// deadlock (MGPU_WAIT_TIMEOUT, 10 s by default).
+double waitTimeoutSeconds();
 } // namespace mgpu::emu
 
 #endif // MGPU_RUNTIME_EMUASYNC_H

@@ -48,15 +48,6 @@ namespace {
 using mgpu::emu::bf16ToFloat;
 using mgpu::emu::halfToFloat;
 
-double getWaitTimeoutSeconds() {
-  static const double timeout = [] {
-    const char *text = std::getenv("MGPU_WAIT_TIMEOUT");
-    double value = text ? std::atof(text) : 0.0;
-    return value > 0 ? value : 10.0;
-  }();
-  return timeout;
-}
-
 /// Spins until `ready()` holds; reports a deadlock after the timeout. On
 /// an emulator fiber every step lets the next fiber run, and never sleeps:
 /// what it waits for can only come from the fibers of its own host thread
@@ -103,7 +94,7 @@ void waitUntil(Ready ready, const char *what, const char *where) {
       double waited = std::chrono::duration<double>(
                           std::chrono::steady_clock::now() - start)
                           .count();
-      if (waited > getWaitTimeoutSeconds()) {
+      if (waited > mgpu::emu::waitTimeoutSeconds()) {
         std::fprintf(stderr,
                      "%s: error: %s did not complete within %g s; the kernel "
                      "deadlocks (nothing arrives on or signals what it waits "
@@ -137,6 +128,15 @@ void arrive(int64_t *barrier, int64_t arrivals) {
 }
 
 } // namespace
+
+double mgpu::emu::waitTimeoutSeconds() {
+  static const double timeout = [] {
+    const char *text = std::getenv("MGPU_WAIT_TIMEOUT");
+    double value = text ? std::atof(text) : 0.0;
+    return value > 0 ? value : 10.0;
+  }();
+  return timeout;
+}
 
 bool mgpu::emu::phaseDone(int64_t *barrier, int64_t parity) {
   int64_t completed = asAtomic(barrier)->load(std::memory_order_acquire) >> 32;

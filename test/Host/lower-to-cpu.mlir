@@ -141,7 +141,7 @@ func.func @threads_wait(%o: memref<4xf32>) {
 // CHECK-LABEL: func.func @threads_test
 // CHECK: omp.parallel
 // CHECK: call @mgpuHostBarrierArrive
-// CHECK: %[[DONE:.+]] = func.call @mgpuHostBarrierTest(%{{.+}}, %{{.+}}) : (!llvm.ptr, i64) -> i64
+// CHECK: %[[DONE:.+]] = func.call @mgpuHostBarrierTest(%{{.+}}, %{{.+}}, %{{.+}}) : (!llvm.ptr, i64, !llvm.ptr) -> i64
 // CHECK: %[[BIT:.+]] = arith.trunci %[[DONE]] : i64 to i1
 // CHECK: scf.condition
 func.func @threads_test(%o: memref<4xf32>) {

@@ -16,6 +16,16 @@
 // or at a poll of lane 0, so that the polling loop also sees "not yet".
 // RUN: %run_on_backends %s --match-full-lines
 // RUN: mgpu-run %s -e main --backend=emulate --emulate-seed 10 --emulate-schedules 16 | FileCheck %s --match-full-lines
+// Thread 1 not waiting for `go` (a fuzz finding): it completes phases 0 and
+// 1 before thread 0 polls, so thread 0's test of phase 0 (parity 0) finds
+// phase 2 open forever, as it would on the GPU. Interpret mode reports the
+// polling thread's deadlock after the wait timeout, at the test, with exit
+// code 1 (it spun until killed before); the emulator reports the race.
+// RUN: sed 's/mgpu.barrier_wait %%go\[%%c0\] : !bar/mgpu.barrier_arrive %%go[%%c0] : !bar/' %s > %t.no-go.mlir
+// RUN: env MGPU_WAIT_TIMEOUT=1 not mgpu-run %t.no-go.mlir -e main --backend=cpu 2>&1 | FileCheck %s --check-prefix=NO-GO
+// RUN: not mgpu-run %t.no-go.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=NO-GO-EMU
+// NO-GO: no-go.mlir:[[#]]:19: error: mgpu.barrier_test has found its phase open for {{.*}} s; the kernel deadlocks (nothing arrives on what it polls). Set MGPU_WAIT_TIMEOUT to wait longer.
+// NO-GO-EMU: no-go.mlir:[[#]]:{{[0-9]+}}: error: data race
 
 // CHECK: spin: 0 wrong, polls ok
 // CHECK-NEXT: fallback: 0 wrong
