@@ -277,7 +277,8 @@ LogicalResult Emulator::emulate(gpu::LaunchOp launch) {
     callHostRuntime(b, launch, "mgpuEmuCheckLaunch",
                     {getElementPointer(b, loc, outerSmem), total, asI64(slots),
                      asI64(outerStride), asI64(checkedBytes),
-                     asI64(outerPerCta), clusterCtas, getI64(b, loc, checks)});
+                     getI64(b, loc, tmemBytes), asI64(outerPerCta), clusterCtas,
+                     getI64(b, loc, checks)});
   }
   // CTAs that use semaphores order themselves through them: their global
   // memory is checked for races between them (EmuGlobalChecks.cpp).

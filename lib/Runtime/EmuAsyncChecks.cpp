@@ -35,11 +35,10 @@ static void checkCopyInOverwrite(const ShadowByte &s, const Lane &lane,
   if (enabled(kAsync) && !share && s.inFlight)
     report(where, "copy_gmem_to_smem writes shared memory that another "
                   "async copy in is still writing");
-  checkOrdered(lane, where, "copy_gmem_to_smem overwrites", s.reader,
-               s.readClock, "reads", s.readWhere);
+  checkReaders(lane, where, "copy_gmem_to_smem overwrites", s);
   if (share && s.writeFence == kAsyncWrite)
     return;
-  checkOrdered(lane, where, "copy_gmem_to_smem overwrites", s.writer,
+  checkOrdered(lane, where, "copy_gmem_to_smem overwrites", s, s.writer,
                s.writeClock, "writes", s.writeWhere);
 }
 
@@ -79,7 +78,7 @@ void copyInIssued(char *shared, int64_t bytes, const char *where) {
     s[i].writeClock = lane.clock[lane.self];
     s[i].writeWhere = where;
     s[i].writeFence = kAsyncWrite;
-    s[i].reader = 0;
+    s[i].reader = s[i].reader2 = 0;
   }
 }
 
@@ -113,9 +112,7 @@ void copyOutIssued(const char *shared, int64_t bytes, bool commit,
       s[i].outThread = uint16_t(lane.self + 1);
       s[i].outSeq = seq;
       s[i].asyncWhere = where;
-      s[i].reader = uint16_t(lane.self + 1);
-      s[i].readClock = lane.clock[lane.self];
-      s[i].readWhere = where;
+      noteRead(s[i], lane, where);
     }
   lane.cluster->outWhere[lane.self] = where;
   lane.cluster->outOpen[lane.self] = !commit;
@@ -212,9 +209,7 @@ MGPU_HOST_EXPORT void mgpuEmuCheckMmaRead(char *p, int64_t bytes, int64_t peer,
     checkAsyncRead(s[i], lane, where, "tcgen05_mma", /*computes=*/true);
     s[i].mmaReads = true;
     s[i].mmaWhere = where;
-    s[i].reader = uint16_t(lane.self + 1);
-    s[i].readClock = lane.clock[lane.self];
-    s[i].readWhere = where;
+    noteRead(s[i], lane, where);
   }
 }
 
@@ -262,9 +257,7 @@ MGPU_HOST_EXPORT void mgpuEmuCheckWgmmaRead(char *p, int64_t bytes,
     s[i].wgmmaGroup = uint16_t(group + 1);
     s[i].wgmmaSeq = seq;
     s[i].asyncWhere = where;
-    s[i].reader = uint16_t(lane.self + 1);
-    s[i].readClock = lane.clock[lane.self];
-    s[i].readWhere = where;
+    noteRead(s[i], lane, where);
   }
 }
 

@@ -10,7 +10,10 @@
 //
 // Shadow state per byte of the emulator's shared-memory buffer: whether it
 // was written, its last writer and last reader (thread and the thread's
-// clock), the writer's proxy-fence count at the write, and which async
+// clock) and one earlier reader that the last one is not ordered after (a
+// write must come after both: two warpgroups reading a buffer, and a writer
+// waiting for only the later one, is a race), the writer's proxy-fence
+// count at the write, and which async
 // operation still uses it (a copy in that has not landed, a wgmma group not
 // waited for, a copy out whose bulk group is not waited for). Happens-before
 // is a vector clock per CUDA thread of a cluster (FastTrack-style epochs
@@ -124,14 +127,45 @@ bool ordered(const Lane &lane, uint16_t other, uint32_t clock) {
   return clock <= lane.at(thread);
 }
 
+void noteRead(ShadowByte &byte, const Lane &lane, const char *where) {
+  uint16_t self = uint16_t(lane.self + 1);
+  if (byte.reader && byte.reader != self &&
+      !ordered(lane, byte.reader, byte.readClock)) {
+    byte.reader2 = byte.reader;
+    byte.readClock2 = byte.readClock;
+    byte.readWhere2 = byte.readWhere;
+  } else if (byte.reader2 && ordered(lane, byte.reader2, byte.readClock2)) {
+    byte.reader2 = 0;
+  }
+  byte.reader = self;
+  byte.readClock = lane.clock[lane.self];
+  byte.readWhere = where;
+}
+
+void checkReaders(const Lane &lane, const char *where, const char *access,
+                  const ShadowByte &byte) {
+  checkOrdered(lane, where, access, byte, byte.reader, byte.readClock, "reads",
+               byte.readWhere);
+  checkOrdered(lane, where, access, byte, byte.reader2, byte.readClock2,
+               "reads", byte.readWhere2);
+}
+
+const char *memoryOf(const ShadowByte &byte) {
+  int64_t offset = &byte - current->shadow.data();
+  bool tensor =
+      current->tmemBytes && current->stride &&
+      offset % current->stride >= current->stride - current->tmemBytes;
+  return tensor ? "tensor memory" : "shared memory";
+}
+
 void checkOrdered(const Lane &lane, const char *where, const char *access,
-                  uint16_t other, uint32_t clock, const char *otherAccess,
-                  const char *otherWhere) {
+                  const ShadowByte &byte, uint16_t other, uint32_t clock,
+                  const char *otherAccess, const char *otherWhere) {
   if (enabled(kRaces) && !ordered(lane, other, clock))
     report(where,
-           "data race: %s shared memory that %s %s at %s with no barrier in "
-           "between",
-           access, nameOf(other - 1).text, otherAccess, orUnknown(otherWhere));
+           "data race: %s %s that %s %s at %s with no barrier in between",
+           access, memoryOf(byte), nameOf(other - 1).text, otherAccess,
+           orUnknown(otherWhere));
 }
 
 /// The shadow of [p, p + bytes) or null where checks are off; reports an
@@ -342,14 +376,16 @@ bool laneClock(int64_t &slot, int64_t &thread, uint32_t &clock) {
 extern "C" {
 
 /// Starts checking a launch: `smem` (`total` bytes) holds `slots` CTA
-/// slots `stride` bytes apart, of which a CTA uses `sliceBytes`; `perCta`
+/// slots `stride` bytes apart, of which a CTA uses `sliceBytes`, the last
+/// `tmemBytes` of each slot its tensor memory; `perCta`
 /// threads a CTA; `clusterCtas` CTAs a cluster whose slots are consecutive
 /// (1: the CTAs' threads are not ordered against each other's); `flags`
 /// the checks (EmuChecks.h).
 MGPU_HOST_EXPORT void mgpuEmuCheckLaunch(char *smem, int64_t total,
                                          int64_t slots, int64_t stride,
-                                         int64_t sliceBytes, int64_t perCta,
-                                         int64_t clusterCtas, int64_t flags) {
+                                         int64_t sliceBytes, int64_t tmemBytes,
+                                         int64_t perCta, int64_t clusterCtas,
+                                         int64_t flags) {
   delete current;
   current = nullptr;
   if (!flags || perCta <= 0)
@@ -360,6 +396,7 @@ MGPU_HOST_EXPORT void mgpuEmuCheckLaunch(char *smem, int64_t total,
   launch->total = total;
   launch->stride = stride;
   launch->sliceBytes = std::min(sliceBytes, stride ? stride : sliceBytes);
+  launch->tmemBytes = tmemBytes;
   launch->perCta = perCta;
   launch->warpgroupsPerCta = (perCta + 127) / 128;
   // A cluster's clocks take (its threads)^2 words: past 4096 threads the
@@ -448,25 +485,22 @@ static void checkAccess(char *p, int64_t bytes, int64_t write,
         report(where, peers ? "reads shared memory of a peer CTA that "
                               "nothing wrote"
                             : "reads shared memory that nothing wrote");
-      checkOrdered(lane, where, "reads", b.writer, b.writeClock, "writes",
+      checkOrdered(lane, where, "reads", b, b.writer, b.writeClock, "writes",
                    b.writeWhere);
-      b.reader = self;
-      b.readClock = now;
-      b.readWhere = where;
+      noteRead(b, lane, where);
       continue;
     }
     checkAsyncReaders(b, lane, where, "writes");
-    checkOrdered(lane, where, "writes", b.writer, b.writeClock, "writes",
+    checkOrdered(lane, where, "writes", b, b.writer, b.writeClock, "writes",
                  b.writeWhere);
-    checkOrdered(lane, where, "writes", b.reader, b.readClock, "reads",
-                 b.readWhere);
+    checkReaders(lane, where, "writes", b);
+    b.reader = b.reader2 = 0;
     b.written = true;
     b.writer = self;
     b.writeClock = now;
     b.writeWhere = where;
     b.writeFence = write == kAsyncStoreWrite ? kAsyncWrite
                                              : lane.cluster->fences[lane.self];
-    b.reader = 0;
   }
 }
 

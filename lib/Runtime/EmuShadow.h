@@ -38,6 +38,11 @@ struct ShadowByte {
   uint32_t wgmmaSeq = 0, outSeq = 0;
   /// Threads + 1 (0: none); the warpgroup for wgmma.
   uint16_t writer = 0, reader = 0, wgmmaGroup = 0, outThread = 0;
+  /// An earlier reader that the last one is not ordered after (0: none):
+  /// a write must be ordered after both (noteRead).
+  uint16_t reader2 = 0;
+  uint32_t readClock2 = 0;
+  const char *readWhere2 = nullptr;
   bool written = false;
   /// A copy in that has not landed will write the byte.
   bool inFlight = false;
@@ -141,6 +146,8 @@ struct Launch {
   int64_t flags = 0;
   char *smem = nullptr;
   int64_t total = 0, stride = 0, sliceBytes = 0, perCta = 0;
+  /// The tensor memory at the end of each CTA's slot (Tcgen05Emulation.h).
+  int64_t tmemBytes = 0;
   /// CTAs per cluster (their slots are consecutive, the cluster's first
   /// at a multiple of it), threads per cluster, warpgroups per CTA.
   int64_t clusterCtas = 1, threads = 0, warpgroupsPerCta = 1;
@@ -192,13 +199,23 @@ void joinThread(uint32_t *into, const Cluster &cluster, int64_t thread);
 /// Whether thread `other` - 1's event at `clock` happens before what `lane`
 /// does now (threads of one warp are ordered).
 bool ordered(const Lane &lane, uint16_t other, uint32_t clock);
-/// Reports a data race at `where` unless thread `other` - 1's access at
-/// `clock` (`otherAccess`: "reads", "writes", at `otherWhere`) happens
-/// before `lane`'s `access` (a phrase: "writes", "copy_gmem_to_smem
-/// overwrites").
+/// A read of `byte` by `lane` at `where`: it becomes the byte's last
+/// reader; the previous one is kept as the earlier reader where this read
+/// is not ordered after it (one of them where there are more).
+void noteRead(ShadowByte &byte, const Lane &lane, const char *where);
+/// Reports a data race at `where` unless the byte's readers are ordered
+/// before `lane`'s `access`.
+void checkReaders(const Lane &lane, const char *where, const char *access,
+                  const ShadowByte &byte);
+/// "tensor memory" or "shared memory": where `byte` lies.
+const char *memoryOf(const ShadowByte &byte);
+/// Reports a data race on `byte` at `where` unless thread `other` - 1's
+/// access at `clock` (`otherAccess`: "reads", "writes", at `otherWhere`)
+/// happens before `lane`'s `access` (a phrase: "writes",
+/// "copy_gmem_to_smem overwrites").
 void checkOrdered(const Lane &lane, const char *where, const char *access,
-                  uint16_t other, uint32_t clock, const char *otherAccess,
-                  const char *otherWhere);
+                  const ShadowByte &byte, uint16_t other, uint32_t clock,
+                  const char *otherAccess, const char *otherWhere);
 /// The shadow of [p, p + bytes) or null; reports an access outside the
 /// calling CTA's shared memory (`peers`: outside its cluster's).
 ShadowByte *shadowOf(const Lane &lane, const char *p, int64_t bytes,

@@ -14,7 +14,7 @@
 // RUN: not grep "barrier_wait %%store_done" %t.race.mlir
 // RUN: cat %s >> %t.race.mlir
 // RUN: not mgpu-run %t.race.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=RACE
-// RACE: error: data race: writes shared memory that thread {{[0-9]+}} of the cluster's CTA {{[0-9]+}} reads at {{.*}}.mlir:{{[0-9]+}}:{{[0-9]+}} with no barrier in between
+// RACE: error: data race: writes tensor memory that thread {{[0-9]+}} of the cluster's CTA {{[0-9]+}} reads at {{.*}}.mlir:{{[0-9]+}}:{{[0-9]+}} with no barrier in between
 // store_done made a CTA barrier (LOCAL): the MMA thread of the pair's first
 // CTA waits only for its own CTA's store thread, and the pair's MMA
 // overwrites the second CTA's rows while its store thread may still read
@@ -27,7 +27,7 @@
 // RUN: not mgpu-run %t.local.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=LOCAL
 // RUN: not mgpu-run %t.local.mlir -e main --backend=emulate --emulate-schedules 2 2>&1 | grep -c "schedule with seed [12] failed" | FileCheck %s --check-prefix=TWO
 // TWO: 2
-// LOCAL: local.mlir:[[#]]:11: error: data race: writes shared memory that thread 0 of the cluster's CTA 1 reads at {{.*}}local.mlir:[[#]]:16 with no barrier in between
+// LOCAL: local.mlir:[[#]]:11: error: data race: writes tensor memory that thread 0 of the cluster's CTA 1 reads at {{.*}}local.mlir:[[#]]:16 with no barrier in between
 // The GPU form for sm_100a: ptxas accepts it without spills.
 // RUN: mgpu-opt %t.mlir --mgpu-to-binary="chip=sm_100a format=isa" -o /dev/null
 
