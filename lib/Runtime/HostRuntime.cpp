@@ -190,7 +190,6 @@ struct BoxCopy {
   bool arrives() const { return landing != Landing::PairPeer; }
 };
 
-/// The copies of `queue` that will arrive when they land.
 int64_t arrivingCopies(const std::vector<BoxCopy> &queue) {
   return std::count_if(queue.begin(), queue.end(),
                        [](const BoxCopy &copy) { return copy.arrives(); });
@@ -270,9 +269,8 @@ struct PendingCopies {
   std::mutex mutex;
   std::unordered_map<int64_t *, std::vector<BoxCopy>> byBarrier;
   std::unordered_map<int64_t *, int64_t> arrivalsOf;
-  /// Per barrier of a pair's first CTA: the peer's parts landed before the
-  /// first CTA's, and the first CTA's parts landed before the peer's (their
-  /// arrivals owed).
+  /// Per barrier of a pair's first CTA: the parts landed before their
+  /// partner, the peer's and the first CTA's (whose arrivals are owed).
   std::unordered_map<int64_t *, std::pair<int64_t, int64_t>> pairParts;
   std::unordered_map<const void *, std::vector<std::vector<BoxCopy>>> groups;
   std::unordered_map<const void *, std::vector<BoxCopy>> open;
@@ -526,19 +524,10 @@ MGPU_HOST_EXPORT void mgpuHostSemaphoreWaitNoDecrement(int32_t *semaphore,
             "mgpu.semaphore_wait", where);
 }
 
-/// The emulator's copy_gmem_to_smem: queued on `barrier` (whose phases
-/// complete after `arrivals`), it lands when a thread waits there.
-MGPU_HOST_EXPORT void mgpuEmuCopyToShared(int64_t *barrier, int64_t arrivals,
-                                          void *global, void *shared,
-                                          const int64_t *desc,
-                                          const char *where) {
-  queueCopyIn(barrier, arrivals, decode(global, shared, desc, true), where);
-  mgpu::emu::async::maybePreempt();
-}
-
-/// The emulator's copy_gmem_to_smem into a tiled buffer whose 128-byte
-/// rows are swizzled (transforms [#mgpu.tile<[rows, cols]>,
-/// #mgpu.swizzle<128>]).
+/// The emulator's copy_gmem_to_smem into a tiled buffer whose rows are
+/// swizzled (transforms [#mgpu.tile<[rows, cols]>, #mgpu.swizzle<S>]; 0
+/// rows: row-major): queued on `barrier` (whose phases complete after
+/// `arrivals`), it lands when a thread waits there.
 MGPU_HOST_EXPORT void
 mgpuEmuCopyToSharedSwizzled(int64_t *barrier, int64_t arrivals, void *global,
                             void *shared, const int64_t *desc, int64_t tileRows,
@@ -548,6 +537,14 @@ mgpuEmuCopyToSharedSwizzled(int64_t *barrier, int64_t arrivals, void *global,
   copy.tileCols = tileCols;
   queueCopyIn(barrier, arrivals, std::move(copy), where);
   mgpu::emu::async::maybePreempt();
+}
+
+MGPU_HOST_EXPORT void mgpuEmuCopyToShared(int64_t *barrier, int64_t arrivals,
+                                          void *global, void *shared,
+                                          const int64_t *desc,
+                                          const char *where) {
+  mgpuEmuCopyToSharedSwizzled(barrier, arrivals, global, shared, desc, 0, 0,
+                              where);
 }
 
 /// The emulator's barrier_wait: lands the copies queued on the barrier, one
