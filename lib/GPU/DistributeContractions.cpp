@@ -17,8 +17,6 @@
 #include "mgpu/Dialect/MGPU/WgmmaSemantics.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
 
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-
 using namespace mlir;
 using namespace mlir::mgpu;
 using namespace mlir::mgpu::detail;
@@ -197,28 +195,20 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
   Value bMatrix = lookup(op.getB());
   int64_t m = accType.getDimSize(0), n = accType.getDimSize(1),
           k = aType.getDimSize(1);
-  Type input = op.getInputType(), f32 = b.getF32Type();
+  Type input = op.getInputType();
   // a and b may differ (f8 e4m3 x e5m2); 8-bit and tf32 inputs are K-major
   // (--mgpu-select-tensor-cores takes them only so).
   Type aInput = getElementTypeOrSelf(op.getA().getType());
   int64_t aBytes = aInput.getIntOrFloatBitWidth() / 8,
           bBytes = input.getIntOrFloatBitWidth() / 8;
-  auto fragmentType =
-      LLVM::LLVMStructType::getLiteral(context, SmallVector<Type>(n / 2, f32));
   Value lanes = index(loc, kWarpgroupLanes);
 
-  // The accumulator as one fragment (an LLVM struct) per 64-row tile.
+  // The accumulator: n / 2 registers per 64-row tile.
   Value accFragments = lookupFragments(op.getAcc());
-  SmallVector<Value> fragments;
-  for (int64_t tile = 0; !aFragments && tile < m / 64; ++tile) {
-    Value fragment = LLVM::PoisonOp::create(b, loc, fragmentType);
-    for (int64_t reg = 0; reg < n / 2; ++reg)
-      fragment = LLVM::InsertValueOp::create(
-          b, loc, fragment,
-          vector::ExtractOp::create(b, loc, accFragments, tile * (n / 2) + reg),
-          reg);
-    fragments.push_back(fragment);
-  }
+  auto tileAccumulator = [&](int64_t tile) -> Value {
+    return vector::ExtractStridedSliceOp::create(b, loc, accFragments,
+                                                 tile * (n / 2), n / 2, 1);
+  };
 
   // Operands in a tiled, swizzled buffer are read in place. The others are
   // copied into the scratch in the core-matrix layout: a K-major and b
@@ -342,8 +332,7 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
     // Each 64-row tile's accumulator and a registers, k / 2 of them per
     // lane, go to wgmma as they are.
     for (int64_t tile = 0; tile < m / 64; ++tile) {
-      Value acc = vector::ExtractStridedSliceOp::create(
-          b, loc, accFragments, tile * (n / 2), n / 2, 1);
+      Value acc = tileAccumulator(tile);
       Value aTile = vector::ExtractStridedSliceOp::create(
           b, loc, aFragments, tile * (k / 2), k / 2, 1);
       acc = buildRegisterATensorCoreMma(b, loc, acc, aTile, bOperand, k,
@@ -352,7 +341,7 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
                                                     tile * (n / 2), 1);
     }
   }
-  for (auto [tile, fragment] : llvm::enumerate(fragments)) {
+  for (int64_t tile = 0; !aFragments && tile < m / 64; ++tile) {
     MmaOperand aOperand;
     if (aTransforms) {
       // The rows of 64-row tile `tile`: a view of the same buffer.
@@ -366,12 +355,11 @@ LogicalResult Distributor::distributeWgmmaOnTensorCores(WgmmaOp op) {
           arith::ConstantIntOp::create(b, loc, tile * 64 * k * aBytes, 64));
       aOperand = getCoreMatrixOperand(b, loc, tileAddress, k, false, aBytes);
     }
-    fragment = buildTensorCoreMma(b, loc, fragment, aOperand, bOperand, n, k,
-                                  aInput, input, /*async=*/!copies);
-    for (int64_t reg = 0; reg < n / 2; ++reg)
-      result = vector::InsertOp::create(
-          b, loc, LLVM::ExtractValueOp::create(b, loc, fragment, reg), result,
-          int64_t(tile) * (n / 2) + reg);
+    Value acc = buildTensorCoreMma(b, loc, tileAccumulator(tile), aOperand,
+                                   bOperand, k, aInput, input,
+                                   /*async=*/!copies);
+    result = vector::InsertStridedSliceOp::create(b, loc, acc, result,
+                                                  tile * (n / 2), 1);
   }
   // The tensor cores read a and b from the scratch: no lane may reuse it
   // before every lane's MMAs are done. MMAs reading in place stay in flight.

@@ -48,6 +48,12 @@ template <typename OpTy> struct ChipPattern : public OpConversionPattern<OpTy> {
 } // namespace mlir::mgpu::nvvm_lowering
 
 namespace mlir::mgpu {
+/// The lanes' wgmma steps (mgpu.wgmma_shared, wgmma_register_a,
+/// wgmma_fence, wgmma_commit_group, wgmma_wait_group) and the kernel-level
+/// wgmma_wait (WgmmaToNVVM.cpp).
+void populateWgmmaToNVVMPatterns(const TypeConverter &converter,
+                                 RewritePatternSet &patterns);
+
 /// copy_gmem_to_smem (with a barrier), copy_smem_to_gmem and async_prefetch:
 /// TMA on lane 0 where the chip has it, else the lanes' own copies
 /// (TmaCopiesToNVVM.cpp).

@@ -289,18 +289,6 @@ struct CommitSmemToGmemGroupToNVVM
   }
 };
 
-/// wgmma_wait -> nothing while wgmma runs on ordinary instructions (its
-/// results are ready when the op returns).
-struct WgmmaWaitToNVVM : public OpConversionPattern<WgmmaWaitOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(WgmmaWaitOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
 /// warpgroup_barrier -> the warpgroup's named barrier (bar.sync 1 + its
 /// index, 128 threads; 0 is the CTA's).
 struct WarpgroupBarrierToNVVM : public OpConversionPattern<WarpgroupBarrierOp> {
@@ -310,68 +298,6 @@ struct WarpgroupBarrierToNVVM : public OpConversionPattern<WarpgroupBarrierOp> {
                   ConversionPatternRewriter &rewriter) const override {
     warpgroupBarrier(rewriter, op.getLoc());
     rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// wgmma_register_a -> wgmma.mma_async with a in four 32-bit registers
-/// (the NVVM dialect's op takes a descriptor for a only). The accumulator
-/// registers are tied operands: the instruction reads and writes them.
-struct WgmmaRegisterAToNVVM : public OpConversionPattern<WgmmaRegisterAOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(WgmmaRegisterAOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
-    int64_t registers = op.getAcc().getType().getNumElements();
-    Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
-    SmallVector<Value> operands;
-    std::string constraints, accumulators;
-    for (int64_t reg = 0; reg < registers; ++reg) {
-      constraints += (reg ? ",=f" : "=f");
-      accumulators += (reg ? ", $" : "$") + std::to_string(reg);
-    }
-    for (int64_t reg = 0; reg < registers; ++reg) {
-      operands.push_back(
-          vector::ExtractOp::create(rewriter, loc, adaptor.getAcc(), reg));
-      constraints += "," + std::to_string(reg);
-    }
-    Value aWords = vector::BitCastOp::create(
-        rewriter, loc, VectorType::get({4}, i32), adaptor.getA());
-    for (int64_t reg = 0; reg < 4; ++reg) {
-      operands.push_back(vector::ExtractOp::create(rewriter, loc, aWords, reg));
-      constraints += ",r";
-    }
-    operands.push_back(adaptor.getDescriptorB());
-    constraints += ",l";
-    int64_t aFirst = 2 * registers, desc = aFirst + 4;
-    std::string input = isa<BFloat16Type>(op.getA().getType().getElementType())
-                            ? "bf16"
-                            : "f16";
-    // scale-d is a predicate (1: accumulate); imm-scale-a and -b are 1;
-    // imm-trans-b is 1 for an N-major b.
-    std::string asmString =
-        "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n" +
-        std::to_string(registers * 2) + "k16.f32." + input + "." + input +
-        " {" + accumulators + "}, {$" + std::to_string(aFirst) + ", $" +
-        std::to_string(aFirst + 1) + ", $" + std::to_string(aFirst + 2) +
-        ", $" + std::to_string(aFirst + 3) + "}, $" + std::to_string(desc) +
-        ", p, 1, 1, " + (op.getBMnMajor() ? "1" : "0") + ";\n}";
-    auto structType = LLVM::LLVMStructType::getLiteral(
-        ctx, SmallVector<Type>(registers, f32));
-    auto mma = LLVM::InlineAsmOp::create(
-        rewriter, loc, TypeRange{structType}, operands, asmString, constraints,
-        /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
-        ArrayAttr());
-    SmallVector<Value> results;
-    for (int64_t reg = 0; reg < registers; ++reg)
-      results.push_back(
-          LLVM::ExtractValueOp::create(rewriter, loc, mma.getResult(0), reg));
-    rewriter.replaceOp(op, vector::FromElementsOp::create(
-                               rewriter, loc, op.getAcc().getType(), results));
     return success();
   }
 };
@@ -404,8 +330,8 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns,
     const TargetInfo &target) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<BarrierArriveToNVVM, WarpgroupBarrierToNVVM, WgmmaWaitToNVVM,
-               WgmmaRegisterAToNVVM>(converter, ctx);
+  patterns.add<BarrierArriveToNVVM, WarpgroupBarrierToNVVM>(converter, ctx);
+  populateWgmmaToNVVMPatterns(converter, patterns);
   populateSyncToNVVMPatterns(converter, patterns, target);
   populateProfileToNVVMPatterns(converter, patterns);
   populateBarrierTestToNVVMPatterns(converter, patterns);

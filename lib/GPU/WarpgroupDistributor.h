@@ -16,14 +16,13 @@
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPULayouts.h"
 #include "mgpu/GPU/WarpgroupDistribution.h"
-#include "mgpu/GPU/WgmmaToNVVM.h"
+#include "mgpu/GPU/WgmmaSteps.h"
 #include "mgpu/KernelForm/IfThen.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"
 #include "mgpu/KernelForm/LayoutAssignment.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -136,7 +135,7 @@ private:
   /// passes its own wait: a later arrival, copy or lane write that frees or
   /// overwrites what they read in place waits for every warp first.
   void waitForMmas(Location loc, int64_t pending) {
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pending);
+    WgmmaWaitGroupOp::create(b, loc, pending);
     hazards.mmas = true;
   }
   /// The address (i64) and layout of wgmma operand `operand` (`a` K-major,

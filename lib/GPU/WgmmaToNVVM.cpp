@@ -1,18 +1,18 @@
-//===- WgmmaToNVVM.cpp - Warpgroup MMAs on Hopper's tensor cores ----------===//
+//===- WgmmaToNVVM.cpp - The lanes' wgmma steps on the tensor cores -------===//
 //
-// See the header. The layout, descriptor and fragment conventions are those
-// of the PTX ISA's asynchronous warpgroup-level matrix operations: a
-// descriptor holds the tile's shared address, the byte distance between
-// core matrices adjacent along K (leading) and along M or N (stride), all
-// divided by 16, and a swizzle mode (0: none).
+// --mgpu-primitives-to-nvvm's patterns for the per-lane wgmma ops the
+// distribution writes (WgmmaSteps.h): a step with both operands in shared
+// memory becomes NVVM's wgmma.mma_async over an LLVM struct of the
+// accumulator registers, a step with a in registers inline PTX (NVVM's op
+// takes a descriptor for a only), and the fence, commit and wait their
+// wgmma.*.sync.aligned instructions. The kernel-level wgmma_wait of a
+// wgmma on ordinary instructions lowers to nothing.
 //
 //===----------------------------------------------------------------------===//
 
-#include "mgpu/GPU/WgmmaToNVVM.h"
+#include "NVVMLowering.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
-#include "mgpu/Target/SmemDescriptor.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -20,165 +20,178 @@
 using namespace mlir;
 using namespace mlir::mgpu;
 
-static Value indexValue(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
+namespace {
+
+/// NVVM's code of a wgmma input type (verified: f16, bf16, f8E4M3FN,
+/// f8E5M2 or f32 as tf32).
+NVVM::WGMMATypes getWgmmaType(Type type) {
+  if (isa<BFloat16Type>(type))
+    return NVVM::WGMMATypes::bf16;
+  if (isa<Float8E4M3FNType>(type))
+    return NVVM::WGMMATypes::e4m3;
+  if (isa<Float8E5M2Type>(type))
+    return NVVM::WGMMATypes::e5m2;
+  if (type.isF32())
+    return NVVM::WGMMATypes::tf32;
+  return NVVM::WGMMATypes::f16;
 }
 
-/// A core matrix: 8 rows of 16 bytes, contiguous.
-static constexpr int64_t kCoreRows = 8, kCoreRowBytes = 16,
-                         kCoreBytes = kCoreRows * kCoreRowBytes;
-
-Value mlir::mgpu::buildCoreMatrixOffset(OpBuilder &b, Location loc, Value mn,
-                                        Value kIndex, int64_t k, bool mnMajor,
-                                        int64_t elementBytes) {
-  const int64_t kElementsPerCoreRow = kCoreRowBytes / elementBytes;
-  auto mul = [&](Value x, int64_t c) -> Value {
-    return arith::MulIOp::create(b, loc, x, indexValue(b, loc, c));
-  };
-  auto div = [&](Value x, int64_t c) -> Value {
-    return arith::DivUIOp::create(b, loc, x, indexValue(b, loc, c));
-  };
-  auto rem = [&](Value x, int64_t c) -> Value {
-    return arith::RemUIOp::create(b, loc, x, indexValue(b, loc, c));
-  };
-  auto add = [&](Value x, Value y) -> Value {
-    return arith::AddIOp::create(b, loc, x, y);
-  };
-  int64_t coresPerRow = k / kElementsPerCoreRow;
-  Value core = add(mul(div(mn, kCoreRows), coresPerRow),
-                   div(kIndex, kElementsPerCoreRow));
-  // Which index picks the 16-byte row of the core matrix, and which the
-  // element in it.
-  Value coreRow = mnMajor ? kIndex : mn, inRow = mnMajor ? mn : kIndex;
-  Value within = add(mul(rem(coreRow, kCoreRows), kCoreRowBytes),
-                     mul(rem(inRow, kElementsPerCoreRow), elementBytes));
-  return add(mul(core, kCoreBytes), within);
-}
-
-std::pair<Value, Value> mlir::mgpu::buildFragmentPosition(OpBuilder &b,
-                                                          Location loc,
-                                                          Value lane,
-                                                          int64_t reg) {
-  // Warp w holds rows 16w..16w+15; in a warp, thread t holds row t/4 (and
-  // t/4 + 8) at columns 2(t%4), 2(t%4)+1 of every 8-column group.
-  Value warp = arith::DivUIOp::create(b, loc, lane, indexValue(b, loc, 32));
-  Value inWarp = arith::RemUIOp::create(b, loc, lane, indexValue(b, loc, 32));
-  Value row = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, warp, indexValue(b, loc, 16)),
-      arith::DivUIOp::create(b, loc, inWarp, indexValue(b, loc, 4)));
-  row = arith::AddIOp::create(b, loc, row,
-                              indexValue(b, loc, ((reg / 2) % 2) * 8));
-  Value col = arith::MulIOp::create(
-      b, loc, arith::RemUIOp::create(b, loc, inWarp, indexValue(b, loc, 4)),
-      indexValue(b, loc, 2));
-  col = arith::AddIOp::create(b, loc, col,
-                              indexValue(b, loc, (reg / 4) * 8 + reg % 2));
-  return {row, col};
-}
-
-/// The descriptor of `operand` at K step `step`: the start address and the
-/// two distances in 16-byte units, and the swizzle mode.
-static Value buildDescriptor(OpBuilder &b, Location loc,
-                             const MmaOperand &operand, int64_t step) {
-  auto constant = [&](int64_t v) -> Value {
-    return arith::ConstantIntOp::create(b, loc, v, 64);
-  };
-  Value start = arith::ShRUIOp::create(
-      b, loc,
-      arith::AndIOp::create(b, loc, operand.address(step),
-                            constant(::mgpu::kDescriptorAddressMask)),
-      constant(4));
-  uint64_t fields = ::mgpu::encodeDescriptorFields(
-      ::mgpu::DescriptorKind::Wgmma, operand.leading, operand.stride,
-      operand.swizzleBytes);
-  return arith::OrIOp::create(b, loc, start,
-                              constant(static_cast<int64_t>(fields)));
-}
-
-MmaOperand mlir::mgpu::getCoreMatrixOperand(OpBuilder &b, Location loc,
-                                            Value address, int64_t k,
-                                            bool mnMajor,
-                                            int64_t elementBytes) {
-  // One K step covers two core matrices along K.
-  constexpr int64_t kStepBytes = 2 * kCoreBytes;
-  MmaOperand operand;
-  operand.address = [&b, loc, address](int64_t step) -> Value {
-    return arith::AddIOp::create(
-        b, loc, address,
-        arith::ConstantIntOp::create(b, loc, step * kStepBytes, 64));
-  };
-  operand.leading = kCoreBytes; // next core along K
-  operand.stride =
-      (k / (kCoreRowBytes / elementBytes)) * kCoreBytes; // next 8 rows
-  operand.mnMajor = mnMajor;
-  return operand;
-}
-
-Value mlir::mgpu::buildTensorCoreMma(OpBuilder &b, Location loc, Value fragment,
-                                     const MmaOperand &a,
-                                     const MmaOperand &bOperand, int64_t n,
-                                     int64_t k, Type aType, Type bType,
-                                     bool async) {
-  MLIRContext *ctx = b.getContext();
-  auto wgmmaType = [](Type type) {
-    if (isa<BFloat16Type>(type))
-      return NVVM::WGMMATypes::bf16;
-    if (isa<Float8E4M3FNType>(type))
-      return NVVM::WGMMATypes::e4m3;
-    if (isa<Float8E5M2Type>(type))
-      return NVVM::WGMMATypes::e5m2;
-    if (type.isF32())
-      return NVVM::WGMMATypes::tf32;
-    return NVVM::WGMMATypes::f16;
-  };
-  const int64_t kStep = getWgmmaKStep(aType.getIntOrFloatBitWidth() / 8);
-  NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  for (int64_t step = 0; step < k / kStep; ++step) {
-    Value descA = buildDescriptor(b, loc, a, step);
-    Value descB = buildDescriptor(b, loc, bOperand, step);
-    fragment = NVVM::WgmmaMmaAsyncOp::create(
-        b, loc, fragment.getType(), fragment, descA, descB,
-        NVVM::MMAShapeAttr::get(ctx, 64, n, kStep),
-        NVVM::WGMMATypesAttr::get(ctx, wgmmaType(aType)),
-        NVVM::WGMMATypesAttr::get(ctx, wgmmaType(bType)),
+/// wgmma_shared -> wgmma.mma_async m64nNkS over the accumulator registers
+/// as an LLVM struct (S: 32 bytes of K). For a, row is K-major and col
+/// M-major (imm-trans-a = 1); for b, row is N-major (imm-trans-b = 1) and
+/// col K-major.
+struct WgmmaSharedToNVVM : public OpConversionPattern<WgmmaSharedOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WgmmaSharedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t registers = op.getAcc().getType().getNumElements();
+    auto structType = LLVM::LLVMStructType::getLiteral(
+        ctx, SmallVector<Type>(registers, rewriter.getF32Type()));
+    Value fragment = LLVM::PoisonOp::create(rewriter, loc, structType);
+    for (int64_t reg = 0; reg < registers; ++reg)
+      fragment = LLVM::InsertValueOp::create(
+          rewriter, loc, fragment,
+          vector::ExtractOp::create(rewriter, loc, adaptor.getAcc(), reg), reg);
+    int64_t kStep = 32 / (op.getAType().getIntOrFloatBitWidth() / 8);
+    Value result = NVVM::WgmmaMmaAsyncOp::create(
+        rewriter, loc, structType, fragment, adaptor.getDescriptorA(),
+        adaptor.getDescriptorB(),
+        NVVM::MMAShapeAttr::get(ctx, 64, 2 * registers, kStep),
+        NVVM::WGMMATypesAttr::get(ctx, getWgmmaType(op.getAType())),
+        NVVM::WGMMATypesAttr::get(ctx, getWgmmaType(op.getBType())),
         NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
         NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
         NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
         NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-        // For a, row is K-major, col M-major (imm-trans-a = 1); for b, row
-        // is N-major (imm-trans-b = 1), col K-major.
-        NVVM::MMALayoutAttr::get(ctx, a.mnMajor ? NVVM::MMALayout::col
-                                                : NVVM::MMALayout::row),
-        NVVM::MMALayoutAttr::get(ctx, bOperand.mnMajor ? NVVM::MMALayout::row
+        NVVM::MMALayoutAttr::get(ctx, op.getAMnMajor() ? NVVM::MMALayout::col
+                                                       : NVVM::MMALayout::row),
+        NVVM::MMALayoutAttr::get(ctx, op.getBMnMajor() ? NVVM::MMALayout::row
                                                        : NVVM::MMALayout::col),
         NVVM::MMAIntOverflowAttr());
+    SmallVector<Value> results;
+    for (int64_t reg = 0; reg < registers; ++reg)
+      results.push_back(
+          LLVM::ExtractValueOp::create(rewriter, loc, result, reg));
+    rewriter.replaceOp(op, vector::FromElementsOp::create(
+                               rewriter, loc, op.getAcc().getType(), results));
+    return success();
   }
-  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  if (!async)
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-  return fragment;
-}
+};
 
-Value mlir::mgpu::buildRegisterATensorCoreMma(OpBuilder &b, Location loc,
-                                              Value accumulator, Value a,
-                                              const MmaOperand &bOperand,
-                                              int64_t k, bool async) {
-  constexpr int64_t kStep = 16, kElementsPerStep = 8;
-  // The step's two 8-column groups: the fragment's registers 8s..8s+7 are
-  // wgmma's a0..a7 (rows g, g + 8; K 2t.. and 2t + 8..). Taken before the
-  // fence: ptxas serializes the MMAs of a pipeline stage whose inputs are
-  // defined after its wgmma.fence.
-  SmallVector<Value> aSteps;
-  for (int64_t step = 0; step < k / kStep; ++step)
-    aSteps.push_back(vector::ExtractStridedSliceOp::create(
-        b, loc, a, step * kElementsPerStep, kElementsPerStep, 1));
-  NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  for (auto [step, aStep] : llvm::enumerate(aSteps))
-    accumulator = WgmmaRegisterAOp::create(
-        b, loc, accumulator, aStep, buildDescriptor(b, loc, bOperand, step),
-        bOperand.mnMajor);
-  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  if (!async)
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-  return accumulator;
+/// wgmma_fence, wgmma_commit_group, wgmma_wait_group N ->
+/// wgmma.fence / commit_group / wait_group N .sync.aligned.
+struct WgmmaFenceToNVVM : public OpConversionPattern<WgmmaFenceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WgmmaFenceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::WgmmaFenceAlignedOp>(op);
+    return success();
+  }
+};
+
+struct WgmmaCommitGroupToNVVM : public OpConversionPattern<WgmmaCommitGroupOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WgmmaCommitGroupOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::WgmmaGroupSyncAlignedOp>(op);
+    return success();
+  }
+};
+
+struct WgmmaWaitGroupToNVVM : public OpConversionPattern<WgmmaWaitGroupOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WgmmaWaitGroupOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::WgmmaWaitGroupSyncOp>(op,
+                                                            op.getPending());
+    return success();
+  }
+};
+
+/// wgmma_register_a -> wgmma.mma_async with a in four 32-bit registers
+/// (the NVVM dialect's op takes a descriptor for a only). The accumulator
+/// registers are tied operands: the instruction reads and writes them.
+struct WgmmaRegisterAToNVVM : public OpConversionPattern<WgmmaRegisterAOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WgmmaRegisterAOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t registers = op.getAcc().getType().getNumElements();
+    Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
+    SmallVector<Value> operands;
+    std::string constraints, accumulators;
+    for (int64_t reg = 0; reg < registers; ++reg) {
+      constraints += (reg ? ",=f" : "=f");
+      accumulators += (reg ? ", $" : "$") + std::to_string(reg);
+    }
+    for (int64_t reg = 0; reg < registers; ++reg) {
+      operands.push_back(
+          vector::ExtractOp::create(rewriter, loc, adaptor.getAcc(), reg));
+      constraints += "," + std::to_string(reg);
+    }
+    Value aWords = vector::BitCastOp::create(
+        rewriter, loc, VectorType::get({4}, i32), adaptor.getA());
+    for (int64_t reg = 0; reg < 4; ++reg) {
+      operands.push_back(vector::ExtractOp::create(rewriter, loc, aWords, reg));
+      constraints += ",r";
+    }
+    operands.push_back(adaptor.getDescriptorB());
+    constraints += ",l";
+    int64_t aFirst = 2 * registers, desc = aFirst + 4;
+    std::string input = isa<BFloat16Type>(op.getA().getType().getElementType())
+                            ? "bf16"
+                            : "f16";
+    // scale-d is a predicate (1: accumulate); imm-scale-a and -b are 1;
+    // imm-trans-b is 1 for an N-major b.
+    std::string asmString =
+        "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n" +
+        std::to_string(registers * 2) + "k16.f32." + input + "." + input +
+        " {" + accumulators + "}, {$" + std::to_string(aFirst) + ", $" +
+        std::to_string(aFirst + 1) + ", $" + std::to_string(aFirst + 2) +
+        ", $" + std::to_string(aFirst + 3) + "}, $" + std::to_string(desc) +
+        ", p, 1, 1, " + (op.getBMnMajor() ? "1" : "0") + ";\n}";
+    auto structType = LLVM::LLVMStructType::getLiteral(
+        ctx, SmallVector<Type>(registers, f32));
+    auto mma = LLVM::InlineAsmOp::create(
+        rewriter, loc, TypeRange{structType}, operands, asmString, constraints,
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+        ArrayAttr());
+    SmallVector<Value> results;
+    for (int64_t reg = 0; reg < registers; ++reg)
+      results.push_back(
+          LLVM::ExtractValueOp::create(rewriter, loc, mma.getResult(0), reg));
+    rewriter.replaceOp(op, vector::FromElementsOp::create(
+                               rewriter, loc, op.getAcc().getType(), results));
+    return success();
+  }
+};
+
+/// wgmma_wait -> nothing while wgmma runs on ordinary instructions (its
+/// results are ready when the op returns).
+struct WgmmaWaitToNVVM : public OpConversionPattern<WgmmaWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WgmmaWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::mgpu::populateWgmmaToNVVMPatterns(const TypeConverter &converter,
+                                             RewritePatternSet &patterns) {
+  patterns.add<WgmmaSharedToNVVM, WgmmaFenceToNVVM, WgmmaCommitGroupToNVVM,
+               WgmmaWaitGroupToNVVM, WgmmaRegisterAToNVVM, WgmmaWaitToNVVM>(
+      converter, patterns.getContext());
 }

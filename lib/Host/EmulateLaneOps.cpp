@@ -473,7 +473,7 @@ std::optional<WalkResult> LaneOpRewriter::rewriteMmaAndAsync(OpBuilder &nb,
   } else if (isa<NVVM::CpAsyncCommitGroupOp, NVVM::CpAsyncWaitGroupOp>(op)) {
     op->erase(); // the copies above completed when they were issued
     return WalkResult::skip();
-  } else if (auto mma = dyn_cast<NVVM::WgmmaMmaAsyncOp>(op)) {
+  } else if (auto mma = dyn_cast<WgmmaSharedOp>(op)) {
     Value lane = arith::RemUIOp::create(nb, l, tid,
                                         indexConstant(nb, l, kWarpgroupLanes));
     if (checks)
@@ -481,12 +481,10 @@ std::optional<WalkResult> LaneOpRewriter::rewriteMmaAndAsync(OpBuilder &nb,
         emitWgmmaReadChecks(cb, mma, smem, ctaBase, where(cb, op));
       });
     // Computed at the wait that completes its group (WgmmaDeferral.h).
-    FailureOr<Value> result =
+    Value result =
         issueDeferredWgmma(nb, mma, smem, ctaBase, lane, where(nb, op));
-    if (failed(result))
-      return WalkResult::interrupt();
-    mma.getResult().replaceAllUsesWith(*result);
-    mmaResults.push_back(*result);
+    mma.getResult().replaceAllUsesWith(result);
+    mmaResults.push_back(result);
     op->erase();
     return WalkResult::skip();
   } else if (auto mma = dyn_cast<WgmmaRegisterAOp>(op)) {
@@ -512,18 +510,18 @@ std::optional<WalkResult> LaneOpRewriter::rewriteMmaAndAsync(OpBuilder &nb,
     mmaResults.push_back(result);
     op->erase();
     return WalkResult::skip();
-  } else if (isa<NVVM::WgmmaFenceAlignedOp, NVVM::WgmmaGroupSyncAlignedOp,
-                 NVVM::WgmmaWaitGroupSyncOp, NVVM::FenceProxyOp>(op)) {
+  } else if (isa<WgmmaFenceOp, WgmmaCommitGroupOp, WgmmaWaitGroupOp,
+                 NVVM::FenceProxyOp>(op)) {
     // Every lane keeps its own MMA groups in the runtime.
-    if (isa<NVVM::WgmmaGroupSyncAlignedOp>(op))
+    if (isa<WgmmaCommitGroupOp>(op))
       callHostRuntime(nb, op, "mgpuEmuWgmmaCommit", {});
-    else if (auto wait = dyn_cast<NVVM::WgmmaWaitGroupSyncOp>(op))
+    else if (auto wait = dyn_cast<WgmmaWaitGroupOp>(op))
       callHostRuntime(nb, op, "mgpuEmuWgmmaWait",
-                      {getI64(nb, l, wait.getGroup())});
+                      {getI64(nb, l, wait.getPending())});
     if (checks) {
       if (isa<NVVM::FenceProxyOp>(op))
         callHostRuntime(nb, op, "mgpuEmuCheckFence", {});
-      else if (isa<NVVM::WgmmaGroupSyncAlignedOp>(op))
+      else if (isa<WgmmaCommitGroupOp>(op))
         // Each warp's part of an MMA completes at that warp's wait: the
         // first lane of every warp counts its groups and reports its waits.
         onLaneZero(nb, l,
@@ -531,12 +529,12 @@ std::optional<WalkResult> LaneOpRewriter::rewriteMmaAndAsync(OpBuilder &nb,
                    [&](OpBuilder &cb) {
                      callHostRuntime(cb, op, "mgpuEmuCheckWgmmaCommit", {});
                    });
-      else if (auto wait = dyn_cast<NVVM::WgmmaWaitGroupSyncOp>(op))
+      else if (auto wait = dyn_cast<WgmmaWaitGroupOp>(op))
         onLaneZero(nb, l,
                    arith::RemUIOp::create(nb, l, tid, indexConstant(nb, l, 32)),
                    [&](OpBuilder &cb) {
                      callHostRuntime(cb, op, "mgpuEmuCheckWgmmaWait",
-                                     {getI64(cb, l, wait.getGroup())});
+                                     {getI64(cb, l, wait.getPending())});
                    });
     }
     // Host threads see shared memory through one proxy.

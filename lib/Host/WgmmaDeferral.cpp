@@ -79,60 +79,32 @@ static SmallVector<Value> issue(OpBuilder &b, Operation *op,
   return results;
 }
 
-FailureOr<Value> mlir::mgpu::issueDeferredWgmma(OpBuilder &b,
-                                                NVVM::WgmmaMmaAsyncOp op,
-                                                Value smem, Value ctaBase,
-                                                Value lane, Value where) {
+Value mlir::mgpu::issueDeferredWgmma(OpBuilder &b, WgmmaSharedOp op, Value smem,
+                                     Value ctaBase, Value lane, Value where) {
   Location loc = op.getLoc();
-  NVVM::MMAShapeAttr shape = op.getShape();
   // The inputs' codes (mgpuEmuWgmmaIssue's flags): 0 f16, 1 bf16, 2 e4m3,
-  // 3 e5m2, 4 tf32 (bit 7); a K of 32 bytes per MMA.
-  auto code = [](NVVM::WGMMATypes type) -> int64_t {
-    switch (type) {
-    case NVVM::WGMMATypes::f16:
-      return 0;
-    case NVVM::WGMMATypes::bf16:
+  // 3 e5m2, 4 tf32 (bit 7); a K of 32 bytes per MMA (verified pairs).
+  auto code = [](Type type) -> int64_t {
+    if (isa<BFloat16Type>(type))
       return 1;
-    case NVVM::WGMMATypes::e4m3:
+    if (isa<Float8E4M3FNType>(type))
       return 2;
-    case NVVM::WGMMATypes::e5m2:
+    if (isa<Float8E5M2Type>(type))
       return 3;
-    case NVVM::WGMMATypes::tf32:
-      return 4;
-    default:
-      return -1;
-    }
+    return type.isF32() ? 4 : 0;
   };
-  int64_t aCode = code(op.getTypeA()), bCode = code(op.getTypeB());
-  bool sixteenBit = aCode >= 0 && aCode < 2, tf32 = aCode == 4;
-  if (aCode < 0 || bCode < 0 || ((sixteenBit || tf32) && bCode != aCode) ||
-      (!sixteenBit && bCode < 2) || (!tf32 && bCode == 4) ||
-      op.getTypeD() != NVVM::WGMMATypes::f32 || shape.getM() != 64 ||
-      shape.getK() != (sixteenBit ? 16
-                       : tf32     ? 8
-                                  : 32) ||
-      op.getScaleD() != NVVM::WGMMAScaleOut::one ||
-      op.getScaleA() != NVVM::WGMMAScaleIn::one ||
-      op.getScaleB() != NVVM::WGMMAScaleIn::one)
-    return op.emitOpError()
-           << "cannot be emulated: only f16/bf16 inputs into an f32 m64nNk16 "
-              "accumulator, f8 (e4m3, e5m2) into an f32 m64nNk32 one and "
-              "tf32 into an f32 m64nNk8 one are";
+  int64_t aCode = code(op.getAType()), bCode = code(op.getBType());
+  bool tf32 = aCode == 4;
   SmallVector<Value> accumulators;
-  for (int64_t reg = 0; reg < shape.getN() / 2; ++reg)
-    accumulators.push_back(
-        LLVM::ExtractValueOp::create(b, loc, op.getInouts(), reg));
-  int64_t flags = (aCode == 1 ? 1 : 0) |
-                  (op.getLayoutB() == NVVM::MMALayout::row ? 2 : 0) |
-                  (op.getLayoutA() == NVVM::MMALayout::col ? 4 : 0) |
+  for (int64_t reg = 0; reg < op.getAcc().getType().getNumElements(); ++reg)
+    accumulators.push_back(vector::ExtractOp::create(b, loc, op.getAcc(), reg));
+  int64_t flags = (aCode == 1 ? 1 : 0) | (op.getBMnMajor() ? 2 : 0) |
+                  (op.getAMnMajor() ? 4 : 0) |
                   (tf32 ? 1 << 7 : (aCode << 3) | (bCode << 5));
   SmallVector<Value> results =
       issue(b, op, accumulators, op.getDescriptorA(), ValueRange(),
             op.getDescriptorB(), flags, smem, ctaBase, lane, where);
-  Value fragment = LLVM::PoisonOp::create(b, loc, op.getResult().getType());
-  for (auto [reg, value] : llvm::enumerate(results))
-    fragment = LLVM::InsertValueOp::create(b, loc, fragment, value, reg);
-  return fragment;
+  return vector::FromElementsOp::create(b, loc, op.getAcc().getType(), results);
 }
 
 Value mlir::mgpu::issueDeferredRegisterAWgmma(OpBuilder &b, WgmmaRegisterAOp op,

@@ -159,28 +159,13 @@ static void emitReadChecks(OpBuilder &b, Operation *op, Value descA,
   checkOperand(descB, n, bMnMajor, bBytes);
 }
 
-/// The bytes of an element of a wgmma input type.
-static int64_t getInputBytes(NVVM::WGMMATypes type) {
-  switch (type) {
-  case NVVM::WGMMATypes::e4m3:
-  case NVVM::WGMMATypes::e5m2:
-  case NVVM::WGMMATypes::s8:
-  case NVVM::WGMMATypes::u8:
-    return 1;
-  case NVVM::WGMMATypes::tf32:
-    return 4;
-  default:
-    return 2;
-  }
-}
-
-void mlir::mgpu::emitWgmmaReadChecks(OpBuilder &b, NVVM::WgmmaMmaAsyncOp op,
-                                     Value smem, Value ctaBase, Value where) {
+void mlir::mgpu::emitWgmmaReadChecks(OpBuilder &b, WgmmaSharedOp op, Value smem,
+                                     Value ctaBase, Value where) {
   emitReadChecks(b, op, op.getDescriptorA(), op.getDescriptorB(),
-                 op.getShape().getN(), op.getLayoutA() == NVVM::MMALayout::col,
-                 op.getLayoutB() == NVVM::MMALayout::row,
-                 getInputBytes(op.getTypeA()), getInputBytes(op.getTypeB()),
-                 smem, ctaBase, where);
+                 2 * op.getAcc().getType().getNumElements(), op.getAMnMajor(),
+                 op.getBMnMajor(), op.getAType().getIntOrFloatBitWidth() / 8,
+                 op.getBType().getIntOrFloatBitWidth() / 8, smem, ctaBase,
+                 where);
 }
 
 void mlir::mgpu::emitWgmmaReadChecks(OpBuilder &b, WgmmaRegisterAOp op,

@@ -21,31 +21,31 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // CHECK: %[[A0:.*]] = arith.constant 8192 : index
   // CHECK: %[[A0I:.*]] = arith.index_cast %[[A0]] : index to i64
   // CHECK: arith.addi %{{.*}}, %[[A0I]] : i64
-  // CHECK: nvvm.wgmma.fence.aligned
+  // CHECK: mgpu.wgmma_fence
   // CHECK: arith.constant 4611686293305360384 : i64
   // b, N-major: the next 64 columns one 8 KiB tile further (512 << 16).
   // CHECK: arith.constant 4611686293338849280 : i64
-  // CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+  // CHECK: mgpu.wgmma_shared %{{.*}}, %{{.*}}, %{{.*}} b_mn_major {a_type = bf16, b_type = bf16} : vector<64xf32>
   // The next K step: a 32 bytes along its swizzled rows (from the view's
   // start, 8 KiB in), b 16 rows down.
   // CHECK: arith.constant 32 : i64
   // CHECK: arith.constant 2048 : i64
-  // CHECK-COUNT-3: nvvm.wgmma.mma_async
-  // CHECK: nvvm.wgmma.commit.group.sync.aligned
-  // CHECK-NOT: nvvm.wgmma.wait.group
-  // CHECK: nvvm.wgmma.fence.aligned
-  // CHECK-COUNT-4: nvvm.wgmma.mma_async
-  // CHECK: nvvm.wgmma.commit.group.sync.aligned
+  // CHECK-COUNT-3: mgpu.wgmma_shared
+  // CHECK: mgpu.wgmma_commit_group
+  // CHECK-NOT: mgpu.wgmma_wait_group
+  // CHECK: mgpu.wgmma_fence
+  // CHECK-COUNT-4: mgpu.wgmma_shared
+  // CHECK: mgpu.wgmma_commit_group
   // The wait comes before the fragments are stored (from the registers,
   // two columns per access).
   // CHECK-NOT: {{memref|vector}}.store
-  // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+  // CHECK: mgpu.wgmma_wait_group 0
   // CHECK: vector.store {{.*}} {alignment = 8 : i64} : memref<64x128xf32, #gpu.address_space<workgroup>>, vector<2xf32>
-  // CHECK-NOT: nvvm.wgmma
+  // CHECK-NOT: mgpu.wgmma_
   // CHECK: return
   // LANES-LABEL: func.func @in_place
   // LANES: gpu.launch
-  // LANES-NOT: nvvm.wgmma
+  // LANES-NOT: mgpu.wgmma_
   // LANES-NOT: transforms
   // LANES: return
   // CPU-LABEL: func.func @in_place
@@ -78,21 +78,21 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // reads the operands until that warp's own wait.
   // CHECK-LABEL: func.func @pipelined
   // CHECK: scf.for
-  // CHECK-COUNT-4: nvvm.wgmma.mma_async
-  // CHECK: nvvm.wgmma.commit.group.sync.aligned
-  // CHECK-NOT: nvvm.wgmma.wait.group.sync.aligned 0
-  // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
-  // CHECK-NOT: nvvm.wgmma.wait.group.sync.aligned 0
+  // CHECK-COUNT-4: mgpu.wgmma_shared
+  // CHECK: mgpu.wgmma_commit_group
+  // CHECK-NOT: mgpu.wgmma_wait_group 0
+  // CHECK: mgpu.wgmma_wait_group 1
+  // CHECK-NOT: mgpu.wgmma_wait_group 0
   // CHECK: scf.if
-  // CHECK-NOT: nvvm.wgmma.wait.group.sync.aligned 0
+  // CHECK-NOT: mgpu.wgmma_wait_group 0
   // CHECK: mgpu.warpgroup_barrier
   // CHECK-NEXT: mgpu.barrier_arrive
   // CHECK: scf.yield
   // CHECK-NEXT: }
-  // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+  // CHECK-NEXT: mgpu.wgmma_wait_group 0
   // CHECK: vector.store
   // LANES-LABEL: func.func @pipelined
-  // LANES-NOT: nvvm.wgmma
+  // LANES-NOT: mgpu.wgmma_
   // CPU-LABEL: func.func @pipelined
   func.func @pipelined() {
     mgpu.pallas_call grid [1] in_specs [] out_specs []
@@ -129,13 +129,13 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // comes after the warpgroup's barrier: each warp reads the operands until
   // its own wait.
   // CHECK-LABEL: func.func @across_arrival
-  // CHECK-COUNT-4: nvvm.wgmma.mma_async
-  // CHECK: nvvm.wgmma.commit.group.sync.aligned
-  // CHECK-NOT: nvvm.wgmma.wait.group
+  // CHECK-COUNT-4: mgpu.wgmma_shared
+  // CHECK: mgpu.wgmma_commit_group
+  // CHECK-NOT: mgpu.wgmma_wait_group
   // CHECK: mgpu.barrier_arrive %{{.*}}[%{{.*}}] : !mgpu.barrier<count = 2, arrivals = 2>
-  // CHECK-NOT: nvvm.wgmma.wait.group
+  // CHECK-NOT: mgpu.wgmma_wait_group
   // CHECK: mgpu.barrier_wait %{{.*}}[%{{.*}}] parity %{{.*}} {{.*}}: !mgpu.barrier<count = 2, arrivals = 2>
-  // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+  // CHECK: mgpu.wgmma_wait_group 0
   // CHECK-NOT: mgpu.barrier_arrive
   // CHECK: mgpu.warpgroup_barrier
   // CHECK-NEXT: mgpu.barrier_arrive %{{.*}}[%{{.*}}] : !mgpu.barrier<count = 1>

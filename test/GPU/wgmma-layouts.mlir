@@ -14,7 +14,7 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // CHECK: %[[INIT:.*]] = vector.broadcast %{{.*}} : f32 to vector<32xf32>
   // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
   // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[INIT]]) -> (vector<32xf32>) {
-  // CHECK-COUNT-2: nvvm.wgmma.mma_async
+  // CHECK-COUNT-2: mgpu.wgmma_shared
   // CHECK: scf.yield %{{.*}} : vector<32xf32>
   // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
   // CHECK: arith.mulf %{{.*}} : vector<32xf32>
@@ -89,7 +89,7 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // the 4 lanes of a quad with xor shuffles 1 and 2: no scratch. The rows
   // go back over the columns with a vector.shuffle of the lane's two rows.
   // CHECK-LABEL: func.func @rows
-  // CHECK: nvvm.wgmma.mma_async
+  // CHECK: mgpu.wgmma_shared
   // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
   // CHECK: gpu.shuffle  xor %{{.*}}, %c1_i32
   // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
@@ -122,7 +122,7 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // fragments: the tensor cores take a from those registers (register-A
   // wgmma), and neither p nor any f32 value goes through the scratch.
   // CHECK-LABEL: func.func @p_in_fragments
-  // CHECK: nvvm.wgmma.mma_async
+  // CHECK: mgpu.wgmma_shared
   // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
   // CHECK: arith.truncf %{{.*}} : vector<32xf32> to vector<32xbf16>
   // CHECK-NOT: xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
@@ -151,7 +151,7 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // a vector.shuffle (register r of a tile takes column (r / 4) * 2 + r % 2),
   // and lanes 0-3 write them back: no value goes through the scratch.
   // CHECK-LABEL: func.func @columns
-  // CHECK: nvvm.wgmma.mma_async
+  // CHECK: mgpu.wgmma_shared
   // CHECK-COUNT-8: vector.load %{{.*}} : memref<64xf32, #gpu.address_space<workgroup>>, vector<2xf32>
   // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
   // CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 0, 1, 2, 3, 2, 3, 4, 5, 4, 5

@@ -20,11 +20,11 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // CHECK-NOT: memref<2048xf16
   // CHECK: %[[A0:.*]] = vector.extract_strided_slice %{{.*}} {offsets = [0], sizes = [8], strides = [1]} : vector<16xf16> to vector<8xf16>
   // CHECK: %[[A1:.*]] = vector.extract_strided_slice %{{.*}} {offsets = [8], sizes = [8], strides = [1]} : vector<16xf16> to vector<8xf16>
-  // CHECK: nvvm.wgmma.fence.aligned
+  // CHECK: mgpu.wgmma_fence
   // CHECK: mgpu.wgmma_register_a %{{.*}}, %[[A0]], %{{.*}} b_mn_major : vector<8xf16>, vector<64xf32>
   // CHECK: mgpu.wgmma_register_a %{{.*}}, %[[A1]], %{{.*}} b_mn_major : vector<8xf16>, vector<64xf32>
   // CHECK-NOT: mgpu.wgmma_register_a
-  // CHECK: nvvm.wgmma.commit.group.sync.aligned
+  // CHECK: mgpu.wgmma_commit_group
   // NVVM-LABEL: func.func @register_a
   // NVVM: nvvm.wgmma.fence.aligned
   // NVVM-COUNT-2: llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, $1, {{.*}}, $63}, {$128, $129, $130, $131}, $132, p, 1, 1, 1;\0A}", "=f,=f,{{.*}},=f,0,1,2,{{.*}},63,r,r,r,r,l" {{.*}} : (f32, {{.*}}, i32, i32, i32, i32, i64) -> !llvm.struct<(f32, {{.*}})>

@@ -2,10 +2,12 @@
 // sm_90a): a (K-major) and b (N-major, B[..., <row>]) are copied into the
 // warpgroup scratch in the core-matrix
 // layout, the proxy fence and barrier make the copies visible to the
-// tensor cores, and each 64-row tile runs one m64nNk16 wgmma.mma_async per
-// 16 of K between a fence and a commit + wait. Without the option, or on
-// sm_80, wgmma runs on ordinary instructions.
+// tensor cores, and each 64-row tile runs one m64nNk16 wgmma step per 16
+// of K (mgpu.wgmma_shared, the lanes' op) between a fence and a commit +
+// wait; --mgpu-primitives-to-nvvm makes them NVVM's wgmma ops (NVVM).
+// Without the option, or on sm_80, wgmma runs on ordinary instructions.
 // RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu | FileCheck %s
+// RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-primitives-to-nvvm | FileCheck %s --check-prefix=NVVM
 // RUN: mgpu-opt %s --mgpu-expand-pipelines --mgpu-form-launches --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu | FileCheck %s --check-prefix=PORTABLE
 // RUN: sed 's/sm_90a/sm_80/' %s | mgpu-opt --mgpu-expand-pipelines --mgpu-form-launches --mgpu-select-tensor-cores --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu | FileCheck %s --check-prefix=PORTABLE
 
@@ -15,16 +17,22 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // CHECK: gpu.launch
   // CHECK: mgpu.commit_smem
   // CHECK: mgpu.warpgroup_barrier
-  // CHECK: nvvm.wgmma.fence.aligned
-  // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 32, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>] : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
-  // CHECK: nvvm.wgmma.commit.group.sync.aligned
-  // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+  // CHECK: mgpu.wgmma_fence
+  // CHECK-COUNT-4: mgpu.wgmma_shared %{{.*}}, %{{.*}}, %{{.*}} b_mn_major {a_type = bf16, b_type = bf16} : vector<16xf32>
+  // CHECK: mgpu.wgmma_commit_group
+  // CHECK: mgpu.wgmma_wait_group 0
   // Second 64-row tile.
-  // CHECK: nvvm.wgmma.fence.aligned
-  // CHECK-COUNT-4: nvvm.wgmma.mma_async
-  // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+  // CHECK: mgpu.wgmma_fence
+  // CHECK-COUNT-4: mgpu.wgmma_shared
+  // CHECK: mgpu.wgmma_wait_group 0
+  // NVVM-LABEL: func.func @bf16
+  // NVVM: nvvm.wgmma.fence.aligned
+  // NVVM-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 32, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>] : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+  // NVVM: nvvm.wgmma.commit.group.sync.aligned
+  // NVVM: nvvm.wgmma.wait.group.sync.aligned 0
+  // NVVM-NOT: mgpu.wgmma_
   // PORTABLE-LABEL: func.func @bf16
-  // PORTABLE-NOT: nvvm.wgmma
+  // PORTABLE-NOT: mgpu.wgmma_
   func.func @bf16() {
     mgpu.pallas_call grid [1] in_specs [] out_specs []
         scratch [memref<128x64xbf16, #s>, memref<64x32xbf16, #s>, memref<128x32xf32, #s>] {
@@ -52,9 +60,9 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // CHECK: vector.load {{.*}} {alignment = 8 : i64} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<2xf32>
   // CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<32xf32>) {
   // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
-  // CHECK: vector.extract %[[ACC]][0] : f32 from vector<32xf32>
+  // CHECK: vector.extract_strided_slice %[[ACC]] {offsets = [0], sizes = [32], strides = [1]} : vector<32xf32> to vector<32xf32>
   // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
-  // CHECK-COUNT-2: nvvm.wgmma.mma_async
+  // CHECK-COUNT-2: mgpu.wgmma_shared
   // CHECK-NOT: xf32, #gpu.address_space<workgroup>>
   // CHECK: scf.yield %{{.*}} : vector<32xf32>
   // CHECK-NEXT: }
@@ -83,7 +91,7 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // An accumulator over 64 KiB (over 128 registers per lane of the
   // warpgroup) keeps the ordinary path.
   // CHECK-LABEL: func.func @big_accumulator
-  // CHECK-NOT: nvvm.wgmma
+  // CHECK-NOT: mgpu.wgmma_
   // CHECK: return
   func.func @big_accumulator() {
     mgpu.pallas_call grid [1] in_specs [] out_specs []
@@ -108,7 +116,7 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_90a">} {
   // CHECK: vector.load %[[STAGED]][%{{.*}}] : memref<1024xf16, #gpu.address_space<workgroup>>, vector<8xf16>
   // CHECK: mgpu.commit_smem
   // CHECK: mgpu.warpgroup_barrier
-  // CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 8, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+  // CHECK: mgpu.wgmma_shared %{{.*}}, %{{.*}}, %{{.*}} b_mn_major {a_type = f16, b_type = f16} : vector<4xf32>
   // CHECK: return
   func.func @register_a() {
     mgpu.pallas_call grid [1] in_specs [] out_specs []

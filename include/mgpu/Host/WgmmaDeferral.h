@@ -16,7 +16,6 @@
 #define MGPU_HOST_WGMMADEFERRAL_H
 
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir::mgpu {
@@ -24,12 +23,10 @@ namespace mlir::mgpu {
 /// Emits at `b`'s insertion point the issue of `op` by thread `lane`
 /// (0..127) of its warpgroup; `smem` is the host buffer (memref<?xi8>)
 /// emulating shared memory and `ctaBase` the byte offset of this CTA's
-/// slice, `where` the op's location string. Returns the new fragment (of
-/// placeholders), or fails with a diagnostic for forms the lowering never
-/// produces.
-FailureOr<Value> issueDeferredWgmma(OpBuilder &b, NVVM::WgmmaMmaAsyncOp op,
-                                    Value smem, Value ctaBase, Value lane,
-                                    Value where);
+/// slice, `where` the op's location string. Returns the new accumulator
+/// vector (of placeholders).
+Value issueDeferredWgmma(OpBuilder &b, WgmmaSharedOp op, Value smem,
+                         Value ctaBase, Value lane, Value where);
 
 /// The same for a wgmma with a in registers: `aRows` (32 f32) are the
 /// lane's rows g and g + 8 of a, K 0..15 each, gathered from its quad

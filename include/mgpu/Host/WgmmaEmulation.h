@@ -4,7 +4,8 @@
 // MMAs themselves are computed at their wait by the runtime
 // (WgmmaDeferral.h, lib/Runtime/EmuAsync.cpp). What stays here is the
 // decoding of the two matrix descriptors into the shared-memory elements a
-// wgmma.mma_async reads, for the emulator's hazard checks.
+// wgmma step (mgpu.wgmma_shared, mgpu.wgmma_register_a) reads, for the
+// emulator's hazard checks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,7 +13,6 @@
 #define MGPU_HOST_WGMMAEMULATION_H
 
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir::mgpu {
@@ -21,7 +21,7 @@ namespace mlir::mgpu {
 /// `mgpuEmuCheckWgmmaRead(address, 2, where)` for every shared-memory
 /// element `op` reads (a: 64 x 16, b: N x 16), to be run by one lane of
 /// the warpgroup.
-void emitWgmmaReadChecks(OpBuilder &b, NVVM::WgmmaMmaAsyncOp op, Value smem,
+void emitWgmmaReadChecks(OpBuilder &b, WgmmaSharedOp op, Value smem,
                          Value ctaBase, Value where);
 
 /// The same for a wgmma with a in registers: b's elements only.

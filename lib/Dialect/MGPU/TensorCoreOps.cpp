@@ -247,6 +247,30 @@ LogicalResult WgmmaRegisterAOp::verify() {
   return success();
 }
 
+LogicalResult WgmmaSharedOp::verify() {
+  int64_t registers = getAcc().getType().getNumElements();
+  if (registers % 4 || registers > 128)
+    return emitOpError() << "takes N / 2 accumulator registers for N a "
+                            "multiple of 8 up to 256, got "
+                         << getAcc().getType();
+  Type a = getAType(), b = getBType();
+  auto sixteenBit = [](Type t) { return t.isF16() || t.isBF16(); };
+  auto eightBit = [](Type t) {
+    return isa<Float8E4M3FNType, Float8E5M2Type>(t);
+  };
+  // wgmma.mma_async's input pairs: 16-bit or tf32 alike, or any two 8-bit
+  // floats; only 16-bit inputs may be MN-major.
+  bool pair =
+      (sixteenBit(a) || a.isF32()) ? a == b : eightBit(a) && eightBit(b);
+  if (!pair)
+    return emitOpError() << "takes f16, bf16 or f32 (tf32) inputs of one "
+                            "type, or two 8-bit floats, got "
+                         << a << " and " << b;
+  if ((getAMnMajor() || getBMnMajor()) && !sixteenBit(a))
+    return emitOpError() << "reads " << a << " inputs K-major only";
+  return success();
+}
+
 LogicalResult SetMaxRegistersOp::verify() {
   if (failed(verifyInsideKernel(*this)))
     return failure();

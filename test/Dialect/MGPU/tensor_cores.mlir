@@ -111,3 +111,20 @@ func.func @wgmma_register_a(%acc: vector<64xf32>, %a: vector<8xbf16>, %desc: i64
   %e = mgpu.wgmma_register_a %d, %h, %desc : vector<8xf16>, vector<64xf32>
   return %d, %e : vector<64xf32>, vector<64xf32>
 }
+
+// One lane's wgmma steps with both operands in shared memory, as the
+// distribution writes them: fence, steps, commit, wait.
+// CHECK-LABEL: func.func @wgmma_shared
+func.func @wgmma_shared(%acc: vector<64xf32>, %da: i64, %db: i64) -> (vector<64xf32>, vector<64xf32>) {
+  // CHECK: mgpu.wgmma_fence
+  mgpu.wgmma_fence
+  // CHECK: mgpu.wgmma_shared %{{.*}}, %{{.*}}, %{{.*}} a_mn_major b_mn_major {a_type = bf16, b_type = bf16} : vector<64xf32>
+  %d = mgpu.wgmma_shared %acc, %da, %db a_mn_major b_mn_major {a_type = bf16, b_type = bf16} : vector<64xf32>
+  // CHECK: mgpu.wgmma_shared %{{.*}}, %{{.*}}, %{{.*}} {a_type = f8E4M3FN, b_type = f8E5M2} : vector<64xf32>
+  %e = mgpu.wgmma_shared %d, %da, %db {a_type = f8E4M3FN, b_type = f8E5M2} : vector<64xf32>
+  // CHECK: mgpu.wgmma_commit_group
+  mgpu.wgmma_commit_group
+  // CHECK: mgpu.wgmma_wait_group 0
+  mgpu.wgmma_wait_group 0
+  return %d, %e : vector<64xf32>, vector<64xf32>
+}

@@ -449,3 +449,35 @@ func.func @f8_tiled_b_not_k_major(%a: memref<64x128xf8E4M3FN, #s>, %b: memref<12
   }
   return
 }
+
+// -----
+
+func.func @wgmma_shared_accumulator(%acc: vector<66xf32>, %da: i64, %db: i64) {
+  // expected-error @below {{'mgpu.wgmma_shared' op takes N / 2 accumulator registers for N a multiple of 8 up to 256, got 'vector<66xf32>'}}
+  %d = mgpu.wgmma_shared %acc, %da, %db {a_type = bf16, b_type = bf16} : vector<66xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_shared_types(%acc: vector<64xf32>, %da: i64, %db: i64) {
+  // expected-error @below {{'mgpu.wgmma_shared' op takes f16, bf16 or f32 (tf32) inputs of one type, or two 8-bit floats, got 'f16' and 'bf16'}}
+  %d = mgpu.wgmma_shared %acc, %da, %db {a_type = f16, b_type = bf16} : vector<64xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_shared_mn_major(%acc: vector<64xf32>, %da: i64, %db: i64) {
+  // expected-error @below {{'mgpu.wgmma_shared' op reads 'f8E4M3FN' inputs K-major only}}
+  %d = mgpu.wgmma_shared %acc, %da, %db b_mn_major {a_type = f8E4M3FN, b_type = f8E4M3FN} : vector<64xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_wait_group_negative() {
+  // expected-error @below {{'mgpu.wgmma_wait_group' op attribute 'pending' failed to satisfy constraint}}
+  mgpu.wgmma_wait_group -1
+  return
+}

@@ -53,7 +53,7 @@
 // The read is reported at the op that reads the registers; unchecked it
 // reads NaN (the GPU's registers are undefined there).
 // RUN: mgpu-opt %t/form.mlir --mgpu-split-mpmd=different-clusters-only=1 --mgpu-promote-accumulators --mgpu-form-launches --mgpu-assign-layouts --mgpu-place-barriers --mgpu-distribute-warpgroups --mgpu-lower-to-gpu --mgpu-device-memory -o %t/gpu.mlir
-// RUN: sed '/nvvm.wgmma.wait.group.sync.aligned 0$/d' %t/gpu.mlir > %t/no-wait.mlir
+// RUN: sed '/mgpu.wgmma_wait_group 0$/d' %t/gpu.mlir > %t/no-wait.mlir
 // RUN: not mgpu-run %t/no-wait.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=ACC
 // RUN: mgpu-run %t/no-wait.mlir -e main --backend=emulate --check=none | FileCheck %s --check-prefix=ACC-NAN
 // ACC: no-wait.mlir:{{[0-9]+:[0-9]+}}: error: reads a wgmma accumulator register before the mgpu.wgmma_wait that completes its MMA (at {{.*}}no-wait.mlir:{{[0-9]+:[0-9]+}}) (an emulator check; --check=none turns them off)

@@ -159,4 +159,87 @@ def MGPU_WgmmaRegisterAOp : MGPU_Op<"wgmma_register_a",
   let hasVerifier = 1;
 }
 
+def MGPU_WgmmaSharedOp : MGPU_Op<"wgmma_shared",
+    [AllTypesMatch<["acc", "result"]>, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "one lane's part of a wgmma step with a and b in shared "
+                "memory (emitted by the distribution)";
+  let description = [{
+    One m64nNkS warpgroup MMA with both operands read from shared memory
+    through their matrix descriptors, as each of the 128 lanes of the
+    warpgroup issues it (PTX `wgmma.mma_async`): `%acc` is the lane's N / 2
+    f32 accumulator registers in the WGMMA fragment layout. `a_type` and
+    `b_type` are the inputs' element types (f16, bf16, f8E4M3FN, f8E5M2,
+    or f32 read as tf32); S is 32 bytes of K of them. a is read K-major,
+    or M-major with `a_mn_major`; b K-major, or N-major with `b_mn_major`
+    (16-bit inputs only). Asynchronous as wgmma is: the distribution puts
+    `mgpu.wgmma_fence` before and `mgpu.wgmma_commit_group` after, and
+    reads the result after a `mgpu.wgmma_wait_group`.
+    --mgpu-primitives-to-nvvm lowers it; the emulator defers it to its
+    wait.
+
+    ```mlir
+    %d = mgpu.wgmma_shared %acc, %da, %db {a_type = bf16, b_type = bf16} : vector<64xf32>
+    ```
+  }];
+  let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
+                       I64:$descriptor_a, I64:$descriptor_b,
+                       TypeAttr:$a_type, TypeAttr:$b_type,
+                       UnitAttr:$a_mn_major, UnitAttr:$b_mn_major);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $acc `,` $descriptor_a `,` $descriptor_b (`a_mn_major` $a_mn_major^)?
+    (`b_mn_major` $b_mn_major^)? attr-dict `:` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+def MGPU_WgmmaFenceOp : MGPU_Op<"wgmma_fence",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "orders a lane's registers before its next wgmma steps "
+                "(emitted by the distribution)";
+  let description = [{
+    Before the first `mgpu.wgmma_shared` or `mgpu.wgmma_register_a` of a
+    group, every lane orders its earlier accesses to the accumulator and a
+    registers (PTX `wgmma.fence.sync.aligned`). The emulator needs none.
+
+    ```mlir
+    mgpu.wgmma_fence
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def MGPU_WgmmaCommitGroupOp : MGPU_Op<"wgmma_commit_group",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "closes a lane's group of wgmma steps (emitted by the "
+                "distribution)";
+  let description = [{
+    The lane's wgmma steps since its last commit form one group, which a
+    `mgpu.wgmma_wait_group` waits for (PTX `wgmma.commit_group.sync.aligned`).
+
+    ```mlir
+    mgpu.wgmma_commit_group
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def MGPU_WgmmaWaitGroupOp : MGPU_Op<"wgmma_wait_group",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "waits for a lane's wgmma groups (emitted by the "
+                "distribution)";
+  let description = [{
+    Waits until at most `pending` of the lane's committed wgmma groups are
+    in flight (PTX `wgmma.wait_group.sync.aligned`): the results of the
+    others may be read, and the shared memory they read overwritten. The
+    lanes' form of `mgpu.wgmma_wait`.
+
+    ```mlir
+    mgpu.wgmma_wait_group 0
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$pending);
+  let assemblyFormat = "$pending attr-dict";
+}
+
 #endif // MGPU_DIALECT_MGPU_MGPUTENSORCOREOPS_TD

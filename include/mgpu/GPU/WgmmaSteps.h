@@ -1,18 +1,20 @@
-//===- WgmmaToNVVM.h - Warpgroup MMAs on Hopper's tensor cores --*- C++ -*-===//
+//===- WgmmaSteps.h - Warpgroup MMAs as the lanes issue them ----*- C++ -*-===//
 //
-// The pieces of mgpu.wgmma's tensor-core lowering (sm_90a; 16-bit, 8-bit
-// float and tf32 inputs, f32 accumulator): the K-major core-matrix layout
-// the operands are copied into in shared memory (core matrices of 8 rows of
-// 16 bytes, 128 contiguous bytes,
-// the layout wgmma reads without swizzling), the 64-bit matrix descriptor of
-// such a tile, the position of each register of a thread's m64nN
-// accumulator fragment, and the fenced, committed and waited chain of
-// wgmma.mma_async instructions over K.
+// The pieces of the distribution of mgpu.wgmma onto the tensor cores
+// (sm_90a; 16-bit, 8-bit float and tf32 inputs, f32 accumulator): the
+// K-major core-matrix layout the operands are copied into in shared memory
+// (core matrices of 8 rows of 16 bytes, 128 contiguous bytes, the layout
+// wgmma reads without swizzling), the 64-bit matrix descriptor of such a
+// tile, the position of each register of a thread's m64nN accumulator
+// fragment, and the fenced, committed and waited chain of per-lane wgmma
+// steps over K as mgpu ops (mgpu.wgmma_fence, mgpu.wgmma_shared or
+// mgpu.wgmma_register_a, mgpu.wgmma_commit_group, mgpu.wgmma_wait_group),
+// which --mgpu-primitives-to-nvvm lowers (WgmmaToNVVM.cpp).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MGPU_GPU_WGMMATONVVM_H
-#define MGPU_GPU_WGMMATONVVM_H
+#ifndef MGPU_GPU_WGMMASTEPS_H
+#define MGPU_GPU_WGMMASTEPS_H
 
 #include "mlir/IR/Builders.h"
 
@@ -60,17 +62,17 @@ MmaOperand getCoreMatrixOperand(OpBuilder &b, Location loc, Value address,
 /// K (16 f16, 32 f8, 8 tf32).
 inline int64_t getWgmmaKStep(int64_t elementBytes) { return 32 / elementBytes; }
 
-/// `acc + a * b` on the tensor cores for one 64-row tile: `fragment` is the
-/// LLVM struct of the thread's N/2 f32 accumulator registers; a is K-major
-/// and b K-major or N-major (`b.mnMajor`; 16-bit inputs only); `aType` and
-/// `bType` are the inputs' element types (f16, bf16, f8E4M3FN, f8E5M2, or
-/// f32 read as tf32). Fences the registers, issues one m64nNkS MMA per
-/// S of K (getWgmmaKStep) and commits the group; waits for it unless
-/// `async` (then a later wgmma.wait_group must). Returns the new fragment.
-Value buildTensorCoreMma(OpBuilder &b, Location loc, Value fragment,
+/// `acc + a * b` on the tensor cores for one 64-row tile: `accumulator` is
+/// the lane's N/2 f32 registers of the tile as a vector; a is K-major or
+/// M-major (`a.mnMajor`) and b K-major or N-major (`b.mnMajor`; 16-bit
+/// inputs only); `aType` and `bType` are the inputs' element types (f16,
+/// bf16, f8E4M3FN, f8E5M2, or f32 read as tf32). Writes mgpu.wgmma_fence,
+/// one mgpu.wgmma_shared per S of K (getWgmmaKStep) and
+/// mgpu.wgmma_commit_group; then mgpu.wgmma_wait_group 0 unless `async`
+/// (a later wait must). Returns the new accumulator.
+Value buildTensorCoreMma(OpBuilder &b, Location loc, Value accumulator,
                          const MmaOperand &a, const MmaOperand &bOperand,
-                         int64_t n, int64_t k, Type aType, Type bType,
-                         bool async);
+                         int64_t k, Type aType, Type bType, bool async);
 
 /// The same with a in registers (mgpu.wgmma_register_a per K step):
 /// `accumulator` is the thread's N/2 f32 registers of one 64-row tile as a
@@ -82,4 +84,4 @@ Value buildRegisterATensorCoreMma(OpBuilder &b, Location loc, Value accumulator,
 
 } // namespace mlir::mgpu
 
-#endif // MGPU_GPU_WGMMATONVVM_H
+#endif // MGPU_GPU_WGMMASTEPS_H
