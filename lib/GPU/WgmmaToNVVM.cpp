@@ -83,25 +83,20 @@ struct WgmmaSharedToNVVM : public OpConversionPattern<WgmmaSharedOp> {
 
 /// wgmma_fence, wgmma_commit_group, wgmma_wait_group N ->
 /// wgmma.fence / commit_group / wait_group N .sync.aligned.
-struct WgmmaFenceToNVVM : public OpConversionPattern<WgmmaFenceOp> {
-  using OpConversionPattern::OpConversionPattern;
+template <typename From, typename To>
+struct WgmmaSyncToNVVM : public OpConversionPattern<From> {
+  using OpConversionPattern<From>::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(WgmmaFenceOp op, OpAdaptor adaptor,
+  matchAndRewrite(From op, typename From::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<NVVM::WgmmaFenceAlignedOp>(op);
+    rewriter.replaceOpWithNewOp<To>(op);
     return success();
   }
 };
-
-struct WgmmaCommitGroupToNVVM : public OpConversionPattern<WgmmaCommitGroupOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(WgmmaCommitGroupOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<NVVM::WgmmaGroupSyncAlignedOp>(op);
-    return success();
-  }
-};
+using WgmmaFenceToNVVM =
+    WgmmaSyncToNVVM<WgmmaFenceOp, NVVM::WgmmaFenceAlignedOp>;
+using WgmmaCommitGroupToNVVM =
+    WgmmaSyncToNVVM<WgmmaCommitGroupOp, NVVM::WgmmaGroupSyncAlignedOp>;
 
 struct WgmmaWaitGroupToNVVM : public OpConversionPattern<WgmmaWaitGroupOp> {
   using OpConversionPattern::OpConversionPattern;
