@@ -9,8 +9,11 @@ KernelForm (shared by every backend), then the backends side by side, GPU
 (the NVVM lowering) and Host (interpret mode and the GPU emulator, which
 runs the GPU lowering's output IR but none of its C++), then Pipelines,
 CAPI and Plugin over everything. Runtime (the C ABI libraries loaded by
-programs) includes only Target's plain headers. Exit status 1 with the
-offending line for each include that goes the wrong way or across.
+programs) includes only Target's plain headers. Inside GPU, the
+distribution (Distribute*.cpp, WarpgroupDistribut*, WgmmaSteps.*) writes
+target-neutral ops only: it includes no NVVM or LLVM dialect header. Exit
+status 1 with the offending line for each include that goes the wrong way
+or across.
 """
 import os
 import re
@@ -31,6 +34,10 @@ ALLOWED = {
 TOP_LEVEL = {"Passes.h": "KernelForm", "Pipelines.h": "Pipelines",
              "InitAll.h": "Pipelines"}
 INCLUDE = re.compile(r'^\s*#include\s+"mgpu/([A-Za-z]+)(/|\.h")')
+# The distribution's files and the dialect headers they must not include.
+DISTRIBUTION = re.compile(r"^(Distribute|WarpgroupDistribut|WgmmaSteps)")
+TARGET_DIALECT = re.compile(
+    r'^\s*#include\s+"mlir/Dialect/LLVMIR/(NVVM|LLVM)Dialect\.h"')
 
 
 def layer_of_include(match, line):
@@ -51,7 +58,13 @@ def main():
                     if not name.endswith((".h", ".cpp", ".td")):
                         continue
                     path = os.path.join(dirpath, name)
+                    distribution = layer == "GPU" and DISTRIBUTION.match(name)
                     for number, line in enumerate(open(path), 1):
+                        if distribution and TARGET_DIALECT.match(line):
+                            bad.append("%s:%d: the distribution includes a "
+                                       "target dialect: %s" % (
+                                           os.path.relpath(path, root),
+                                           number, line.strip()))
                         match = INCLUDE.match(line)
                         if not match:
                             continue
@@ -69,7 +82,8 @@ def main():
         print("check-layers: " + line)
     if bad:
         return 1
-    print("check-layers: every include goes down the layers")
+    print("check-layers: every include goes down the layers, and the "
+          "distribution includes no target dialect")
     return 0
 
 

@@ -75,6 +75,13 @@ OP_SWAPS = [
     ("mgpu.copy_gmem_to_smem", "mgpu.copy_smem_to_gmem"),
     ("!mgpu.tmem<", "!mgpu.tmem<256x"),
     ("collective_axes [\"c\"]", "collective_axes [\"x\"]"),
+    # Tensor memory: a wait for the loads or a fence of the stores made the
+    # other, or an smem fence; a cluster barrier made a warpgroup one.
+    ("mgpu.wait_load_tmem", "mgpu.commit_tmem"),
+    ("mgpu.commit_tmem", "mgpu.commit_smem"),
+    ("mgpu.cluster_sync", "mgpu.warpgroup_barrier"),
+    ("mgpu.griddepcontrol_wait", "mgpu.griddepcontrol_launch_dependents"),
+    ("mgpu.wgmma_wait_group 0", "mgpu.wgmma_wait_group 1"),
 ]
 NUMBER = re.compile(r"(?<![\w#%@.])-?\d+(?![\w.])")
 TYPE = re.compile(r"\b(f16|bf16|f32|f64|i1|i8|i16|i32|i64|index)\b")

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "NVVMLowering.h"
 #include "mgpu/GPU/PrimitivesToNVVM.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "NVVMLowering.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/GPU/PrimitivesToNVVM.h"
 #include "mgpu/KernelForm/IndexArithmetic.h"

@@ -1,9 +1,9 @@
 //===- ClusterToNVVM.h - Cluster ops on the GPU -----------------*- C++ -*-===//
 //
-// What --mgpu-primitives-to-nvvm needs for the CTAs of a cluster
-// (ClusterToNVVM.cpp): cluster_sync, arrivals on the barriers of a CTA's
-// group, the place and mask of a multicast copy's group, and a pair's
-// partitioned copies. Internal to lib/GPU.
+// What the TMA copy patterns need for the CTAs of a cluster
+// (ClusterToNVVM.cpp): arrivals on the barriers of a CTA's group, the place
+// and mask of a multicast copy's group, and a pair's partitioned copies.
+// Internal to lib/GPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,12 +15,6 @@
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::mgpu {
-
-/// cluster_sync -> barrier.cluster.arrive + barrier.cluster.wait (sm_90), a
-/// CTA-wide barrier before.
-void populateClusterToNVVMPatterns(const TypeConverter &converter,
-                                   RewritePatternSet &patterns,
-                                   const TargetInfo &target);
 
 /// One arrival (a release at cluster scope) on the mbarrier at `local`
 /// (`!llvm.ptr<3>`) in every CTA of this CTA's cluster that differs from it

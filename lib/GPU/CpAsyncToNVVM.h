@@ -1,8 +1,7 @@
 //===- CpAsyncToNVVM.h - Pre-Hopper cp.async copies on the GPU --*- C++ -*-===//
 //
-// What --mgpu-primitives-to-nvvm needs for copy_gmem_to_smem without a
-// barrier and wait_gmem_to_smem on chips without TMA (CpAsyncToNVVM.cpp).
-// Internal to lib/GPU.
+// What the TMA copy patterns need for copy_gmem_to_smem without a barrier
+// on chips without TMA (CpAsyncToNVVM.cpp). Internal to lib/GPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,10 +19,6 @@ namespace mlir::mgpu {
 /// pieces, closed as one copy group (cp.async.commit_group).
 void copyWithCpAsync(OpBuilder &b, Location loc, const GlobalWindow &window,
                      Value shared);
-
-/// wait_gmem_to_smem -> cp.async.wait_group.
-void populateCpAsyncToNVVMPatterns(const TypeConverter &converter,
-                                   RewritePatternSet &patterns);
 
 } // namespace mlir::mgpu
 

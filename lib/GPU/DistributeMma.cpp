@@ -4,24 +4,23 @@
 // arrays held by the lanes). The operands are staged row-major in the
 // warpgroup scratch, as a contraction's are; then each warp of the
 // warpgroup computes its slab of M / 4 rows in m16n8k16 tiles with
-// mma.sync: a lane loads its fragments of a (rows g and g + 8 of the tile,
-// K columns 2t, 2t + 1 and 2t + 8, 2t + 9, g = lane / 4, t = lane mod 4),
-// of b (K rows 2t, 2t + 1 and 2t + 8, 2t + 9 of column g) and of the
-// accumulator (rows g and g + 8, columns 2t and 2t + 1) from the scratch,
-// runs the K steps with the accumulator in registers, and writes its four
-// sums back where it read them: each element has one owner, so the
-// accumulator is updated in place, and read back into the lanes' layout
-// after a barrier. Without tensor cores (`mma-sync=0`, the pipelines'
-// `tensor-cores=0`) each lane computes its own result elements from the
-// staged operands instead, in f32 as mma.sync does.
+// mgpu.mma_sync (lowered with the other primitives): a lane loads its
+// fragments of a (rows g and g + 8 of the tile, K columns 2t, 2t + 1 and
+// 2t + 8, 2t + 9, g = lane / 4, t = lane mod 4), of b (K rows 2t, 2t + 1
+// and 2t + 8, 2t + 9 of column g) and of the accumulator (rows g and
+// g + 8, columns 2t and 2t + 1) from the scratch, runs the K steps with
+// the accumulator in registers, and writes its four sums back where it
+// read them: each element has one owner, so the accumulator is updated in
+// place, and read back into the lanes' layout after a barrier. Without
+// tensor cores (`mma-sync=0`, the pipelines' `tensor-cores=0`) each lane
+// computes its own result elements from the staged operands instead, in
+// f32 as mma.sync does.
 //
 //===----------------------------------------------------------------------===//
 
 #include "WarpgroupDistributor.h"
 
 #include "mgpu/Dialect/MGPU/WgmmaSemantics.h"
-
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 using namespace mlir;
 using namespace mlir::mgpu;
@@ -70,7 +69,6 @@ LogicalResult Distributor::distributeMma(MmaOp op) {
     return success();
   }
 
-  MLIRContext *context = b.getContext();
   Value warp = arith::DivUIOp::create(b, loc, ctx.lane, index(loc, 32));
   Value inWarp = arith::RemUIOp::create(b, loc, ctx.lane, index(loc, 32));
   Value g = arith::DivUIOp::create(b, loc, inWarp, index(loc, 4));
@@ -78,30 +76,19 @@ LogicalResult Distributor::distributeMma(MmaOp op) {
   Value twoT = arith::MulIOp::create(b, loc, t, index(loc, 2));
   int64_t slab = m / 4;
   Value slabRow = arith::MulIOp::create(b, loc, warp, index(loc, slab));
-  bool bf16 = input.isBF16();
   auto pairType = VectorType::get({2}, input);
-  // A 32-bit register of two inputs: an f16x2 vector, or the bits of two
-  // bf16 as NVVM's bf16 MMA takes them.
-  auto asRegister = [&](Value pair) -> Value {
-    if (!bf16)
-      return pair;
-    return LLVM::BitcastOp::create(b, loc, b.getI32Type(), pair);
-  };
-  auto rowPair = [&](Value buffer, Value flat) {
+  // Two inputs of a row of a, adjacent in the scratch: one 32-bit load.
+  auto rowPair = [&](Value buffer, Value flat) -> Value {
     hazards.scratch = true;
-    return asRegister(vector::LoadOp::create(b, loc, pairType, buffer, flat,
-                                             false, llvm::MaybeAlign(4)));
+    return vector::LoadOp::create(b, loc, pairType, buffer, flat, false,
+                                  llvm::MaybeAlign(4));
   };
-  auto columnPair = [&](Value buffer, Value first, Value second) {
-    Value pair = vector::FromElementsOp::create(
-        b, loc, pairType,
-        ValueRange{loadStaged(loc, buffer, first, input),
-                   loadStaged(loc, buffer, second, input)});
-    return asRegister(pair);
+  auto concat = [&](Value x, Value y) -> Value {
+    auto width = cast<VectorType>(x.getType()).getNumElements();
+    SmallVector<int64_t> mask =
+        llvm::to_vector(llvm::seq<int64_t>(0, 2 * width));
+    return vector::ShuffleOp::create(b, loc, x, y, mask);
   };
-  auto fragmentType =
-      LLVM::LLVMStructType::getLiteral(context, SmallVector<Type>(4, f32));
-  auto ptxType = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
 
   auto tiles = scf::ForOp::create(b, loc, index(loc, 0), index(loc, slab / 16),
                                   index(loc, 1));
@@ -127,8 +114,10 @@ LogicalResult Distributor::distributeMma(MmaOp op) {
   SmallVector<Value> sums;
   for (Value place : places)
     sums.push_back(loadStaged(loc, accBuffer, place, f32));
+  auto fragmentType = VectorType::get({4}, f32);
+  Value start = vector::FromElementsOp::create(b, loc, fragmentType, sums);
   auto steps = scf::ForOp::create(b, loc, index(loc, 0), index(loc, k / 16),
-                                  index(loc, 1), sums);
+                                  index(loc, 1), ValueRange{start});
   {
     OpBuilder::InsertionGuard stepGuard(b);
     b.setInsertionPointToStart(steps.getBody());
@@ -136,28 +125,32 @@ LogicalResult Distributor::distributeMma(MmaOp op) {
         b, loc,
         arith::MulIOp::create(b, loc, steps.getInductionVar(), index(loc, 16)),
         twoT);
-    SmallVector<Value> aRegs = {rowPair(aBuffer, at(row0, kc, k)),
-                                rowPair(aBuffer, at(row1, kc, k)),
-                                rowPair(aBuffer, at(row0, plus(kc, 8), k)),
-                                rowPair(aBuffer, at(row1, plus(kc, 8), k))};
-    SmallVector<Value> bRegs = {
-        columnPair(bBuffer, at(kc, bColumn, n), at(plus(kc, 1), bColumn, n)),
-        columnPair(bBuffer, at(plus(kc, 8), bColumn, n),
-                   at(plus(kc, 9), bColumn, n))};
-    Value d = NVVM::MmaOp::create(
-        b, loc, fragmentType, aRegs, bRegs, steps.getRegionIterArgs(),
-        ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
-        std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                       NVVM::MMALayout::col});
-    SmallVector<Value> next;
-    for (int64_t i = 0; i < 4; ++i)
-      next.push_back(LLVM::ExtractValueOp::create(b, loc, d, i));
-    scf::YieldOp::create(b, loc, next);
+    // a0..a3: rows g and g + 8 at K 2t, 2t + 1, then at K + 8 (loaded in
+    // order: the arguments of one call would be built in any order).
+    SmallVector<Value> aRegisters;
+    for (Value kAt : {kc, plus(kc, 8)})
+      for (Value row : {row0, row1})
+        aRegisters.push_back(rowPair(aBuffer, at(row, kAt, k)));
+    Value low = concat(aRegisters[0], aRegisters[1]);
+    Value aFragment = concat(low, concat(aRegisters[2], aRegisters[3]));
+    SmallVector<Value> bElements;
+    for (int64_t row : {0, 1, 8, 9}) {
+      Value kAt = row ? plus(kc, row) : kc;
+      bElements.push_back(loadStaged(loc, bBuffer, at(kAt, bColumn, n), input));
+    }
+    Value bFragment = vector::FromElementsOp::create(
+        b, loc, VectorType::get({4}, input), bElements);
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{MmaSyncOp::create(b, loc, steps.getRegionIterArgs()[0],
+                                     aFragment, bFragment)});
   }
   // Each accumulator element has one owner, which read it above.
-  for (auto [place, sum] : llvm::zip(places, steps.getResults()))
-    memref::StoreOp::create(b, loc, sum, accBuffer, place);
+  for (auto [e, place] : llvm::enumerate(places))
+    memref::StoreOp::create(
+        b, loc,
+        vector::ExtractOp::create(b, loc, steps.getResult(0), int64_t(e)),
+        accBuffer, place);
   b.setInsertionPointAfter(tiles);
   barrier(loc);
   map.map(op.getResult(), unstage(loc, accBuffer, accType));

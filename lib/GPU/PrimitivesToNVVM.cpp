@@ -14,7 +14,6 @@
 #include "ClusterToNVVM.h"
 #include "CpAsyncToNVVM.h"
 #include "NVVMLowering.h"
-#include "Tcgen05ToNVVM.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/Dialect/MGPU/MGPURules.h"
 #include "mgpu/KernelForm/CopyWindows.h"
@@ -99,6 +98,14 @@ void onLaneZero(OpBuilder &b, Location loc, function_ref<void()> body) {
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, laneIndex(b, loc),
                             indexConstant(b, loc, 0));
   buildIfThen(b, loc, first, body);
+}
+
+Value structToVector(OpBuilder &b, Location loc, Value fragment,
+                     VectorType type) {
+  SmallVector<Value> fields;
+  for (int64_t i = 0; i < type.getNumElements(); ++i)
+    fields.push_back(LLVM::ExtractValueOp::create(b, loc, fragment, i));
+  return vector::FromElementsOp::create(b, loc, type, fields);
 }
 
 void warpgroupBarrier(OpBuilder &b, Location loc) {
@@ -332,6 +339,7 @@ void mlir::mgpu::populatePrimitivesToNVVMPatterns(
   MLIRContext *ctx = patterns.getContext();
   patterns.add<BarrierArriveToNVVM, WarpgroupBarrierToNVVM>(converter, ctx);
   populateWgmmaToNVVMPatterns(converter, patterns);
+  populateMmaSyncToNVVMPatterns(converter, patterns);
   populateSyncToNVVMPatterns(converter, patterns, target);
   populateProfileToNVVMPatterns(converter, patterns);
   populateBarrierTestToNVVMPatterns(converter, patterns);

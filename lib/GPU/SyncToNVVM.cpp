@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "NVVMLowering.h"
 #include "mgpu/Dialect/MGPU/MGPUDialect.h"
 #include "mgpu/GPU/PrimitivesToNVVM.h"
 

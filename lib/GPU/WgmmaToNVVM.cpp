@@ -71,12 +71,8 @@ struct WgmmaSharedToNVVM : public OpConversionPattern<WgmmaSharedOp> {
         NVVM::MMALayoutAttr::get(ctx, op.getBMnMajor() ? NVVM::MMALayout::row
                                                        : NVVM::MMALayout::col),
         NVVM::MMAIntOverflowAttr());
-    SmallVector<Value> results;
-    for (int64_t reg = 0; reg < registers; ++reg)
-      results.push_back(
-          LLVM::ExtractValueOp::create(rewriter, loc, result, reg));
-    rewriter.replaceOp(op, vector::FromElementsOp::create(
-                               rewriter, loc, op.getAcc().getType(), results));
+    rewriter.replaceOp(op, nvvm_lowering::structToVector(
+                               rewriter, loc, result, op.getAcc().getType()));
     return success();
   }
 };
@@ -161,12 +157,9 @@ struct WgmmaRegisterAToNVVM : public OpConversionPattern<WgmmaRegisterAOp> {
         /*has_side_effects=*/true, /*is_align_stack=*/false,
         LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
         ArrayAttr());
-    SmallVector<Value> results;
-    for (int64_t reg = 0; reg < registers; ++reg)
-      results.push_back(
-          LLVM::ExtractValueOp::create(rewriter, loc, mma.getResult(0), reg));
-    rewriter.replaceOp(op, vector::FromElementsOp::create(
-                               rewriter, loc, op.getAcc().getType(), results));
+    rewriter.replaceOp(
+        op, nvvm_lowering::structToVector(rewriter, loc, mma.getResult(0),
+                                          op.getAcc().getType()));
     return success();
   }
 };

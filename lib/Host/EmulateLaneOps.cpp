@@ -448,18 +448,17 @@ std::optional<WalkResult> LaneOpRewriter::rewriteMemoryAndSync(OpBuilder &nb,
 std::optional<WalkResult> LaneOpRewriter::rewriteMmaAndAsync(OpBuilder &nb,
                                                              Operation *op) {
   Location l = op->getLoc();
-  if (auto mma = dyn_cast<NVVM::MmaOp>(op)) {
+  if (auto mma = dyn_cast<MmaSyncOp>(op)) {
     // A warp-wide mma.sync: fragments exchanged like shuffles.
     Value laneInWarp =
         arith::RemUIOp::create(nb, l, tid, indexConstant(nb, l, 32));
     Value warpSlot = arith::AddIOp::create(
         nb, l, indexConstant(nb, l, kFirstWarpSlot),
         arith::DivUIOp::create(nb, l, tid, indexConstant(nb, l, 32)));
-    if (failed(emulateMmaSync(
-            nb, mma, exchange, t, arith::SubIOp::create(nb, l, t, laneInWarp),
-            laneInWarp,
-            [&] { callBarrier(nb, l, warpSlot, indexConstant(nb, l, 32)); })))
-      return WalkResult::interrupt();
+    emulateMmaSync(
+        nb, mma, exchange, t, arith::SubIOp::create(nb, l, t, laneInWarp),
+        laneInWarp,
+        [&] { callBarrier(nb, l, warpSlot, indexConstant(nb, l, 32)); });
     op->erase();
     return WalkResult::skip();
   } else if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {

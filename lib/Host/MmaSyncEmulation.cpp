@@ -25,7 +25,6 @@
 #include "mgpu/KernelForm/IndexArithmetic.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -106,51 +105,56 @@ struct WarpExchange {
 
 } // namespace
 
-LogicalResult mlir::mgpu::emulateMmaSync(OpBuilder &b, NVVM::MmaOp mma,
-                                         Value exchange, Value thread,
-                                         Value warpStart, Value laneInWarp,
-                                         function_ref<void()> warpBarrier) {
+/// Registers r0, r1, ... of a fragment: elements 2r and 2r + 1.
+static SmallVector<Value> registersOf(OpBuilder &b, Location loc,
+                                      Value fragment) {
+  int64_t count = cast<VectorType>(fragment.getType()).getNumElements() / 2;
+  SmallVector<Value> registers;
+  for (int64_t r = 0; r < count; ++r)
+    registers.push_back(
+        vector::ExtractStridedSliceOp::create(b, loc, fragment, 2 * r, 2, 1));
+  return registers;
+}
+
+void mlir::mgpu::emulateMmaSync(OpBuilder &b, MmaSyncOp mma, Value exchange,
+                                Value thread, Value warpStart, Value laneInWarp,
+                                function_ref<void()> warpBarrier) {
   Location loc = mma.getLoc();
-  NVVM::MMAShapeAttr shape = mma.getShapeAttr();
-  ValueRange a = mma.getOperandA(), bRegs = mma.getOperandB(),
-             c = mma.getOperandC();
-  auto f16Pair = VectorType::get({2}, b.getF16Type());
-  std::optional<NVVM::MMATypes> ptx = mma.getMultiplicandAPtxType();
-  bool bf16 = ptx && *ptx == NVVM::MMATypes::bf16;
-  bool f16 = ptx ? *ptx == NVVM::MMATypes::f16 : a[0].getType() == f16Pair;
-  if (shape.getM() != 16 || shape.getN() != 8 || shape.getK() != 16 ||
-      !(f16 || bf16) || a.size() != 4 || bRegs.size() != 2 || c.size() != 4 ||
-      !llvm::all_of(c.getTypes(), [](Type t) { return t.isF32(); }))
-    return mma.emitOpError() << "cannot be emulated: only m16n8k16 with f16 "
-                                "or bf16 inputs into f32 is";
-  Type input = bf16 ? Type(b.getBF16Type()) : Type(b.getF16Type());
-  WarpExchange x{b, loc, exchange, thread, warpStart, warpBarrier, input};
+  WarpExchange x{b,
+                 loc,
+                 exchange,
+                 thread,
+                 warpStart,
+                 warpBarrier,
+                 mma.getA().getType().getElementType()};
 
   Value g = arith::DivUIOp::create(b, loc, laneInWarp, x.index(4));
   Value t = arith::RemUIOp::create(b, loc, laneInWarp, x.index(4));
   // a: the four lanes of group g; b: those of columns 2t and 2t + 1.
-  SmallVector<Value> aRows = x.aRows(g, a);
+  SmallVector<Value> aRows = x.aRows(g, registersOf(b, loc, mma.getA()));
   SmallVector<Value> bPeers;
   for (int64_t e = 0; e < 2; ++e) {
     Value column = arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, t, x.index(2)), x.index(e));
     bPeers.append(x.quad(column));
   }
-  SmallVector<Value> bWords = x.round(x.word(bRegs[0], bRegs[1]), bPeers);
+  SmallVector<Value> bRegisters = registersOf(b, loc, mma.getB());
+  SmallVector<Value> bWords =
+      x.round(x.word(bRegisters[0], bRegisters[1]), bPeers);
 
-  Value result = LLVM::PoisonOp::create(b, loc, mma.getResult().getType());
+  SmallVector<Value> sums;
   for (int64_t h = 0; h < 2; ++h)
     for (int64_t e = 0; e < 2; ++e) {
-      Value sum = c[2 * h + e];
+      Value sum = vector::ExtractOp::create(b, loc, mma.getAcc(), 2 * h + e);
       for (int64_t k = 0; k < 16; ++k) {
         Value y = x.element(bWords[4 * e + (k % 8) / 2], (k >= 8) * 2 + k % 2);
         sum = arith::AddFOp::create(
             b, loc, sum, arith::MulFOp::create(b, loc, aRows[h * 16 + k], y));
       }
-      result = LLVM::InsertValueOp::create(b, loc, result, sum, 2 * h + e);
+      sums.push_back(sum);
     }
-  mma.getResult().replaceAllUsesWith(result);
-  return success();
+  mma.getResult().replaceAllUsesWith(
+      vector::FromElementsOp::create(b, loc, mma.getResult().getType(), sums));
 }
 
 SmallVector<Value> mlir::mgpu::exchangeRegisterA(
@@ -159,11 +163,6 @@ SmallVector<Value> mlir::mgpu::exchangeRegisterA(
   auto type = cast<VectorType>(a.getType());
   WarpExchange x{
       b, loc, exchange, thread, warpStart, warpBarrier, type.getElementType()};
-  // Registers a0..a3 of the PTX ISA: two elements each.
-  SmallVector<Value> registers;
-  for (int64_t r = 0; r < 4; ++r)
-    registers.push_back(
-        vector::ExtractStridedSliceOp::create(b, loc, a, 2 * r, 2, 1));
   Value g = arith::DivUIOp::create(b, loc, laneInWarp, x.index(4));
-  return x.aRows(g, registers);
+  return x.aRows(g, registersOf(b, loc, a));
 }

@@ -413,6 +413,37 @@ struct SemaphoreReadToCPU : public OpConversionPattern<SemaphoreReadOp> {
   }
 };
 
+/// A heap copy of `vector` (heap, not stack: the code runs once per program
+/// of a host loop); the caller frees it.
+Value copyToHeap(OpBuilder &b, Location loc, Value vector) {
+  auto type = cast<VectorType>(vector.getType());
+  Value buffer = memref::AllocOp::create(
+      b, loc, MemRefType::get(type.getShape(), type.getElementType()));
+  SmallVector<Value> origin(type.getRank(), indexConstant(b, loc, 0));
+  vector::TransferWriteOp::create(b, loc, vector, buffer, origin,
+                                  SmallVector<bool>(type.getRank(), true));
+  return buffer;
+}
+
+/// Runs `body` on each element of `vector` (its indices and value) in a
+/// loop nest over a heap copy, freed after.
+void forEachElement(
+    OpBuilder &b, Location loc, Value vector,
+    function_ref<void(OpBuilder &, Location, ValueRange, Value)> body) {
+  auto type = cast<VectorType>(vector.getType());
+  Value buffer = copyToHeap(b, loc, vector);
+  SmallVector<Value> lower(type.getRank(), indexConstant(b, loc, 0)), upper,
+      steps(type.getRank(), indexConstant(b, loc, 1));
+  for (int64_t size : type.getShape())
+    upper.push_back(indexConstant(b, loc, size));
+  scf::buildLoopNest(b, loc, lower, upper, steps,
+                     [&](OpBuilder &nb, Location l, ValueRange ivs) {
+                       body(nb, l, ivs,
+                            memref::LoadOp::create(nb, l, buffer, ivs));
+                     });
+  memref::DeallocOp::create(b, loc, buffer);
+}
+
 /// atomic_store -> memref.atomic_rmw, on each element of a heap copy of a
 /// vector value in a loop nest. The programs of a grid that stores into
 /// the same elements may run on concurrent host threads, so each element
@@ -433,30 +464,16 @@ struct AtomicStoreToCPU : public OpConversionPattern<AtomicStoreOp> {
       rewriter.eraseOp(op);
       return success();
     }
-    // Heap, not stack: the body runs once per program of a host loop.
-    Value zero = indexConstant(rewriter, loc, 0);
-    Value buffer = memref::AllocOp::create(
-        rewriter, loc, MemRefType::get(vectorType.getShape(), element));
-    SmallVector<Value> origin(vectorType.getRank(), zero);
-    vector::TransferWriteOp::create(
-        rewriter, loc, adaptor.getValue(), buffer, origin,
-        SmallVector<bool>(vectorType.getRank(), true));
-    SmallVector<Value> upper,
-        steps(vectorType.getRank(), indexConstant(rewriter, loc, 1));
-    for (int64_t size : vectorType.getShape())
-      upper.push_back(indexConstant(rewriter, loc, size));
     SmallVector<Value> base(adaptor.getIndices());
     int64_t extra = base.size() - vectorType.getRank();
-    scf::buildLoopNest(rewriter, loc, origin, upper, steps,
-                       [&](OpBuilder &b, Location l, ValueRange ivs) {
-                         SmallVector<Value> at(base);
-                         for (auto [d, iv] : llvm::enumerate(ivs))
-                           at[extra + d] =
-                               arith::AddIOp::create(b, l, base[extra + d], iv);
-                         Value x = memref::LoadOp::create(b, l, buffer, ivs);
-                         memref::AtomicRMWOp::create(b, l, kind, x, ref, at);
-                       });
-    memref::DeallocOp::create(rewriter, loc, buffer);
+    forEachElement(rewriter, loc, adaptor.getValue(),
+                   [&](OpBuilder &b, Location l, ValueRange ivs, Value x) {
+                     SmallVector<Value> at(base);
+                     for (auto [d, iv] : llvm::enumerate(ivs))
+                       at[extra + d] =
+                           arith::AddIOp::create(b, l, base[extra + d], iv);
+                     memref::AtomicRMWOp::create(b, l, kind, x, ref, at);
+                   });
     rewriter.eraseOp(op);
     return success();
   }
@@ -470,24 +487,10 @@ struct DebugPrintToCPU : public OpConversionPattern<DebugPrintOp> {
   matchAndRewrite(DebugPrintOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    VectorType type = op.getValue().getType();
-    // Heap, not stack: the body runs once per program of a host loop.
-    Value buffer = memref::AllocOp::create(
-        rewriter, loc, MemRefType::get(type.getShape(), type.getElementType()));
-    Value zero = indexConstant(rewriter, loc, 0);
-    SmallVector<Value> origin(type.getRank(), zero), upper,
-        steps(type.getRank(), indexConstant(rewriter, loc, 1));
-    vector::TransferWriteOp::create(rewriter, loc, adaptor.getValue(), buffer,
-                                    origin,
-                                    SmallVector<bool>(type.getRank(), true));
-    for (int64_t size : type.getShape())
-      upper.push_back(indexConstant(rewriter, loc, size));
-    scf::buildLoopNest(rewriter, loc, origin, upper, steps,
-                       [&](OpBuilder &b, Location l, ValueRange ivs) {
-                         Value x = memref::LoadOp::create(b, l, buffer, ivs);
-                         emitDebugPrintElement(b, l, op, ivs, x);
-                       });
-    memref::DeallocOp::create(rewriter, loc, buffer);
+    forEachElement(rewriter, loc, adaptor.getValue(),
+                   [&](OpBuilder &b, Location l, ValueRange ivs, Value x) {
+                     emitDebugPrintElement(b, l, op, ivs, x);
+                   });
     rewriter.eraseOp(op);
     return success();
   }
@@ -509,29 +512,18 @@ template <typename OpTy> struct MatmulToCPU : public LayoutAwarePattern<OpTy> {
     Location loc = op.getLoc();
     auto accType = cast<VectorType>(op.getAcc().getType());
     Value zero = indexConstant(rewriter, loc, 0);
-    // Heap, not stack: the body runs once per program of a host loop.
-    auto toBuffer = [&](Value vector) {
-      auto type = cast<VectorType>(vector.getType());
-      Value buffer = memref::AllocOp::create(
-          rewriter, loc,
-          MemRefType::get(type.getShape(), type.getElementType()));
-      vector::TransferWriteOp::create(rewriter, loc, vector, buffer,
-                                      ValueRange{zero, zero},
-                                      ArrayRef<bool>{true, true});
-      return buffer;
-    };
-    Value acc = toBuffer(adaptor.getAcc());
+    Value acc = copyToHeap(rewriter, loc, adaptor.getAcc());
     auto [aTransforms, bTransforms] = getOperandTransforms(op);
     Value a = adaptor.getA();
     bool aInRegisters = isa<VectorType>(a.getType());
     if (aInRegisters)
-      a = toBuffer(a);
+      a = copyToHeap(rewriter, loc, a);
     else if (aTransforms)
       a = readThroughLayout(rewriter, op, a, aTransforms);
     Value b = adaptor.getB();
     bool bInRegisters = isa<VectorType>(b.getType());
     if (bInRegisters)
-      b = toBuffer(b);
+      b = copyToHeap(rewriter, loc, b);
     else if (bTransforms)
       b = readThroughLayout(rewriter, op, b, bTransforms);
     auto rows =

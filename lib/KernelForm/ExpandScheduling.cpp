@@ -57,6 +57,14 @@ SmallVector<Value> unravel(PatternRewriter &rewriter, Location loc, Value step,
   return indices;
 }
 
+/// The product of `dims`.
+Value product(PatternRewriter &rewriter, Location loc, ArrayRef<Value> dims) {
+  Value total = indexConstant(rewriter, loc, 1);
+  for (Value dim : dims)
+    total = arith::MulIOp::create(rewriter, loc, total, dim);
+  return total;
+}
+
 /// dynamic_scheduling_loop -> scf.while over (step, local step, carries):
 /// the first
 /// step is the program's own place, each next one the number of programs
@@ -70,9 +78,7 @@ struct ExpandDynamicSchedulingLoop
     Type index = rewriter.getIndexType();
     auto [place, programs] = placeAlong(rewriter, loc, op.getCollectiveAxes());
     SmallVector<Value> dims(op.getGrid());
-    Value total = indexConstant(rewriter, loc, 1);
-    for (Value dim : dims)
-      total = arith::MulIOp::create(rewriter, loc, total, dim);
+    Value total = product(rewriter, loc, dims);
     // (step, local step, carries...) ride in the loop.
     SmallVector<Value> inits{place, indexConstant(rewriter, loc, 0)};
     llvm::append_range(inits, op.getInitCarry());
@@ -120,15 +126,7 @@ struct ExpandNdLoop : public OpRewritePattern<NdLoopOp> {
       return indexConstant(rewriter, loc, v);
     };
     // This program's place among the programs along the collective axes.
-    Value place = c(0), programs = c(1);
-    for (StringRef axis :
-         op.getCollectiveAxes().getAsValueRange<StringAttr>()) {
-      Value size = AxisSizeOp::create(rewriter, loc, axis);
-      place = arith::AddIOp::create(
-          rewriter, loc, arith::MulIOp::create(rewriter, loc, place, size),
-          AxisIndexOp::create(rewriter, loc, axis));
-      programs = arith::MulIOp::create(rewriter, loc, programs, size);
-    }
+    auto [place, programs] = placeAlong(rewriter, loc, op.getCollectiveAxes());
     // The dimensions the linear step unravels over: the grid, or the grid
     // of tiles then the tile.
     SmallVector<Value> dims;
@@ -141,9 +139,7 @@ struct ExpandNdLoop : public OpRewritePattern<NdLoopOp> {
     } else {
       llvm::append_range(dims, op.getGrid());
     }
-    Value total = c(1);
-    for (Value dim : dims)
-      total = arith::MulIOp::create(rewriter, loc, total, dim);
+    Value total = product(rewriter, loc, dims);
     // Steps of this program: total / P, one more for the first total % P.
     Value extra = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::ult, place,
@@ -161,11 +157,7 @@ struct ExpandNdLoop : public OpRewritePattern<NdLoopOp> {
     Value step = arith::AddIOp::create(
         rewriter, loc, arith::MulIOp::create(rewriter, loc, local, programs),
         place);
-    SmallVector<Value> indices(dims.size());
-    for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
-      indices[d] = arith::RemUIOp::create(rewriter, loc, step, dims[d]);
-      step = arith::DivUIOp::create(rewriter, loc, step, dims[d]);
-    }
+    SmallVector<Value> indices = unravel(rewriter, loc, step, dims);
     if (tiling) {
       size_t rank = tiling->size();
       SmallVector<Value> untiled;
@@ -192,50 +184,36 @@ struct ExpandPlanarSnake : public OpRewritePattern<PlanarSnakeOp> {
   LogicalResult matchAndRewrite(PlanarSnakeOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto c = [&](int64_t v) -> Value {
-      return indexConstant(rewriter, loc, v);
-    };
-    auto mul = [&](Value a, Value b) -> Value {
-      return arith::MulIOp::create(rewriter, loc, a, b);
-    };
-    auto div = [&](Value a, Value b) -> Value {
-      return arith::DivUIOp::create(rewriter, loc, a, b);
-    };
-    auto rem = [&](Value a, Value b) -> Value {
-      return arith::RemUIOp::create(rewriter, loc, a, b);
-    };
+    IndexArith x{rewriter, loc};
+    auto c = [&](int64_t v) { return x.constant(v); };
     int64_t minorDim = op.getMinorDim();
     Value shape[2] = {op.getMajorOr_0(), op.getSize_1()};
     Value width = c(op.getTileWidth());
     Value major = shape[1 - minorDim], minor = shape[minorDim];
     Value lin = op.getIndex();
-    Value strip = div(lin, mul(width, major));
+    Value strip = x.div(lin, x.mul(width, major));
     Value odd = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
-                                      rem(strip, c(2)), c(0));
-    Value lastMajor = arith::SubIOp::create(rewriter, loc, major, c(1));
+                                      x.rem(strip, c(2)), c(0));
+    Value lastMajor = x.sub(major, c(1));
     // (minor, major) of `at` in a strip `w` wide.
     auto coordinates = [&](Value at, Value w) -> std::pair<Value, Value> {
-      Value inMinor = rem(at, w);
-      Value inMajor = rem(div(at, w), major);
-      Value m =
-          arith::AddIOp::create(rewriter, loc, mul(strip, width), inMinor);
-      Value back = arith::SubIOp::create(rewriter, loc, lastMajor, inMajor);
+      Value inMinor = x.rem(at, w);
+      Value inMajor = x.rem(x.div(at, w), major);
+      Value m = x.add(x.mul(strip, width), inMinor);
+      Value back = x.sub(lastMajor, inMajor);
       return {m, arith::SelectOp::create(rewriter, loc, odd, back, inMajor)};
     };
-    Value fullStrips = div(minor, width);
-    Value fullElements = mul(mul(fullStrips, width), major);
+    Value fullStrips = x.div(minor, width);
+    Value fullElements = x.mul(x.mul(fullStrips, width), major);
     Value isFull = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::ult, lin, fullElements);
     auto [fullMinor, fullMajor] = coordinates(lin, width);
     // The last, narrower strip: its width at least 1 and its offset at
     // least 0 where it is not taken.
     Value restWidth = arith::MaxUIOp::create(
-        rewriter, loc,
-        arith::SubIOp::create(rewriter, loc, minor, mul(fullStrips, width)),
-        c(1));
-    Value restAt = arith::SelectOp::create(
-        rewriter, loc, isFull, c(0),
-        arith::SubIOp::create(rewriter, loc, lin, fullElements));
+        rewriter, loc, x.sub(minor, x.mul(fullStrips, width)), c(1));
+    Value restAt = arith::SelectOp::create(rewriter, loc, isFull, c(0),
+                                           x.sub(lin, fullElements));
     auto [restMinor, restMajor] = coordinates(restAt, restWidth);
     Value m =
         arith::SelectOp::create(rewriter, loc, isFull, fullMinor, restMinor);

@@ -311,70 +311,86 @@ Value allocateBytes(ConversionPatternRewriter &b, Location loc, Operation *op,
 }
 
 /// A transfer of a 4-bit memref: with `scalarLoops`, through byte buffers
-/// that scalar loops fill or drain (interpret mode), else by bitcasts.
+/// that scalar loops fill or drain (interpret mode), else by bitcasts of
+/// pairs of nibbles. The two transfers say how in `rewriteWithLoops` and
+/// `rewriteWithBitcasts`.
 template <typename TransferOp>
 struct PackTransfer : OpConversionPattern<TransferOp> {
+  using OpAdaptor = typename OpConversionPattern<TransferOp>::OpAdaptor;
   PackTransfer(const TypeConverter &converter, MLIRContext *ctx,
                bool scalarLoops)
       : OpConversionPattern<TransferOp>(converter, ctx),
         scalarLoops(scalarLoops) {}
   bool scalarLoops;
 
-  /// Whether `op` moves nibbles in a way the pass rewrites (reported at the
-  /// op otherwise).
-  LogicalResult rewritable(TransferOp op,
-                           ConversionPatternRewriter &rewriter) const {
-    if (!isNibbleMemRef(op.getShapedType()))
+  LogicalResult
+  matchAndRewrite(TransferOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // Transfers that move nibbles in a way the pass cannot rewrite are
+    // reported at the op.
+    if (!isNibbleMemRef(op.getShapedType()) ||
+        failed(checkTransfer(op, op.getIndices().back(), rewriter)))
       return failure();
-    return checkTransfer(op, op.getIndices().back(), rewriter);
+    if (scalarLoops)
+      rewriteWithLoops(op, adaptor, rewriter);
+    else
+      rewriteWithBitcasts(op, adaptor, rewriter);
+    return success();
+  }
+  virtual void rewriteWithLoops(TransferOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const = 0;
+  virtual void
+  rewriteWithBitcasts(TransferOp op, OpAdaptor adaptor,
+                      ConversionPatternRewriter &rewriter) const = 0;
+
+  /// The origin of the byte buffer of `rewriteWithLoops`.
+  static SmallVector<Value> zeros(OpBuilder &b, Location loc, int64_t rank) {
+    return SmallVector<Value>(rank, arith::ConstantIndexOp::create(b, loc, 0));
   }
 };
 
 struct PackTransferRead : PackTransfer<vector::TransferReadOp> {
   using PackTransfer::PackTransfer;
 
-  LogicalResult
-  matchAndRewrite(vector::TransferReadOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(rewritable(op, rewriter)))
-      return failure();
+  void rewriteWithLoops(vector::TransferReadOp op, OpAdaptor adaptor,
+                        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     VectorType vector = op.getVectorType();
-    if (scalarLoops) {
-      Value bytes = allocateBytes(rewriter, loc, op, vector);
-      Value pad = nibbleToByte(rewriter, loc, adaptor.getPadding());
-      ScalarLoops{rewriter, loc, op, adaptor.getBase(), adaptor.getIndices()}
-          .forEachElement(
-              [&](ValueRange ivs, ValueRange at) {
-                memref::StoreOp::create(
-                    rewriter, loc,
-                    loadNibbleByte(rewriter, loc, adaptor.getBase(), at), bytes,
-                    ivs);
-              },
-              [&](ValueRange ivs) {
-                memref::StoreOp::create(rewriter, loc, pad, bytes, ivs);
-              });
-      SmallVector<Value> zeros(
-          vector.getRank(), arith::ConstantIndexOp::create(rewriter, loc, 0));
-      Value read = vector::TransferReadOp::create(
-          rewriter, loc, vector.clone(rewriter.getI8Type()), bytes, zeros,
-          arith::ConstantIntOp::create(rewriter, loc, 0, 8),
-          SmallVector<bool>(vector.getRank(), true));
-      Value nibbles = arith::TruncIOp::create(
-          rewriter, loc, vector.clone(rewriter.getIntegerType(4)), read);
-      if (nibbles.getType() != vector)
-        nibbles = arith::BitcastOp::create(rewriter, loc, vector, nibbles);
-      rewriter.replaceOp(op, nibbles);
-      return success();
-    }
+    Value bytes = allocateBytes(rewriter, loc, op, vector);
+    Value pad = nibbleToByte(rewriter, loc, adaptor.getPadding());
+    ScalarLoops{rewriter, loc, op, adaptor.getBase(), adaptor.getIndices()}
+        .forEachElement(
+            [&](ValueRange ivs, ValueRange at) {
+              memref::StoreOp::create(
+                  rewriter, loc,
+                  loadNibbleByte(rewriter, loc, adaptor.getBase(), at), bytes,
+                  ivs);
+            },
+            [&](ValueRange ivs) {
+              memref::StoreOp::create(rewriter, loc, pad, bytes, ivs);
+            });
+    Value read = vector::TransferReadOp::create(
+        rewriter, loc, vector.clone(rewriter.getI8Type()), bytes,
+        zeros(rewriter, loc, vector.getRank()),
+        arith::ConstantIntOp::create(rewriter, loc, 0, 8),
+        SmallVector<bool>(vector.getRank(), true));
+    Value nibbles = arith::TruncIOp::create(
+        rewriter, loc, vector.clone(rewriter.getIntegerType(4)), read);
+    if (nibbles.getType() != vector)
+      nibbles = arith::BitcastOp::create(rewriter, loc, vector, nibbles);
+    rewriter.replaceOp(op, nibbles);
+  }
+
+  void rewriteWithBitcasts(vector::TransferReadOp op, OpAdaptor adaptor,
+                           ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    VectorType vector = op.getVectorType();
     Value view = pairView(rewriter, loc, adaptor.getBase());
     // The padding nibble in both halves of a byte.
     Value pad = nibbleToByte(rewriter, loc, adaptor.getPadding());
-    pad =
-        arith::OrIOp::create(rewriter, loc, pad,
-                             arith::ShLIOp::create(rewriter, loc, pad,
-                                                   arith::ConstantIntOp::create(
-                                                       rewriter, loc, 4, 8)));
+    Value four = arith::ConstantIntOp::create(rewriter, loc, 4, 8);
+    pad = arith::OrIOp::create(rewriter, loc, pad,
+                               arith::ShLIOp::create(rewriter, loc, pad, four));
     VectorType bytes = groupedType(vector, 2, rewriter.getI8Type());
     Value read = vector::TransferReadOp::create(
         rewriter, loc, bytes, view,
@@ -383,44 +399,41 @@ struct PackTransferRead : PackTransfer<vector::TransferReadOp> {
     Value nibbles = vector::BitCastOp::create(
         rewriter, loc, groupedType(vector, 4, vector.getElementType()), read);
     rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(op, vector, nibbles);
-    return success();
   }
 };
 
 struct PackTransferWrite : PackTransfer<vector::TransferWriteOp> {
   using PackTransfer::PackTransfer;
 
-  LogicalResult
-  matchAndRewrite(vector::TransferWriteOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (failed(rewritable(op, rewriter)))
-      return failure();
+  void rewriteWithLoops(vector::TransferWriteOp op, OpAdaptor adaptor,
+                        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     VectorType vector = op.getVectorType();
-    if (scalarLoops) {
-      Value value = adaptor.getValueToStore();
-      Type i4 = vector.clone(rewriter.getIntegerType(4));
-      if (value.getType() != i4)
-        value = arith::BitcastOp::create(rewriter, loc, i4, value);
-      value = arith::ExtUIOp::create(rewriter, loc,
-                                     vector.clone(rewriter.getI8Type()), value);
-      Value bytes = allocateBytes(rewriter, loc, op, vector);
-      SmallVector<Value> zeros(
-          vector.getRank(), arith::ConstantIndexOp::create(rewriter, loc, 0));
-      vector::TransferWriteOp::create(
-          rewriter, loc, value, bytes, zeros,
-          SmallVector<bool>(vector.getRank(), true));
-      ScalarLoops{rewriter, loc, op, adaptor.getBase(), adaptor.getIndices()}
-          .forEachElement(
-              [&](ValueRange ivs, ValueRange at) {
-                storeNibbleByte(
-                    rewriter, loc, adaptor.getBase(), at,
-                    memref::LoadOp::create(rewriter, loc, bytes, ivs));
-              },
-              [](ValueRange) {});
-      rewriter.eraseOp(op);
-      return success();
-    }
+    Value value = adaptor.getValueToStore();
+    Type i4 = vector.clone(rewriter.getIntegerType(4));
+    if (value.getType() != i4)
+      value = arith::BitcastOp::create(rewriter, loc, i4, value);
+    value = arith::ExtUIOp::create(rewriter, loc,
+                                   vector.clone(rewriter.getI8Type()), value);
+    Value bytes = allocateBytes(rewriter, loc, op, vector);
+    vector::TransferWriteOp::create(rewriter, loc, value, bytes,
+                                    zeros(rewriter, loc, vector.getRank()),
+                                    SmallVector<bool>(vector.getRank(), true));
+    ScalarLoops{rewriter, loc, op, adaptor.getBase(), adaptor.getIndices()}
+        .forEachElement(
+            [&](ValueRange ivs, ValueRange at) {
+              storeNibbleByte(
+                  rewriter, loc, adaptor.getBase(), at,
+                  memref::LoadOp::create(rewriter, loc, bytes, ivs));
+            },
+            [](ValueRange) {});
+    rewriter.eraseOp(op);
+  }
+
+  void rewriteWithBitcasts(vector::TransferWriteOp op, OpAdaptor adaptor,
+                           ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    VectorType vector = op.getVectorType();
     Value nibbles = vector::ShapeCastOp::create(
         rewriter, loc, groupedType(vector, 4, vector.getElementType()),
         adaptor.getValueToStore());
@@ -431,7 +444,6 @@ struct PackTransferWrite : PackTransfer<vector::TransferWriteOp> {
         rewriter, loc, bytes, view,
         pairIndices(rewriter, loc, adaptor.getIndices()), pairInBounds(op));
     rewriter.eraseOp(op);
-    return success();
   }
 };
 

@@ -91,39 +91,33 @@ Operation *recreateOnBytes(ConversionPatternRewriter &rewriter, Operation *op,
   return rewriter.create(state);
 }
 
-/// Reads: memref.load, vector.load, vector.transfer_read (whose padding
-/// value is the operand after the indices).
-template <typename OpTy> struct WidenRead : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  using OpAdaptor = typename OpTy::Adaptor;
+/// A read or a write of a six-bit memref, recreated on bytes. Reads
+/// (memref.load, vector.load, vector.transfer_read) have the memref first
+/// and a transfer's padding value after the indices; writes
+/// (memref.store, vector.store, vector.transfer_write) the value first.
+struct WidenAccess : ConversionPattern {
+  WidenAccess(const TypeConverter &converter, MLIRContext *ctx,
+              StringRef opName)
+      : ConversionPattern(converter, opName, /*benefit=*/1, ctx) {}
   LogicalResult
-  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isSixBitMemRef(op->getOperand(0).getType()))
+    bool isRead = op->getNumResults() == 1;
+    if (!isSixBitMemRef(op->getOperand(isRead ? 0 : 1).getType()))
       return failure();
-    unsigned padding = ~0u;
-    if constexpr (std::is_same_v<OpTy, vector::TransferReadOp>)
-      padding = 1 + op.getIndices().size();
-    Operation *read =
-        recreateOnBytes(rewriter, op, adaptor.getOperands(), padding);
-    rewriter.replaceOp(op, fromBytes(rewriter, op.getLoc(), read->getResult(0),
-                                     op->getResult(0).getType()));
-    return success();
-  }
-};
-
-/// Writes: memref.store, vector.store, vector.transfer_write (the value
-/// first).
-template <typename OpTy> struct WidenWrite : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  using OpAdaptor = typename OpTy::Adaptor;
-  LogicalResult
-  matchAndRewrite(OpTy op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!isSixBitMemRef(op->getOperand(1).getType()))
-      return failure();
-    recreateOnBytes(rewriter, op, adaptor.getOperands(), 0);
-    rewriter.eraseOp(op);
+    unsigned bytesOperand = 0;
+    if (auto transfer = dyn_cast<vector::TransferReadOp>(op))
+      bytesOperand = transfer.getPaddingMutable().getOperandNumber();
+    else if (isRead)
+      bytesOperand = ~0u;
+    Operation *access = recreateOnBytes(rewriter, op, operands, bytesOperand);
+    if (!isRead) {
+      rewriter.eraseOp(op);
+      return success();
+    }
+    rewriter.replaceOp(op,
+                       fromBytes(rewriter, op->getLoc(), access->getResult(0),
+                                 op->getResult(0).getType()));
     return success();
   }
 };
@@ -133,11 +127,13 @@ template <typename OpTy> struct WidenWrite : OpConversionPattern<OpTy> {
 void mlir::mgpu::populateWidenSixBitPatterns(const TypeConverter &converter,
                                              RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns
-      .add<WidenRead<memref::LoadOp>, WidenRead<vector::LoadOp>,
-           WidenRead<vector::TransferReadOp>, WidenWrite<memref::StoreOp>,
-           WidenWrite<vector::StoreOp>, WidenWrite<vector::TransferWriteOp>>(
-          converter, ctx);
+  for (StringRef name :
+       {memref::LoadOp::getOperationName(), vector::LoadOp::getOperationName(),
+        vector::TransferReadOp::getOperationName(),
+        memref::StoreOp::getOperationName(),
+        vector::StoreOp::getOperationName(),
+        vector::TransferWriteOp::getOperationName()})
+    patterns.add<WidenAccess>(converter, ctx, name);
 }
 
 LogicalResult mlir::mgpu::checkWidenable(Operation *op) {

@@ -55,13 +55,11 @@ MGPU_HOST_EXPORT int64_t mgpuHostBarrierTest(int64_t *barrier, int64_t parity,
         std::chrono::duration<double>(std::chrono::steady_clock::now() - since)
             .count();
     if (waited > mgpu::emu::waitTimeoutSeconds()) {
-      std::fprintf(stderr,
-                   "%s: error: mgpu.barrier_test has found its phase open "
-                   "for %g s; the kernel deadlocks (nothing arrives on what "
-                   "it polls). Set MGPU_WAIT_TIMEOUT to wait longer.\n",
-                   where ? where : "<unknown>", waited);
-      std::fflush(stderr);
-      std::_Exit(1);
+      mgpu::emu::fail(where,
+                      "mgpu.barrier_test has found its phase open for %g s; "
+                      "the kernel deadlocks (nothing arrives on what it "
+                      "polls). Set MGPU_WAIT_TIMEOUT to wait longer.",
+                      waited);
     }
   }
   std::this_thread::yield();

@@ -169,17 +169,6 @@ ThreadState &getThreadState() {
   return *fast;
 }
 
-[[noreturn]] void report(const char *where, const char *message,
-                         const char *other) {
-  static std::mutex reporting;
-  reporting.lock();
-  std::fprintf(stderr, "%s: error: ", where ? where : "<unknown>");
-  std::fprintf(stderr, message, other ? other : "<unknown>");
-  std::fprintf(stderr, " (an emulator check; --check=none turns them off)\n");
-  std::fflush(stderr);
-  std::_Exit(1);
-}
-
 /// An operand's place in the CTA's slice, from its descriptor (see
 /// lib/Host/WgmmaEmulation.cpp, which builds the same in IR).
 struct Decoded {
@@ -238,8 +227,8 @@ float readInput(const MmaRecord &r, const Decoded &d, int64_t row, int64_t col,
   int64_t size = code == kTf32 ? 4 : code < 2 ? 2 : 1;
   int64_t at = elementBytes(d, row, col, mnMajor, size);
   if (at < 0 || at + size > r.sliceBytes)
-    report(r.where, "wgmma reads an operand outside the CTA's shared memory%s",
-           "");
+    checks::report(r.where,
+                   "wgmma reads an operand outside the CTA's shared memory");
   if (size == 4) {
     // tf32: the tensor cores ignore the 13 low mantissa bits.
     uint32_t bits;
@@ -402,10 +391,8 @@ static void issue(MmaRecord r, float *regs) {
   }
   if (state.values.size() + n / 2 >= kMaxId) {
     if (!state.open.empty() || !state.groups.empty())
-      report(where,
-             "the emulator cannot keep more wgmma registers in "
-             "flight in one thread%s",
-             "");
+      checks::report(where, "the emulator cannot keep more wgmma registers "
+                            "in flight in one thread");
     state.values.clear();
     state.pendingAt.clear();
   }
@@ -495,10 +482,10 @@ MGPU_HOST_EXPORT void mgpuEmuWgmmaResolve(float *values, int64_t count,
       continue;
     if (const char *issued = state.pendingAt[id - 1]) {
       if (mgpu::emu::checks::enabled(mgpu::emu::checks::kAsync))
-        report(where,
-               "reads a wgmma accumulator register before the "
-               "mgpu.wgmma_wait that completes its MMA (at %s)",
-               issued);
+        checks::report(where,
+                       "reads a wgmma accumulator register before the "
+                       "mgpu.wgmma_wait that completes its MMA (at %s)",
+                       issued);
       values[i] = fromBits(0x7fc00000u);
       continue;
     }

@@ -279,19 +279,37 @@ void checkAsyncRead(ShadowByte &s, const Lane &lane, const char *where,
 using namespace mgpu::emu::checks;
 using namespace mgpu::emu::checks::shadow;
 
+namespace {
+/// `fail` with its arguments in `args` and `note`, if any, after the
+/// message.
+[[noreturn]] void failWith(const char *where, const char *note,
+                           const char *format, va_list args) {
+  // The first thread reports and ends the program while holding the lock.
+  static std::mutex reporting;
+  reporting.lock();
+  if (where)
+    std::fprintf(stderr, "%s: ", where);
+  std::fprintf(stderr, "error: ");
+  std::vfprintf(stderr, format, args);
+  std::fprintf(stderr, "%s\n", note ? note : "");
+  std::fflush(stderr);
+  std::_Exit(1);
+}
+} // namespace
+
+void mgpu::emu::fail(const char *where, const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  failWith(where, nullptr, format, args);
+}
+
 namespace mgpu::emu::checks {
 
 void report(const char *where, const char *format, ...) {
-  static std::mutex reporting;
-  reporting.lock();
-  std::fprintf(stderr, "%s: error: ", where ? where : "<unknown>");
   va_list args;
   va_start(args, format);
-  std::vfprintf(stderr, format, args);
-  va_end(args);
-  std::fprintf(stderr, " (an emulator check; --check=none turns them off)\n");
-  std::fflush(stderr);
-  std::_Exit(1);
+  failWith(where, " (an emulator check; --check=none turns them off)", format,
+           args);
 }
 
 bool enabled(int64_t kind) { return current && (current->flags & kind); }

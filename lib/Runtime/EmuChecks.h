@@ -14,6 +14,13 @@
 
 namespace mgpu::emu {
 
+/// Reports an error of the running kernel at `where` (an op's location;
+/// null where none is known) and ends the program with exit code 1, once
+/// however many threads fail together: the one way the emulator's and
+/// interpret mode's runtime stop a kernel.
+[[noreturn]] void fail(const char *where, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /// The CTA slot and thread of the calling fiber; false off a fiber.
 bool currentLane(int64_t &slot, int64_t &tid);
 /// The calling lane's block ids (x, y, z) in the grid.

@@ -264,12 +264,10 @@ Fiber *takeFiber(Worker &worker) {
   void *mapping = mmap(nullptr, kStackBytes + guard, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (mapping == MAP_FAILED || mprotect(mapping, guard, PROT_NONE) != 0) {
-    std::fprintf(stderr,
-                 "error: the GPU emulator cannot map the stack of "
-                 "one more CUDA thread (%s)\n",
-                 std::strerror(errno));
-    std::fflush(stderr);
-    std::_Exit(1);
+    mgpu::emu::fail(nullptr,
+                    "the GPU emulator cannot map the stack of one more "
+                    "CUDA thread (%s)",
+                    std::strerror(errno));
   }
   auto *fiber = new Fiber;
   fiber->mapping = static_cast<char *>(mapping);

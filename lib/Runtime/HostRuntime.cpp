@@ -67,17 +67,12 @@ void waitUntil(Ready ready, const char *what, const char *where) {
     }
     // With the emulator's checks, a wait that no lane of the group can
     // ever satisfy is reported at once instead of after the timeout.
-    if (fiber && checks::noteIdleWait()) {
-      std::fprintf(stderr,
-                   "%s: error: %s waits for a phase that can never complete: "
-                   "every thread of the CTA waits and nothing is left to "
-                   "arrive (a skipped phase, a wrong parity or too few "
-                   "arrivals) (an emulator check; --check=none turns them "
-                   "off)\n",
-                   where ? where : "<unknown>", what);
-      std::fflush(stderr);
-      std::_Exit(1);
-    }
+    if (fiber && checks::noteIdleWait())
+      checks::report(where,
+                     "%s waits for a phase that can never complete: every "
+                     "thread of the CTA waits and nothing is left to arrive "
+                     "(a skipped phase, a wrong parity or too few arrivals)",
+                     what);
     if (spins == 64)
       start = std::chrono::steady_clock::now();
     if (fiber) {
@@ -95,13 +90,11 @@ void waitUntil(Ready ready, const char *what, const char *where) {
                           std::chrono::steady_clock::now() - start)
                           .count();
       if (waited > mgpu::emu::waitTimeoutSeconds()) {
-        std::fprintf(stderr,
-                     "%s: error: %s did not complete within %g s; the kernel "
-                     "deadlocks (nothing arrives on or signals what it waits "
-                     "for). Set MGPU_WAIT_TIMEOUT to wait longer.\n",
-                     where ? where : "<unknown>", what, waited);
-        std::fflush(stderr);
-        std::_Exit(1);
+        mgpu::emu::fail(where,
+                        "%s did not complete within %g s; the kernel "
+                        "deadlocks (nothing arrives on or signals what it "
+                        "waits for). Set MGPU_WAIT_TIMEOUT to wait longer.",
+                        what, waited);
       }
     }
   }
@@ -475,28 +468,17 @@ MGPU_HOST_EXPORT void mgpuHostCheckBarrierIndex(int64_t index, int64_t count,
                                                 const char *where) {
   if (index >= 0 && index < count)
     return;
-  // Once, however many threads get here: the first reports and ends the
-  // program while holding the lock.
-  static std::mutex reporting;
-  reporting.lock();
-  std::fprintf(stderr,
-               "%s: error: barrier index %" PRId64 " is out of range: the "
-               "barrier array has %" PRId64 " barrier%s\n",
-               where ? where : "<unknown>", index, count,
-               count == 1 ? "" : "s");
-  std::fflush(stderr);
-  std::_Exit(1);
+  mgpu::emu::fail(where,
+                  "barrier index %" PRId64 " is out of range: the barrier "
+                  "array has %" PRId64 " barrier%s",
+                  index, count, count == 1 ? "" : "s");
 }
 
 /// A runtime check of interpret mode or the emulator failed (see
 /// --mgpu-report-failed-checks): report it at the checked op and stop.
 MGPU_HOST_EXPORT void mgpuHostCheckFailed(const char *where, const char *what) {
-  static std::mutex reporting;
-  reporting.lock();
-  std::fprintf(stderr, "%s: error: %s (a runtime check of the host backends)\n",
-               where ? where : "<unknown>", what ? what : "check failed");
-  std::fflush(stderr);
-  std::_Exit(1);
+  mgpu::emu::fail(where, "%s (a runtime check of the host backends)",
+                  what ? what : "check failed");
 }
 
 /// Waits until the i32 semaphore is at least `value`, then subtracts it.

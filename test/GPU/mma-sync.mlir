@@ -4,9 +4,9 @@
 // mgpu.mma distributed: a, b and the accumulator staged in the warpgroup
 // scratch, then warp w (lane / 32) computes rows 16 w .. 16 w + 15 of the
 // 64 x 64 result, 16 x 8 tiles along N (8 of them) and K in steps of 16
-// (4), with mma.sync m16n8k16 on f16 pairs; its sums written back in place
+// (4), with mgpu.mma_sync (m16n8k16) on f16 fragments; its sums written back in place
 // and read back into the lanes' layout after a barrier. With mma-sync=0
-// (tensor cores off) no mma.sync: each lane sums its elements over K.
+// (tensor cores off) no mma_sync: each lane sums its elements over K.
 
 #one = #mgpu.mesh<grid = [1], grid_names = ["i"]>
 
@@ -32,13 +32,15 @@ module attributes {mgpu.target = #mgpu.target<chip = "sm_80">} {
 // CHECK: %[[WARP:.*]] = arith.divui %{{.*}}, %c32
 // CHECK: scf.for %{{.*}} = %c0 to %c1 step %c1 {
 // CHECK: scf.for %{{.*}} = %c0 to %c8 step %c1 {
-// CHECK: %[[SUMS:.*]]:4 = scf.for %{{.*}} = %c0 to %c4 step %c1 iter_args
+// CHECK: %[[SUMS:.*]] = scf.for %{{.*}} = %c0 to %c4 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<4xf32>)
 // CHECK-COUNT-4: vector.load %{{.*}} : memref<{{.*}}xf16, #gpu.address_space<workgroup>>, vector<2xf16>
-// CHECK: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
-// CHECK-COUNT-4: memref.store %[[SUMS]]#{{[0-3]}}
+// CHECK: vector.shuffle
+// CHECK: %[[D:.*]] = mgpu.mma_sync %{{.*}}, %{{.*}}, %{{.*}} : vector<8xf16>, vector<4xf16>
+// CHECK: scf.yield %[[D]] : vector<4xf32>
+// CHECK-COUNT-4: vector.extract %[[SUMS]][{{[0-3]}}]
 // CHECK: mgpu.warpgroup_barrier
 
 // LANES-LABEL: func.func @mma
-// LANES-NOT: nvvm.mma.sync
+// LANES-NOT: mgpu.mma_sync
 // LANES: arith.extf
-// LANES-NOT: nvvm.mma.sync
+// LANES-NOT: mgpu.mma_sync

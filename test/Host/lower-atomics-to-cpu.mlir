@@ -13,8 +13,8 @@
 // CHECK: vector.transfer_write %{{.+}}, %[[BUF]]
 // CHECK: scf.for %[[R:.+]] =
 // CHECK: scf.for %[[C:.+]] =
-// CHECK: %[[ROW:.+]] = arith.addi %{{.+}}, %[[R]] : index
 // CHECK: %[[X:.+]] = memref.load %[[BUF]][%[[R]], %[[C]]]
+// CHECK: %[[ROW:.+]] = arith.addi %{{.+}}, %[[R]] : index
 // CHECK: memref.atomic_rmw addf %[[X]], %{{.+}}[%[[ROW]], %[[C]]] : (f32, memref<8x64xf32>) -> f32
 // CHECK: memref.dealloc %[[BUF]]
 // CHECK: memref.atomic_rmw maxs %{{.+}}, %{{.+}}[%{{.+}}] : (i32, memref<4xi32>) -> i32

@@ -76,10 +76,12 @@ def MGPUDistributeWarpgroups : Pass<"mgpu-distribute-warpgroups"> {
     become parallel loops first.
 
     An mgpu.wgmma marked `mgpu.tensor_cores` (--mgpu-select-tensor-cores)
-    runs on the tensor cores (wgmma.mma_async); another is computed lane by
-    lane. An mgpu.mma runs on mma.sync, each warp a slab of rows, unless
-    `mma-sync=0` (the pipelines' `tensor-cores=0`): then it is computed lane
-    by lane.
+    runs on the tensor cores (the lanes' mgpu.wgmma_shared or
+    wgmma_register_a steps); another is computed lane by lane. An mgpu.mma
+    runs on mma.sync (the lanes' mgpu.mma_sync), each warp a slab of rows,
+    unless `mma-sync=0` (the pipelines' `tensor-cores=0`): then it is
+    computed lane by lane. The pass writes no NVVM or LLVM op:
+    --mgpu-primitives-to-nvvm lowers what it writes.
   }];
   let options = [
     Option<"mmaSync", "mma-sync", "bool", /*default=*/"true",
@@ -88,9 +90,7 @@ def MGPUDistributeWarpgroups : Pass<"mgpu-distribute-warpgroups"> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect",
-    "::mlir::LLVM::LLVMDialect",
     "::mlir::memref::MemRefDialect",
-    "::mlir::NVVM::NVVMDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect"
   ];

@@ -32,33 +32,9 @@ void populatePrimitivesToNVVMPatterns(const TypeConverter &converter,
                                       const TargetInfo &target);
 
 /// Makes the whole mgpu dialect illegal in a kernel: every op left there
-/// needs one of those patterns (or the Tcgen05 ones), so an op without one
-/// is an error at the op rather than a silent leftover.
+/// needs one of those patterns, so an op without one is an error at the op
+/// rather than a silent leftover.
 void configurePrimitivesToNVVMLegality(ConversionTarget &target);
-
-/// The synchronization part of those patterns (SyncToNVVM.cpp):
-/// semaphore_wait and semaphore_read as atomics on lane 0, and the
-/// programmatic dependent launch ops as PTX griddepcontrol on chips with
-/// TMA (sm_90 and later), nothing before.
-void populateSyncToNVVMPatterns(const TypeConverter &converter,
-                                RewritePatternSet &patterns,
-                                const TargetInfo &target);
-
-/// The profiler's clock, mgpu.global_timer, as %globaltimer
-/// (ProfileToNVVM.cpp); a profile_event left undistributed is illegal.
-void populateProfileToNVVMPatterns(const TypeConverter &converter,
-                                   RewritePatternSet &patterns);
-
-/// barrier_test (with a parity) -> mbarrier.test_wait.parity on every lane
-/// and bar.red.or.pred over the warpgroup (BarrierTestToNVVM.cpp).
-void populateBarrierTestToNVVMPatterns(const TypeConverter &converter,
-                                       RewritePatternSet &patterns);
-
-/// approx_math's tanh (`afn`, f32) -> tanh.approx.f32, as JAX lowers it
-/// (ApproxMathToNVVM.cpp); exact tanh is left to libdevice.
-void populateApproxMathToNVVMPatterns(const TypeConverter &converter,
-                                      RewritePatternSet &patterns);
-void configureApproxMathToNVVMLegality(ConversionTarget &target);
 
 /// The `!llvm.ptr<3>` to barrier `index` of a converted barrier array.
 Value barrierPointer(OpBuilder &b, Location loc, Value barriers, Value index);

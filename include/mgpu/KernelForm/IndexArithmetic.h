@@ -41,6 +41,9 @@ struct IndexArith {
   Value add(Value x, Value y) const {
     return arith::AddIOp::create(b, loc, x, y);
   }
+  Value sub(Value x, Value y) const {
+    return arith::SubIOp::create(b, loc, x, y);
+  }
   Value mul(Value x, Value y) const {
     return arith::MulIOp::create(b, loc, x, y);
   }

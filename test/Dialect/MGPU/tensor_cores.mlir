@@ -112,6 +112,17 @@ func.func @wgmma_register_a(%acc: vector<64xf32>, %a: vector<8xbf16>, %desc: i64
   return %d, %e : vector<64xf32>, vector<64xf32>
 }
 
+// One lane's part of Ampere's warp-wide m16n8k16 MMA, as the distribution
+// writes it for mgpu.mma.
+// CHECK-LABEL: func.func @mma_sync
+func.func @mma_sync(%acc: vector<4xf32>, %a: vector<8xbf16>, %b: vector<4xbf16>, %ha: vector<8xf16>, %hb: vector<4xf16>) -> vector<4xf32> {
+  // CHECK: mgpu.mma_sync %{{.*}}, %{{.*}}, %{{.*}} : vector<8xbf16>, vector<4xbf16>
+  %d = mgpu.mma_sync %acc, %a, %b : vector<8xbf16>, vector<4xbf16>
+  // CHECK: mgpu.mma_sync %{{.*}}, %{{.*}}, %{{.*}} : vector<8xf16>, vector<4xf16>
+  %e = mgpu.mma_sync %d, %ha, %hb : vector<8xf16>, vector<4xf16>
+  return %e : vector<4xf32>
+}
+
 // One lane's wgmma steps with both operands in shared memory, as the
 // distribution writes them: fence, steps, commit, wait.
 // CHECK-LABEL: func.func @wgmma_shared

@@ -481,3 +481,20 @@ func.func @wgmma_wait_group_negative() {
   mgpu.wgmma_wait_group -1
   return
 }
+
+// -----
+
+// mma_sync's fragments: 8 elements of a and 4 of b, of one 16-bit type.
+func.func @mma_sync_types(%acc: vector<4xf32>, %a: vector<8xf16>, %b: vector<4xbf16>) {
+  // expected-error @below {{'mgpu.mma_sync' op failed to verify that all of {a, b} have same element type}}
+  %d = mgpu.mma_sync %acc, %a, %b : vector<8xf16>, vector<4xbf16>
+  return
+}
+
+// -----
+
+func.func @mma_sync_fragment(%acc: vector<4xf32>, %a: vector<2x4xf16>, %b: vector<4xf16>) {
+  // expected-error @below {{'mgpu.mma_sync' op operand #1 must be a lane's fragment of 8 elements: vector of 16-bit float or bfloat16 type values of ranks 1, but got 'vector<2x4xf16>'}}
+  %d = mgpu.mma_sync %acc, %a, %b : vector<2x4xf16>, vector<4xf16>
+  return
+}

@@ -193,6 +193,47 @@ def MGPU_WgmmaSharedOp : MGPU_Op<"wgmma_shared",
   let hasVerifier = 1;
 }
 
+// A lane's fragment of an MMA operand: a 1-D vector of `length` elements.
+class MGPU_Fragment<int length, list<Type> types> : AllOfType<
+  [VectorOfRankAndType<[1], types>, VectorOfLength<[length]>],
+  "a lane's fragment of " # length # " elements: " #
+  VectorOfRankAndType<[1], types>.summary, "::mlir::VectorType">;
+
+// mma.sync's accumulator fragment: four f32 (buildable, so the syntax
+// need not spell it).
+def MGPU_MmaSyncAccumulator : MGPU_Fragment<4, [F32]> {
+  let builderCall = "::mlir::VectorType::get({4}, $_builder.getF32Type())";
+}
+
+def MGPU_MmaSyncOp : MGPU_Op<"mma_sync",
+    [AllTypesMatch<["acc", "result"]>, AllElementTypesMatch<["a", "b"]>]> {
+  let summary = "one lane's part of a warp-wide m16n8k16 MMA (emitted by "
+                "the distribution)";
+  let description = [{
+    One Ampere m16n8k16 MMA of f16 or bf16 inputs into f32, as each of the
+    32 lanes of a warp issues it (PTX `mma.sync.aligned`), in the PTX ISA's
+    fragment layout (g = lane mod 32 / 4, t = lane mod 4): `%a` is the
+    lane's 8 elements of the 16 x 16 a tile (rows g, g + 8, g, g + 8 at K
+    2t and 2t + 1, then 2t + 8 and 2t + 9: registers a0..a3), `%b` its 4 of
+    the 16 x 8 b tile (column g at K 2t, 2t + 1, 2t + 8, 2t + 9), `%acc`
+    and the result its 4 sums (rows g and g + 8, columns 2t and 2t + 1).
+    Synchronous: every lane of the warp runs it together, so it has effects
+    and the distribution issues it where the whole warp is. The emulator
+    trades the fragments between the lanes of a warp.
+
+    ```mlir
+    %d = mgpu.mma_sync %acc, %a, %b : vector<8xbf16>, vector<4xbf16>
+    ```
+  }];
+  let arguments = (ins MGPU_MmaSyncAccumulator:$acc,
+                       MGPU_Fragment<8, [F16, BF16]>:$a,
+                       MGPU_Fragment<4, [F16, BF16]>:$b);
+  let results = (outs MGPU_MmaSyncAccumulator:$result);
+  let assemblyFormat = [{
+    $acc `,` $a `,` $b attr-dict `:` type($a) `,` type($b)
+  }];
+}
+
 def MGPU_WgmmaFenceOp : MGPU_Op<"wgmma_fence",
     [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "orders a lane's registers before its next wgmma steps "
