@@ -47,12 +47,11 @@ struct MmaSyncToNVVM : public OpConversionPattern<MmaSyncOp> {
       c.push_back(
           vector::ExtractOp::create(rewriter, loc, adaptor.getAcc(), e));
     auto ptxType = bf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
-    auto structType = LLVM::LLVMStructType::getLiteral(
-        rewriter.getContext(), SmallVector<Type>(4, rewriter.getF32Type()));
     Value d = NVVM::MmaOp::create(
-        rewriter, loc, structType, registers(adaptor.getA()),
-        registers(adaptor.getB()), c, ArrayRef<int64_t>{16, 8, 16},
-        std::nullopt, std::nullopt,
+        rewriter, loc,
+        nvvm_lowering::getRegisterStruct(rewriter.getContext(), 4),
+        registers(adaptor.getA()), registers(adaptor.getB()), c,
+        ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
         std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
         std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                        NVVM::MMALayout::col});

@@ -37,6 +37,9 @@ void onLaneZero(OpBuilder &b, Location loc, function_ref<void()> body);
 /// The warpgroup's named barrier (bar.sync 1 + warpgroup, 128), as the
 /// distributed body uses.
 void warpgroupBarrier(OpBuilder &b, Location loc);
+/// The LLVM struct of `count` f32 registers in which NVVM's MMAs take and
+/// return an accumulator.
+Type getRegisterStruct(MLIRContext *ctx, int64_t count);
 /// The fields of `fragment` (an LLVM struct of registers, as NVVM's MMAs
 /// return them) as a vector of `type`.
 Value structToVector(OpBuilder &b, Location loc, Value fragment,

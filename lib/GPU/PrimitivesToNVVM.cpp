@@ -100,6 +100,11 @@ void onLaneZero(OpBuilder &b, Location loc, function_ref<void()> body) {
   buildIfThen(b, loc, first, body);
 }
 
+Type getRegisterStruct(MLIRContext *ctx, int64_t count) {
+  return LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(count, Float32Type::get(ctx)));
+}
+
 Value structToVector(OpBuilder &b, Location loc, Value fragment,
                      VectorType type) {
   SmallVector<Value> fields;

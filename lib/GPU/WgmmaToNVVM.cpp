@@ -48,8 +48,7 @@ struct WgmmaSharedToNVVM : public OpConversionPattern<WgmmaSharedOp> {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
     int64_t registers = op.getAcc().getType().getNumElements();
-    auto structType = LLVM::LLVMStructType::getLiteral(
-        ctx, SmallVector<Type>(registers, rewriter.getF32Type()));
+    Type structType = nvvm_lowering::getRegisterStruct(ctx, registers);
     Value fragment = LLVM::PoisonOp::create(rewriter, loc, structType);
     for (int64_t reg = 0; reg < registers; ++reg)
       fragment = LLVM::InsertValueOp::create(
@@ -116,7 +115,7 @@ struct WgmmaRegisterAToNVVM : public OpConversionPattern<WgmmaRegisterAOp> {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
     int64_t registers = op.getAcc().getType().getNumElements();
-    Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
+    Type i32 = rewriter.getI32Type();
     SmallVector<Value> operands;
     std::string constraints, accumulators;
     for (int64_t reg = 0; reg < registers; ++reg) {
@@ -150,10 +149,10 @@ struct WgmmaRegisterAToNVVM : public OpConversionPattern<WgmmaRegisterAOp> {
         std::to_string(aFirst + 1) + ", $" + std::to_string(aFirst + 2) +
         ", $" + std::to_string(aFirst + 3) + "}, $" + std::to_string(desc) +
         ", p, 1, 1, " + (op.getBMnMajor() ? "1" : "0") + ";\n}";
-    auto structType = LLVM::LLVMStructType::getLiteral(
-        ctx, SmallVector<Type>(registers, f32));
     auto mma = LLVM::InlineAsmOp::create(
-        rewriter, loc, TypeRange{structType}, operands, asmString, constraints,
+        rewriter, loc,
+        TypeRange{nvvm_lowering::getRegisterStruct(ctx, registers)}, operands,
+        asmString, constraints,
         /*has_side_effects=*/true, /*is_align_stack=*/false,
         LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
         ArrayAttr());

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mgpu/Host/HostRuntimeCalls.h"
 #include "mgpu/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -42,16 +43,11 @@ void assertInside(OpBuilder &b, Operation *op, Value memref, ValueRange indices,
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
   for (auto [d, extent] : dims) {
-    Value index = indices[d];
     Value size = memref::DimOp::create(b, loc, memref, d);
     Value last = arith::SubIOp::create(
         b, loc, size, arith::ConstantIndexOp::create(b, loc, extent));
-    Value low =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index, zero);
-    Value high =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, index, last);
-    ok = arith::AndIOp::create(b, loc, ok,
-                               arith::AndIOp::create(b, loc, low, high));
+    ok = andIndexInBounds(b, loc, ok, zero, indices[d],
+                          arith::CmpIPredicate::sle, last);
   }
   cf::AssertOp::create(b, loc, ok,
                        "^ vector access out of bounds of its memref");

@@ -67,19 +67,23 @@ Value mlir::mgpu::getElementPointer(OpBuilder &b, Location loc, Value memref,
       b, loc, LLVM::LLVMPointerType::get(b.getContext()), address);
 }
 
+Value mlir::mgpu::andIndexInBounds(OpBuilder &b, Location loc, Value ok,
+                                   Value zero, Value index,
+                                   arith::CmpIPredicate upper, Value bound) {
+  Value low =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index, zero);
+  Value high = arith::CmpIOp::create(b, loc, upper, index, bound);
+  return arith::AndIOp::create(b, loc, ok,
+                               arith::AndIOp::create(b, loc, low, high));
+}
+
 Value mlir::mgpu::getCheckedElementPointer(OpBuilder &b, Location loc,
                                            Value memref, ValueRange indices) {
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
-  for (auto [d, index] : llvm::enumerate(indices)) {
-    Value size = memref::DimOp::create(b, loc, memref, d);
-    Value low =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index, zero);
-    Value high =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, size);
-    ok = arith::AndIOp::create(b, loc, ok,
-                               arith::AndIOp::create(b, loc, low, high));
-  }
+  for (auto [d, index] : llvm::enumerate(indices))
+    ok = andIndexInBounds(b, loc, ok, zero, index, arith::CmpIPredicate::slt,
+                          memref::DimOp::create(b, loc, memref, d));
   if (!indices.empty())
     cf::AssertOp::create(b, loc, ok, "^ out-of-bounds access");
   return getElementPointer(b, loc, memref, indices);

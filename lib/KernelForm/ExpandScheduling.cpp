@@ -185,16 +185,16 @@ struct ExpandPlanarSnake : public OpRewritePattern<PlanarSnakeOp> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     IndexArith x{rewriter, loc};
-    auto c = [&](int64_t v) { return x.constant(v); };
     int64_t minorDim = op.getMinorDim();
     Value shape[2] = {op.getMajorOr_0(), op.getSize_1()};
-    Value width = c(op.getTileWidth());
+    Value width = x.constant(op.getTileWidth());
     Value major = shape[1 - minorDim], minor = shape[minorDim];
     Value lin = op.getIndex();
     Value strip = x.div(lin, x.mul(width, major));
-    Value odd = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
-                                      x.rem(strip, c(2)), c(0));
-    Value lastMajor = x.sub(major, c(1));
+    Value odd =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
+                              x.rem(strip, x.constant(2)), x.constant(0));
+    Value lastMajor = x.sub(major, x.constant(1));
     // (minor, major) of `at` in a strip `w` wide.
     auto coordinates = [&](Value at, Value w) -> std::pair<Value, Value> {
       Value inMinor = x.rem(at, w);
@@ -211,8 +211,8 @@ struct ExpandPlanarSnake : public OpRewritePattern<PlanarSnakeOp> {
     // The last, narrower strip: its width at least 1 and its offset at
     // least 0 where it is not taken.
     Value restWidth = arith::MaxUIOp::create(
-        rewriter, loc, x.sub(minor, x.mul(fullStrips, width)), c(1));
-    Value restAt = arith::SelectOp::create(rewriter, loc, isFull, c(0),
+        rewriter, loc, x.sub(minor, x.mul(fullStrips, width)), x.constant(1));
+    Value restAt = arith::SelectOp::create(rewriter, loc, isFull, x.constant(0),
                                            x.sub(lin, fullElements));
     auto [restMinor, restMajor] = coordinates(restAt, restWidth);
     Value m =

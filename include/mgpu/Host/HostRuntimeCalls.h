@@ -10,6 +10,7 @@
 #ifndef MGPU_HOST_HOSTRUNTIMECALLS_H
 #define MGPU_HOST_HOSTRUNTIMECALLS_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -31,6 +32,12 @@ Value getElementPointer(OpBuilder &b, Location loc, Value memref,
 /// memory the host runtime then reads or writes.
 Value getCheckedElementPointer(OpBuilder &b, Location loc, Value memref,
                                ValueRange indices);
+
+/// `ok` and one dimension of a bounds check (an i1): 0 <= `index` (`zero`
+/// is the index 0) and `index` <`upper`> `bound` (slt or sle), signed, so
+/// that a negative index fails.
+Value andIndexInBounds(OpBuilder &b, Location loc, Value ok, Value zero,
+                       Value index, arith::CmpIPredicate upper, Value bound);
 
 /// An `!llvm.ptr` to a NUL-terminated "file:line:col" of `op`'s location,
 /// a constant global of `op`'s module.
