@@ -146,8 +146,11 @@ void nvvm_lowering::forEachSwizzledBox(
           arith::MulIOp::create(b, loc, tileRow,
                                 indexConstant(b, loc, tiling.rows)),
           indexConstant(b, loc, j * tiling.cols)};
+      // (A named vector: llvm::reverse of a temporary would iterate over
+      // it after its end, as ASan found.)
+      SmallVector<Value> indices = window.baseIndices(b, loc, starts);
       SmallVector<Value> coordinates;
-      for (Value index : llvm::reverse(window.baseIndices(b, loc, starts)))
+      for (Value index : llvm::reverse(indices))
         coordinates.push_back(toI32(b, loc, index));
       // Tile (tileRow, j) of the buffer's row-major order of tiles.
       Value element = arith::MulIOp::create(
