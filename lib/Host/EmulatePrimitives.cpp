@@ -394,9 +394,10 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
   // The checks of global memory order the signalling CTA's accesses before
   // the waiting CTA's (EmuGlobalChecks.cpp).
   if (auto signal = dyn_cast<SemaphoreSignalOp>(op)) {
-    callHostRuntime(b, op, "mgpuEmuCheckSemaphoreSignal",
-                    {getCheckedElementPointer(b, loc, signal.getSem(),
-                                              signal.getIndices())});
+    callHostRuntime(
+        b, op, "mgpuEmuCheckSemaphoreSignal",
+        {getCheckedElementPointer(b, loc, signal.getSem(), signal.getIndices()),
+         signal.getValue()});
     memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
                                 signal.getValue(), signal.getSem(),
                                 signal.getIndices());
@@ -409,7 +410,9 @@ LogicalResult emulatePrimitive(OpBuilder &b, Operation *op, Value lane) {
                     wait.getDecrement() ? "mgpuHostSemaphoreWait"
                                         : "mgpuHostSemaphoreWaitNoDecrement",
                     {pointer, wait.getValue(), getLocationString(b, op)});
-    callHostRuntime(b, op, "mgpuEmuCheckSemaphoreWaited", {pointer});
+    callHostRuntime(
+        b, op, "mgpuEmuCheckSemaphoreWaited",
+        {pointer, wait.getValue(), getI64(b, loc, !wait.getDecrement())});
     return success();
   }
   return success();

@@ -3,7 +3,11 @@
 // Races between the CTAs of a launch on global memory (part of
 // libmgpu_host_runtime.so). CTAs order their accesses only through
 // semaphores: a signal releases what its CTA did before it, a wait acquires
-// what the signals it consumed released. Each cluster keeps a vector clock
+// what the signals it consumed released. Judged as the hardware may run it:
+// a wait that completed late acquires only the signals up to the first at
+// which the count could have let it through (the earlier waits' decrements
+// counted), since on the GPU it may complete right then; the signals after
+// that one do not order the waiter. Each cluster keeps a vector clock
 // over the clusters of the launch, each semaphore the join of the clocks
 // its signals released; within a CTA the threads' clocks of the shared-
 // memory checks order the accesses (a semaphore orders its signaller's
@@ -51,6 +55,22 @@ struct Word {
   WordAccess write, read;
 };
 
+/// A semaphore's signals in the order they happened: those that every
+/// later wait acquires (joined in `base`) and those some wait may still
+/// complete before (`pending`, with the running sum of the amounts). With
+/// an amount or a wait value that is not positive, waits acquire every
+/// signal (`all`).
+struct SemaphoreClocks {
+  struct Signal {
+    int64_t upTo;
+    std::vector<uint32_t> clock;
+  };
+  std::vector<uint32_t> base, all;
+  std::vector<Signal> pending;
+  int64_t signaled = 0, consumed = 0;
+  bool exact = true;
+};
+
 struct GlobalChecks {
   /// The units that order themselves: clusters (a cluster's CTAs order
   /// their accesses through its barriers, which these checks do not
@@ -59,12 +79,18 @@ struct GlobalChecks {
   int64_t grid[3] = {1, 1, 1}, cluster[3] = {1, 1, 1};
   /// ctas x ctas clocks, CTA-major.
   std::vector<uint32_t> clocks;
-  std::unordered_map<const void *, std::vector<uint32_t>> semaphores;
+  std::unordered_map<const void *, SemaphoreClocks> semaphores;
   std::unordered_map<uintptr_t, Word> words;
   uint32_t *clockOf(int64_t cta) { return clocks.data() + cta * ctas; }
 };
 
 GlobalChecks *active = nullptr;
+
+/// `into` = max(`into`, `from`), element by element, over `n` clocks.
+void join(uint32_t *into, const uint32_t *from, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    into[i] = std::max(into[i], from[i]);
+}
 /// CTAs that only signal semaphores may run on several host threads.
 std::mutex checking;
 
@@ -192,24 +218,32 @@ MGPU_HOST_EXPORT void mgpuEmuCheckGlobalAccess(char *p, int64_t bytes,
   mgpu::emu::checks::globalAccess(p, bytes, write != 0, where);
 }
 
-/// A semaphore signal by the calling lane: it releases what its CTA did.
-MGPU_HOST_EXPORT void mgpuEmuCheckSemaphoreSignal(int32_t *semaphore) {
+/// A semaphore signal of `amount` by the calling lane: it releases what
+/// its CTA did.
+MGPU_HOST_EXPORT void mgpuEmuCheckSemaphoreSignal(int32_t *semaphore,
+                                                  int32_t amount) {
   std::lock_guard<std::mutex> lock(checking);
   mgpu::emu::checks::semaphoreReleased(semaphore);
   int64_t cta = currentCta();
   if (cta < 0)
     return;
-  std::vector<uint32_t> &clock = active->semaphores[semaphore];
-  clock.resize(size_t(active->ctas), 0);
+  SemaphoreClocks &sem = active->semaphores[semaphore];
+  size_t n = size_t(active->ctas);
+  sem.base.resize(n, 0);
+  sem.all.resize(n, 0);
   uint32_t *own = active->clockOf(cta);
-  for (int64_t c = 0; c < active->ctas; ++c)
-    clock[c] = std::max(clock[c], own[c]);
+  join(sem.all.data(), own, active->ctas);
+  sem.exact = sem.exact && amount > 0;
+  sem.signaled += amount;
+  sem.pending.push_back({sem.signaled, std::vector<uint32_t>(own, own + n)});
   ++own[cta];
 }
 
-/// A semaphore wait of the calling lane completed: its CTA acquires what
-/// the semaphore's signals released.
-MGPU_HOST_EXPORT void mgpuEmuCheckSemaphoreWaited(int32_t *semaphore) {
+/// A semaphore wait for `value` (decrementing it unless `keep`) of the
+/// calling lane completed: its CTA acquires the signals up to the first
+/// that let it through.
+MGPU_HOST_EXPORT void mgpuEmuCheckSemaphoreWaited(int32_t *semaphore,
+                                                  int32_t value, int64_t keep) {
   std::lock_guard<std::mutex> lock(checking);
   mgpu::emu::checks::semaphoreAcquired(semaphore);
   int64_t cta = currentCta();
@@ -218,9 +252,29 @@ MGPU_HOST_EXPORT void mgpuEmuCheckSemaphoreWaited(int32_t *semaphore) {
   auto it = active->semaphores.find(semaphore);
   if (it == active->semaphores.end())
     return;
+  SemaphoreClocks &sem = it->second;
   uint32_t *own = active->clockOf(cta);
-  for (int64_t c = 0; c < active->ctas; ++c)
-    own[c] = std::max(own[c], it->second[c]);
+  int64_t need = sem.consumed + value;
+  sem.exact = sem.exact && value > 0;
+  if (!sem.exact || need > sem.signaled) {
+    // Not a count these checks follow: every signal orders the waiter.
+    join(own, sem.all.data(), active->ctas);
+    return;
+  }
+  join(own, sem.base.data(), active->ctas);
+  for (const SemaphoreClocks::Signal &signal : sem.pending) {
+    join(own, signal.clock.data(), active->ctas);
+    if (signal.upTo >= need)
+      break;
+  }
+  if (keep)
+    return;
+  sem.consumed = need;
+  // Signals that every later wait needs to get through join the base.
+  size_t done = 0;
+  while (done < sem.pending.size() && sem.pending[done].upTo <= need)
+    join(sem.base.data(), sem.pending[done++].clock.data(), active->ctas);
+  sem.pending.erase(sem.pending.begin(), sem.pending.begin() + done);
 }
 
 } // extern "C"

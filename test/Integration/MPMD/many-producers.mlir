@@ -2,6 +2,17 @@
 // consumer program, listed first, waits for all four signals (value 4), then
 // sums `buf`. Interpret mode gives each of the five programs a host thread.
 // RUN: %run_on_backends %s
+// With each producer signalling 4 (EARLY), the consumer's wait may complete
+// at the first signal, before the other producers have written: on a GPU
+// it may sum a buffer that is still being filled. The emulator runs the
+// producers first, but judges the wait as the hardware may complete it:
+// ordered after the first signal only, so the read of another producer's
+// quarter is a race, reported at the read, on the default schedule.
+// RUN: sed 's/%%inc = arith.constant 1 : i32/%%inc = arith.constant 4 : i32/' %s > %t.mlir
+// RUN: grep -c "^ *%%inc = arith.constant 4 : i32$" %t.mlir | FileCheck %s --check-prefix=SED
+// RUN: not mgpu-run %t.mlir -e main --backend=emulate 2>&1 | FileCheck %s --check-prefix=EARLY
+// SED: 1
+// EARLY: many-producers.mlir.tmp.mlir:[[#]]:{{[0-9]+}}: error: data race on global memory: reads what CTA {{[2-4]}} (cluster {{[2-4]}}) writes at {{.*}}many-producers.mlir.tmp.mlir:[[#]]:{{[0-9]+}} with no semaphore or barrier between them
 
 #consumer = #mgpu.mesh<grid = [1], grid_names = ["g0"]>
 #producers = #mgpu.mesh<grid = [4], grid_names = ["p"]>
